@@ -1,0 +1,239 @@
+package io.rustcdc.flink.mysql.testing;
+
+import io.rustcdc.flink.testing.LocalProcesses;
+import io.rustcdc.flink.testing.Poll;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One MySQL-protocol server per test JVM, ready for binlog capture.
+ *
+ * <p>By default a MariaDB server is started from the binaries artifact on the classpath ({@link
+ * MariaDbBinaries}) on a free loopback port, with grant tables on, {@code log_bin}, {@code
+ * binlog_format=ROW}, {@code binlog_row_image=FULL}, {@code binlog_row_metadata=FULL}, GTIDs in
+ * strict mode and a {@code server_id}, and stopped when the JVM exits. Set {@code
+ * RUSTCDC_TEST_MYSQL_URL} ({@code jdbc:mysql://host:port/}), {@code RUSTCDC_TEST_MYSQL_USER} and
+ * {@code RUSTCDC_TEST_MYSQL_PASSWORD} (a user that can create users and databases) to use an
+ * external MySQL 8 or MariaDB server instead.
+ *
+ * <p>Either way the server has a user {@link #CDC_USER} holding only the grants the MySQL
+ * connector documents: {@code SELECT, REPLICATION SLAVE, REPLICATION CLIENT}. Thread-safe.
+ */
+public final class MySqlServer {
+    public static final String CDC_USER = "rustcdc";
+    /** What {@link #CDC_USER} is granted on {@code *.*}; the connector documents exactly these. */
+    public static final String CDC_GRANTS = "SELECT, REPLICATION SLAVE, REPLICATION CLIENT";
+    static final String URL_VARIABLE = "RUSTCDC_TEST_MYSQL_URL";
+
+    private static MySqlServer shared;
+
+    private final String host;
+    private final int port;
+    private final String adminUser;
+    private final String adminPassword;
+    private final String cdcPassword = randomSecret();
+    private final AtomicInteger databases = new AtomicInteger();
+
+    private MySqlServer(String host, int port, String adminUser, String adminPassword) {
+        this.host = host;
+        this.port = port;
+        this.adminUser = adminUser;
+        this.adminPassword = adminPassword;
+    }
+
+    /** The server of this JVM, started on first use. */
+    public static synchronized MySqlServer shared() {
+        if (shared == null) {
+            String url = System.getenv(URL_VARIABLE);
+            shared = url == null || url.isBlank() ? startEmbedded() : external(url);
+            shared.createCdcUser();
+        }
+        return shared;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String cdcPassword() {
+        return cdcPassword;
+    }
+
+    /** True for MariaDB, false for Oracle MySQL, read from {@code VERSION()}. */
+    public boolean isMariaDb() {
+        try (Connection c = admin("");
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT VERSION()")) {
+            rs.next();
+            return rs.getString(1).contains("MariaDB");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An administrative connection, to {@code database} or to none when it is empty. */
+    public Connection admin(String database) throws SQLException {
+        return connect(database, adminUser, adminPassword);
+    }
+
+    public Connection connect(String database, String user, String password) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(database), user, password);
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:mariadb://" + host + ":" + port + "/" + database + "?allowPublicKeyRetrieval=true";
+    }
+
+    /** Creates an empty database named after {@code hint}; a leftover with that name is dropped. */
+    public MySqlDatabase createDatabase(String hint) {
+        String name = (hint.replaceAll("[^A-Za-z0-9]", "_") + "_" + databases.incrementAndGet())
+                .toLowerCase(Locale.ROOT);
+        if (name.length() > 60) {
+            name = name.substring(name.length() - 60);
+        }
+        try (Connection c = admin("");
+                Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS `" + name + "`");
+            s.execute("CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not create test database " + name, e);
+        }
+        return new MySqlDatabase(this, name);
+    }
+
+    void drop(String database) {
+        try (Connection c = admin("");
+                Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS `" + database + "`");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not drop test database " + database, e);
+        }
+    }
+
+    private void createCdcUser() {
+        try (Connection c = admin("");
+                Statement s = c.createStatement()) {
+            s.execute("DROP USER IF EXISTS '" + CDC_USER + "'@'%'");
+            s.execute("CREATE USER '" + CDC_USER + "'@'%' IDENTIFIED BY '" + cdcPassword + "'");
+            s.execute("GRANT " + CDC_GRANTS + " ON *.* TO '" + CDC_USER + "'@'%'");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not create the CDC user", e);
+        }
+    }
+
+    private static MySqlServer external(String url) {
+        String rest = url.replaceFirst("^jdbc:(mysql|mariadb)://", "");
+        String hostPort = rest.contains("/") ? rest.substring(0, rest.indexOf('/')) : rest;
+        String host = hostPort.contains(":") ? hostPort.substring(0, hostPort.lastIndexOf(':')) : hostPort;
+        int port = hostPort.contains(":") ? Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1)) : 3306;
+        return new MySqlServer(host, port, requireEnv("RUSTCDC_TEST_MYSQL_USER"), requireEnv("RUSTCDC_TEST_MYSQL_PASSWORD"));
+    }
+
+    private static String requireEnv(String name) {
+        String value = System.getenv(name);
+        if (value == null) {
+            throw new IllegalStateException(URL_VARIABLE + " is set, so " + name + " must be set too");
+        }
+        return value;
+    }
+
+    private static MySqlServer startEmbedded() {
+        Path base = MariaDbBinaries.unpacked();
+        Path home = LocalProcesses.serverDirectory("rustcdc-mariadb-");
+        Path data = home.resolve("data");
+        LocalProcesses.run(
+                new ProcessBuilder(LocalProcesses.command("KILL", List.of(
+                        "/bin/sh", base.resolve("scripts/mariadb-install-db").toString(),
+                        "--no-defaults",
+                        "--basedir=" + base,
+                        "--datadir=" + data,
+                        "--auth-root-authentication-method=normal",
+                        "--skip-test-db",
+                        "--skip-name-resolve"))),
+                120);
+        int port = LocalProcesses.freePort();
+        ProcessBuilder builder = new ProcessBuilder(LocalProcesses.command("TERM", List.of(
+                base.resolve("bin/mariadbd").toString(),
+                "--no-defaults",
+                "--basedir=" + base,
+                "--datadir=" + data,
+                "--port=" + port,
+                "--bind-address=127.0.0.1",
+                "--socket=" + home.resolve("mariadb.sock"),
+                "--skip-name-resolve",
+                "--log-bin=mariadb-bin",
+                "--binlog-format=ROW",
+                "--binlog-row-image=FULL",
+                "--binlog-row-metadata=FULL",
+                "--server-id=1",
+                "--gtid-strict-mode=ON",
+                "--log-slave-updates",
+                "--character-set-server=utf8mb4",
+                "--collation-server=utf8mb4_general_ci",
+                "--max-connections=300",
+                // Durability of the test server itself does not matter; these only make tests faster.
+                "--innodb-flush-log-at-trx-commit=2",
+                "--sync-binlog=0",
+                "--innodb-buffer-pool-size=128M")));
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("mariadb.log").toFile()));
+        Process process = LocalProcesses.start(builder);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process, home), "rustcdc-mariadb-stop"));
+
+        // mariadb-install-db creates root@127.0.0.1 without a password; give it one at once.
+        MySqlServer bootstrap = new MySqlServer("127.0.0.1", port, "root", "");
+        Poll.until("MariaDB to accept connections on port " + port + " (log: " + home.resolve("mariadb.log") + ")",
+                Duration.ofSeconds(60),
+                () -> {
+                    if (!process.isAlive()) {
+                        throw new IllegalStateException("MariaDB exited:\n" + Files.readString(home.resolve("mariadb.log")));
+                    }
+                    try (Connection ignored = bootstrap.admin("")) {
+                        return true;
+                    }
+                });
+        String password = randomSecret();
+        try (Connection c = bootstrap.admin("");
+                Statement s = c.createStatement()) {
+            s.execute("ALTER USER 'root'@'127.0.0.1' IDENTIFIED BY '" + password + "'");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not set the MariaDB admin password", e);
+        }
+        return new MySqlServer("127.0.0.1", port, "root", password);
+    }
+
+    private static void stop(Process process, Path home) {
+        process.destroy(); // SIGTERM: a clean MariaDB shutdown
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+        }
+        LocalProcesses.deleteTree(home);
+    }
+
+    private static String randomSecret() {
+        byte[] bytes = new byte[12];
+        new SecureRandom().nextBytes(bytes);
+        return "pw" + HexFormat.of().formatHex(bytes);
+    }
+}
