@@ -1,0 +1,16 @@
+package io.rustcdc.flink.source.model;
+
+import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * A point in a database's change log (a PostgreSQL LSN, a MySQL GTID set or file/offset, a SQL
+ * Server LSN). Each connector has its own final, immutable, comparable implementation; the
+ * framework never looks inside one.
+ */
+@PublicEvolving
+public interface SourcePosition extends Serializable {
+    /** The position in the database's own notation, e.g. {@code 0/16B3748}. */
+    @Override
+    String toString();
+}
