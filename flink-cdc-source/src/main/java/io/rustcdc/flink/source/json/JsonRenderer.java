@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Row;
@@ -57,6 +58,7 @@ public final class JsonRenderer implements Serializable {
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER) // shortest exact digits
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8) // 4-byte UTF-8, not escaped surrogate pairs
             .build();
 
     private final WideIntegers wideIntegers;
@@ -250,8 +252,10 @@ public final class JsonRenderer implements Serializable {
                     break;
                 case ARRAY:
                     g.writeStartArray();
+                    // PostgreSQL fixes no dimension count in a column's type: a nested list is a
+                    // sub-array of the same array type, anything else an element.
                     for (Object element : (List<?>) v) {
-                        writeValue(g, type.element(), element, field);
+                        writeValue(g, element instanceof List ? type : type.element(), element, field);
                     }
                     g.writeEndArray();
                     break;

@@ -49,6 +49,9 @@ public enum ValueKind {
     TIMESTAMP_TZ,
     /** {@link java.util.UUID}. */
     UUID,
-    /** {@link java.util.List} of element values (nested lists for multi-dimensional arrays). */
+    /**
+     * {@link java.util.List} of element values; a multi-dimensional value nests lists, all under
+     * the one array type (PostgreSQL does not fix a column's dimension count).
+     */
     ARRAY
 }
