@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.RowType;
@@ -102,7 +103,9 @@ public final class JsonRenderer implements Serializable {
         g.writeStartObject();
         g.writeStringField("op", e.op().wireName());
         g.writeStringField("schema", e.table().schema());
-        g.writeStringField("table", e.table().table());
+        // a schema change is published under a name of its own, so that no consumer of the table's
+        // rows mistakes it for one
+        g.writeStringField("table", e.op() == Op.SCHEMA_CHANGE ? e.table().table() + "__ddl_events" : e.table().table());
         if (e.before() != null) {
             g.writeFieldName("before");
             writeRow(g, e.before());

@@ -1,0 +1,184 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.postgres.types.PgType;
+import io.rustcdc.flink.postgres.types.PgTypeResolver;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.annotation.Nullable;
+
+/**
+ * Reads tables from PostgreSQL's catalogue: which tables a publication carries, and each table's
+ * columns (declared type from {@code format_type()}, nullability and primary key), limited to the
+ * columns pgoutput sends: not generated columns, and only a publication's column list where it has
+ * one (PostgreSQL 15+). Not thread-safe.
+ */
+final class PgCatalog {
+    private final Connection connection;
+    private final String database;
+    private final PgTypeResolver types;
+    private final int serverVersion;
+
+    PgCatalog(Connection connection, String database) throws SQLException {
+        this.connection = connection;
+        this.database = database;
+        this.types = new PgTypeResolver(connection);
+        this.serverVersion = connection.getMetaData().getDatabaseMajorVersion();
+    }
+
+    PgTypeResolver types() {
+        return types;
+    }
+
+    int serverVersion() {
+        return serverVersion;
+    }
+
+    /**
+     * The tables {@code filter} selects among those the publication carries, or among all
+     * ordinary and partitioned tables outside the system schemas when {@code publication} is null.
+     */
+    List<TableId> discover(@Nullable String publication, TableFilter filter) throws SQLException {
+        String sql = publication == null
+                ? "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+                        + "WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition "
+                        + "AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%' "
+                        + "AND n.nspname NOT LIKE 'pg\\_temp%' ORDER BY 1, 2"
+                : "SELECT schemaname, tablename FROM pg_catalog.pg_publication_tables WHERE pubname = ? ORDER BY 1, 2";
+        List<TableId> tables = new ArrayList<>();
+        try (PreparedStatement s = connection.prepareStatement(sql)) {
+            if (publication != null) {
+                s.setString(1, publication);
+            }
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    TableId id = TableId.of(database, rs.getString(1), rs.getString(2));
+                    if (filter.matches(id)) {
+                        tables.add(id);
+                    }
+                }
+            }
+        }
+        return tables;
+    }
+
+    /** The table as pgoutput will send it, per the publication's column list when it has one. */
+    PgTable describe(TableId table, @Nullable String publication) throws SQLException {
+        long relid = relationId(table);
+        Set<String> published = publishedColumns(table, publication);
+        List<RowShape.Column> columns = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<ValueType> valueTypes = new ArrayList<>();
+        List<PgType> pgTypes = new ArrayList<>();
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT a.attname, a.atttypid, a.atttypmod, NOT a.attnotnull FROM pg_catalog.pg_attribute a "
+                        + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '' "
+                        + "ORDER BY a.attnum")) {
+            s.setLong(1, relid);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    String name = rs.getString(1);
+                    if (published != null && !published.contains(name)) {
+                        continue;
+                    }
+                    PgType type = types.resolve((int) rs.getLong(2), rs.getInt(3));
+                    columns.add(RowShape.Column.of(name, type.declared(), rs.getBoolean(4)));
+                    names.add(name);
+                    valueTypes.add(type.valueType());
+                    pgTypes.add(type);
+                }
+            }
+        }
+        List<String> key = primaryKey(relid);
+        if (!names.containsAll(key)) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "The publication '" + publication + "' leaves primary "
+                    + "key columns of " + table.qualifiedName() + " out of its column list; include them: ALTER PUBLICATION "
+                    + publication + " SET TABLE " + table.qualifiedName() + " (...)");
+        }
+        RowShape shape = RowShape.of(table.schema(), table.table(), columns, key);
+        return new PgTable(TableDescription.of(table, shape, RowType.of(names, valueTypes)), pgTypes);
+    }
+
+    /** The primary key columns of relation {@code relid}, in key order; empty when it has none. */
+    List<String> primaryKey(long relid) throws SQLException {
+        List<String> key = new ArrayList<>();
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT a.attname FROM pg_catalog.pg_index i "
+                        + "CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) "
+                        + "JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "
+                        + "WHERE i.indrelid = ? AND i.indisprimary ORDER BY k.ord")) {
+            s.setLong(1, relid);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    key.add(rs.getString(1));
+                }
+            }
+        }
+        return key;
+    }
+
+    /** Nullability of the columns of relation {@code relid}, by name. */
+    Set<String> nullableColumns(long relid) throws SQLException {
+        Set<String> nullable = new HashSet<>();
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = ? AND attnum > 0 AND NOT attisdropped "
+                        + "AND NOT attnotnull")) {
+            s.setLong(1, relid);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    nullable.add(rs.getString(1));
+                }
+            }
+        }
+        return nullable;
+    }
+
+    long relationId(TableId table) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+                        + "WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')")) {
+            s.setString(1, table.schema());
+            s.setString(2, table.table());
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + table.qualifiedName()
+                            + " does not exist in database " + database + " (or is not a table)");
+                }
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    @Nullable
+    private Set<String> publishedColumns(TableId table, @Nullable String publication) throws SQLException {
+        if (publication == null || serverVersion < 15) {
+            return null;
+        }
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT attnames FROM pg_catalog.pg_publication_tables WHERE pubname = ? AND schemaname = ? AND tablename = ?")) {
+            s.setString(1, publication);
+            s.setString(2, table.schema());
+            s.setString(3, table.table());
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                Array names = rs.getArray(1);
+                return names == null ? null : new HashSet<>(List.of((String[]) names.getArray()));
+            }
+        }
+    }
+}

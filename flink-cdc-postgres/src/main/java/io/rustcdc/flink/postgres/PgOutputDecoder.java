@@ -1,0 +1,315 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.postgres.types.PgType;
+import io.rustcdc.flink.postgres.types.TextDecoder;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.TransactionInfo;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import java.nio.ByteBuffer;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.annotation.Nullable;
+
+/**
+ * Turns pgoutput protocol version 1 messages into {@link StreamRecord}s with exact positions.
+ *
+ * <p>Each row change, truncated table and transactional logical message of a transaction counts
+ * as one unit, captured or not, so a position inside a transaction is the same whatever the table
+ * filter; resuming at one skips exactly the units already taken. A commit yields the position
+ * after its transaction. Messages of protocol version 2 and later (streamed and prepared
+ * transactions) are refused, never skipped. Not thread-safe.
+ */
+final class PgOutputDecoder {
+    private static final long PG_EPOCH_SECONDS = 946_684_800L;
+    private static final String CONNECTOR = PostgresConnector.NAME;
+
+    /** What the decoder needs of the catalogue when a RELATION message arrives. */
+    interface Catalog {
+        PgType type(int oid, int typmod) throws SQLException;
+
+        Set<String> nullableColumns(int relationOid) throws SQLException;
+
+        List<String> primaryKey(int relationOid) throws SQLException;
+    }
+
+    private final String database;
+    private final String slot;
+    private final TableFilter filter;
+    private final PostgresPosition from;
+    private final Catalog catalog;
+    private final Map<Integer, PgRelation> relations = new HashMap<>();
+    private final Deque<StreamRecord<PostgresPosition>> pending = new ArrayDeque<>();
+
+    private boolean resumePending;
+    private boolean inTransaction;
+    private Lsn txCommitLsn;
+    private long txXid;
+    private Instant txCommitTime;
+    private long txUnits;
+    private long txSkip;
+    private PostgresPosition position;
+
+    PgOutputDecoder(String database, String slot, TableFilter filter, PostgresPosition from, Catalog catalog) {
+        this.database = database;
+        this.slot = slot;
+        this.filter = filter;
+        this.from = from;
+        this.catalog = catalog;
+        this.position = from;
+        this.resumePending = from.eventsTaken() > 0;
+    }
+
+    /** The next decoded record, or null until more messages arrive. */
+    @Nullable
+    StreamRecord<PostgresPosition> next() {
+        return pending.poll();
+    }
+
+    /**
+     * A record that only moves the position to {@code serverLsn} (a keepalive's WAL position), when
+     * that is safe: between transactions and past the current position; else null.
+     */
+    @Nullable
+    StreamRecord<PostgresPosition> progress(Lsn serverLsn) {
+        if (inTransaction || resumePending || !serverLsn.isAfter(position.lsn())) {
+            return null;
+        }
+        position = PostgresPosition.at(serverLsn);
+        return StreamRecord.progress(position);
+    }
+
+    PostgresPosition position() {
+        return position;
+    }
+
+    /** Decodes one pgoutput message; its records become available through {@link #next()}. */
+    void handle(ByteBuffer m) throws SQLException {
+        byte type = m.get();
+        switch (type) {
+            case 'B':
+                begin(Lsn.valueOf(m.getLong()), m.getLong(), m.getInt() & 0xFFFFFFFFL);
+                break;
+            case 'C':
+                m.get(); // flags, unused
+                m.getLong(); // commit LSN, known from BEGIN
+                commit(Lsn.valueOf(m.getLong()));
+                break;
+            case 'O':
+            case 'Y':
+                break; // origin and type messages: nothing to capture
+            case 'R':
+                relation(m);
+                break;
+            case 'I':
+                insert(m);
+                break;
+            case 'U':
+                update(m);
+                break;
+            case 'D':
+                delete(m);
+                break;
+            case 'T':
+                truncate(m);
+                break;
+            case 'M':
+                message(m);
+                break;
+            case 'S':
+            case 'E':
+            case 'c':
+            case 'A':
+            case 'b':
+            case 'P':
+            case 'K':
+            case 'r':
+            case 'p':
+                throw PgOutputMessages.unsupported(type);
+            default:
+                throw new CdcException(CdcException.Kind.DECODE, "pgoutput sent an unknown message type '" + (char) type
+                        + "' on slot '" + slot + "'");
+        }
+    }
+
+    private void begin(Lsn commitLsn, long commitMicros, long xid) {
+        inTransaction = true;
+        txCommitLsn = commitLsn;
+        txXid = xid;
+        txCommitTime = Instant.ofEpochSecond(PG_EPOCH_SECONDS + Math.floorDiv(commitMicros, 1_000_000L),
+                Math.floorMod(commitMicros, 1_000_000L) * 1000);
+        txUnits = 0;
+        txSkip = 0;
+        if (resumePending) {
+            resumePending = false;
+            if (!commitLsn.equals(from.lsn())) {
+                throw new CdcException(CdcException.Kind.POSITION_LOST, "Resuming inside the transaction that commits at "
+                        + from.lsn() + " (after its first " + from.eventsTaken() + " changes), but slot '"
+                        + slot + "' first sent a transaction committing at " + commitLsn + ". The rest of "
+                        + "the transaction is not in the slot any more; restart without state to read the tables anew.");
+            }
+            txSkip = from.eventsTaken();
+        }
+    }
+
+    private void commit(Lsn endLsn) {
+        inTransaction = false;
+        position = PostgresPosition.at(endLsn);
+        pending.add(StreamRecord.progress(position));
+    }
+
+    /** Counts one unit of the transaction; true when it was delivered before a restart. */
+    private boolean nextUnitSkipped() {
+        txUnits++;
+        position = PostgresPosition.inTransaction(txCommitLsn, txUnits, txXid);
+        return txUnits <= txSkip;
+    }
+
+    private void insert(ByteBuffer m) {
+        PgRelation r = relation(m.getInt());
+        m.get(); // 'N'
+        Row after = PgOutputMessages.tuple(m, r, false);
+        if (!nextUnitSkipped() && r.captured) {
+            emit(event(Op.INSERT, r).after(after).shape(r.shape));
+        }
+    }
+
+    private void update(ByteBuffer m) {
+        PgRelation r = relation(m.getInt());
+        byte kind = m.get();
+        Row before = null;
+        boolean wholeOldRow = kind == 'O';
+        if (kind == 'K' || kind == 'O') {
+            before = PgOutputMessages.tuple(m, r, kind == 'K');
+            m.get(); // 'N'
+        }
+        Row after = PgOutputMessages.tuple(m, r, false);
+        if (wholeOldRow) {
+            after = after.fillAbsentFrom(before); // REPLICA IDENTITY FULL: unchanged TOAST values from the old row
+        }
+        if (!nextUnitSkipped() && r.captured) {
+            emit(event(Op.UPDATE, r).before(before).after(after).shape(r.shape));
+        }
+    }
+
+    private void delete(ByteBuffer m) {
+        PgRelation r = relation(m.getInt());
+        byte kind = m.get();
+        Row before = PgOutputMessages.tuple(m, r, kind == 'K');
+        if (!nextUnitSkipped() && r.captured) {
+            emit(event(Op.DELETE, r).before(before).shape(r.shape));
+        }
+    }
+
+    private void truncate(ByteBuffer m) {
+        int count = m.getInt();
+        m.get(); // options: CASCADE, RESTART IDENTITY
+        for (int i = 0; i < count; i++) {
+            PgRelation r = relation(m.getInt());
+            if (!nextUnitSkipped() && r.captured) {
+                emit(event(Op.TRUNCATE, r));
+            }
+        }
+    }
+
+    private void message(ByteBuffer m) {
+        boolean transactional = (m.get() & 1) != 0;
+        Lsn lsn = Lsn.valueOf(m.getLong());
+        String prefix = PgOutputMessages.string(m);
+        byte[] content = new byte[m.getInt()];
+        m.get(content);
+        if (transactional) {
+            if (nextUnitSkipped()) {
+                return;
+            }
+        } else {
+            position = PostgresPosition.at(lsn.next());
+        }
+        TableId table = TableId.of(database, null, prefix + "__messages");
+        if (!filter.matches(table)) {
+            if (!transactional) {
+                pending.add(StreamRecord.progress(position));
+            }
+            return;
+        }
+        Row row = LogicalMessages.row(prefix, content, transactional, lsn);
+        SourceInfo source = SourceInfo.stream(CONNECTOR, position, transactional ? txCommitTime : null);
+        ChangeEvent.Builder event = ChangeEvent.builder(Op.MESSAGE, table, source).after(row);
+        if (transactional) {
+            event.transaction(TransactionInfo.of(Long.toString(txXid), txUnits, TransactionInfo.UNKNOWN));
+        }
+        pending.add(StreamRecord.of(event.build(), position));
+    }
+
+    private ChangeEvent.Builder event(Op op, PgRelation r) {
+        return ChangeEvent.builder(op, r.table, SourceInfo.stream(CONNECTOR, position, txCommitTime))
+                .transaction(TransactionInfo.of(Long.toString(txXid), txUnits, TransactionInfo.UNKNOWN));
+    }
+
+    private void emit(ChangeEvent.Builder event) {
+        pending.add(StreamRecord.of(event.build(), position));
+    }
+
+    private PgRelation relation(int oid) {
+        PgRelation r = relations.get(oid);
+        if (r == null) {
+            throw new CdcException(CdcException.Kind.DECODE, "pgoutput sent a change of relation " + oid
+                    + " before describing it in a RELATION message");
+        }
+        return r;
+    }
+
+    private void relation(ByteBuffer m) throws SQLException {
+        int oid = m.getInt();
+        String schema = PgOutputMessages.string(m);
+        String name = PgOutputMessages.string(m);
+        m.get(); // replica identity setting; the key flags below say which columns form it
+        int count = m.getShort();
+        TableId table = TableId.of(database, schema, name);
+        Set<String> nullable = catalog.nullableColumns(oid);
+        List<String> primaryKey = catalog.primaryKey(oid);
+        List<RowShape.Column> columns = new ArrayList<>(count);
+        List<String> names = new ArrayList<>(count);
+        List<ValueType> types = new ArrayList<>(count);
+        TextDecoder[] decoders = new TextDecoder[count];
+        boolean[] identity = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            identity[i] = (m.get() & 1) != 0;
+            String column = PgOutputMessages.string(m);
+            PgType type = catalog.type(m.getInt(), m.getInt());
+            columns.add(RowShape.Column.of(column, type.declared(), nullable.contains(column)));
+            names.add(column);
+            types.add(type.valueType());
+            decoders[i] = type.decoder();
+        }
+        List<String> key = new ArrayList<>(primaryKey);
+        key.retainAll(names);
+        RowShape shape = RowShape.of(schema, name, columns, key);
+        RowType rowType = RowType.of(names, types);
+        PgRelation relation = new PgRelation(oid, table, shape, identity,
+                new RowDecoder(table, rowType, columns, decoders), filter.matches(table));
+        PgRelation previous = relations.put(oid, relation);
+        if (previous != null && !previous.sameColumns(relation) && relation.captured) {
+            SourceInfo source = SourceInfo.stream(CONNECTOR, position, txCommitTime);
+            pending.add(StreamRecord.of(ChangeEvent.builder(Op.SCHEMA_CHANGE, table, source)
+                    .after(SchemaChangeRows.of(table, "ALTER_TABLE", null)).shape(shape).build(), position));
+        }
+    }
+
+}

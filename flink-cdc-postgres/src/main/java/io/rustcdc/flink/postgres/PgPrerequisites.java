@@ -1,0 +1,172 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.TableId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks what capture needs of the server, each failing with the setting, what was found and the
+ * statement that fixes it: {@code wal_level}, the role's REPLICATION attribute, the publication
+ * (present, publishing every operation, covering the captured tables), REPLICA IDENTITY, and
+ * SELECT on each table for snapshots. Creates the publication only when the configuration allows.
+ */
+final class PgPrerequisites {
+    private static final Logger LOG = LoggerFactory.getLogger(PgPrerequisites.class);
+
+    private PgPrerequisites() {}
+
+    static void requireSelect(Connection c, List<TableId> tables) throws SQLException {
+        List<String> denied = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT has_table_privilege(?, 'SELECT')")) {
+            for (TableId t : tables) {
+                s.setString(1, qualified(t));
+                try (ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    if (!rs.getBoolean(1)) {
+                        denied.add(qualified(t));
+                    }
+                }
+            }
+        }
+        if (!denied.isEmpty()) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "The role " + currentUser(c) + " may not read "
+                    + String.join(", ", denied) + ", which the snapshot reads: GRANT SELECT ON "
+                    + String.join(", ", denied) + " TO " + currentUser(c) + ";");
+        }
+    }
+
+    static void requireLogicalReplication(Connection c) throws SQLException {
+        String walLevel = single(c, "SHOW wal_level");
+        if (!"logical".equals(walLevel)) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "PostgreSQL's wal_level is '" + walLevel
+                    + "'; logical replication needs 'logical': ALTER SYSTEM SET wal_level = logical; then restart the server.");
+        }
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT rolreplication OR rolsuper, current_user FROM pg_catalog.pg_roles "
+                        + "WHERE rolname = current_user")) {
+            rs.next();
+            if (!rs.getBoolean(1)) {
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "The role " + rs.getString(2) + " lacks the "
+                        + "REPLICATION attribute that streaming needs: ALTER ROLE " + rs.getString(2) + " REPLICATION;");
+            }
+        }
+    }
+
+    /** The publication exists (or is created, when allowed), publishes every operation and covers {@code tables}. */
+    static void preparePublication(Connection c, PostgresSourceConfig config, List<TableId> tables) throws SQLException {
+        String pub = config.publicationName();
+        try (PreparedStatement s = c.prepareStatement("SELECT puballtables, pubinsert, pubupdate, pubdelete, pubtruncate "
+                + "FROM pg_catalog.pg_publication WHERE pubname = ?")) {
+            s.setString(1, pub);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    createPublication(c, config, tables);
+                    return;
+                }
+                if (!(rs.getBoolean(2) && rs.getBoolean(3) && rs.getBoolean(4) && rs.getBoolean(5))) {
+                    throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + pub + "' does not publish "
+                            + "every operation, so changes would be missed: ALTER PUBLICATION "
+                            + PgLiterals.quoteIdentifier(pub) + " SET (publish = 'insert, update, delete, truncate');");
+                }
+            }
+        }
+        Set<String> covered = new TreeSet<>();
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT schemaname, tablename FROM pg_catalog.pg_publication_tables WHERE pubname = ?")) {
+            s.setString(1, pub);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    covered.add(qualified(TableId.of(config.database(), rs.getString(1), rs.getString(2))));
+                }
+            }
+        }
+        List<String> missing = tables.stream().map(PgPrerequisites::qualified).filter(t -> !covered.contains(t))
+                .collect(Collectors.toList());
+        if (!missing.isEmpty()) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + pub + "' does not carry "
+                    + String.join(", ", missing) + ", so their changes would never arrive: ALTER PUBLICATION "
+                    + PgLiterals.quoteIdentifier(pub) + " ADD TABLE " + String.join(", ", missing) + ";");
+        }
+    }
+
+    /**
+     * Every table identifies its rows in deletes (REPLICA IDENTITY not NOTHING, and a key or an
+     * index where DEFAULT); with {@code fullBeforeImages}, REPLICA IDENTITY FULL.
+     */
+    static void requireReplicaIdentity(Connection c, List<TableId> tables, boolean fullBeforeImages) throws SQLException {
+        List<String> wrong = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT c.relreplident, EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
+                + "WHERE i.indrelid = c.oid AND i.indisprimary) FROM pg_catalog.pg_class c WHERE c.oid = ?::regclass")) {
+            for (TableId t : tables) {
+                s.setString(1, qualified(t));
+                try (ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    String identity = rs.getString(1);
+                    boolean hasKey = rs.getBoolean(2);
+                    boolean ok = fullBeforeImages
+                            ? "f".equals(identity)
+                            : "f".equals(identity) || "i".equals(identity) || ("d".equals(identity) && hasKey);
+                    if (!ok) {
+                        wrong.add(qualified(t));
+                    }
+                }
+            }
+        }
+        if (!wrong.isEmpty()) {
+            String why = fullBeforeImages
+                    ? "the changelog needs whole old rows of updates and deletes"
+                    : "their deletes and key updates would not say which row changed";
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "REPLICA IDENTITY of " + String.join(", ", wrong)
+                    + " does not fit: " + why + ". Run: " + wrong.stream()
+                    .map(t -> "ALTER TABLE " + t + " REPLICA IDENTITY FULL;").collect(Collectors.joining(" ")));
+        }
+    }
+
+    private static void createPublication(Connection c, PostgresSourceConfig config, List<TableId> tables) throws SQLException {
+        String pub = PgLiterals.quoteIdentifier(config.publicationName());
+        String list = tables.stream().map(PgPrerequisites::qualified).collect(Collectors.joining(", "));
+        if (!config.createPublicationIfMissing()) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + config.publicationName()
+                    + "' does not exist in database " + config.database() + ". Create it: CREATE PUBLICATION " + pub
+                    + " FOR TABLE " + (list.isEmpty() ? "<tables>" : list) + ";  or set '"
+                    + PostgresOptions.PUBLICATION_CREATE_IF_MISSING.key() + "' = true.");
+        }
+        if (tables.isEmpty()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "No table matches the include and exclude lists in "
+                    + "database " + config.database() + ", so there is nothing to create publication '"
+                    + config.publicationName() + "' for");
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE PUBLICATION " + pub + " FOR TABLE " + list);
+        }
+        LOG.warn("Created publication '{}' for {} in database {}, because '{}' is set",
+                config.publicationName(), list, config.database(), PostgresOptions.PUBLICATION_CREATE_IF_MISSING.key());
+    }
+
+    static String qualified(TableId t) {
+        return PgLiterals.quoteIdentifier(t.schema()) + "." + PgLiterals.quoteIdentifier(t.table());
+    }
+
+    private static String currentUser(Connection c) throws SQLException {
+        return single(c, "SELECT current_user");
+    }
+
+    private static String single(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.TableId;
+
+/**
+ * A table as the latest pgoutput RELATION message described it: column names and types from the
+ * message, nullability and primary key from the catalogue when the message arrived, which columns
+ * form the replica identity, and the decoder of its rows.
+ */
+final class PgRelation {
+    final int oid;
+    final TableId table;
+    final RowShape shape;
+    final boolean[] identity;
+    final RowDecoder decoder;
+    /** Whether the stream emits this table's events (the table filter selects it). */
+    final boolean captured;
+
+    PgRelation(int oid, TableId table, RowShape shape, boolean[] identity, RowDecoder decoder, boolean captured) {
+        this.oid = oid;
+        this.table = table;
+        this.shape = shape;
+        this.identity = identity;
+        this.decoder = decoder;
+        this.captured = captured;
+    }
+
+    /** Whether {@code other} describes the same columns (a RELATION resent without a change). */
+    boolean sameColumns(PgRelation other) {
+        return shape.equals(other.shape);
+    }
+}

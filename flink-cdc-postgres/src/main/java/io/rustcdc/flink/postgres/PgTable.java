@@ -1,0 +1,43 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.postgres.types.PgType;
+import io.rustcdc.flink.postgres.types.TextDecoder;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A described table with the PostgreSQL type of each of its columns, in column order. */
+final class PgTable {
+    final TableDescription description;
+    final List<PgType> types;
+
+    PgTable(TableDescription description, List<PgType> types) {
+        this.description = description;
+        this.types = List.copyOf(types);
+    }
+
+    /** A decoder of {@code columns}, in that order. */
+    RowDecoder decoder(List<String> columns) {
+        RowType all = description.rowType();
+        List<RowShape.Column> shapeColumns = new ArrayList<>();
+        List<io.rustcdc.flink.source.model.ValueType> valueTypes = new ArrayList<>();
+        TextDecoder[] decoders = new TextDecoder[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            int field = all.indexOf(columns.get(i));
+            if (field < 0) {
+                throw new IllegalArgumentException("No column " + columns.get(i) + " in " + description.table());
+            }
+            shapeColumns.add(description.shape().columns().get(field));
+            valueTypes.add(all.type(field));
+            decoders[i] = types.get(field).decoder();
+        }
+        return new RowDecoder(description.table(), RowType.of(columns, valueTypes), shapeColumns, decoders);
+    }
+
+    /** A decoder of every column. */
+    RowDecoder decoder() {
+        return decoder(description.rowType().names());
+    }
+}

@@ -1,0 +1,168 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.postgres.types.PgType;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The changes of one PostgreSQL database, read from its logical replication slot with pgoutput
+ * protocol version 1 through PgJDBC and decoded by {@link PgOutputDecoder}.
+ *
+ * <p>Between transactions, the server's keepalives move the position forward, so an idle database
+ * does not pin WAL once that position is confirmed. Nothing is confirmed to the slot except
+ * through {@link #confirm}, which may be called from another thread; everything else belongs to
+ * the polling thread.
+ */
+final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeStream.class);
+
+    private final PostgresSourceConfig config;
+    private final Connection catalogConnection;
+    private final Connection replicationConnection;
+    private final PGReplicationStream stream;
+    private final PgOutputDecoder decoder;
+
+    private volatile Lsn toConfirm;
+    private Lsn confirmed = Lsn.ZERO;
+
+    PostgresChangeStream(PostgresSourceConfig config, TableFilter filter, PostgresPosition from) {
+        config.requireStreaming();
+        this.config = config;
+        Connection catalogConn = PgConnections.open(config);
+        Connection replicationConn = null;
+        try {
+            PgCatalog catalog = new PgCatalog(catalogConn, config.database());
+            PgSlots.requireResumable(catalogConn, config, from);
+            replicationConn = PgConnections.openReplication(config);
+            this.stream = start(replicationConn, from);
+            this.decoder = new PgOutputDecoder(config.database(), config.slotName(), filter, from, catalogOf(catalog));
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(replicationConn);
+            closeQuietly(catalogConn);
+            throw e instanceof SQLException ? PgConnections.failure(config, (SQLException) e) : (RuntimeException) e;
+        }
+        this.catalogConnection = catalogConn;
+        this.replicationConnection = replicationConn;
+        LOG.info("Streaming changes of {} from slot '{}' at {}", config.database(), config.slotName(), from);
+    }
+
+    private PGReplicationStream start(Connection connection, PostgresPosition from) throws SQLException {
+        var builder = connection.unwrap(PGConnection.class).getReplicationAPI().replicationStream().logical()
+                .withSlotName(config.slotName())
+                .withStartPosition(LogSequenceNumber.valueOf(from.lsn().asLong()))
+                .withSlotOption("proto_version", "1")
+                .withSlotOption("publication_names", PgLiterals.quoteIdentifier(config.publicationName()))
+                .withStatusInterval((int) config.statusInterval().toMillis(), TimeUnit.MILLISECONDS);
+        if (config.captureLogicalMessages()) {
+            builder.withSlotOption("messages", "true");
+        }
+        return builder.start();
+    }
+
+    private static PgOutputDecoder.Catalog catalogOf(PgCatalog catalog) {
+        return new PgOutputDecoder.Catalog() {
+            @Override
+            public PgType type(int oid, int typmod) throws SQLException {
+                return catalog.types().resolve(oid, typmod);
+            }
+
+            @Override
+            public Set<String> nullableColumns(int relationOid) throws SQLException {
+                return catalog.nullableColumns(relationOid);
+            }
+
+            @Override
+            public List<String> primaryKey(int relationOid) throws SQLException {
+                return catalog.primaryKey(relationOid);
+            }
+        };
+    }
+
+    @Override
+    public StreamRecord<PostgresPosition> poll(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pauseMillis = 1;
+        try {
+            while (true) {
+                applyConfirmation();
+                StreamRecord<PostgresPosition> record = decoder.next();
+                if (record != null) {
+                    return record;
+                }
+                ByteBuffer message = stream.readPending();
+                if (message != null) {
+                    decoder.handle(message);
+                    pauseMillis = 1;
+                    continue;
+                }
+                record = decoder.progress(Lsn.valueOf(stream.getLastReceiveLSN().asLong()));
+                if (record != null) {
+                    return record;
+                }
+                if (System.nanoTime() >= deadline) {
+                    return null;
+                }
+                Thread.sleep(pauseMillis);
+                pauseMillis = Math.min(pauseMillis * 2, 20);
+            }
+        } catch (SQLException e) {
+            throw new CdcException(CdcException.Kind.CONNECTION, "The replication stream of slot '" + config.slotName()
+                    + "' failed at " + decoder.position() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Safe from any thread: the polling thread sends it to the server. */
+    @Override
+    public void confirm(PostgresPosition p) {
+        Lsn lsn = p.lsn();
+        Lsn current = toConfirm;
+        if (current == null || lsn.isAfter(current)) {
+            toConfirm = lsn;
+        }
+    }
+
+    private void applyConfirmation() throws SQLException {
+        Lsn wanted = toConfirm;
+        if (wanted != null && wanted.isAfter(confirmed)) {
+            LogSequenceNumber lsn = LogSequenceNumber.valueOf(wanted.asLong());
+            stream.setFlushedLSN(lsn);
+            stream.setAppliedLSN(lsn);
+            stream.forceUpdateStatus();
+            confirmed = wanted;
+            LOG.debug("Confirmed {} to slot '{}'", wanted, config.slotName());
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            stream.close();
+        } catch (SQLException e) {
+            LOG.debug("Closing the replication stream of slot '{}' failed", config.slotName(), e);
+        }
+        closeQuietly(replicationConnection);
+        closeQuietly(catalogConnection);
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("Closing a connection failed", e);
+        }
+    }
+}

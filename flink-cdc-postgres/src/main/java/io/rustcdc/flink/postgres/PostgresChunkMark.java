@@ -1,0 +1,105 @@
+package io.rustcdc.flink.postgres;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.Objects;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * What a snapshot chunk reflects: the MVCC snapshot its rows were read in ({@code
+ * pg_current_snapshot()}: xmin, xmax and the transactions in progress, as 64-bit xids), and the
+ * WAL insert position read right after that snapshot was taken. A transaction is reflected exactly
+ * when that snapshot sees it; one whose commit record starts at or after the high LSN cannot be.
+ * Immutable.
+ */
+@Internal
+public final class PostgresChunkMark implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final long EPOCH_MASK = 0xFFFFFFFF00000000L;
+
+    private final long xmin;
+    private final long xmax;
+    private final long[] inProgress;
+    private final Lsn highLsn;
+
+    private PostgresChunkMark(long xmin, long xmax, long[] inProgress, Lsn highLsn) {
+        this.xmin = xmin;
+        this.xmax = xmax;
+        this.inProgress = inProgress.clone();
+        Arrays.sort(this.inProgress);
+        this.highLsn = Objects.requireNonNull(highLsn, "highLsn");
+    }
+
+    public static PostgresChunkMark of(long xmin, long xmax, long[] inProgress, Lsn highLsn) {
+        return new PostgresChunkMark(xmin, xmax, inProgress, highLsn);
+    }
+
+    /** Parses {@code pg_current_snapshot()} text, {@code xmin:xmax:xip,xip}. */
+    public static PostgresChunkMark parse(String snapshot, Lsn highLsn) {
+        String[] parts = snapshot.split(":", -1);
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("Not a pg_snapshot: " + snapshot);
+        }
+        long[] xip = parts[2].isEmpty()
+                ? new long[0]
+                : Arrays.stream(parts[2].split(",")).mapToLong(Long::parseLong).toArray();
+        return new PostgresChunkMark(Long.parseLong(parts[0]), Long.parseLong(parts[1]), xip, highLsn);
+    }
+
+    /**
+     * Whether the chunk's rows already show transaction {@code xid} (the 32-bit id of a BEGIN
+     * message) whose commit record starts at {@code commitLsn}.
+     */
+    public boolean reflects(long xid, Lsn commitLsn) {
+        if (xid == PostgresPosition.NO_TRANSACTION || !highLsn.isAfter(commitLsn)) {
+            return false;
+        }
+        long full = (xmax & EPOCH_MASK) | (xid & 0xFFFFFFFFL);
+        if (Long.compareUnsigned(full, xmax) > 0) {
+            full -= 1L << 32; // an xid from before the snapshot's epoch wrapped
+        }
+        if (full < xmin) {
+            return true;
+        }
+        return full < xmax && Arrays.binarySearch(inProgress, full) < 0;
+    }
+
+    public long xmin() {
+        return xmin;
+    }
+
+    public long xmax() {
+        return xmax;
+    }
+
+    public long[] inProgress() {
+        return inProgress.clone();
+    }
+
+    public Lsn highLsn() {
+        return highLsn;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PostgresChunkMark)) {
+            return false;
+        }
+        PostgresChunkMark m = (PostgresChunkMark) o;
+        return xmin == m.xmin && xmax == m.xmax && Arrays.equals(inProgress, m.inProgress) && highLsn.equals(m.highLsn);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(xmin, xmax, Arrays.hashCode(inProgress), highLsn);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder().append(xmin).append(':').append(xmax).append(':');
+        for (int i = 0; i < inProgress.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(inProgress[i]);
+        }
+        return sb.append(" @").append(highLsn).toString();
+    }
+}

@@ -1,0 +1,76 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.postgres.state.PostgresChunkMarkSerializer;
+import io.rustcdc.flink.postgres.state.PostgresPositionSerializer;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * The PostgreSQL connector: pgoutput logical replication through PgJDBC, snapshot chunks read with
+ * {@code COPY} in REPEATABLE READ transactions. Serializable; it holds only its configuration.
+ *
+ * <pre>{@code
+ * PostgresConnector connector = PostgresConnector.create(PostgresSourceConfig.builder()...build());
+ * }</pre>
+ */
+@PublicEvolving
+public final class PostgresConnector implements CdcConnector<PostgresPosition, PostgresChunkMark> {
+    private static final long serialVersionUID = 1L;
+
+    /** The connector's identity in events. */
+    public static final String NAME = "postgres";
+
+    private final PostgresSourceConfig config;
+
+    private PostgresConnector(PostgresSourceConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    public static PostgresConnector create(PostgresSourceConfig config) {
+        return new PostgresConnector(config);
+    }
+
+    public PostgresSourceConfig config() {
+        return config;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<PostgresPosition> positionSerializer() {
+        return PostgresPositionSerializer.INSTANCE;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<PostgresChunkMark> markSerializer() {
+        return PostgresChunkMarkSerializer.INSTANCE;
+    }
+
+    @Override
+    public CatalogSession<PostgresPosition, PostgresChunkMark> openSession() {
+        return new PostgresSession(config);
+    }
+
+    @Override
+    public ChangeStream<PostgresPosition> openStream(PostgresPosition from, TableFilter filter) {
+        return new PostgresChangeStream(config, filter, from);
+    }
+
+    @Override
+    public boolean reflects(PostgresChunkMark mark, PostgresPosition position) {
+        return mark.reflects(position.xid(), position.lsn());
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresConnector{" + config + "}";
+    }
+}

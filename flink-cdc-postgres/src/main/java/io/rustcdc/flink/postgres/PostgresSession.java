@@ -1,0 +1,244 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import javax.annotation.Nullable;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyOut;
+
+/**
+ * One ordinary connection to PostgreSQL for the catalogue and snapshot chunks. Each chunk is read
+ * with {@code COPY} in its own REPEATABLE READ transaction, whose MVCC snapshot is the chunk's
+ * mark: the stream can then tell exactly which transactions the chunk's rows already show. Not
+ * thread-safe.
+ */
+final class PostgresSession implements CatalogSession<PostgresPosition, PostgresChunkMark> {
+    private static final SourceInfo SNAPSHOT = SourceInfo.snapshot(PostgresConnector.NAME, null);
+
+    private final PostgresSourceConfig config;
+    private final Connection connection;
+    private final PgCatalog catalog;
+    private final CopyRowParser copyParser = new CopyRowParser();
+
+    PostgresSession(PostgresSourceConfig config) {
+        this.config = config;
+        this.connection = PgConnections.open(config);
+        try {
+            this.catalog = new PgCatalog(connection, config.database());
+        } catch (SQLException e) {
+            close();
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public void checkSnapshotPrerequisites(List<TableId> tables) {
+        try {
+            PgPrerequisites.requireSelect(connection, tables);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public PostgresPosition prepareStream(List<TableId> tables, boolean fullBeforeImages) {
+        config.requireStreaming();
+        try {
+            PgPrerequisites.requireLogicalReplication(connection);
+            PgPrerequisites.preparePublication(connection, config, tables);
+            PgPrerequisites.requireReplicaIdentity(connection, tables, fullBeforeImages);
+            return PostgresPosition.at(PgSlots.prepare(connection, config, catalog.serverVersion()));
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public List<TableId> discoverTables(TableFilter filter) {
+        try {
+            return catalog.discover(publicationIfExists(), filter);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public TableDescription describe(TableId table) {
+        try {
+            return catalog.describe(table, publicationIfExists()).description;
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize) {
+        String keys = keyColumns.stream().map(PgLiterals::quoteIdentifier).collect(Collectors.joining(", "));
+        String sql = "SELECT " + keys + " FROM " + PgPrerequisites.qualified(table.table())
+                + (after == null ? "" : " WHERE " + after(table, keyColumns, after))
+                + " ORDER BY " + keys + " LIMIT 1 OFFSET " + (chunkSize - 1);
+        try {
+            RowDecoder decoder = catalog.describe(table.table(), publicationIfExists()).decoder(keyColumns);
+            try (Statement s = connection.createStatement();
+                    ResultSet rs = s.executeQuery(sql)) {
+                if (!rs.next()) {
+                    return null;
+                }
+                Object[] key = new Object[keyColumns.size()];
+                for (int i = 0; i < key.length; i++) {
+                    key[i] = decoder.decode(i, rs.getString(i + 1));
+                }
+                return key;
+            }
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public PostgresChunkMark readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        try {
+            connection.setAutoCommit(false);
+            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            connection.setReadOnly(true);
+            try {
+                PostgresChunkMark mark = snapshotMark();
+                // described inside the chunk's snapshot: the rows carry the shape they were read with
+                PgTable now = catalog.describe(table.table(), publicationIfExists());
+                copyChunk(now, keyColumns, after, upTo, out);
+                connection.commit();
+                return mark;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+                connection.setReadOnly(false);
+                connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public PostgresPosition currentPosition() {
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT pg_catalog.pg_current_wal_insert_lsn()::text")) {
+            rs.next();
+            return PostgresPosition.at(Lsn.valueOf(rs.getString(1)));
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    /** The first statement of the transaction takes its snapshot; the WAL position is read after it. */
+    private PostgresChunkMark snapshotMark() throws SQLException {
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT pg_catalog.pg_current_snapshot()::text, "
+                        + "pg_catalog.pg_current_wal_insert_lsn()::text")) {
+            rs.next();
+            return PostgresChunkMark.parse(rs.getString(1), Lsn.valueOf(rs.getString(2)));
+        }
+    }
+
+    private void copyChunk(PgTable pgTable, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Consumer<ChangeEvent> out) throws SQLException {
+        TableDescription table = pgTable.description;
+        RowShape shape = table.shape();
+        String columns = shape.columns().stream().map(c -> PgLiterals.quoteIdentifier(c.name()))
+                .collect(Collectors.joining(", "));
+        StringBuilder sql = new StringBuilder("COPY (SELECT ").append(columns).append(" FROM ")
+                .append(PgPrerequisites.qualified(table.table()));
+        if (after != null || upTo != null) {
+            sql.append(" WHERE ");
+            if (after != null) {
+                sql.append(after(table, keyColumns, after));
+            }
+            if (upTo != null) {
+                sql.append(after != null ? " AND " : "").append(tuple(keyColumns)).append(" <= ")
+                        .append(literals(table, keyColumns, upTo));
+            }
+        }
+        sql.append(") TO STDOUT");
+        RowDecoder decoder = pgTable.decoder();
+        String[] texts = new String[decoder.size()];
+        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql.toString());
+        try {
+            byte[] line;
+            while ((line = copy.readFromCopy()) != null) {
+                copyParser.parse(line, texts);
+                Row.Builder row = Row.builder(table.rowType());
+                for (int i = 0; i < texts.length; i++) {
+                    row.set(i, decoder.decode(i, texts[i]));
+                }
+                out.accept(ChangeEvent.builder(Op.READ, table.table(), SNAPSHOT).after(row.build()).shape(shape).build());
+            }
+        } finally {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        }
+    }
+
+    private String after(TableDescription table, List<String> keyColumns, Object[] after) {
+        return tuple(keyColumns) + " > " + literals(table, keyColumns, after);
+    }
+
+    private static String tuple(List<String> keyColumns) {
+        return "(" + keyColumns.stream().map(PgLiterals::quoteIdentifier).collect(Collectors.joining(", ")) + ")";
+    }
+
+    private static String literals(TableDescription table, List<String> keyColumns, Object[] key) {
+        StringBuilder sb = new StringBuilder("(");
+        for (int i = 0; i < keyColumns.size(); i++) {
+            int field = table.rowType().indexOf(keyColumns.get(i));
+            String declared = table.shape().columns().get(field).dataType();
+            sb.append(i == 0 ? "" : ", ").append(PgLiterals.of(table.rowType().type(field), declared, key[i]));
+        }
+        return sb.append(')').toString();
+    }
+
+    @Nullable
+    private String publicationIfExists() throws SQLException {
+        String pub = config.publicationName();
+        if (pub == null) {
+            return null;
+        }
+        try (var s = connection.prepareStatement("SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = ?")) {
+            s.setString(1, pub);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? pub : null;
+            }
+        }
+    }
+
+    private CdcException failure(SQLException e) {
+        return PgConnections.failure(config, e);
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // nothing to do: the connection is gone either way
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.rustcdc.flink.postgres.state;
+
+import io.rustcdc.flink.postgres.Lsn;
+import io.rustcdc.flink.postgres.PostgresChunkMark;
+import io.rustcdc.flink.source.serde.StateIO;
+import java.io.IOException;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+/** The state format of {@link PostgresChunkMark}. */
+@Internal
+public final class PostgresChunkMarkSerializer implements SimpleVersionedSerializer<PostgresChunkMark> {
+    public static final PostgresChunkMarkSerializer INSTANCE = new PostgresChunkMarkSerializer();
+
+    /** xmin, xmax, count and in-progress xids, high LSN. */
+    static final int VERSION_1 = 1;
+    static final int CURRENT_VERSION = VERSION_1;
+
+    @Override
+    public int getVersion() {
+        return CURRENT_VERSION;
+    }
+
+    @Override
+    public byte[] serialize(PostgresChunkMark mark) throws IOException {
+        long[] xip = mark.inProgress();
+        DataOutputSerializer out = new DataOutputSerializer(28 + 8 * xip.length);
+        out.writeLong(mark.xmin());
+        out.writeLong(mark.xmax());
+        out.writeInt(xip.length);
+        for (long x : xip) {
+            out.writeLong(x);
+        }
+        out.writeLong(mark.highLsn().asLong());
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public PostgresChunkMark deserialize(int version, byte[] serialized) throws IOException {
+        switch (version) {
+            case VERSION_1:
+                return deserializeVersion1(serialized);
+            default:
+                throw StateIO.unknownVersion("a PostgreSQL chunk mark", version, CURRENT_VERSION);
+        }
+    }
+
+    private static PostgresChunkMark deserializeVersion1(byte[] serialized) throws IOException {
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        long xmin = in.readLong();
+        long xmax = in.readLong();
+        long[] xip = new long[StateIO.readCount(in)];
+        for (int i = 0; i < xip.length; i++) {
+            xip[i] = in.readLong();
+        }
+        Lsn high = Lsn.valueOf(in.readLong());
+        StateIO.requireFullyRead(in, "a PostgreSQL chunk mark");
+        return PostgresChunkMark.of(xmin, xmax, xip, high);
+    }
+}

@@ -1,0 +1,56 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads a change stream in tests: records until a condition holds, with a deadline. */
+final class StreamTestSupport {
+    private StreamTestSupport() {}
+
+    /** Every record until {@code count} events arrived; fails after {@code timeout}. */
+    static List<StreamRecord<PostgresPosition>> records(ChangeStream<PostgresPosition> stream, int count, Duration timeout)
+            throws InterruptedException {
+        List<StreamRecord<PostgresPosition>> records = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int events = 0;
+        while (events < count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + events + " of " + count + " events: " + records);
+            }
+            StreamRecord<PostgresPosition> r = stream.poll(Duration.ofMillis(200));
+            if (r != null) {
+                records.add(r);
+                if (r.event() != null) {
+                    events++;
+                }
+            }
+        }
+        return records;
+    }
+
+    /** The next {@code count} events. */
+    static List<ChangeEvent> events(ChangeStream<PostgresPosition> stream, int count) throws InterruptedException {
+        List<ChangeEvent> events = new ArrayList<>();
+        for (StreamRecord<PostgresPosition> r : records(stream, count, Duration.ofSeconds(30))) {
+            if (r.event() != null) {
+                events.add(r.event());
+            }
+        }
+        return events;
+    }
+
+    /** Fails when an event arrives within {@code wait}. */
+    static void assertNoEvent(ChangeStream<PostgresPosition> stream, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() < deadline) {
+            StreamRecord<PostgresPosition> r = stream.poll(Duration.ofMillis(100));
+            if (r != null && r.event() != null) {
+                throw new AssertionError("Unexpected event " + r);
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.rustcdc.flink.source.spi;
+
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.SourcePosition;
+import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * Everything one database's connector knows, behind one small interface; the framework knows no
+ * database. Serializable, so a configured connector travels to the cluster with the job.
+ *
+ * @param <P> the connector's change-log position: final, immutable, comparable
+ * @param <M> what a snapshot chunk reflects (its "mark"), for the exact snapshot-to-stream handoff
+ */
+@PublicEvolving
+public interface CdcConnector<P extends SourcePosition & Comparable<P>, M extends Serializable> extends Serializable {
+
+    /** The connector's identity in events and metrics, e.g. {@code postgres}. */
+    String name();
+
+    SimpleVersionedSerializer<P> positionSerializer();
+
+    SimpleVersionedSerializer<M> markSerializer();
+
+    /** Opens a catalogue session: prerequisites, discovery, description, chunking and chunk reads. */
+    CatalogSession<P, M> openSession();
+
+    /**
+     * Opens the change stream at {@code from}, emitting events of the tables {@code filter}
+     * selects; the caller closes it. Never creates what {@link CatalogSession#prepareStream} would:
+     * a stream resumes only what still exists, and fails with {@link
+     * io.rustcdc.flink.source.CdcException.Kind#POSITION_LOST} when the changes after {@code from}
+     * are gone.
+     */
+    ChangeStream<P> openStream(P from, TableFilter filter);
+
+    /**
+     * Whether a chunk read with {@code mark} already holds the effect of the change at {@code
+     * position}: if so the stream must not emit that change for the chunk's keys, if not it must.
+     */
+    boolean reflects(M mark, P position);
+}
