@@ -75,6 +75,10 @@ final class PgConnections {
                     + ": " + e.getMessage() + ". Check the user name and password, and that pg_hba.conf allows "
                     + "this host" + " (for streaming, a 'replication' line).", e);
         }
+        if (state.equals("42501")) {
+            return new CdcException(CdcException.Kind.PREREQUISITE, "PostgreSQL refused " + where + " a privilege: "
+                    + e.getMessage() + ". Grant it to the role, or do this step as a role that has it.", e);
+        }
         if (state.startsWith("08")) {
             return new CdcException(CdcException.Kind.CONNECTION, "Cannot connect to PostgreSQL at " + where + ": "
                     + e.getMessage() + (state.equals("08004") ? "" : ". Check host, port, network and the 'tls.mode' option."), e);
