@@ -49,7 +49,7 @@ final class PgArrays {
                 String token = unquoted();
                 items.add(token.equalsIgnoreCase("NULL") ? null : element.decode(token));
             }
-            char next = text.charAt(pos++);
+            char next = take();
             if (next == '}') {
                 return items;
             }
@@ -63,9 +63,9 @@ final class PgArrays {
         expect('"');
         StringBuilder sb = new StringBuilder();
         while (true) {
-            char c = text.charAt(pos++);
+            char c = take();
             if (c == '\\') {
-                sb.append(text.charAt(pos++));
+                sb.append(take());
             } else if (c == '"') {
                 return sb.toString();
             } else {
@@ -84,6 +84,12 @@ final class PgArrays {
             pos++;
         }
         return text.substring(start, pos);
+    }
+
+    private char take() {
+        char c = peek();
+        pos++;
+        return c;
     }
 
     private char peek() {

@@ -2,11 +2,13 @@ package io.rustcdc.flink.postgres.testing;
 
 import io.rustcdc.flink.testing.LocalProcesses;
 import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -46,14 +48,25 @@ public final class PostgresServer {
     private final String adminDatabase;
     private final String replicationPassword;
     private final AtomicInteger databases = new AtomicInteger();
+    private final Path tlsCertificate;
 
-    private PostgresServer(String host, int port, String adminUser, String adminPassword, String adminDatabase) {
+    private PostgresServer(String host, int port, String adminUser, String adminPassword, String adminDatabase,
+            Path tlsCertificate) {
         this.host = host;
         this.port = port;
         this.adminUser = adminUser;
         this.adminPassword = adminPassword;
         this.adminDatabase = adminDatabase;
+        this.tlsCertificate = tlsCertificate;
         this.replicationPassword = randomSecret();
+    }
+
+    /**
+     * The certificate the embedded server presents for TLS (self-signed, for localhost and
+     * 127.0.0.1, so also its own CA); null for an external server.
+     */
+    public Path tlsCertificate() {
+        return tlsCertificate;
     }
 
     /** The server of this JVM, started on first use. */
@@ -167,7 +180,8 @@ public final class PostgresServer {
                 port,
                 requireEnv("RUSTCDC_TEST_POSTGRES_USER"),
                 requireEnv("RUSTCDC_TEST_POSTGRES_PASSWORD"),
-                database.isEmpty() ? "postgres" : database);
+                database.isEmpty() ? "postgres" : database,
+                null);
     }
 
     private static String requireEnv(String name) {
@@ -185,10 +199,14 @@ public final class PostgresServer {
         Path passwordFile = home.resolve("password");
         String password = randomSecret();
         int port = LocalProcesses.freePort();
+        TestCertificates.Pem tls = TestCertificates.selfSigned(home);
         try {
             Files.writeString(passwordFile, password + "\n", StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(tls.privateKey, PosixFilePermissions.fromString("rw-------"));
             if (LocalProcesses.runningAsRoot()) {
                 LocalProcesses.chown(passwordFile);
+                LocalProcesses.chown(tls.privateKey);
+                LocalProcesses.chown(tls.certificate);
             }
             LocalProcesses.run(
                     new ProcessBuilder(LocalProcesses.command("KILL", List.of(
@@ -217,6 +235,9 @@ public final class PostgresServer {
                 "-c", "synchronous_commit=on",
                 "-c", "max_connections=300",
                 "-c", "password_encryption=scram-sha-256",
+                "-c", "ssl=on",
+                "-c", "ssl_cert_file=" + tls.certificate,
+                "-c", "ssl_key_file=" + tls.privateKey,
                 // Durability of the test server itself does not matter; these only make tests faster.
                 "-c", "fsync=off",
                 "-c", "full_page_writes=off")));
@@ -225,7 +246,7 @@ public final class PostgresServer {
         Process process = LocalProcesses.start(builder);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process, home), "rustcdc-postgres-stop"));
 
-        PostgresServer server = new PostgresServer("127.0.0.1", port, "postgres", password, "postgres");
+        PostgresServer server = new PostgresServer("127.0.0.1", port, "postgres", password, "postgres", tls.certificate);
         Poll.until("PostgreSQL to accept connections on port " + port + " (log: " + home.resolve("postgres.log") + ")",
                 Duration.ofSeconds(60),
                 () -> {

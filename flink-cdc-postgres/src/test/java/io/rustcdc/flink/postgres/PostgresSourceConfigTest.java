@@ -1,0 +1,66 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.Secret;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.Test;
+
+class PostgresSourceConfigTest {
+
+    private static PostgresSourceConfig.Builder valid() {
+        return PostgresSourceConfig.builder().hostname("db").database("shop").username("cdc").password(Secret.of("s3cret"));
+    }
+
+    @Test
+    void tlsIsOnByDefaultAndThePasswordNeverShows() {
+        PostgresSourceConfig config = valid().build();
+        assertThat(config.tlsMode()).isEqualTo(TlsMode.REQUIRE);
+        assertThat(config.port()).isEqualTo(5432);
+        assertThat(config.toString()).doesNotContain("s3cret").contains("******");
+    }
+
+    @Test
+    void eachMissingOrWrongOptionIsNamed() {
+        assertConfigError(PostgresSourceConfig.builder().database("d").username("u").password(Secret.of("p")), "'hostname'");
+        assertConfigError(valid().password(null), "No password");
+        assertConfigError(valid().port(0), "'port' must be 1 to 65535");
+        assertConfigError(valid().slotName("Bad-Name"), "'slot.name' must be 1 to 63 characters");
+        assertConfigError(valid().slotName("s").failoverSlot(true), "'slot.failover' applies only");
+        assertConfigError(valid().tlsMode(TlsMode.VERIFY_FULL), "set 'tls.root-cert'");
+        assertConfigError(valid().connectTimeout(Duration.ZERO), "'connect.timeout' must be 1 s to 300 s");
+        assertConfigError(valid().statusInterval(Duration.ofHours(1)), "'status.interval'");
+        assertThatThrownBy(() -> valid().build().requireStreaming()).hasMessageContaining("'slot.name' is required");
+        assertThatThrownBy(() -> valid().slotName("s").build().requireStreaming())
+                .hasMessageContaining("'publication.name' is required");
+    }
+
+    @Test
+    void readsFlinkOptionsIncludingTlsModesByTheirSqlNames() {
+        Configuration options = Configuration.fromMap(Map.of("hostname", "db", "database-name", "shop", "username", "cdc",
+                "password", "pw", "tls.mode", "verify-full", "tls.root-cert", "/ca.pem", "slot.name", "shop_cdc",
+                "publication.name", "shop_cdc", "connect.timeout", "5 s"));
+        PostgresSourceConfig config = PostgresSourceConfig.fromConfiguration(options);
+        assertThat(config.tlsMode()).isEqualTo(TlsMode.VERIFY_FULL);
+        assertThat(config.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.slotName()).isEqualTo("shop_cdc");
+        assertThat(config.password().reveal()).isEqualTo("pw");
+    }
+
+    @Test
+    void onlyOneSourceOfThePassword() {
+        Configuration options = Configuration.fromMap(Map.of("hostname", "db", "database-name", "shop", "username", "cdc",
+                "password", "pw", "password.env", "PATH"));
+        assertThatThrownBy(() -> PostgresSourceConfig.fromConfiguration(options))
+                .hasMessageContaining("Set only one of password, password.env");
+    }
+
+    private static void assertConfigError(PostgresSourceConfig.Builder builder, String message) {
+        assertThatThrownBy(builder::build).isInstanceOf(CdcException.class).hasMessageContaining(message)
+                .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.CONFIGURATION));
+    }
+}

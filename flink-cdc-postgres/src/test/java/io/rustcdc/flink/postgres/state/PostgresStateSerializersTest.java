@@ -1,0 +1,44 @@
+package io.rustcdc.flink.postgres.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.postgres.Lsn;
+import io.rustcdc.flink.postgres.PostgresChunkMark;
+import io.rustcdc.flink.postgres.PostgresPosition;
+import io.rustcdc.flink.source.CdcException;
+import java.io.IOException;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+
+class PostgresStateSerializersTest {
+    /** Version-1 bytes of {@code inTransaction(16/B374D848, 3, 770)}; never change them. */
+    private static final String POSITION_V1 = "00000016b374d84800000000000000030000000000000302";
+    /** Version-1 bytes of {@code 100:110:105,107 @ 0/500}; never change them. */
+    private static final String MARK_V1 = "0000000000000064" + "000000000000006e" + "00000002" + "0000000000000069"
+            + "000000000000006b" + "0000000000000500";
+
+    @Test
+    void positionRoundTripsAndReadsVersion1Bytes() throws IOException {
+        PostgresPosition position = PostgresPosition.inTransaction(Lsn.valueOf("16/B374D848"), 3, 770);
+        PostgresPositionSerializer s = PostgresPositionSerializer.INSTANCE;
+        assertThat(s.deserialize(s.getVersion(), s.serialize(position))).isEqualTo(position);
+        assertThat(HexFormat.of().formatHex(s.serialize(position))).isEqualTo(POSITION_V1);
+        assertThat(s.deserialize(1, HexFormat.of().parseHex(POSITION_V1))).isEqualTo(position);
+        PostgresPosition between = PostgresPosition.at(Lsn.valueOf("0/10"));
+        assertThat(s.deserialize(1, s.serialize(between))).isEqualTo(between);
+        assertThatThrownBy(() -> s.deserialize(2, new byte[24])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 2");
+        assertThatThrownBy(() -> s.deserialize(1, new byte[25])).hasMessageContaining("unread bytes");
+    }
+
+    @Test
+    void markRoundTripsAndReadsVersion1Bytes() throws IOException {
+        PostgresChunkMark mark = PostgresChunkMark.parse("100:110:105,107", Lsn.valueOf("0/500"));
+        PostgresChunkMarkSerializer s = PostgresChunkMarkSerializer.INSTANCE;
+        assertThat(s.deserialize(s.getVersion(), s.serialize(mark))).isEqualTo(mark);
+        assertThat(HexFormat.of().formatHex(s.serialize(mark))).isEqualTo(MARK_V1);
+        assertThat(s.deserialize(1, HexFormat.of().parseHex(MARK_V1))).isEqualTo(mark);
+        assertThatThrownBy(() -> s.deserialize(7, new byte[0])).isInstanceOf(CdcException.class);
+    }
+}
