@@ -177,6 +177,27 @@ class PostgresFailuresITCase {
     }
 
     @Test
+    void slotInvalidatedByPostgresIsAFinalLoss() {
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.streaming(db, name));
+        PostgresPosition start = prepare(connector.config());
+        try {
+            db.execute("ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'", "SELECT pg_reload_conf()");
+            Poll.until("PostgreSQL to invalidate slot " + name, Duration.ofSeconds(60), () -> {
+                db.execute("INSERT INTO orders SELECT g, repeat('x', 1000) FROM generate_series(1, 2000) g "
+                                + "ON CONFLICT (id) DO UPDATE SET note = excluded.note || 'y'",
+                        "SELECT pg_switch_wal()", "CHECKPOINT");
+                return "lost".equals(db.queryValue("SELECT wal_status FROM pg_replication_slots WHERE slot_name = '"
+                        + name + "'"));
+            });
+        } finally {
+            db.execute("ALTER SYSTEM RESET max_slot_wal_keep_size", "SELECT pg_reload_conf()");
+        }
+        assertKind(() -> connector.openStream(start, TableFilter.all()), CdcException.Kind.POSITION_LOST)
+                .hasMessageContaining("was invalidated (wal_status = lost)")
+                .hasMessageContaining("max_slot_wal_keep_size");
+    }
+
+    @Test
     void resumingFromBeforeTheSlotsConfirmedPositionIsAGap() throws Exception {
         PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.streaming(db, name));
         PostgresPosition start = prepare(connector.config());
