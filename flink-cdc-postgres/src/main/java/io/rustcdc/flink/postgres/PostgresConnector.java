@@ -69,6 +69,12 @@ public final class PostgresConnector implements CdcConnector<PostgresPosition, P
         return mark.reflects(position.xid(), position.lsn());
     }
 
+    /** A change whose commit record starts at or after the chunk's high LSN cannot be in the chunk. */
+    @Override
+    public PostgresPosition handoffEnd(PostgresChunkMark mark) {
+        return PostgresPosition.at(mark.highLsn());
+    }
+
     @Override
     public String toString() {
         return "PostgresConnector{" + config + "}";

@@ -168,6 +168,16 @@ public final class SchemaHistory {
         return all;
     }
 
+    /** An independent copy: entries are immutable, so only the indexes are copied. */
+    public SchemaHistory copy() {
+        SchemaHistory copy = new SchemaHistory(retention);
+        for (Entry e : entries()) {
+            copy.restore(e);
+        }
+        copy.restoreLastVersion(lastVersion);
+        return copy;
+    }
+
     /** Restores an entry read from state, keeping its version. Entries come in version order. */
     void restore(Entry entry) {
         append(entry);

@@ -3,12 +3,15 @@ package io.rustcdc.flink.source.serde;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -110,6 +113,46 @@ public final class StateIO {
 
     public static RowShape.Column readColumn(DataInputView in) throws IOException {
         return RowShape.Column.of(readString(in), readString(in), in.readBoolean());
+    }
+
+    public static void writeValueType(DataOutputView out, ValueType type) throws IOException {
+        out.writeByte(type.kind().ordinal());
+        out.writeInt(type.precision());
+        if (type.kind() == ValueKind.ARRAY) {
+            writeValueType(out, type.element());
+        }
+    }
+
+    public static ValueType readValueType(DataInputView in) throws IOException {
+        ValueKind kind = enumAt(ValueKind.values(), in.readByte(), "value kind");
+        int precision = in.readInt();
+        switch (kind) {
+            case ARRAY:
+                return ValueType.arrayOf(readValueType(in));
+            case TIME:
+            case TIMESTAMP:
+            case TIMESTAMP_TZ:
+                return ValueType.temporal(kind, precision);
+            default:
+                return ValueType.of(kind);
+        }
+    }
+
+    /** Writes {@code value} with {@code serializer}, its version and length first. */
+    public static <T> void writeVersioned(DataOutputView out, SimpleVersionedSerializer<T> serializer, T value)
+            throws IOException {
+        byte[] bytes = serializer.serialize(value);
+        out.writeInt(serializer.getVersion());
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    /** Reads what {@link #writeVersioned} wrote. */
+    public static <T> T readVersioned(DataInputView in, SimpleVersionedSerializer<T> serializer) throws IOException {
+        int version = in.readInt();
+        byte[] bytes = new byte[readCount(in)];
+        in.readFully(bytes);
+        return serializer.deserialize(version, bytes);
     }
 
     /** A non-negative count. */

@@ -40,4 +40,10 @@ public interface CdcConnector<P extends SourcePosition & Comparable<P>, M extend
      * position}: if so the stream must not emit that change for the chunk's keys, if not it must.
      */
     boolean reflects(M mark, P position);
+
+    /**
+     * The position from which on no change can be reflected by a chunk with {@code mark}: once the
+     * stream is there, the chunk needs no more handoff decisions.
+     */
+    P handoffEnd(M mark);
 }

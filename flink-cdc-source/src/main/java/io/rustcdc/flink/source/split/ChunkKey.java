@@ -59,6 +59,11 @@ public final class ChunkKey implements Serializable {
         return new ChunkKey(columns, types);
     }
 
+    /** A key read back from state. */
+    public static ChunkKey restored(List<String> columns, List<ValueType> types) {
+        return new ChunkKey(columns, types);
+    }
+
     public List<String> columns() {
         return columns;
     }

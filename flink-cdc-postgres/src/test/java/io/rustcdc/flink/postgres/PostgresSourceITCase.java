@@ -1,0 +1,175 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.JsonChangelog;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The whole source on a Flink MiniCluster against real PostgreSQL. */
+@ExtendWith(PostgresExtension.class)
+@Timeout(300)
+class PostgresSourceITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Map<String, List<String>> KEYS = Map.of("t1", List.of("id"), "t2", List.of("a", "b"));
+
+    @Test
+    void parallelSnapshotUnderConcurrentWritesHandsOffExactly(PostgresDatabase db) throws Exception {
+        Writers.createTables(db, 3000);
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "handoff")))
+                .includeTables("public.t1", "public.t2")
+                .chunkSize(100)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        JsonChangelog changelog = new JsonChangelog(KEYS);
+        try (Consumer consumer = new Consumer(source, 4);
+                Writers writers = new Writers(db, 2, 6_000, 3000)) {
+            writers.awaitEnd();
+            assertThat(writers.transactions()).isGreaterThan(100);
+            Map<String, Map<String, String>> expected = Map.of("t1", t1(db), "t2", t2(db));
+            consumer.applyUntil(changelog, () -> changelog.rows("t1").equals(expected.get("t1"))
+                    && changelog.rows("t2").equals(expected.get("t2")), Duration.ofSeconds(120));
+        }
+        assertThat(changelog.violations()).isEmpty();
+        assertThat(changelog.ops()).containsKeys("read", "insert", "update", "delete");
+    }
+
+    @Test
+    void snapshotModeReadsTheTablesAndFinishesWithoutReplicationState(PostgresDatabase db) throws Exception {
+        Writers.createTables(db, 500);
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("never_created")
+                        .publicationName("never_created").createSlotIfMissing(true).build()))
+                .includeTables("public.t*")
+                .chunkSize(64)
+                .startupMode(StartupMode.snapshot())
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(3);
+        JsonChangelog changelog = new JsonChangelog(KEYS);
+        try (CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "pg").executeAndCollect()) {
+            it.forEachRemaining(changelog::apply);
+        }
+        assertThat(changelog.violations()).isEmpty();
+        assertThat(changelog.rows("t1")).isEqualTo(t1(db));
+        assertThat(changelog.rows("t2")).isEqualTo(t2(db));
+        assertThat(changelog.ops()).containsOnlyKeys("read");
+        assertThat(db.queryValue("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'never_created'")).isEqualTo("0");
+        assertThat(db.queryValue("SELECT count(*) FROM pg_publication WHERE pubname = 'never_created'")).isEqualTo("0");
+    }
+
+    static Map<String, String> t1(PostgresDatabase db) throws Exception {
+        Map<String, String> rows = new HashMap<>();
+        try (Connection c = db.admin();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, v, n FROM t1")) {
+            while (rs.next()) {
+                ObjectNode row = MAPPER.createObjectNode().put("id", rs.getLong(1)).put("v", rs.getString(2));
+                row.set("n", rs.getObject(3) == null ? MAPPER.nullNode() : MAPPER.getNodeFactory().numberNode(rs.getLong(3)));
+                rows.put(rs.getLong(1) + "|", row.toString());
+            }
+        }
+        return rows;
+    }
+
+    static Map<String, String> t2(PostgresDatabase db) throws Exception {
+        Map<String, String> rows = new HashMap<>();
+        try (Connection c = db.admin();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT a, b, v FROM t2")) {
+            while (rs.next()) {
+                ObjectNode row = MAPPER.createObjectNode().put("a", rs.getLong(1)).put("b", rs.getLong(2)).put("v", rs.getString(3));
+                rows.put(rs.getLong(1) + "|" + rs.getLong(2) + "|", row.toString());
+            }
+        }
+        return rows;
+    }
+
+    /** Runs a source job and hands its records to the test thread, with deadlines. */
+    static final class Consumer implements AutoCloseable {
+        private final BlockingQueue<String> records = new LinkedBlockingQueue<>();
+        private final CloseableIterator<String> iterator;
+        private final Thread thread;
+        private volatile Throwable failure;
+
+        Consumer(CdcSource<String, ?, ?> source, int parallelism) throws Exception {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            env.setParallelism(parallelism);
+            env.enableCheckpointing(300);
+            iterator = env.fromSource(source, WatermarkStrategy.noWatermarks(), "pg").executeAndCollect();
+            thread = new Thread(() -> {
+                try {
+                    while (iterator.hasNext()) {
+                        records.add(iterator.next());
+                    }
+                } catch (Throwable t) {
+                    failure = t;
+                }
+            }, "collect");
+            thread.start();
+        }
+
+        interface Condition {
+            boolean holds();
+        }
+
+        void applyUntil(JsonChangelog changelog, Condition done, Duration timeout) throws Exception {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            List<String> batch = new ArrayList<>();
+            while (!done.holds()) {
+                if (failure != null) {
+                    throw new AssertionError("The job failed", failure);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("The changelog did not converge within " + timeout + "; violations: "
+                            + changelog.violations() + ", ops: " + changelog.ops());
+                }
+                String first = records.poll(100, TimeUnit.MILLISECONDS);
+                if (first != null) {
+                    changelog.apply(first);
+                    batch.clear();
+                    records.drainTo(batch);
+                    batch.forEach(changelog::apply);
+                }
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            iterator.close();
+            thread.join(30_000);
+        }
+    }
+}

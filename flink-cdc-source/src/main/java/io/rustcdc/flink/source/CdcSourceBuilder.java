@@ -1,0 +1,139 @@
+package io.rustcdc.flink.source;
+
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * Builds a {@link CdcSource}; {@link #build()} checks every setting and says what to fix. Not
+ * thread-safe.
+ */
+@PublicEvolving
+public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>, M extends Serializable> {
+    private final CdcConnector<P, M> connector;
+    private final ChangeEventDeserializer<T> deserializer;
+    private final List<String> include = new ArrayList<>();
+    private final List<String> exclude = new ArrayList<>();
+    private StartupMode startupMode = StartupMode.initial();
+    private int chunkSize = CdcSourceOptions.CHUNK_SIZE.defaultValue();
+    private final Map<String, String> chunkKeyColumns = new HashMap<>();
+    private boolean fullBeforeImages;
+    private int checkpointsRetained = CdcSourceOptions.CHECKPOINTS_RETAINED.defaultValue();
+
+    CdcSourceBuilder(CdcConnector<P, M> connector, ChangeEventDeserializer<T> deserializer) {
+        this.connector = Objects.requireNonNull(connector, "connector");
+        this.deserializer = Objects.requireNonNull(deserializer, "deserializer");
+    }
+
+    private <U> CdcSourceBuilder<U, P, M> copyWith(ChangeEventDeserializer<U> other) {
+        CdcSourceBuilder<U, P, M> b = new CdcSourceBuilder<>(connector, other);
+        b.include.addAll(include);
+        b.exclude.addAll(exclude);
+        b.startupMode = startupMode;
+        b.chunkSize = chunkSize;
+        b.chunkKeyColumns.putAll(chunkKeyColumns);
+        b.fullBeforeImages = fullBeforeImages;
+        b.checkpointsRetained = checkpointsRetained;
+        return b;
+    }
+
+    /** What the source emits for each event. */
+    public <U> CdcSourceBuilder<U, P, M> deserializer(ChangeEventDeserializer<U> deserializer) {
+        return copyWith(deserializer);
+    }
+
+    /** Glob patterns of {@code schema.table} to capture (see {@link TableFilter}). */
+    public CdcSourceBuilder<T, P, M> includeTables(String... patterns) {
+        include.addAll(List.of(patterns));
+        return this;
+    }
+
+    /** Glob patterns of {@code schema.table} not to capture, when no include pattern is given. */
+    public CdcSourceBuilder<T, P, M> excludeTables(String... patterns) {
+        exclude.addAll(List.of(patterns));
+        return this;
+    }
+
+    public CdcSourceBuilder<T, P, M> startupMode(StartupMode mode) {
+        this.startupMode = Objects.requireNonNull(mode, "mode");
+        return this;
+    }
+
+    /** Rows per snapshot chunk (default 50,000). A chunk is held in memory while it is emitted. */
+    public CdcSourceBuilder<T, P, M> chunkSize(int rows) {
+        this.chunkSize = rows;
+        return this;
+    }
+
+    /** Splits {@code table} ({@code schema.table}) by {@code column} instead of its primary key. */
+    public CdcSourceBuilder<T, P, M> chunkKeyColumn(String table, String column) {
+        chunkKeyColumns.put(table, column);
+        return this;
+    }
+
+    /** Requires whole old rows in updates and deletes (PostgreSQL: REPLICA IDENTITY FULL), checked at start. */
+    public CdcSourceBuilder<T, P, M> requireFullBeforeImages(boolean required) {
+        this.fullBeforeImages = required;
+        return this;
+    }
+
+    /**
+     * Confirms to the database only the position of the n-th newest completed checkpoint (default
+     * 1), so that the job can be restored from any of its n newest checkpoints.
+     */
+    public CdcSourceBuilder<T, P, M> checkpointsRetainedBeforeConfirm(int n) {
+        this.checkpointsRetained = n;
+        return this;
+    }
+
+    /** Applies the options of {@link CdcSourceOptions} that {@code options} sets. */
+    public CdcSourceBuilder<T, P, M> options(ReadableConfig options) {
+        options.getOptional(CdcSourceOptions.TABLE_INCLUDE_LIST).ifPresent(include::addAll);
+        options.getOptional(CdcSourceOptions.TABLE_EXCLUDE_LIST).ifPresent(exclude::addAll);
+        options.getOptional(CdcSourceOptions.STARTUP_MODE).ifPresent(m -> startupMode = StartupMode.parse(m));
+        options.getOptional(CdcSourceOptions.CHUNK_SIZE).ifPresent(n -> chunkSize = n);
+        options.getOptional(CdcSourceOptions.CHECKPOINTS_RETAINED).ifPresent(n -> checkpointsRetained = n);
+        options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).ifPresent(entries -> {
+            for (String entry : entries) {
+                int colon = entry.lastIndexOf(':');
+                if (colon <= 0 || colon == entry.length() - 1) {
+                    throw new CdcException(CdcException.Kind.CONFIGURATION, "Option '"
+                            + CdcSourceOptions.CHUNK_KEY_COLUMNS.key() + "' takes schema.table:column entries, not '"
+                            + entry + "'");
+                }
+                chunkKeyColumns.put(entry.substring(0, colon), entry.substring(colon + 1));
+            }
+        });
+        return this;
+    }
+
+    /** @throws CdcException of kind CONFIGURATION naming what to fix */
+    public CdcSource<T, P, M> build() {
+        if (chunkSize < 2) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "The chunk size ('"
+                    + CdcSourceOptions.CHUNK_SIZE.key() + "') must be at least 2 rows, not " + chunkSize);
+        }
+        if (checkpointsRetained < 1) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.CHECKPOINTS_RETAINED.key()
+                    + "' must be at least 1, not " + checkpointsRetained);
+        }
+        for (String table : chunkKeyColumns.keySet()) {
+            if (!table.contains(".")) {
+                throw new CdcException(CdcException.Kind.CONFIGURATION, "A chunk key column needs its table as "
+                        + "schema.table (for MySQL database.table), not '" + table + "'");
+            }
+        }
+        SourceSettings settings = new SourceSettings(TableFilter.of(include, exclude), startupMode, chunkSize,
+                chunkKeyColumns, fullBeforeImages, checkpointsRetained);
+        return new CdcSource<>(connector, settings, deserializer);
+    }
+}

@@ -1,0 +1,52 @@
+package io.rustcdc.flink.source;
+
+import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/** The options every connector's source shares, named as in Apache Flink CDC where it has them. */
+@PublicEvolving
+public final class CdcSourceOptions {
+    private CdcSourceOptions() {}
+
+    public static final ConfigOption<List<String>> TABLE_INCLUDE_LIST = ConfigOptions.key("table.include-list")
+            .stringType()
+            .asList()
+            .defaultValues()
+            .withDescription("Glob patterns of schema.table to capture; non-empty means only these, and the exclude "
+                    + "list is ignored. A pattern without a schema matches that table name in every schema.");
+
+    public static final ConfigOption<List<String>> TABLE_EXCLUDE_LIST = ConfigOptions.key("table.exclude-list")
+            .stringType()
+            .asList()
+            .defaultValues()
+            .withDescription("Glob patterns of schema.table not to capture, when the include list is empty.");
+
+    public static final ConfigOption<String> STARTUP_MODE = ConfigOptions.key("scan.startup.mode")
+            .stringType()
+            .defaultValue("initial")
+            .withDescription("initial (snapshot, then stream), snapshot (bounded), latest-offset (stream from now), "
+                    + "committed-offset (stream from the position the database holds for this source).");
+
+    public static final ConfigOption<Integer> CHUNK_SIZE = ConfigOptions.key("scan.incremental.snapshot.chunk.size")
+            .intType()
+            .defaultValue(50_000)
+            .withDescription("Rows per snapshot chunk. A chunk is the unit of parallel reading, and is held in memory "
+                    + "while it is emitted, so that a checkpoint never splits it.");
+
+    public static final ConfigOption<List<String>> CHUNK_KEY_COLUMNS =
+            ConfigOptions.key("scan.incremental.snapshot.chunk.key-column")
+                    .stringType()
+                    .asList()
+                    .defaultValues()
+                    .withDescription("schema.table:column entries naming the column that splits a table, instead of "
+                            + "its primary key; required for a table without one. Its values must be unique and not null.");
+
+    public static final ConfigOption<Integer> CHECKPOINTS_RETAINED = ConfigOptions.key("checkpoints.retained-before-confirm")
+            .intType()
+            .defaultValue(1)
+            .withDescription("Confirm to the database only the position of the n-th newest completed checkpoint. With "
+                    + "n > 1 the job can be restored from any of its n newest checkpoints; the database retains the "
+                    + "log (PostgreSQL: WAL) of those n checkpoints.");
+}

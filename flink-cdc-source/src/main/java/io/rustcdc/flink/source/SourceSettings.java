@@ -1,0 +1,66 @@
+package io.rustcdc.flink.source;
+
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.TableId;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.Objects;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+
+/** What a {@link CdcSource} was built with, beyond its connector; validated by the builder. Immutable. */
+@Internal
+public final class SourceSettings implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final TableFilter filter;
+    private final StartupMode startupMode;
+    private final int chunkSize;
+    private final Map<String, String> chunkKeyColumns;
+    private final boolean fullBeforeImages;
+    private final int checkpointsRetained;
+
+    SourceSettings(TableFilter filter, StartupMode startupMode, int chunkSize, Map<String, String> chunkKeyColumns,
+            boolean fullBeforeImages, int checkpointsRetained) {
+        this.filter = Objects.requireNonNull(filter, "filter");
+        this.startupMode = Objects.requireNonNull(startupMode, "startupMode");
+        this.chunkSize = chunkSize;
+        this.chunkKeyColumns = Map.copyOf(chunkKeyColumns);
+        this.fullBeforeImages = fullBeforeImages;
+        this.checkpointsRetained = checkpointsRetained;
+    }
+
+    public TableFilter filter() {
+        return filter;
+    }
+
+    public StartupMode startupMode() {
+        return startupMode;
+    }
+
+    public int chunkSize() {
+        return chunkSize;
+    }
+
+    /** The configured chunk key column of {@code table}, or null for its primary key. */
+    @Nullable
+    public String chunkKeyColumn(TableId table) {
+        return chunkKeyColumns.get(table.qualifiedName());
+    }
+
+    /** Whether updates and deletes must carry whole old rows (a changelog with update-before rows). */
+    public boolean fullBeforeImages() {
+        return fullBeforeImages;
+    }
+
+    public int checkpointsRetained() {
+        return checkpointsRetained;
+    }
+
+    @Override
+    public String toString() {
+        return "SourceSettings{" + filter + ", startup=" + startupMode + ", chunkSize=" + chunkSize
+                + ", chunkKeys=" + chunkKeyColumns + ", fullBeforeImages=" + fullBeforeImages
+                + ", checkpointsRetained=" + checkpointsRetained + "}";
+    }
+}

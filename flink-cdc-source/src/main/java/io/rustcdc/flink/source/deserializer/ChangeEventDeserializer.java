@@ -1,0 +1,64 @@
+package io.rustcdc.flink.source.deserializer;
+
+import io.rustcdc.flink.source.json.JsonRenderer;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.util.Collector;
+
+/**
+ * Turns each {@link ChangeEvent} into the records a {@link io.rustcdc.flink.source.CdcSource}
+ * emits. Called on the reader's task thread; an implementation need not be thread-safe.
+ *
+ * <pre>{@code
+ * CdcSource.builder(connector).deserializer(ChangeEventDeserializer.json())...
+ * }</pre>
+ */
+@PublicEvolving
+public interface ChangeEventDeserializer<T> extends Serializable {
+
+    void deserialize(ChangeEvent event, Collector<T> out) throws Exception;
+
+    TypeInformation<T> producedType();
+
+    /** The events themselves. */
+    static ChangeEventDeserializer<ChangeEvent> events() {
+        return new ChangeEventDeserializer<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public void deserialize(ChangeEvent event, Collector<ChangeEvent> out) {
+                out.collect(event);
+            }
+
+            @Override
+            public TypeInformation<ChangeEvent> producedType() {
+                return TypeInformation.of(ChangeEvent.class);
+            }
+        };
+    }
+
+    /** Each event as one native JSON document (type mapping v2), with default rendering settings. */
+    static ChangeEventDeserializer<String> json() {
+        return json(JsonRenderer.create());
+    }
+
+    /** Each event as one native JSON document, rendered by {@code renderer}. */
+    static ChangeEventDeserializer<String> json(JsonRenderer renderer) {
+        return new ChangeEventDeserializer<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public void deserialize(ChangeEvent event, Collector<String> out) {
+                out.collect(new String(renderer.render(event), java.nio.charset.StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public TypeInformation<String> producedType() {
+                return Types.STRING;
+            }
+        };
+    }
+}

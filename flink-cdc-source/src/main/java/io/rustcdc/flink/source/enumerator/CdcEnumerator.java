@@ -1,0 +1,284 @@
+package io.rustcdc.flink.source.enumerator;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.SourceSettings;
+import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.history.SchemaChange;
+import io.rustcdc.flink.source.history.SchemaHistory;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.source.split.CdcSplit;
+import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.StreamSplit;
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands out snapshot chunks to readers as they ask, in parallel, then one stream split.
+ *
+ * <p>At the first start it discovers the tables, checks what the snapshot needs and, for a
+ * streaming source, prepares the stream (PostgreSQL: slot and publication) before any chunk is
+ * read, so the stream's start is no later than any chunk. The stream split is created when every
+ * chunk has been read and reported, and carries their marks for the handoff. Runs on the
+ * JobManager, on the enumerator's thread.
+ */
+@Internal
+public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M extends Serializable>
+        implements SplitEnumerator<CdcSplit, EnumeratorState<P, M>> {
+    private static final Logger LOG = LoggerFactory.getLogger(CdcEnumerator.class);
+
+    private final SplitEnumeratorContext<CdcSplit> context;
+    private final CdcConnector<P, M> connector;
+    private final SourceSettings settings;
+
+    private boolean initialized;
+    @Nullable private P streamStart;
+    @Nullable private SchemaHistory history;
+    private final Set<TableId> tables = new HashSet<>();
+    private final Deque<TablePlan> plans = new ArrayDeque<>();
+    private final Deque<ChunkSplit<M>> unassigned = new ArrayDeque<>();
+    private final Map<String, ChunkSplit<M>> inFlight = new LinkedHashMap<>();
+    private final Map<String, ChunkSplit<M>> finished = new LinkedHashMap<>();
+    private EnumeratorState.StreamStatus streamStatus;
+    @Nullable private StreamSplit<P, M> returnedStream;
+
+    private final TreeSet<Integer> waiting = new TreeSet<>();
+    private final Map<TableId, TableDescription> descriptions = new HashMap<>();
+    @Nullable private CatalogSession<P, M> session;
+
+    public CdcEnumerator(SplitEnumeratorContext<CdcSplit> context, CdcConnector<P, M> connector, SourceSettings settings,
+            EnumeratorState<P, M> state) {
+        this.context = context;
+        this.connector = connector;
+        this.settings = settings;
+        this.initialized = state.initialized;
+        this.streamStart = state.streamStart;
+        this.history = state.history;
+        this.tables.addAll(state.tables);
+        this.plans.addAll(state.plans);
+        this.unassigned.addAll(state.unassigned);
+        state.inFlight.forEach(c -> inFlight.put(c.splitId(), c));
+        state.finished.forEach(c -> finished.put(c.splitId(), c));
+        this.streamStatus = state.streamStatus;
+        this.returnedStream = state.returnedStream;
+    }
+
+    @Override
+    public void start() {
+        if (!initialized) {
+            initialize();
+        }
+    }
+
+    private void initialize() {
+        StartupMode mode = settings.startupMode();
+        try (CatalogSession<P, M> s = connector.openSession()) {
+            List<TableId> discovered = s.discoverTables(settings.filter());
+            for (String entry : settings.filter().unqualifiedIncludes()) {
+                LOG.warn("Include entry '{}' names no schema, so it captures that table name in every schema; write "
+                        + "'schema.{}' when the schema matters", entry, entry);
+            }
+            if (discovered.isEmpty()) {
+                throw new CdcException(CdcException.Kind.CONFIGURATION, "No table of the " + connector.name()
+                        + " source matches " + settings.filter() + "; check the include and exclude lists"
+                        + " (and, for PostgreSQL, the tables of the publication)");
+            }
+            if (mode.snapshots()) {
+                s.checkSnapshotPrerequisites(discovered);
+            }
+            if (mode.streams()) {
+                streamStart = s.prepareStream(discovered, settings.fullBeforeImages());
+                if (mode.kind() == StartupMode.Kind.LATEST) {
+                    P now = s.currentPosition();
+                    streamStart = now.compareTo(streamStart) > 0 ? now : streamStart;
+                }
+            }
+            history = new SchemaHistory();
+            Instant now = Instant.now();
+            for (TableId table : discovered) {
+                TableDescription description = s.describe(table);
+                descriptions.put(table, description);
+                history.recordDdl("shape:" + table.qualifiedName() + ":start",
+                        SchemaChange.rowShape(table, description.shape(), now));
+                if (mode.snapshots()) {
+                    ChunkKey key = ChunkKey.of(description, settings.chunkKeyColumn(table),
+                            CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
+                    plans.add(TablePlan.start(table, key));
+                }
+            }
+            tables.addAll(discovered);
+        }
+        streamStatus = EnumeratorState.StreamStatus.NOT_CREATED;
+        initialized = true;
+        LOG.info("The {} source captures {} tables ({}), startup mode {}{}", connector.name(), tables.size(), tables,
+                mode, streamStart == null ? "" : ", stream from " + streamStart);
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
+        waiting.add(subtaskId);
+        assignPending();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void addSplitsBack(List<CdcSplit> splits, int subtaskId) {
+        for (CdcSplit split : splits) {
+            if (split.isStream()) {
+                returnedStream = (StreamSplit<P, M>) split;
+                streamStatus = EnumeratorState.StreamStatus.RETURNED;
+            } else {
+                ChunkSplit<M> chunk = (ChunkSplit<M>) split;
+                inFlight.remove(chunk.splitId());
+                if (chunk.mark() == null) {
+                    unassigned.addFirst(chunk);
+                } else {
+                    finished.put(chunk.splitId(), chunk);
+                }
+            }
+        }
+        LOG.info("Subtask {} returned {} splits; they are assigned again", subtaskId, splits.size());
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        // readers ask for splits themselves
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void handleSourceEvent(int subtaskId, SourceEvent event) {
+        if (event instanceof ChunksFinishedEvent) {
+            List<String> ids = new ArrayList<>();
+            for (ChunkSplit<M> chunk : ((ChunksFinishedEvent<M>) event).chunks()) {
+                inFlight.remove(chunk.splitId());
+                finished.put(chunk.splitId(), chunk);
+                ids.add(chunk.splitId());
+            }
+            context.sendEventToSourceReader(subtaskId, new ChunksAcknowledgedEvent(ids));
+            assignPending();
+        } else {
+            LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
+        }
+    }
+
+    private void assignPending() {
+        for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
+            int subtask = it.next();
+            if (!context.registeredReaders().containsKey(subtask)) {
+                it.remove();
+                continue;
+            }
+            ChunkSplit<M> chunk = nextChunk();
+            if (chunk != null) {
+                inFlight.put(chunk.splitId(), chunk);
+                context.assignSplit(chunk, subtask);
+                it.remove();
+            } else if (!inFlight.isEmpty()) {
+                return; // the last chunks are being read: the stream waits for their marks
+            } else if (settings.startupMode().streams()) {
+                if (streamStatus != EnumeratorState.StreamStatus.ASSIGNED) {
+                    context.assignSplit(streamSplit(), subtask);
+                    streamStatus = EnumeratorState.StreamStatus.ASSIGNED;
+                    returnedStream = null;
+                    it.remove();
+                }
+                // other readers stay idle, without splits, for tables added later
+            } else {
+                context.signalNoMoreSplits(subtask);
+                it.remove();
+            }
+        }
+    }
+
+    @Nullable
+    private ChunkSplit<M> nextChunk() {
+        if (!unassigned.isEmpty()) {
+            return unassigned.poll();
+        }
+        TablePlan plan = plans.poll();
+        if (plan == null) {
+            closeSession();
+            return null;
+        }
+        Object[] upTo = null;
+        if (plan.key().splittable()) {
+            CatalogSession<P, M> s = session();
+            upTo = s.nextChunkEnd(description(plan.table()), plan.key().columns(), plan.nextAfter(), settings.chunkSize());
+        }
+        if (upTo != null) {
+            plans.addFirst(plan.after(upTo));
+        }
+        return plan.chunk(upTo);
+    }
+
+    private StreamSplit<P, M> streamSplit() {
+        if (returnedStream != null) {
+            return returnedStream;
+        }
+        List<ChunkSplit<M>> handoff = new ArrayList<>();
+        for (ChunkSplit<M> chunk : finished.values()) {
+            if (connector.handoffEnd(chunk.mark()).compareTo(streamStart) > 0) {
+                handoff.add(chunk);
+            }
+        }
+        LOG.info("All {} chunks are read; the stream starts at {} with {} chunks in its handoff", finished.size(),
+                streamStart, handoff.size());
+        StreamSplit<P, M> split = StreamSplit.of(streamStart, handoff, tables, history.copy());
+        finished.clear();
+        return split;
+    }
+
+    private TableDescription description(TableId table) {
+        return descriptions.computeIfAbsent(table, t -> session().describe(t));
+    }
+
+    private CatalogSession<P, M> session() {
+        if (session == null) {
+            session = connector.openSession();
+        }
+        return session;
+    }
+
+    private void closeSession() {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+    }
+
+    @Override
+    public EnumeratorState<P, M> snapshotState(long checkpointId) {
+        return new EnumeratorState<>(initialized, streamStart, history, tables, new ArrayList<>(plans),
+                new ArrayList<>(unassigned), new ArrayList<>(inFlight.values()), new ArrayList<>(finished.values()),
+                streamStatus, returnedStream);
+    }
+
+    @Override
+    public void close() {
+        closeSession();
+    }
+}

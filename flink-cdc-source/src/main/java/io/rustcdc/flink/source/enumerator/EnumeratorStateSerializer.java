@@ -1,0 +1,166 @@
+package io.rustcdc.flink.source.enumerator;
+
+import io.rustcdc.flink.source.history.SchemaHistory;
+import io.rustcdc.flink.source.history.SchemaHistorySerializer;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.serde.StateIO;
+import io.rustcdc.flink.source.split.CdcSplitSerializer;
+import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.KeyCodec;
+import io.rustcdc.flink.source.split.StreamSplit;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataOutputView;
+
+/** The state format of {@link EnumeratorState}; splits inside it use {@link CdcSplitSerializer}, with its version. */
+@Internal
+public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSerializer<EnumeratorState<P, M>> {
+    /** Nested versions, flags, stream start, history, tables, plans, then four lists of chunks and the stream. */
+    static final int VERSION_1 = 1;
+    static final int CURRENT_VERSION = VERSION_1;
+
+    private final SimpleVersionedSerializer<P> positions;
+    private final CdcSplitSerializer<P, M> splits;
+
+    public EnumeratorStateSerializer(SimpleVersionedSerializer<P> positions, SimpleVersionedSerializer<M> marks) {
+        this.positions = positions;
+        this.splits = new CdcSplitSerializer<>(positions, marks);
+    }
+
+    @Override
+    public int getVersion() {
+        return CURRENT_VERSION;
+    }
+
+    @Override
+    public byte[] serialize(EnumeratorState<P, M> state) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(1024);
+        out.writeInt(StateIO.FORMAT_VERSION);
+        out.writeInt(splits.getVersion());
+        out.writeBoolean(state.initialized);
+        out.writeBoolean(state.streamStart != null);
+        if (state.streamStart != null) {
+            StateIO.writeVersioned(out, positions, state.streamStart);
+        }
+        out.writeBoolean(state.history != null);
+        if (state.history != null) {
+            out.writeInt(SchemaHistorySerializer.INSTANCE.getVersion());
+            SchemaHistorySerializer.INSTANCE.write(out, state.history);
+        }
+        out.writeInt(state.tables.size());
+        for (TableId t : state.tables) {
+            StateIO.writeTableId(out, t);
+        }
+        out.writeInt(state.plans.size());
+        for (TablePlan plan : state.plans) {
+            writePlan(out, plan);
+        }
+        writeChunks(out, state.unassigned);
+        writeChunks(out, state.inFlight);
+        writeChunks(out, state.finished);
+        out.writeByte(state.streamStatus.ordinal());
+        out.writeBoolean(state.returnedStream != null);
+        if (state.returnedStream != null) {
+            byte[] bytes = splits.serialize(state.returnedStream);
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public EnumeratorState<P, M> deserialize(int version, byte[] serialized) throws IOException {
+        switch (version) {
+            case VERSION_1:
+                return deserializeVersion1(serialized);
+            default:
+                throw StateIO.unknownVersion("the enumerator state", version, CURRENT_VERSION);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private EnumeratorState<P, M> deserializeVersion1(byte[] serialized) throws IOException {
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        StateIO.requireFormat(in.readInt(), "the enumerator state");
+        int splitVersion = in.readInt();
+        boolean initialized = in.readBoolean();
+        P streamStart = in.readBoolean() ? StateIO.readVersioned(in, positions) : null;
+        SchemaHistory history = in.readBoolean() ? SchemaHistorySerializer.INSTANCE.read(in.readInt(), in) : null;
+        int tableCount = StateIO.readCount(in);
+        Set<TableId> tables = new HashSet<>();
+        for (int i = 0; i < tableCount; i++) {
+            tables.add(StateIO.readTableId(in));
+        }
+        int planCount = StateIO.readCount(in);
+        List<TablePlan> plans = new ArrayList<>(planCount);
+        for (int i = 0; i < planCount; i++) {
+            plans.add(readPlan(in));
+        }
+        List<ChunkSplit<M>> unassigned = readChunks(in);
+        List<ChunkSplit<M>> inFlight = readChunks(in);
+        List<ChunkSplit<M>> finished = readChunks(in);
+        EnumeratorState.StreamStatus status = StateIO.enumAt(EnumeratorState.StreamStatus.values(), in.readByte(),
+                "stream status");
+        StreamSplit<P, M> returned = null;
+        if (in.readBoolean()) {
+            byte[] bytes = new byte[StateIO.readCount(in)];
+            in.readFully(bytes);
+            returned = (StreamSplit<P, M>) splits.deserialize(splitVersion, bytes);
+        }
+        StateIO.requireFullyRead(in, "the enumerator state");
+        return new EnumeratorState<>(initialized, streamStart, history, tables, plans, unassigned, inFlight, finished,
+                status, returned);
+    }
+
+    private static void writePlan(DataOutputView out, TablePlan plan) throws IOException {
+        StateIO.writeTableId(out, plan.table());
+        ChunkKey key = plan.key();
+        out.writeInt(key.columns().size());
+        for (int i = 0; i < key.columns().size(); i++) {
+            StateIO.writeString(out, key.columns().get(i));
+            StateIO.writeValueType(out, key.types().get(i));
+        }
+        out.writeInt(plan.nextIndex());
+        KeyCodec.write(out, key.types(), plan.nextAfter());
+    }
+
+    private static TablePlan readPlan(DataInputView in) throws IOException {
+        TableId table = StateIO.readTableId(in);
+        int columns = StateIO.readCount(in);
+        List<String> names = new ArrayList<>(columns);
+        List<ValueType> types = new ArrayList<>(columns);
+        for (int i = 0; i < columns; i++) {
+            names.add(StateIO.readString(in));
+            types.add(StateIO.readValueType(in));
+        }
+        ChunkKey key = ChunkKey.restored(names, types);
+        int index = in.readInt();
+        return new TablePlan(table, key, index, KeyCodec.read(in, types));
+    }
+
+    private void writeChunks(DataOutputView out, List<ChunkSplit<M>> chunks) throws IOException {
+        out.writeInt(chunks.size());
+        for (ChunkSplit<M> c : chunks) {
+            splits.writeChunk(out, c);
+        }
+    }
+
+    private List<ChunkSplit<M>> readChunks(DataInputView in) throws IOException {
+        int n = StateIO.readCount(in);
+        List<ChunkSplit<M>> chunks = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            chunks.add(splits.readChunk(in));
+        }
+        return chunks;
+    }
+}

@@ -1,0 +1,250 @@
+package io.rustcdc.flink.source.reader;
+
+import io.rustcdc.flink.source.SourceSettings;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.enumerator.ChunksAcknowledgedEvent;
+import io.rustcdc.flink.source.enumerator.ChunksFinishedEvent;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import io.rustcdc.flink.source.split.CdcSplit;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.StreamSplit;
+import java.io.Serializable;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the splits assigned to one subtask. Chunks are read whole by the {@link ReaderWorker} and
+ * emitted within one call of {@link #pollNext}, so no checkpoint splits a chunk; a finished chunk
+ * stays in this reader's state until the enumerator acknowledges it. Stream records are emitted one
+ * by one, each moving the checkpointed position exactly past itself; the handoff and the schema
+ * history are applied here, at emission, so they always match that position. A position is
+ * confirmed to the database only when a checkpoint holding it completes, and only for the n-th
+ * newest completed checkpoint.
+ */
+@Internal
+public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, M extends Serializable>
+        implements SourceReader<T, CdcSplit> {
+    private static final Logger LOG = LoggerFactory.getLogger(CdcSourceReader.class);
+    private static final int QUEUE_CAPACITY = 8;
+
+    private final SourceReaderContext context;
+    private final CdcConnector<P, M> connector;
+    private final SourceSettings settings;
+    private final ChangeEventDeserializer<T> deserializer;
+    private final RecordQueue queue = new RecordQueue(QUEUE_CAPACITY);
+    private final ReaderWorker<P, M> worker;
+    private final OutputCollector<T> collector = new OutputCollector<>();
+
+    private final Map<String, ChunkSplit<M>> pendingChunks = new LinkedHashMap<>();
+    private final Map<String, ChunkSplit<M>> unacknowledged = new LinkedHashMap<>();
+    @Nullable private StreamState<P, M> stream;
+    private boolean noMoreSplits;
+
+    private final TreeMap<Long, P> checkpointPositions = new TreeMap<>();
+    private final Deque<P> completedPositions = new ArrayDeque<>();
+
+    public CdcSourceReader(SourceReaderContext context, CdcConnector<P, M> connector, SourceSettings settings,
+            ChangeEventDeserializer<T> deserializer) {
+        this.context = context;
+        this.connector = connector;
+        this.settings = settings;
+        this.deserializer = deserializer;
+        this.worker = new ReaderWorker<>(connector, queue,
+                "rustcdc-" + connector.name() + "-reader-" + context.getIndexOfSubtask());
+    }
+
+    @Override
+    public void start() {
+        if (pendingChunks.isEmpty() && stream == null) {
+            context.sendSplitRequest();
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void addSplits(List<CdcSplit> splits) {
+        List<ChunkSplit<M>> restoredFinished = new ArrayList<>();
+        for (CdcSplit split : splits) {
+            if (split.isStream()) {
+                StreamSplit<P, M> s = (StreamSplit<P, M>) split;
+                stream = new StreamState<>(s, new Handoff<>(connector, s.handoff()), new ShapeRecorder(s.history().copy()));
+                LOG.info("Subtask {} streams: {}", context.getIndexOfSubtask(), s);
+                worker.stream(s.position(), settings.filter());
+            } else {
+                ChunkSplit<M> chunk = (ChunkSplit<M>) split;
+                if (chunk.mark() != null) {
+                    unacknowledged.put(chunk.splitId(), chunk);
+                    restoredFinished.add(chunk);
+                } else {
+                    pendingChunks.put(chunk.splitId(), chunk);
+                    worker.readChunk(chunk);
+                }
+            }
+        }
+        if (!restoredFinished.isEmpty()) {
+            context.sendSourceEventToCoordinator(new ChunksFinishedEvent<>(restoredFinished));
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+        Throwable failure = worker.failure();
+        if (failure != null) {
+            throw failure instanceof Exception ? (Exception) failure : new RuntimeException(failure);
+        }
+        Object item = queue.poll();
+        if (item == null) {
+            boolean done = noMoreSplits && pendingChunks.isEmpty() && stream == null && queue.isEmpty();
+            return done ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
+        }
+        collector.output = output;
+        if (item instanceof ChunkResult) {
+            emitChunk((ChunkResult<M>) item);
+        } else {
+            emitStream((List<StreamRecord<P>>) item);
+        }
+        return InputStatus.MORE_AVAILABLE;
+    }
+
+    private void emitChunk(ChunkResult<M> result) throws Exception {
+        for (ChangeEvent row : result.rows) {
+            deserializer.deserialize(row, collector);
+        }
+        ChunkSplit<M> chunk = result.chunk;
+        pendingChunks.remove(chunk.splitId());
+        unacknowledged.put(chunk.splitId(), chunk);
+        context.sendSourceEventToCoordinator(new ChunksFinishedEvent<>(List.of(chunk)));
+        if (pendingChunks.isEmpty()) {
+            context.sendSplitRequest();
+        }
+    }
+
+    private void emitStream(List<StreamRecord<P>> batch) throws Exception {
+        StreamState<P, M> s = stream;
+        for (StreamRecord<P> record : batch) {
+            ChangeEvent event = record.event();
+            if (event != null && s.captures(event)) {
+                ChangeEvent decided = s.handoff.decide(event, record.position());
+                if (decided != null) {
+                    s.recorder.record(decided, record.position());
+                    deserializer.deserialize(decided, collector);
+                }
+            }
+            s.position = record.position();
+            s.handoff.advance(s.position);
+        }
+    }
+
+    @Override
+    public List<CdcSplit> snapshotState(long checkpointId) {
+        List<CdcSplit> state = new ArrayList<>(pendingChunks.values());
+        state.addAll(unacknowledged.values());
+        StreamState<P, M> s = stream;
+        if (s != null) {
+            state.add(StreamSplit.of(s.position, s.handoff.remaining(), s.tables, s.recorder.history().copy()));
+            checkpointPositions.put(checkpointId, s.position);
+        }
+        return state;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        P position = checkpointPositions.remove(checkpointId);
+        checkpointPositions.headMap(checkpointId).clear(); // older ones were subsumed
+        if (position == null) {
+            return;
+        }
+        completedPositions.addLast(position);
+        int retained = settings.checkpointsRetained();
+        while (completedPositions.size() > retained) {
+            completedPositions.removeFirst();
+        }
+        ChangeStream<P> open = worker.stream();
+        if (completedPositions.size() == retained && open != null) {
+            open.confirm(completedPositions.peekFirst());
+        }
+    }
+
+    @Override
+    public void handleSourceEvents(SourceEvent event) {
+        if (event instanceof ChunksAcknowledgedEvent) {
+            ((ChunksAcknowledgedEvent) event).splitIds().forEach(unacknowledged::remove);
+        }
+    }
+
+    @Override
+    public void notifyNoMoreSplits() {
+        noMoreSplits = true;
+        queue.signal();
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        if (worker.failure() != null || (noMoreSplits && pendingChunks.isEmpty() && stream == null)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return queue.available();
+    }
+
+    @Override
+    public void close() {
+        worker.close();
+    }
+
+    /** The stream split as this reader advances it. */
+    private static final class StreamState<P extends SourcePosition & Comparable<P>, M extends Serializable> {
+        final Handoff<P, M> handoff;
+        final ShapeRecorder recorder;
+        final Set<TableId> tables;
+        P position;
+
+        StreamState(StreamSplit<P, M> split, Handoff<P, M> handoff, ShapeRecorder recorder) {
+            this.handoff = handoff;
+            this.recorder = recorder;
+            this.tables = split.tables();
+            this.position = split.position();
+        }
+
+        /** Events of tables the snapshot covered, and of tables of no schema (logical messages). */
+        boolean captures(ChangeEvent event) {
+            return event.op() == Op.MESSAGE || tables.contains(event.table());
+        }
+    }
+
+    /** Hands deserialized records to the current {@link ReaderOutput}. */
+    private static final class OutputCollector<T> implements Collector<T> {
+        ReaderOutput<T> output;
+
+        @Override
+        public void collect(T record) {
+            output.collect(record);
+        }
+
+        @Override
+        public void close() {}
+    }
+}

@@ -1,0 +1,154 @@
+package io.rustcdc.flink.source.reader;
+
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The database side of a reader, on a thread of its own: it reads assigned chunks one after
+ * another, each whole, or polls the change stream, and puts what it read into the {@link
+ * RecordQueue}. Decisions that touch checkpointed state (the handoff, the schema history, positions)
+ * are the task thread's, when it emits; the worker only reads.
+ */
+@Internal
+final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Serializable> implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReaderWorker.class);
+    private static final int STREAM_BATCH = 1024;
+
+    private final CdcConnector<P, M> connector;
+    private final RecordQueue queue;
+    private final ExecutorService thread;
+    private volatile boolean closed;
+    private volatile Throwable failure;
+    @Nullable private CatalogSession<P, M> session;
+    @Nullable private volatile ChangeStream<P> stream;
+
+    ReaderWorker(CdcConnector<P, M> connector, RecordQueue queue, String name) {
+        this.connector = connector;
+        this.queue = queue;
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The first failure of the worker, which the task thread rethrows. */
+    @Nullable
+    Throwable failure() {
+        return failure;
+    }
+
+    /** The open change stream, or null before it opened. */
+    @Nullable
+    ChangeStream<P> stream() {
+        return stream;
+    }
+
+    void readChunk(ChunkSplit<M> chunk) {
+        thread.execute(() -> guarded(() -> {
+            CatalogSession<P, M> s = session();
+            TableDescription table = s.describe(chunk.table());
+            List<ChangeEvent> rows = new ArrayList<>();
+            M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows::add);
+            queue.put(new ChunkResult<>(chunk.finished(mark), rows));
+        }));
+    }
+
+    void stream(P from, TableFilter filter) {
+        thread.execute(() -> guarded(() -> {
+            closeSession(); // chunks are done: the stream needs only its own connections
+            ChangeStream<P> s = connector.openStream(from, filter);
+            stream = s;
+            while (!closed) {
+                StreamRecord<P> first = s.poll(Duration.ofMillis(200));
+                if (first == null) {
+                    continue;
+                }
+                List<StreamRecord<P>> batch = new ArrayList<>();
+                batch.add(first);
+                StreamRecord<P> next;
+                while (batch.size() < STREAM_BATCH && (next = s.poll(Duration.ZERO)) != null) {
+                    batch.add(next);
+                }
+                queue.put(batch);
+            }
+        }));
+    }
+
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    private void guarded(Work work) {
+        if (closed || failure != null) {
+            return;
+        }
+        try {
+            work.run();
+        } catch (InterruptedException e) {
+            if (!closed) {
+                failure = e;
+            }
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            if (!closed) {
+                LOG.error("The source's reader failed", t);
+                failure = t;
+            }
+        } finally {
+            if (failure != null) {
+                queue.signal();
+            }
+        }
+    }
+
+    private CatalogSession<P, M> session() {
+        if (session == null) {
+            session = connector.openSession();
+        }
+        return session;
+    }
+
+    private void closeSession() {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.shutdownNow();
+        try {
+            if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
+                LOG.warn("The reader's worker thread did not stop within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ChangeStream<P> s = stream;
+        if (s != null) {
+            s.close();
+        }
+        closeSession();
+    }
+}

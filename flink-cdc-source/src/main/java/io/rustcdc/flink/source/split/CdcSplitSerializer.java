@@ -1,0 +1,153 @@
+package io.rustcdc.flink.source.split;
+
+import io.rustcdc.flink.source.history.SchemaHistory;
+import io.rustcdc.flink.source.history.SchemaHistorySerializer;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.serde.StateIO;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * The state format of {@link CdcSplit}s. Positions and marks are written by the connector's own
+ * serializers, with their versions; the schema history by {@link SchemaHistorySerializer}, with its
+ * version.
+ */
+@Internal
+public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer<CdcSplit> {
+    /** A type byte, the nested format version, then a chunk or the stream. */
+    static final int VERSION_1 = 1;
+    static final int CURRENT_VERSION = VERSION_1;
+
+    private static final byte CHUNK = 0;
+    private static final byte STREAM = 1;
+
+    private final SimpleVersionedSerializer<P> positions;
+    private final SimpleVersionedSerializer<M> marks;
+
+    public CdcSplitSerializer(SimpleVersionedSerializer<P> positions, SimpleVersionedSerializer<M> marks) {
+        this.positions = positions;
+        this.marks = marks;
+    }
+
+    @Override
+    public int getVersion() {
+        return CURRENT_VERSION;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public byte[] serialize(CdcSplit split) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        out.writeByte(split.isStream() ? STREAM : CHUNK);
+        out.writeInt(StateIO.FORMAT_VERSION);
+        if (split.isStream()) {
+            writeStream(out, (StreamSplit<P, M>) split);
+        } else {
+            writeChunk(out, (ChunkSplit<M>) split);
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public CdcSplit deserialize(int version, byte[] serialized) throws IOException {
+        switch (version) {
+            case VERSION_1:
+                return deserializeVersion1(serialized);
+            default:
+                throw StateIO.unknownVersion("a split", version, CURRENT_VERSION);
+        }
+    }
+
+    private CdcSplit deserializeVersion1(byte[] serialized) throws IOException {
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        byte type = in.readByte();
+        StateIO.requireFormat(in.readInt(), "a split");
+        CdcSplit split;
+        if (type == STREAM) {
+            split = readStream(in);
+        } else if (type == CHUNK) {
+            split = readChunk(in);
+        } else {
+            throw new IOException("Unknown split type " + type);
+        }
+        StateIO.requireFullyRead(in, "a split");
+        return split;
+    }
+
+    /** Writes a chunk inside an enclosing format (the enumerator's). */
+    public void writeChunk(DataOutputView out, ChunkSplit<M> chunk) throws IOException {
+        StateIO.writeTableId(out, chunk.table());
+        ChunkKey key = chunk.key();
+        out.writeInt(key.columns().size());
+        for (int i = 0; i < key.columns().size(); i++) {
+            StateIO.writeString(out, key.columns().get(i));
+            StateIO.writeValueType(out, key.types().get(i));
+        }
+        out.writeInt(chunk.index());
+        KeyCodec.write(out, key.types(), chunk.after());
+        KeyCodec.write(out, key.types(), chunk.upTo());
+        out.writeBoolean(chunk.mark() != null);
+        if (chunk.mark() != null) {
+            StateIO.writeVersioned(out, marks, chunk.mark());
+        }
+    }
+
+    /** Reads what {@link #writeChunk} wrote. */
+    public ChunkSplit<M> readChunk(DataInputView in) throws IOException {
+        TableId table = StateIO.readTableId(in);
+        int columns = StateIO.readCount(in);
+        List<String> names = new ArrayList<>(columns);
+        List<ValueType> types = new ArrayList<>(columns);
+        for (int i = 0; i < columns; i++) {
+            names.add(StateIO.readString(in));
+            types.add(StateIO.readValueType(in));
+        }
+        ChunkKey key = ChunkKey.restored(names, types);
+        int index = in.readInt();
+        Object[] after = KeyCodec.read(in, types);
+        Object[] upTo = KeyCodec.read(in, types);
+        M mark = in.readBoolean() ? StateIO.readVersioned(in, marks) : null;
+        return ChunkSplit.restore(table, key, index, after, upTo, mark);
+    }
+
+    private void writeStream(DataOutputView out, StreamSplit<P, M> split) throws IOException {
+        StateIO.writeVersioned(out, positions, split.position());
+        out.writeInt(split.handoff().size());
+        for (ChunkSplit<M> chunk : split.handoff()) {
+            writeChunk(out, chunk);
+        }
+        out.writeInt(split.tables().size());
+        for (TableId t : split.tables()) {
+            StateIO.writeTableId(out, t);
+        }
+        out.writeInt(SchemaHistorySerializer.INSTANCE.getVersion());
+        SchemaHistorySerializer.INSTANCE.write(out, split.history());
+    }
+
+    private StreamSplit<P, M> readStream(DataInputView in) throws IOException {
+        P position = StateIO.readVersioned(in, positions);
+        int chunks = StateIO.readCount(in);
+        List<ChunkSplit<M>> handoff = new ArrayList<>(chunks);
+        for (int i = 0; i < chunks; i++) {
+            handoff.add(readChunk(in));
+        }
+        int tableCount = StateIO.readCount(in);
+        Set<TableId> tables = new HashSet<>();
+        for (int i = 0; i < tableCount; i++) {
+            tables.add(StateIO.readTableId(in));
+        }
+        int historyVersion = in.readInt();
+        SchemaHistory history = SchemaHistorySerializer.INSTANCE.read(historyVersion, in);
+        return StreamSplit.of(position, handoff, tables, history);
+    }
+}

@@ -1,0 +1,116 @@
+package io.rustcdc.flink.source.split;
+
+import io.rustcdc.flink.source.model.TableId;
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.Objects;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * One key range of one table: the rows whose chunk key lies in ({@code after}, {@code upTo}], an
+ * open end where null. Once read, it carries its mark (what it reflects) until the enumerator has
+ * taken note of it. Immutable.
+ */
+@Internal
+public final class ChunkSplit<M> extends CdcSplit implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final TableId table;
+    private final ChunkKey key;
+    private final int index;
+    @Nullable private final Object[] after;
+    @Nullable private final Object[] upTo;
+    @Nullable private final M mark;
+
+    private ChunkSplit(TableId table, ChunkKey key, int index, @Nullable Object[] after, @Nullable Object[] upTo,
+            @Nullable M mark) {
+        this.table = Objects.requireNonNull(table, "table");
+        this.key = Objects.requireNonNull(key, "key");
+        this.index = index;
+        this.after = after;
+        this.upTo = upTo;
+        this.mark = mark;
+    }
+
+    public static <M> ChunkSplit<M> of(TableId table, ChunkKey key, int index, @Nullable Object[] after,
+            @Nullable Object[] upTo) {
+        return new ChunkSplit<>(table, key, index, after, upTo, null);
+    }
+
+    /** The same chunk, read, with what it reflects. */
+    public ChunkSplit<M> finished(M mark) {
+        return new ChunkSplit<>(table, key, index, after, upTo, Objects.requireNonNull(mark, "mark"));
+    }
+
+    static <M> ChunkSplit<M> restore(TableId table, ChunkKey key, int index, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable M mark) {
+        return new ChunkSplit<>(table, key, index, after, upTo, mark);
+    }
+
+    @Override
+    public String splitId() {
+        return "chunk:" + table + ":" + index;
+    }
+
+    @Override
+    public boolean isStream() {
+        return false;
+    }
+
+    public TableId table() {
+        return table;
+    }
+
+    public ChunkKey key() {
+        return key;
+    }
+
+    /** The chunk's number within its table, from 0. */
+    public int index() {
+        return index;
+    }
+
+    @Nullable
+    public Object[] after() {
+        return after;
+    }
+
+    @Nullable
+    public Object[] upTo() {
+        return upTo;
+    }
+
+    /** What the chunk reflects once read; null while unread. */
+    @Nullable
+    public M mark() {
+        return mark;
+    }
+
+    /** Whether {@code keyValues} lies in this chunk's range. */
+    public boolean contains(Object[] keyValues) {
+        return (after == null || KeyOrder.compare(key.types(), keyValues, after) > 0)
+                && (upTo == null || KeyOrder.compare(key.types(), keyValues, upTo) <= 0);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ChunkSplit)) {
+            return false;
+        }
+        ChunkSplit<?> c = (ChunkSplit<?>) o;
+        return table.equals(c.table) && key.equals(c.key) && index == c.index && Arrays.deepEquals(after, c.after)
+                && Arrays.deepEquals(upTo, c.upTo) && Objects.equals(mark, c.mark);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(table, index, mark);
+    }
+
+    /** Keys may be confidential: only the table, the chunk number and the mark. */
+    @Override
+    public String toString() {
+        return splitId() + (mark == null ? "" : " read, " + mark);
+    }
+}

@@ -1,0 +1,152 @@
+package io.rustcdc.flink.source.split;
+
+import io.rustcdc.flink.source.model.SpecialValue;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.UUID;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Writes chunk boundary keys into state, by their columns' value types: only the kinds {@link
+ * KeyOrder} orders, plus special values (infinities, NaN). A tag byte precedes each value.
+ */
+@Internal
+public final class KeyCodec {
+    private static final byte NULL = 0;
+    private static final byte ORDINARY = 1;
+    private static final byte SPECIAL = 2;
+
+    private KeyCodec() {}
+
+    public static void write(DataOutputView out, List<ValueType> types, @Nullable Object[] key) throws IOException {
+        out.writeBoolean(key != null);
+        if (key == null) {
+            return;
+        }
+        for (int i = 0; i < types.size(); i++) {
+            writeValue(out, types.get(i).kind(), key[i]);
+        }
+    }
+
+    @Nullable
+    public static Object[] read(DataInputView in, List<ValueType> types) throws IOException {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        Object[] key = new Object[types.size()];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = readValue(in, types.get(i).kind());
+        }
+        return key;
+    }
+
+    private static void writeValue(DataOutputView out, ValueKind kind, Object v) throws IOException {
+        if (v == null) {
+            out.writeByte(NULL);
+            return;
+        }
+        if (v instanceof SpecialValue) {
+            out.writeByte(SPECIAL);
+            out.writeByte(((SpecialValue) v).type().ordinal());
+            return;
+        }
+        out.writeByte(ORDINARY);
+        switch (kind) {
+            case INTEGER:
+            case BIGINT:
+                out.writeLong((Long) v);
+                break;
+            case UNSIGNED_BIGINT:
+                writeBytes(out, ((BigInteger) v).toByteArray());
+                break;
+            case DECIMAL:
+                out.writeUTF(((BigDecimal) v).toString());
+                break;
+            case UUID:
+                out.writeLong(((UUID) v).getMostSignificantBits());
+                out.writeLong(((UUID) v).getLeastSignificantBits());
+                break;
+            case BYTES:
+                writeBytes(out, (byte[]) v);
+                break;
+            case DATE:
+                out.writeLong(((LocalDate) v).toEpochDay());
+                break;
+            case TIMESTAMP: {
+                LocalDateTime t = (LocalDateTime) v;
+                out.writeLong(t.toLocalDate().toEpochDay());
+                out.writeLong(t.toLocalTime().toNanoOfDay());
+                break;
+            }
+            case TIMESTAMP_TZ:
+                out.writeLong(((Instant) v).getEpochSecond());
+                out.writeInt(((Instant) v).getNano());
+                break;
+            default:
+                throw new IOException("Chunk keys of kind " + kind + " are not written to state");
+        }
+    }
+
+    private static Object readValue(DataInputView in, ValueKind kind) throws IOException {
+        byte tag = in.readByte();
+        if (tag == NULL) {
+            return null;
+        }
+        if (tag == SPECIAL) {
+            SpecialValue.Type type = io.rustcdc.flink.source.serde.StateIO.enumAt(SpecialValue.Type.values(), in.readByte(),
+                    "special value");
+            switch (type) {
+                case NAN:
+                    return SpecialValue.NAN;
+                case POSITIVE_INFINITY:
+                    return SpecialValue.POSITIVE_INFINITY;
+                case NEGATIVE_INFINITY:
+                    return SpecialValue.NEGATIVE_INFINITY;
+                default:
+                    throw new IOException("A zero date in a chunk key");
+            }
+        }
+        switch (kind) {
+            case INTEGER:
+            case BIGINT:
+                return in.readLong();
+            case UNSIGNED_BIGINT:
+                return new BigInteger(readBytes(in));
+            case DECIMAL:
+                return new BigDecimal(in.readUTF());
+            case UUID:
+                return new UUID(in.readLong(), in.readLong());
+            case BYTES:
+                return readBytes(in);
+            case DATE:
+                return LocalDate.ofEpochDay(in.readLong());
+            case TIMESTAMP:
+                return LocalDate.ofEpochDay(in.readLong()).atStartOfDay().plusNanos(in.readLong());
+            case TIMESTAMP_TZ:
+                return Instant.ofEpochSecond(in.readLong(), in.readInt());
+            default:
+                throw new IOException("Chunk keys of kind " + kind + " are not read from state");
+        }
+    }
+
+    private static void writeBytes(DataOutputView out, byte[] b) throws IOException {
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static byte[] readBytes(DataInputView in) throws IOException {
+        byte[] b = new byte[io.rustcdc.flink.source.serde.StateIO.readCount(in)];
+        in.readFully(b);
+        return b;
+    }
+}

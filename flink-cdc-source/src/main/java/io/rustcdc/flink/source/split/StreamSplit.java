@@ -1,0 +1,93 @@
+package io.rustcdc.flink.source.split;
+
+import io.rustcdc.flink.source.history.SchemaHistory;
+import io.rustcdc.flink.source.model.TableId;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * The change stream: where to resume, the chunks whose marks the handoff still needs, the tables
+ * it captures, and the schema history that matches its position. There is one per source.
+ * Immutable: a reader's progress lives in its own state and becomes a new split at a checkpoint.
+ */
+@Internal
+public final class StreamSplit<P, M> extends CdcSplit {
+    public static final String ID = "stream";
+
+    private final P position;
+    private final List<ChunkSplit<M>> handoff;
+    private final Set<TableId> tables;
+    private final SchemaHistory history;
+
+    private StreamSplit(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables, SchemaHistory history) {
+        this.position = Objects.requireNonNull(position, "position");
+        this.handoff = List.copyOf(handoff);
+        this.tables = Set.copyOf(tables);
+        this.history = Objects.requireNonNull(history, "history");
+        for (ChunkSplit<M> c : handoff) {
+            if (c.mark() == null) {
+                throw new IllegalArgumentException("Chunk " + c.splitId() + " has not been read");
+            }
+        }
+    }
+
+    /**
+     * @param handoff read chunks whose marks the stream must still consult
+     * @param history the split takes ownership: the caller must not change it afterwards
+     */
+    public static <P, M> StreamSplit<P, M> of(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables,
+            SchemaHistory history) {
+        return new StreamSplit<>(position, handoff, tables, history);
+    }
+
+    @Override
+    public String splitId() {
+        return ID;
+    }
+
+    @Override
+    public boolean isStream() {
+        return true;
+    }
+
+    public P position() {
+        return position;
+    }
+
+    public List<ChunkSplit<M>> handoff() {
+        return handoff;
+    }
+
+    /** The tables whose snapshot the stream continues. */
+    public Set<TableId> tables() {
+        return tables;
+    }
+
+    /** The history; a reader copies it before changing it. */
+    public SchemaHistory history() {
+        return history;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof StreamSplit)) {
+            return false;
+        }
+        StreamSplit<?, ?> s = (StreamSplit<?, ?>) o;
+        return position.equals(s.position) && handoff.equals(s.handoff) && tables.equals(s.tables)
+                && history.entries().equals(s.history.entries()) && history.latestVersion() == s.history.latestVersion();
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(position, handoff.size(), tables);
+    }
+
+    @Override
+    public String toString() {
+        return "stream @" + position + ", " + tables.size() + " tables, " + handoff.size() + " chunks in handoff, "
+                + history;
+    }
+}
