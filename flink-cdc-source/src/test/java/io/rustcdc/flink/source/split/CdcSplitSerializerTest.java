@@ -1,0 +1,98 @@
+package io.rustcdc.flink.source.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.history.SchemaChange;
+import io.rustcdc.flink.source.history.SchemaHistory;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SpecialValue;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+public class CdcSplitSerializerTest {
+    static final CdcSplitSerializer<TestPosition, Long> SERIALIZER =
+            new CdcSplitSerializer<>(TestPosition.POSITIONS, TestPosition.MARKS);
+    static final TableId ORDERS = TableId.of("shop", "public", "orders");
+
+    /** Samples whose version-1 bytes are kept in test resources; never change them. */
+    public static ChunkKey key() {
+        return ChunkKey.restored(List.of("id", "amount", "uid", "day", "at", "raw"), List.of(ValueType.of(ValueKind.BIGINT),
+                ValueType.of(ValueKind.DECIMAL), ValueType.of(ValueKind.UUID), ValueType.of(ValueKind.DATE),
+                ValueType.temporal(ValueKind.TIMESTAMP, 3), ValueType.of(ValueKind.BYTES)));
+    }
+
+    static ChunkSplit<Long> chunk() {
+        Object[] after = {-5L, new BigDecimal("12.5000"), UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"),
+                LocalDate.of(-43, 3, 15), LocalDateTime.of(2024, 3, 30, 23, 30, 0, 123_000_000), new byte[] {0, (byte) 0xff}};
+        Object[] upTo = {7L, SpecialValue.NAN, UUID.fromString("00000000-0000-0000-0000-000000000001"),
+                SpecialValue.POSITIVE_INFINITY, SpecialValue.NEGATIVE_INFINITY, new byte[0]};
+        return ChunkSplit.<Long>of(ORDERS, key(), 3, after, upTo).finished(99L);
+    }
+
+    static StreamSplit<TestPosition, Long> stream() {
+        SchemaHistory history = new SchemaHistory();
+        history.recordDdl("shape:public.orders:start", SchemaChange.rowShape(ORDERS,
+                RowShape.of("public", "orders", List.of(RowShape.Column.of("id", "bigint", false)), List.of("id")),
+                Instant.parse("2024-03-30T23:30:00Z")));
+        ChunkSplit<Long> first = ChunkSplit.<Long>of(ORDERS, key(), 0, null, null).finished(1L);
+        return StreamSplit.of(new TestPosition(12345), List.of(first, chunk()), Set.of(ORDERS), history);
+    }
+
+    @Test
+    void chunksRoundTripWithEveryKeyKind() throws IOException {
+        ChunkSplit<Long> unread = ChunkSplit.of(ORDERS, key(), 0, null, null);
+        assertThat(roundTrip(unread)).isEqualTo(unread);
+        assertThat(roundTrip(chunk())).isEqualTo(chunk());
+        assertThat(((ChunkSplit<?>) roundTrip(chunk())).mark()).isEqualTo(99L);
+    }
+
+    @Test
+    void streamRoundTrips() throws IOException {
+        assertThat(roundTrip(stream())).isEqualTo(stream());
+    }
+
+    @Test
+    void readsBytesWrittenByVersion1() throws IOException {
+        assertThat(SERIALIZER.deserialize(1, resource("/serializer-snapshots/chunk-split-v1.bin"))).isEqualTo(chunk());
+        assertThat(SERIALIZER.deserialize(1, resource("/serializer-snapshots/stream-split-v1.bin"))).isEqualTo(stream());
+    }
+
+    @Test
+    void refusesUnknownVersions() {
+        assertThatThrownBy(() -> SERIALIZER.deserialize(2, new byte[0])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 2");
+    }
+
+    private static CdcSplit roundTrip(CdcSplit split) throws IOException {
+        return SERIALIZER.deserialize(SERIALIZER.getVersion(), SERIALIZER.serialize(split));
+    }
+
+    static byte[] resource(String name) throws IOException {
+        try (InputStream in = CdcSplitSerializerTest.class.getResourceAsStream(name)) {
+            assertThat(in).as(name).isNotNull();
+            return in.readAllBytes();
+        }
+    }
+
+    /** Writes the version-1 snapshots; run once when the format version was introduced. */
+    public static void main(String[] args) throws IOException {
+        Path dir = Path.of(args[0]);
+        Files.write(dir.resolve("chunk-split-v1.bin"), SERIALIZER.serialize(chunk()));
+        Files.write(dir.resolve("stream-split-v1.bin"), SERIALIZER.serialize(stream()));
+    }
+}
