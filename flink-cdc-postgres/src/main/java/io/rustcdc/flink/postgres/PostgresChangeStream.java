@@ -38,6 +38,9 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
 
     private volatile Lsn toConfirm;
     private Lsn confirmed = Lsn.ZERO;
+    private volatile long slotLagBytes = -1;
+    private volatile String slotWalStatus = "unknown";
+    private long nextSlotCheck;
 
     PostgresChangeStream(PostgresSourceConfig config, TableFilter filter, PostgresPosition from) {
         config.requireStreaming();
@@ -99,6 +102,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         try {
             while (true) {
                 applyConfirmation();
+                checkSlot();
                 StreamRecord<PostgresPosition> record = decoder.next();
                 if (record != null) {
                     return record;
@@ -123,6 +127,36 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             throw new CdcException(CdcException.Kind.CONNECTION, "The replication stream of slot '" + config.slotName()
                     + "' failed at " + decoder.position() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Every 10 s, on the polling thread: the slot's lag (bytes of WAL it retains beyond its confirmed
+     * position) and {@code wal_status}, for the gauges.
+     */
+    private void checkSlot() throws SQLException {
+        long now = System.nanoTime();
+        if (now < nextSlotCheck) {
+            return;
+        }
+        nextSlotCheck = now + TimeUnit.SECONDS.toNanos(10);
+        try (var s = catalogConnection.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), "
+                + "confirmed_flush_lsn)::bigint, wal_status FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
+            s.setString(1, config.slotName());
+            try (var rs = s.executeQuery()) {
+                if (rs.next()) {
+                    slotLagBytes = rs.getLong(1);
+                    slotWalStatus = rs.getString(2);
+                } else {
+                    slotWalStatus = "missing";
+                }
+            }
+        }
+    }
+
+    @Override
+    public void registerMetrics(org.apache.flink.metrics.MetricGroup group) {
+        group.gauge("slotLagBytes", () -> slotLagBytes);
+        group.gauge("slotWalStatus", () -> slotWalStatus);
     }
 
     /** Safe from any thread: the polling thread sends it to the server. */

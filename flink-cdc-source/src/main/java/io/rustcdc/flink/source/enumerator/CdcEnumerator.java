@@ -66,6 +66,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     @Nullable private StreamSplit<P, M> returnedStream;
 
     private final TreeSet<Integer> waiting = new TreeSet<>();
+    private final Map<TableId, Integer> chunksPlanned = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<TableId, Integer> chunksRead = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<TableId, TableDescription> descriptions = new HashMap<>();
     @Nullable private CatalogSession<P, M> session;
 
@@ -90,6 +92,21 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     public void start() {
         if (!initialized) {
             initialize();
+        }
+        registerMetrics();
+    }
+
+    /** Snapshot progress: chunks planned and read, in all and per table, and tables still being planned. */
+    private void registerMetrics() {
+        var group = context.metricGroup();
+        group.gauge("snapshotTablesBeingPlanned", () -> plans.size());
+        group.gauge("snapshotChunksInFlight", () -> inFlight.size() + unassigned.size());
+        group.gauge("snapshotChunksRead", () -> chunksRead.values().stream().mapToInt(Integer::intValue).sum());
+        for (TableId table : tables) {
+            var t = group.addGroup("table", table.qualifiedName());
+            t.gauge("chunksPlanned", () -> chunksPlanned.getOrDefault(table, 0));
+            t.gauge("chunksRead", () -> chunksRead.getOrDefault(table, 0));
+            t.gauge("planningComplete", () -> plans.stream().noneMatch(p -> p.table().equals(table)) ? 1 : 0);
         }
     }
 
@@ -174,7 +191,9 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         if (event instanceof ChunksFinishedEvent) {
             List<String> ids = new ArrayList<>();
             for (ChunkSplit<M> chunk : ((ChunksFinishedEvent<M>) event).chunks()) {
-                inFlight.remove(chunk.splitId());
+                if (inFlight.remove(chunk.splitId()) != null) {
+                    chunksRead.merge(chunk.table(), 1, Integer::sum);
+                }
                 finished.put(chunk.splitId(), chunk);
                 ids.add(chunk.splitId());
             }
@@ -232,6 +251,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         if (upTo != null) {
             plans.addFirst(plan.after(upTo));
         }
+        chunksPlanned.merge(plan.table(), 1, Integer::sum);
         return plan.chunk(upTo);
     }
 

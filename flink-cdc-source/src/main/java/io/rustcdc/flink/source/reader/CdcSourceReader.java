@@ -49,6 +49,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         implements SourceReader<T, CdcSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(CdcSourceReader.class);
     private static final int QUEUE_CAPACITY = 8;
+    private static final long NO_TIMESTAMP = Long.MIN_VALUE;
 
     private final SourceReaderContext context;
     private final CdcConnector<P, M> connector;
@@ -62,6 +63,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     private final Map<String, ChunkSplit<M>> unacknowledged = new LinkedHashMap<>();
     @Nullable private StreamState<P, M> stream;
     private boolean noMoreSplits;
+    private final org.apache.flink.metrics.Counter chunksRead;
 
     private final TreeMap<Long, P> checkpointPositions = new TreeMap<>();
     private final Deque<P> completedPositions = new ArrayDeque<>();
@@ -73,7 +75,10 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         this.settings = settings;
         this.deserializer = deserializer;
         this.worker = new ReaderWorker<>(connector, queue,
-                "rustcdc-" + connector.name() + "-reader-" + context.getIndexOfSubtask());
+                "rustcdc-" + connector.name() + "-reader-" + context.getIndexOfSubtask(), context.metricGroup());
+        this.collector.recordsIn = context.metricGroup().getIOMetricGroup().getNumRecordsInCounter();
+        this.chunksRead = context.metricGroup().counter("snapshotChunksEmitted");
+        context.metricGroup().gauge("currentFetchEventTimeLag", worker::fetchLagMillis);
     }
 
     @Override
@@ -131,9 +136,11 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     }
 
     private void emitChunk(ChunkResult<M> result) throws Exception {
+        collector.timestamp = NO_TIMESTAMP;
         for (ChangeEvent row : result.rows) {
             deserializer.deserialize(row, collector);
         }
+        chunksRead.inc();
         ChunkSplit<M> chunk = result.chunk;
         pendingChunks.remove(chunk.splitId());
         unacknowledged.put(chunk.splitId(), chunk);
@@ -151,6 +158,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
                 ChangeEvent decided = s.handoff.decide(event, record.position());
                 if (decided != null) {
                     s.recorder.record(decided, record.position());
+                    collector.timestamp = decided.source().commitTime() == null
+                            ? NO_TIMESTAMP : decided.source().commitTime().toEpochMilli();
                     deserializer.deserialize(decided, collector);
                 }
             }
@@ -235,13 +244,23 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         }
     }
 
-    /** Hands deserialized records to the current {@link ReaderOutput}. */
+    /**
+     * Hands deserialized records to the current {@link ReaderOutput}, stamped with their commit time
+     * where known (so Flink reports the emit lag), and counts them.
+     */
     private static final class OutputCollector<T> implements Collector<T> {
         ReaderOutput<T> output;
+        org.apache.flink.metrics.Counter recordsIn;
+        long timestamp = NO_TIMESTAMP;
 
         @Override
         public void collect(T record) {
-            output.collect(record);
+            recordsIn.inc();
+            if (timestamp == NO_TIMESTAMP) {
+                output.collect(record);
+            } else {
+                output.collect(record, timestamp);
+            }
         }
 
         @Override

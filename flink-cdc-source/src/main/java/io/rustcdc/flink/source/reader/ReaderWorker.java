@@ -34,15 +34,18 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
 
     private final CdcConnector<P, M> connector;
     private final RecordQueue queue;
+    private final org.apache.flink.metrics.MetricGroup metrics;
+    private volatile long fetchLagMillis = -1;
     private final ExecutorService thread;
     private volatile boolean closed;
     private volatile Throwable failure;
     @Nullable private CatalogSession<P, M> session;
     @Nullable private volatile ChangeStream<P> stream;
 
-    ReaderWorker(CdcConnector<P, M> connector, RecordQueue queue, String name) {
+    ReaderWorker(CdcConnector<P, M> connector, RecordQueue queue, String name, org.apache.flink.metrics.MetricGroup metrics) {
         this.connector = connector;
         this.queue = queue;
+        this.metrics = metrics;
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -54,6 +57,11 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     @Nullable
     Throwable failure() {
         return failure;
+    }
+
+    /** Milliseconds from the commit of the last change read to when it was read; -1 before any. */
+    long fetchLagMillis() {
+        return fetchLagMillis;
     }
 
     /** The open change stream, or null before it opened. */
@@ -76,6 +84,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         thread.execute(() -> guarded(() -> {
             closeSession(); // chunks are done: the stream needs only its own connections
             ChangeStream<P> s = connector.openStream(from, filter);
+            s.registerMetrics(metrics.addGroup(connector.name()));
             stream = s;
             while (!closed) {
                 StreamRecord<P> first = s.poll(Duration.ofMillis(200));
@@ -87,6 +96,13 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
                 StreamRecord<P> next;
                 while (batch.size() < STREAM_BATCH && (next = s.poll(Duration.ZERO)) != null) {
                     batch.add(next);
+                }
+                for (int i = batch.size() - 1; i >= 0; i--) {
+                    ChangeEvent e = batch.get(i).event();
+                    if (e != null && e.source().commitTime() != null) {
+                        fetchLagMillis = System.currentTimeMillis() - e.source().commitTime().toEpochMilli();
+                        break;
+                    }
                 }
                 queue.put(batch);
             }

@@ -20,8 +20,17 @@ public interface ChangeStream<P> extends AutoCloseable {
     @Nullable
     StreamRecord<P> poll(Duration timeout) throws InterruptedException;
 
-    /** Tells the database that everything before {@code position} is durably taken. */
+    /**
+     * Tells the database that everything before {@code position} is durably taken. Must be safe to
+     * call from any thread: the reader calls it when a checkpoint completes.
+     */
     void confirm(P position);
+
+    /**
+     * Registers the connector's own gauges (PostgreSQL: the slot's lag and WAL status). Gauges are
+     * read from other threads.
+     */
+    default void registerMetrics(org.apache.flink.metrics.MetricGroup group) {}
 
     @Override
     void close();

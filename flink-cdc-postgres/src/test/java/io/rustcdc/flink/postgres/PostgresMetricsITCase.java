@@ -1,0 +1,100 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.Poll;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The source reports Flink's standard source metrics, snapshot progress and the slot's lag. */
+@ExtendWith(PostgresExtension.class)
+@Timeout(300)
+class PostgresMetricsITCase {
+    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @Test
+    void reportsRecordsLagSnapshotProgressAndSlot(PostgresDatabase db) throws Exception {
+        Writers.createTables(db, 1000);
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "metrics")))
+                .includeTables("public.t1")
+                .chunkSize(100)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(200);
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "pg").sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync();
+        try {
+            JobID id = job.getJobID();
+            // 1000 rows in chunks of 100: ten full chunks and the open-ended last one
+            Poll.until("the snapshot to be read", Duration.ofSeconds(60),
+                    () -> value(id, "enumerator.snapshotChunksRead").map(v -> ((Number) v).intValue() == 11).orElse(false));
+            assertThat(value(id, "enumerator.table.public.t1.chunksPlanned")).contains(11);
+            assertThat(value(id, "enumerator.table.public.t1.chunksRead")).contains(11);
+            assertThat(value(id, "enumerator.table.public.t1.planningComplete")).contains(1);
+            assertThat(value(id, "enumerator.snapshotTablesBeingPlanned")).contains(0);
+            db.execute("INSERT INTO t1 VALUES (100001, 'x', 1)");
+            Poll.until("records in", Duration.ofSeconds(60), () -> sum(id, "numRecordsIn") >= 1001);
+            Poll.until("the fetch lag", Duration.ofSeconds(60), () -> true
+                    && value(id, "currentFetchEventTimeLag").map(v -> ((Number) v).longValue() >= 0).orElse(false));
+            Poll.until("the slot gauges", Duration.ofSeconds(60),
+                    () -> value(id, "postgres.slotWalStatus").map(v -> v.equals("reserved")).orElse(false)
+                            && value(id, "postgres.slotLagBytes").map(v -> ((Number) v).longValue() >= 0).orElse(false));
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The first gauge of the job whose name ends with {@code suffix}. */
+    private static Optional<Object> value(JobID job, String suffix) {
+        for (Map.Entry<String, Metric> e : REPORTER.getMetricsByIdentifiers(job).entrySet()) {
+            if (e.getKey().endsWith("." + suffix) && e.getValue() instanceof Gauge) {
+                Object v = ((Gauge<?>) e.getValue()).getValue();
+                if (v != null && !(v instanceof Number && ((Number) v).longValue() < 0)) {
+                    return Optional.of(v);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static long sum(JobID job, String suffix) {
+        long total = 0;
+        for (Map.Entry<String, Metric> e : REPORTER.getMetricsByIdentifiers(job).entrySet()) {
+            if (e.getKey().matches(".*\\.Source: pg\\.\\d+\\." + suffix) && e.getValue() instanceof Counter) {
+                total += ((Counter) e.getValue()).getCount();
+            }
+        }
+        return total;
+    }
+}
