@@ -142,6 +142,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         }
         chunksRead.inc();
         ChunkSplit<M> chunk = result.chunk;
+        // Flink keeps an output and metric group per split until it is released; thousands of chunks add up
+        collector.output.releaseOutputForSplit(chunk.splitId());
         pendingChunks.remove(chunk.splitId());
         unacknowledged.put(chunk.splitId(), chunk);
         context.sendSourceEventToCoordinator(new ChunksFinishedEvent<>(List.of(chunk)));
