@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source.enumerator;
 
+import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.SourceSettings;
@@ -66,6 +67,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     @Nullable private StreamSplit<P, M> returnedStream;
 
     private final TreeSet<Integer> waiting = new TreeSet<>();
+    /** Tables added after the stream split was created, until its reader accepts them. */
+    private final List<TablePlan> added = new ArrayList<>();
     private final Map<TableId, Integer> chunksPlanned = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<TableId, Integer> chunksRead = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<TableId, TableDescription> descriptions = new HashMap<>();
@@ -92,8 +95,46 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     public void start() {
         if (!initialized) {
             initialize();
+        } else if (settings.startupMode().streams()) {
+            findAddedTables();
         }
         registerMetrics();
+    }
+
+    /**
+     * After a restore: tables the include list now matches that were not captured. Before the
+     * stream split exists they join the snapshot; after, the stream's reader snapshots them while it
+     * streams. Tables already captured are never read again.
+     */
+    private void findAddedTables() {
+        List<TableId> found = new ArrayList<>();
+        try (CatalogSession<P, M> s = connector.openSession()) {
+            for (TableId table : s.discoverTables(settings.filter())) {
+                if (!tables.contains(table)) {
+                    found.add(table);
+                }
+            }
+            if (found.isEmpty()) {
+                return;
+            }
+            s.checkSnapshotPrerequisites(found);
+            s.prepareStream(found, settings.fullBeforeImages());
+            for (TableId table : found) {
+                TableDescription description = s.describe(table);
+                TablePlan plan = TablePlan.start(table, ChunkKey.of(description, settings.chunkKeyColumn(table),
+                        CdcSourceOptions.CHUNK_KEY_COLUMNS.key()));
+                if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED) {
+                    plans.add(plan);
+                    tables.add(table);
+                    history.recordDdl("shape:" + table.qualifiedName() + ":start",
+                            SchemaChange.rowShape(table, description.shape(), Instant.now()));
+                } else {
+                    added.add(plan);
+                }
+            }
+        }
+        LOG.info("Tables added to the {} source since its last run: {}; they are snapshotted {}", connector.name(),
+                found, streamStatus == EnumeratorState.StreamStatus.NOT_CREATED ? "with the others" : "while the stream runs");
     }
 
     /** Snapshot progress: chunks planned and read, in all and per table, and tables still being planned. */
@@ -199,6 +240,14 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             }
             context.sendEventToSourceReader(subtaskId, new ChunksAcknowledgedEvent(ids));
             assignPending();
+        } else if (event instanceof StreamOwnerEvent) {
+            if (!added.isEmpty()) {
+                context.sendEventToSourceReader(subtaskId, new TablesAddedEvent(added));
+            }
+        } else if (event instanceof TablesAcceptedEvent) {
+            List<TableId> accepted = ((TablesAcceptedEvent) event).tables();
+            tables.addAll(accepted);
+            added.removeIf(p -> accepted.contains(p.table()));
         } else {
             LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
         }

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source.enumerator;
 
+import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.split.ChunkSplit;

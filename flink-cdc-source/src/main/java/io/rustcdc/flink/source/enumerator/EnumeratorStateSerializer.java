@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source.enumerator;
 
+import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.history.SchemaHistorySerializer;
 import io.rustcdc.flink.source.model.TableId;
@@ -63,7 +64,7 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         }
         out.writeInt(state.plans.size());
         for (TablePlan plan : state.plans) {
-            writePlan(out, plan);
+            CdcSplitSerializer.writePlan(out, plan);
         }
         writeChunks(out, state.unassigned);
         writeChunks(out, state.inFlight);
@@ -104,7 +105,7 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         int planCount = StateIO.readCount(in);
         List<TablePlan> plans = new ArrayList<>(planCount);
         for (int i = 0; i < planCount; i++) {
-            plans.add(readPlan(in));
+            plans.add(CdcSplitSerializer.readPlan(in));
         }
         List<ChunkSplit<M>> unassigned = readChunks(in);
         List<ChunkSplit<M>> inFlight = readChunks(in);
@@ -120,32 +121,6 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         StateIO.requireFullyRead(in, "the enumerator state");
         return new EnumeratorState<>(initialized, streamStart, history, tables, plans, unassigned, inFlight, finished,
                 status, returned);
-    }
-
-    private static void writePlan(DataOutputView out, TablePlan plan) throws IOException {
-        StateIO.writeTableId(out, plan.table());
-        ChunkKey key = plan.key();
-        out.writeInt(key.columns().size());
-        for (int i = 0; i < key.columns().size(); i++) {
-            StateIO.writeString(out, key.columns().get(i));
-            StateIO.writeValueType(out, key.types().get(i));
-        }
-        out.writeInt(plan.nextIndex());
-        KeyCodec.write(out, key.types(), plan.nextAfter());
-    }
-
-    private static TablePlan readPlan(DataInputView in) throws IOException {
-        TableId table = StateIO.readTableId(in);
-        int columns = StateIO.readCount(in);
-        List<String> names = new ArrayList<>(columns);
-        List<ValueType> types = new ArrayList<>(columns);
-        for (int i = 0; i < columns; i++) {
-            names.add(StateIO.readString(in));
-            types.add(StateIO.readValueType(in));
-        }
-        ChunkKey key = ChunkKey.restored(names, types);
-        int index = in.readInt();
-        return new TablePlan(table, key, index, KeyCodec.read(in, types));
     }
 
     private void writeChunks(DataOutputView out, List<ChunkSplit<M>> chunks) throws IOException {

@@ -4,6 +4,9 @@ import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.enumerator.ChunksAcknowledgedEvent;
 import io.rustcdc.flink.source.enumerator.ChunksFinishedEvent;
+import io.rustcdc.flink.source.enumerator.StreamOwnerEvent;
+import io.rustcdc.flink.source.enumerator.TablesAcceptedEvent;
+import io.rustcdc.flink.source.enumerator.TablesAddedEvent;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.SourcePosition;
@@ -14,6 +17,7 @@ import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.StreamSplit;
+import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -74,7 +78,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         this.connector = connector;
         this.settings = settings;
         this.deserializer = deserializer;
-        this.worker = new ReaderWorker<>(connector, queue,
+        this.worker = new ReaderWorker<>(connector, settings.chunkSize(), queue,
                 "rustcdc-" + connector.name() + "-reader-" + context.getIndexOfSubtask(), context.metricGroup());
         this.collector.recordsIn = context.metricGroup().getIOMetricGroup().getNumRecordsInCounter();
         this.chunksRead = context.metricGroup().counter("snapshotChunksEmitted");
@@ -95,9 +99,12 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         for (CdcSplit split : splits) {
             if (split.isStream()) {
                 StreamSplit<P, M> s = (StreamSplit<P, M>) split;
-                stream = new StreamState<>(s, new Handoff<>(connector, s.handoff()), new ShapeRecorder(s.history().copy()));
+                stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding()),
+                        new ShapeRecorder(s.history().copy()));
                 LOG.info("Subtask {} streams: {}", context.getIndexOfSubtask(), s);
                 worker.stream(s.position(), settings.filter());
+                s.adding().forEach(worker::addTable);
+                context.sendSourceEventToCoordinator(new StreamOwnerEvent());
             } else {
                 ChunkSplit<M> chunk = (ChunkSplit<M>) split;
                 if (chunk.mark() != null) {
@@ -127,7 +134,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
             return done ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
         }
         collector.output = output;
-        if (item instanceof ChunkResult) {
+        if (item instanceof ChunkResult && ((ChunkResult<M>) item).inline) {
+            emitAddedChunk((ChunkResult<M>) item);
+        } else if (item instanceof ChunkResult) {
             emitChunk((ChunkResult<M>) item);
         } else {
             emitStream((List<StreamRecord<P>>) item);
@@ -149,6 +158,28 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         context.sendSourceEventToCoordinator(new ChunksFinishedEvent<>(List.of(chunk)));
         if (pendingChunks.isEmpty()) {
             context.sendSplitRequest();
+        }
+    }
+
+    /** A chunk of a table added while the stream runs: its rows, then its place in the handoff. */
+    private void emitAddedChunk(ChunkResult<M> result) throws Exception {
+        StreamState<P, M> s = stream;
+        collector.timestamp = NO_TIMESTAMP;
+        for (ChangeEvent row : result.rows) {
+            s.recorder.record(row, s.position);
+            deserializer.deserialize(row, collector);
+        }
+        chunksRead.inc();
+        ChunkSplit<M> chunk = result.chunk;
+        boolean last = chunk.upTo() == null;
+        s.handoff.addChunk(chunk, last);
+        TablePlan plan = s.adding.get(chunk.table());
+        if (last) {
+            s.adding.remove(chunk.table());
+            s.tables.add(chunk.table());
+            LOG.info("Table {}, added after the stream started, is snapshotted and captured", chunk.table());
+        } else {
+            s.adding.put(chunk.table(), plan.after(chunk.upTo()));
         }
     }
 
@@ -176,7 +207,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         state.addAll(unacknowledged.values());
         StreamState<P, M> s = stream;
         if (s != null) {
-            state.add(StreamSplit.of(s.position, s.handoff.remaining(), s.tables, s.recorder.history().copy()));
+            state.add(StreamSplit.of(s.position, s.handoff.remaining(), s.tables, s.recorder.history().copy(),
+                    new ArrayList<>(s.adding.values())));
             checkpointPositions.put(checkpointId, s.position);
         }
         return state;
@@ -204,6 +236,18 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     public void handleSourceEvents(SourceEvent event) {
         if (event instanceof ChunksAcknowledgedEvent) {
             ((ChunksAcknowledgedEvent) event).splitIds().forEach(unacknowledged::remove);
+        } else if (event instanceof TablesAddedEvent && stream != null) {
+            List<TableId> accepted = new ArrayList<>();
+            for (TablePlan plan : ((TablesAddedEvent) event).tables()) {
+                if (!stream.tables.contains(plan.table()) && !stream.adding.containsKey(plan.table())) {
+                    stream.adding.put(plan.table(), plan);
+                    stream.handoff.startTable(plan.table(), plan.key());
+                    worker.addTable(plan);
+                    LOG.info("Snapshotting table {}, added after the stream started, while streaming", plan.table());
+                }
+                accepted.add(plan.table());
+            }
+            context.sendSourceEventToCoordinator(new TablesAcceptedEvent(accepted));
         }
     }
 
@@ -231,18 +275,24 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         final Handoff<P, M> handoff;
         final ShapeRecorder recorder;
         final Set<TableId> tables;
+        final Map<TableId, TablePlan> adding = new LinkedHashMap<>();
         P position;
 
         StreamState(StreamSplit<P, M> split, Handoff<P, M> handoff, ShapeRecorder recorder) {
             this.handoff = handoff;
             this.recorder = recorder;
-            this.tables = split.tables();
+            this.tables = new java.util.HashSet<>(split.tables());
+            split.adding().forEach(p -> adding.put(p.table(), p));
             this.position = split.position();
         }
 
-        /** Events of tables the snapshot covered, and of tables of no schema (logical messages). */
+        /**
+         * Events of tables the snapshot covered or is covering, and of tables of no schema (logical
+         * messages). A table matching the include list that no snapshot covered is left out: its
+         * changes alone would not be a changelog.
+         */
         boolean captures(ChangeEvent event) {
-            return event.op() == Op.MESSAGE || tables.contains(event.table());
+            return event.op() == Op.MESSAGE || tables.contains(event.table()) || adding.containsKey(event.table());
         }
     }
 

@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.KeyOrder;
+import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,26 +31,77 @@ import org.apache.flink.annotation.Internal;
  * longer showed it). So downstream sees each row once from the snapshot, then exactly the changes
  * after the state it was read in, and never a retraction of a row it did not see. A table leaves
  * the handoff once the stream passes the point where any of its chunks could reflect a change.
- * Not thread-safe.
+ *
+ * <p>A table added while the stream runs is read chunk by chunk between stream batches, so its
+ * handoff is incomplete for a while. A change to a key whose chunk is not read yet is dropped: that
+ * chunk is read later, in a snapshot taken after the stream delivered the change, so it shows it.
+ * This is checked when the chunk arrives, and a change its mark does not reflect fails the source
+ * rather than being lost. Not thread-safe.
  */
 @Internal
 final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializable> {
     private final CdcConnector<P, M> connector;
-    private final Map<TableId, TableChunks<M>> tables = new HashMap<>();
+    private final Map<TableId, TableChunks> tables = new HashMap<>();
     private final Map<TableId, P> ends = new HashMap<>();
 
-    Handoff(CdcConnector<P, M> connector, List<ChunkSplit<M>> chunks) {
+    /**
+     * @param chunks the read chunks of every table in the handoff
+     * @param adding the tables still being read (their chunks so far are among {@code chunks})
+     */
+    Handoff(CdcConnector<P, M> connector, List<ChunkSplit<M>> chunks, List<TablePlan> adding) {
         this.connector = connector;
+        for (TablePlan plan : adding) {
+            tables.put(plan.table(), new TableChunks(plan.key(), new ArrayList<>(), false));
+        }
         Map<TableId, List<ChunkSplit<M>>> byTable = new HashMap<>();
         for (ChunkSplit<M> c : chunks) {
             byTable.computeIfAbsent(c.table(), t -> new ArrayList<>()).add(c);
-            P end = connector.handoffEnd(c.mark());
-            ends.merge(c.table(), end, (a, b) -> a.compareTo(b) >= 0 ? a : b);
         }
         byTable.forEach((table, list) -> {
             list.sort(Comparator.comparingInt(ChunkSplit::index));
-            tables.put(table, new TableChunks<>(list.get(0).key(), list));
+            TableChunks t = tables.computeIfAbsent(table, k -> new TableChunks(list.get(0).key(), new ArrayList<>(), true));
+            t.chunks.addAll(list);
+            if (t.complete) {
+                list.forEach(c -> extendEnd(c));
+            }
         });
+    }
+
+    /** Starts the handoff of a table added while the stream runs: no chunk of it is read yet. */
+    void startTable(TableId table, ChunkKey key) {
+        tables.putIfAbsent(table, new TableChunks(key, new ArrayList<>(), false));
+    }
+
+    /**
+     * Adds a chunk of a table being added, read after every change emitted so far; {@code last}
+     * completes the table.
+     *
+     * @throws CdcException when a change dropped for this chunk is not in it
+     */
+    void addChunk(ChunkSplit<M> chunk, boolean last) {
+        TableChunks t = tables.get(chunk.table());
+        t.chunks.add(chunk);
+        for (Iterator<Pending<P>> it = t.pending.iterator(); it.hasNext(); ) {
+            Pending<P> p = it.next();
+            if (chunk.contains(p.key)) {
+                if (!connector.reflects(chunk.mark(), p.position)) {
+                    throw new CdcException(CdcException.Kind.STATE, "A change of " + chunk.table() + " at " + p.position
+                            + ", delivered while the table's snapshot was being read, is not in the chunk read after it ("
+                            + chunk.splitId() + "). Nothing was lost: the source fails so that it restarts from its last "
+                            + "checkpoint and reads the chunk again.");
+                }
+                it.remove();
+            }
+        }
+        if (last) {
+            t.complete = true;
+            t.pending.clear();
+            t.chunks.forEach(this::extendEnd);
+        }
+    }
+
+    private void extendEnd(ChunkSplit<M> c) {
+        ends.merge(c.table(), connector.handoffEnd(c.mark()), (a, b) -> a.compareTo(b) >= 0 ? a : b);
     }
 
     boolean isEmpty() {
@@ -77,7 +129,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     /** What to emit for {@code event} at {@code position}: the event, a narrowed event, or null for nothing. */
     @Nullable
     ChangeEvent decide(ChangeEvent event, P position) {
-        TableChunks<M> chunks = tables.get(event.table());
+        TableChunks chunks = tables.get(event.table());
         if (chunks == null) {
             return event;
         }
@@ -96,7 +148,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     }
 
     @Nullable
-    private ChangeEvent update(TableChunks<M> chunks, ChangeEvent event, P position) {
+    private ChangeEvent update(TableChunks chunks, ChangeEvent event, P position) {
         Row before = event.before();
         boolean beforeHasKey = before != null && chunks.hasKey(before);
         boolean oldReflected = reflected(chunks, beforeHasKey ? before : event.after(), position);
@@ -113,7 +165,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     }
 
     @Nullable
-    private ChangeEvent truncate(TableChunks<M> chunks, ChangeEvent event, P position) {
+    private ChangeEvent truncate(TableChunks chunks, ChangeEvent event, P position) {
         int reflecting = 0;
         for (ChunkSplit<M> c : chunks.chunks) {
             if (connector.reflects(c.mark(), position)) {
@@ -121,10 +173,10 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             }
         }
         if (reflecting == 0) {
-            return event;
+            return event; // chunks read later (of a table being added) show the truncate by themselves
         }
         if (reflecting == chunks.chunks.size()) {
-            return null;
+            return null; // chunks not read yet, of a table being added, will show it too
         }
         throw new CdcException(CdcException.Kind.STATE, "Table " + event.table() + " was truncated while its snapshot "
                 + "was read: " + reflecting + " of its " + chunks.chunks.size() + " chunks were read after the truncate "
@@ -132,20 +184,40 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
                 + "snapshot the table again.");
     }
 
-    private boolean reflected(TableChunks<M> chunks, Row row, P position) {
-        return connector.reflects(chunks.find(chunks.key(row)).mark(), position);
+    private boolean reflected(TableChunks chunks, Row row, P position) {
+        Object[] key = chunks.key(row);
+        ChunkSplit<M> chunk = chunks.find(key);
+        if (chunk == null) {
+            chunks.pending.add(new Pending<>(key, position)); // its chunk, read later, will show it
+            return true;
+        }
+        return connector.reflects(chunk.mark(), position);
+    }
+
+    /** A change dropped because the chunk of its key was not read yet. */
+    private static final class Pending<P> {
+        final Object[] key;
+        final P position;
+
+        Pending(Object[] key, P position) {
+            this.key = key;
+            this.position = position;
+        }
     }
 
     /** One table's read chunks, in key order. */
-    private static final class TableChunks<M> {
+    private final class TableChunks {
         final ChunkKey key;
         final List<ChunkSplit<M>> chunks;
         final String[] columns;
+        final List<Pending<P>> pending = new ArrayList<>();
+        boolean complete;
 
-        TableChunks(ChunkKey key, List<ChunkSplit<M>> chunks) {
+        TableChunks(ChunkKey key, List<ChunkSplit<M>> chunks, boolean complete) {
             this.key = key;
             this.chunks = chunks;
             this.columns = key.columns().toArray(new String[0]);
+            this.complete = complete;
         }
 
         boolean hasKey(Row row) {
@@ -166,6 +238,8 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             return values;
         }
 
+        /** The chunk holding {@code values}; null when it is not read yet (tables being added only). */
+        @Nullable
         ChunkSplit<M> find(Object[] values) {
             int low = 0;
             int high = chunks.size() - 1;
@@ -179,6 +253,9 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
                 } else {
                     return c;
                 }
+            }
+            if (!complete) {
+                return null;
             }
             throw new IllegalStateException("No chunk of " + chunks.get(0).table() + " holds a key; its chunks do not "
                     + "cover the key space");

@@ -9,6 +9,7 @@ import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,8 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private static final int STREAM_BATCH = 1024;
 
     private final CdcConnector<P, M> connector;
+    private final int chunkSize;
+    private final java.util.Deque<TablePlan> tablesToRead = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final RecordQueue queue;
     private final org.apache.flink.metrics.MetricGroup metrics;
     private volatile long fetchLagMillis = -1;
@@ -42,8 +45,10 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     @Nullable private CatalogSession<P, M> session;
     @Nullable private volatile ChangeStream<P> stream;
 
-    ReaderWorker(CdcConnector<P, M> connector, RecordQueue queue, String name, org.apache.flink.metrics.MetricGroup metrics) {
+    ReaderWorker(CdcConnector<P, M> connector, int chunkSize, RecordQueue queue, String name,
+            org.apache.flink.metrics.MetricGroup metrics) {
         this.connector = connector;
+        this.chunkSize = chunkSize;
         this.queue = queue;
         this.metrics = metrics;
         this.thread = Executors.newSingleThreadExecutor(r -> {
@@ -76,17 +81,42 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
             TableDescription table = s.describe(chunk.table());
             List<ChangeEvent> rows = new ArrayList<>();
             M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows::add);
-            queue.put(new ChunkResult<>(chunk.finished(mark), rows));
+            queue.put(new ChunkResult<>(chunk.finished(mark), rows, false));
         }));
+    }
+
+    /** Snapshots a table added while the stream runs, chunk by chunk between stream batches, from {@code plan}. */
+    void addTable(TablePlan plan) {
+        tablesToRead.add(plan);
+    }
+
+    private void readAddedChunk(TablePlan plan) throws Exception {
+        CatalogSession<P, M> s = session();
+        TableDescription table = s.describe(plan.table());
+        Object[] upTo = plan.key().splittable()
+                ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize)
+                : null;
+        List<ChangeEvent> rows = new ArrayList<>();
+        M mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, rows::add);
+        queue.put(new ChunkResult<>(plan.<M>chunk(upTo).finished(mark), rows, true));
+        tablesToRead.poll();
+        if (upTo != null) {
+            tablesToRead.addFirst(plan.after(upTo));
+        }
     }
 
     void stream(P from, TableFilter filter) {
         thread.execute(() -> guarded(() -> {
-            closeSession(); // chunks are done: the stream needs only its own connections
+            closeSession(); // chunks are done: the stream needs only its own connections, until a table is added
             ChangeStream<P> s = connector.openStream(from, filter);
             s.registerMetrics(metrics.addGroup(connector.name()));
             stream = s;
             while (!closed) {
+                TablePlan added = tablesToRead.peek();
+                if (added != null) {
+                    readAddedChunk(added);
+                    continue;
+                }
                 StreamRecord<P> first = s.poll(Duration.ofMillis(200));
                 if (first == null) {
                     continue;

@@ -26,7 +26,9 @@ import org.apache.flink.core.memory.DataOutputView;
 public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer<CdcSplit> {
     /** A type byte, the nested format version, then a chunk or the stream. */
     static final int VERSION_1 = 1;
-    static final int CURRENT_VERSION = VERSION_1;
+    /** Version 1, and the stream's plans of tables added after it started. */
+    static final int VERSION_2 = 2;
+    static final int CURRENT_VERSION = VERSION_2;
 
     private static final byte CHUNK = 0;
     private static final byte STREAM = 1;
@@ -62,19 +64,20 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     public CdcSplit deserialize(int version, byte[] serialized) throws IOException {
         switch (version) {
             case VERSION_1:
-                return deserializeVersion1(serialized);
+            case VERSION_2:
+                return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("a split", version, CURRENT_VERSION);
         }
     }
 
-    private CdcSplit deserializeVersion1(byte[] serialized) throws IOException {
+    private CdcSplit deserializeVersion(int version, byte[] serialized) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         byte type = in.readByte();
         StateIO.requireFormat(in.readInt(), "a split");
         CdcSplit split;
         if (type == STREAM) {
-            split = readStream(in);
+            split = readStream(in, version);
         } else if (type == CHUNK) {
             split = readChunk(in);
         } else {
@@ -88,11 +91,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     public void writeChunk(DataOutputView out, ChunkSplit<M> chunk) throws IOException {
         StateIO.writeTableId(out, chunk.table());
         ChunkKey key = chunk.key();
-        out.writeInt(key.columns().size());
-        for (int i = 0; i < key.columns().size(); i++) {
-            StateIO.writeString(out, key.columns().get(i));
-            StateIO.writeValueType(out, key.types().get(i));
-        }
+        writeKey(out, key);
         out.writeInt(chunk.index());
         KeyCodec.write(out, key.types(), chunk.after());
         KeyCodec.write(out, key.types(), chunk.upTo());
@@ -105,17 +104,10 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     /** Reads what {@link #writeChunk} wrote. */
     public ChunkSplit<M> readChunk(DataInputView in) throws IOException {
         TableId table = StateIO.readTableId(in);
-        int columns = StateIO.readCount(in);
-        List<String> names = new ArrayList<>(columns);
-        List<ValueType> types = new ArrayList<>(columns);
-        for (int i = 0; i < columns; i++) {
-            names.add(StateIO.readString(in));
-            types.add(StateIO.readValueType(in));
-        }
-        ChunkKey key = ChunkKey.restored(names, types);
+        ChunkKey key = readKey(in);
         int index = in.readInt();
-        Object[] after = KeyCodec.read(in, types);
-        Object[] upTo = KeyCodec.read(in, types);
+        Object[] after = KeyCodec.read(in, key.types());
+        Object[] upTo = KeyCodec.read(in, key.types());
         M mark = in.readBoolean() ? StateIO.readVersioned(in, marks) : null;
         return ChunkSplit.restore(table, key, index, after, upTo, mark);
     }
@@ -132,9 +124,48 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         }
         out.writeInt(SchemaHistorySerializer.INSTANCE.getVersion());
         SchemaHistorySerializer.INSTANCE.write(out, split.history());
+        out.writeInt(split.adding().size());
+        for (TablePlan plan : split.adding()) {
+            writePlan(out, plan);
+        }
     }
 
-    private StreamSplit<P, M> readStream(DataInputView in) throws IOException {
+    /** Writes a table's chunk plan inside an enclosing format. */
+    public static void writePlan(DataOutputView out, TablePlan plan) throws IOException {
+        StateIO.writeTableId(out, plan.table());
+        writeKey(out, plan.key());
+        out.writeInt(plan.nextIndex());
+        KeyCodec.write(out, plan.key().types(), plan.nextAfter());
+    }
+
+    /** Reads what {@link #writePlan} wrote. */
+    public static TablePlan readPlan(DataInputView in) throws IOException {
+        TableId table = StateIO.readTableId(in);
+        ChunkKey key = readKey(in);
+        int index = in.readInt();
+        return new TablePlan(table, key, index, KeyCodec.read(in, key.types()));
+    }
+
+    private static void writeKey(DataOutputView out, ChunkKey key) throws IOException {
+        out.writeInt(key.columns().size());
+        for (int i = 0; i < key.columns().size(); i++) {
+            StateIO.writeString(out, key.columns().get(i));
+            StateIO.writeValueType(out, key.types().get(i));
+        }
+    }
+
+    private static ChunkKey readKey(DataInputView in) throws IOException {
+        int columns = StateIO.readCount(in);
+        List<String> names = new ArrayList<>(columns);
+        List<ValueType> types = new ArrayList<>(columns);
+        for (int i = 0; i < columns; i++) {
+            names.add(StateIO.readString(in));
+            types.add(StateIO.readValueType(in));
+        }
+        return ChunkKey.restored(names, types);
+    }
+
+    private StreamSplit<P, M> readStream(DataInputView in, int version) throws IOException {
         P position = StateIO.readVersioned(in, positions);
         int chunks = StateIO.readCount(in);
         List<ChunkSplit<M>> handoff = new ArrayList<>(chunks);
@@ -148,6 +179,13 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         }
         int historyVersion = in.readInt();
         SchemaHistory history = SchemaHistorySerializer.INSTANCE.read(historyVersion, in);
-        return StreamSplit.of(position, handoff, tables, history);
+        List<TablePlan> adding = new ArrayList<>();
+        if (version >= VERSION_2) {
+            int plans = StateIO.readCount(in);
+            for (int i = 0; i < plans; i++) {
+                adding.add(readPlan(in));
+            }
+        }
+        return StreamSplit.of(position, handoff, tables, history, adding);
     }
 }

@@ -20,12 +20,15 @@ public final class StreamSplit<P, M> extends CdcSplit {
     private final List<ChunkSplit<M>> handoff;
     private final Set<TableId> tables;
     private final SchemaHistory history;
+    private final List<TablePlan> adding;
 
-    private StreamSplit(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables, SchemaHistory history) {
+    private StreamSplit(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables, SchemaHistory history,
+            List<TablePlan> adding) {
         this.position = Objects.requireNonNull(position, "position");
         this.handoff = List.copyOf(handoff);
         this.tables = Set.copyOf(tables);
         this.history = Objects.requireNonNull(history, "history");
+        this.adding = List.copyOf(adding);
         for (ChunkSplit<M> c : handoff) {
             if (c.mark() == null) {
                 throw new IllegalArgumentException("Chunk " + c.splitId() + " has not been read");
@@ -39,7 +42,16 @@ public final class StreamSplit<P, M> extends CdcSplit {
      */
     public static <P, M> StreamSplit<P, M> of(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables,
             SchemaHistory history) {
-        return new StreamSplit<>(position, handoff, tables, history);
+        return new StreamSplit<>(position, handoff, tables, history, List.of());
+    }
+
+    /**
+     * A split that is also snapshotting tables added after the stream started: {@code adding} says
+     * how far each is read; their read chunks are among {@code handoff}.
+     */
+    public static <P, M> StreamSplit<P, M> of(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables,
+            SchemaHistory history, List<TablePlan> adding) {
+        return new StreamSplit<>(position, handoff, tables, history, adding);
     }
 
     @Override
@@ -60,6 +72,11 @@ public final class StreamSplit<P, M> extends CdcSplit {
         return handoff;
     }
 
+    /** Tables added after the stream started whose snapshot is still being read, with their progress. */
+    public List<TablePlan> adding() {
+        return adding;
+    }
+
     /** The tables whose snapshot the stream continues. */
     public Set<TableId> tables() {
         return tables;
@@ -77,7 +94,8 @@ public final class StreamSplit<P, M> extends CdcSplit {
         }
         StreamSplit<?, ?> s = (StreamSplit<?, ?>) o;
         return position.equals(s.position) && handoff.equals(s.handoff) && tables.equals(s.tables)
-                && history.entries().equals(s.history.entries()) && history.latestVersion() == s.history.latestVersion();
+                && history.entries().equals(s.history.entries()) && history.latestVersion() == s.history.latestVersion()
+                && adding.equals(s.adding);
     }
 
     @Override
@@ -88,6 +106,6 @@ public final class StreamSplit<P, M> extends CdcSplit {
     @Override
     public String toString() {
         return "stream @" + position + ", " + tables.size() + " tables, " + handoff.size() + " chunks in handoff, "
-                + history;
+                + (adding.isEmpty() ? "" : "adding " + adding + ", ") + history;
     }
 }

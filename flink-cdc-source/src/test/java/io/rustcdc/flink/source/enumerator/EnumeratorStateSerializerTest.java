@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source.enumerator;
 
+import io.rustcdc.flink.source.split.TablePlan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 

@@ -66,16 +66,31 @@ public class CdcSplitSerializerTest {
         assertThat(roundTrip(stream())).isEqualTo(stream());
     }
 
+    /** A stream split that is also adding a table (version 2 and later). */
+    static StreamSplit<TestPosition, Long> streamAdding() {
+        StreamSplit<TestPosition, Long> base = stream();
+        TablePlan plan = new TablePlan(TableId.of("shop", "public", "added"), key(), 3, chunk().upTo());
+        return StreamSplit.of(base.position(), base.handoff(), base.tables(), base.history(), List.of(plan));
+    }
+
     @Test
     void readsBytesWrittenByVersion1() throws IOException {
         assertThat(SERIALIZER.deserialize(1, resource("/serializer-snapshots/chunk-split-v1.bin"))).isEqualTo(chunk());
-        assertThat(SERIALIZER.deserialize(1, resource("/serializer-snapshots/stream-split-v1.bin"))).isEqualTo(stream());
+        StreamSplit<?, ?> v1 = (StreamSplit<?, ?>) SERIALIZER.deserialize(1, resource("/serializer-snapshots/stream-split-v1.bin"));
+        assertThat(v1).isEqualTo(stream());
+        assertThat(v1.adding()).isEmpty();
+    }
+
+    @Test
+    void readsBytesWrittenByVersion2() throws IOException {
+        assertThat(SERIALIZER.deserialize(2, resource("/serializer-snapshots/stream-split-v2.bin"))).isEqualTo(streamAdding());
+        assertThat(roundTrip(streamAdding())).isEqualTo(streamAdding());
     }
 
     @Test
     void refusesUnknownVersions() {
-        assertThatThrownBy(() -> SERIALIZER.deserialize(2, new byte[0])).isInstanceOf(CdcException.class)
-                .hasMessageContaining("serializer version 2");
+        assertThatThrownBy(() -> SERIALIZER.deserialize(3, new byte[0])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 3");
     }
 
     private static CdcSplit roundTrip(CdcSplit split) throws IOException {
@@ -89,10 +104,9 @@ public class CdcSplitSerializerTest {
         }
     }
 
-    /** Writes the version-1 snapshots; run once when the format version was introduced. */
+    /** Writes the snapshot of the current version; run once when a format version is introduced. */
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
-        Files.write(dir.resolve("chunk-split-v1.bin"), SERIALIZER.serialize(chunk()));
-        Files.write(dir.resolve("stream-split-v1.bin"), SERIALIZER.serialize(stream()));
+        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"), SERIALIZER.serialize(streamAdding()));
     }
 }

@@ -1,8 +1,6 @@
-package io.rustcdc.flink.source.enumerator;
+package io.rustcdc.flink.source.split;
 
 import io.rustcdc.flink.source.model.TableId;
-import io.rustcdc.flink.source.split.ChunkKey;
-import io.rustcdc.flink.source.split.ChunkSplit;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
@@ -13,20 +11,22 @@ import org.apache.flink.annotation.Internal;
  * Immutable; planning a chunk gives the next plan.
  */
 @Internal
-public final class TablePlan {
+public final class TablePlan implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final TableId table;
     private final ChunkKey key;
     private final int nextIndex;
     @Nullable private final Object[] nextAfter;
 
-    TablePlan(TableId table, ChunkKey key, int nextIndex, @Nullable Object[] nextAfter) {
+    public TablePlan(TableId table, ChunkKey key, int nextIndex, @Nullable Object[] nextAfter) {
         this.table = Objects.requireNonNull(table, "table");
         this.key = Objects.requireNonNull(key, "key");
         this.nextIndex = nextIndex;
         this.nextAfter = nextAfter;
     }
 
-    static TablePlan start(TableId table, ChunkKey key) {
+    public static TablePlan start(TableId table, ChunkKey key) {
         return new TablePlan(table, key, 0, null);
     }
 
@@ -48,13 +48,28 @@ public final class TablePlan {
     }
 
     /** The next chunk, ending at {@code upTo} (null: the rest of the table). */
-    <M> ChunkSplit<M> chunk(@Nullable Object[] upTo) {
+    public <M> ChunkSplit<M> chunk(@Nullable Object[] upTo) {
         return ChunkSplit.of(table, key, nextIndex, nextAfter, upTo);
     }
 
     /** The plan after a chunk ending at {@code upTo} (which must not be null). */
-    TablePlan after(Object[] upTo) {
+    public TablePlan after(Object[] upTo) {
         return new TablePlan(table, key, nextIndex + 1, upTo);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof TablePlan)) {
+            return false;
+        }
+        TablePlan p = (TablePlan) o;
+        return table.equals(p.table) && key.equals(p.key) && nextIndex == p.nextIndex
+                && java.util.Arrays.deepEquals(nextAfter, p.nextAfter);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(table, nextIndex);
     }
 
     @Override
