@@ -90,6 +90,41 @@ class PostgresSourceITCase {
         assertThat(db.queryValue("SELECT count(*) FROM pg_publication WHERE pubname = 'never_created'")).isEqualTo("0");
     }
 
+    @Test
+    void latestSkipsWhatTheSlotHeldAndCommittedDeliversIt(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE modes (id int PRIMARY KEY)", "ALTER TABLE modes OWNER TO " + db.replicationUser(),
+                "CREATE PUBLICATION modes FOR TABLE modes",
+                "SELECT pg_create_logical_replication_slot('modes', 'pgoutput')",
+                "INSERT INTO modes VALUES (1), (2)"); // retained by the slot
+        assertThat(ids(db, StartupMode.committed(), 3)).containsExactly("insert 1", "insert 2", "insert 3");
+        db.execute("INSERT INTO modes VALUES (4), (5)"); // retained again, with no job running
+        assertThat(ids(db, StartupMode.latest(), 6)).containsExactly("insert 6");
+    }
+
+    /** Starts a stream-only job, inserts {@code next} once it streams, and returns every event until that one. */
+    private static List<String> ids(PostgresDatabase db, StartupMode mode, int next) throws Exception {
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("modes")
+                        .publicationName("modes").build()))
+                .startupMode(mode)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        List<String> seen = new ArrayList<>();
+        try (Consumer consumer = new Consumer(source, 1)) {
+            io.rustcdc.flink.testing.Poll.until("the stream", Duration.ofSeconds(60), () -> "t".equals(db.queryValue(
+                    "SELECT active FROM pg_replication_slots WHERE slot_name = 'modes'")));
+            Thread.sleep(500);
+            db.execute("INSERT INTO modes VALUES (" + next + ")");
+            while (seen.isEmpty() || !seen.get(seen.size() - 1).equals("insert " + next)) {
+                String r = consumer.records.poll(60, TimeUnit.SECONDS);
+                assertThat(r).as("an event within a minute; so far " + seen).isNotNull();
+                var json = MAPPER.readTree(r);
+                seen.add(json.get("op").asText() + " " + json.get("after").get("id").asText());
+            }
+        }
+        return seen;
+    }
+
     static Map<String, String> t1(PostgresDatabase db) throws Exception {
         Map<String, String> rows = new HashMap<>();
         try (Connection c = db.admin();
@@ -119,7 +154,7 @@ class PostgresSourceITCase {
 
     /** Runs a source job and hands its records to the test thread, with deadlines. */
     static final class Consumer implements AutoCloseable {
-        private final BlockingQueue<String> records = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> records = new LinkedBlockingQueue<>();
         private final CloseableIterator<String> iterator;
         private final Thread thread;
         private volatile Throwable failure;

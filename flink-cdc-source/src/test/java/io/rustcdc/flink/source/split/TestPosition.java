@@ -14,6 +14,10 @@ public final class TestPosition implements SourcePosition, Comparable<TestPositi
         this.value = value;
     }
 
+    public long value() {
+        return value;
+    }
+
     @Override
     public int compareTo(TestPosition o) {
         return Long.compare(value, o.value);

@@ -1,0 +1,195 @@
+package io.rustcdc.flink.source.reader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.history.SchemaHistory;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.TablePlan;
+import io.rustcdc.flink.source.split.TestPosition;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.junit.jupiter.api.Test;
+
+/** The handoff's decisions, with a mark that is simply the set of positions a chunk reflects. */
+class HandoffTest {
+    static final TableId T = TableId.of("d", "s", "t");
+    static final RowType TYPE = RowType.of(List.of("id", "v"), List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.TEXT)));
+    static final ChunkKey KEY = ChunkKey.restored(List.of("id"), List.of(ValueType.of(ValueKind.BIGINT)));
+
+    /** Chunks (-inf, 10], (10, 20], (20, +inf); the first two reflect position 5, the last does not. */
+    private static List<ChunkSplit<HashSet<Long>>> chunks() {
+        return List.of(
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L}).finished(new HashSet<>(Set.of(5L))),
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, new Object[] {20L}).finished(new HashSet<>(Set.of(5L))),
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 2, new Object[] {20L}, null).finished(new HashSet<>()));
+    }
+
+    private final Handoff<TestPosition, HashSet<Long>> handoff = new Handoff<>(new FakeConnector(), chunks(), List.of());
+    private final TestPosition at5 = new TestPosition(5);
+
+    @Test
+    void insertsAndDeletesAreDroppedWhereTheirChunkReflectsThem() {
+        assertThat(handoff.decide(insert(3), at5)).isNull();
+        assertThat(handoff.decide(insert(25), at5)).isNotNull();
+        assertThat(handoff.decide(delete(15), at5)).isNull();
+        assertThat(handoff.decide(delete(21), at5)).isNotNull();
+        assertThat(handoff.decide(insert(3), new TestPosition(6))).isNotNull();
+    }
+
+    @Test
+    void aKeyMoveBetweenChunksThatDisagreeIsNarrowed() {
+        ChangeEvent toUnreflected = update(5, 25);
+        ChangeEvent becameInsert = handoff.decide(toUnreflected, at5);
+        assertThat(becameInsert.op()).isEqualTo(Op.INSERT);
+        assertThat(becameInsert.after()).isEqualTo(toUnreflected.after());
+        assertThat(becameInsert.before()).isNull();
+
+        ChangeEvent fromUnreflected = update(25, 5);
+        ChangeEvent becameDelete = handoff.decide(fromUnreflected, at5);
+        assertThat(becameDelete.op()).isEqualTo(Op.DELETE);
+        assertThat(becameDelete.before()).isEqualTo(fromUnreflected.before());
+
+        assertThat(handoff.decide(update(5, 15), at5)).isNull();
+        ChangeEvent neither = update(25, 30);
+        assertThat(handoff.decide(neither, at5)).isSameAs(neither);
+    }
+
+    @Test
+    void anUpdateWithoutOldRowUsesItsNewKey() {
+        ChangeEvent e = ChangeEvent.builder(Op.UPDATE, T, SourceInfo.stream("x", at5, null)).after(row(3)).build();
+        assertThat(handoff.decide(e, at5)).isNull();
+    }
+
+    @Test
+    void aTruncateSeenByOnlySomeChunksCannotBeExact() {
+        ChangeEvent truncate = ChangeEvent.builder(Op.TRUNCATE, T, SourceInfo.stream("x", at5, null)).build();
+        assertThatThrownBy(() -> handoff.decide(truncate, at5)).isInstanceOf(CdcException.class)
+                .hasMessageContaining("was truncated while its snapshot was read");
+        assertThat(handoff.decide(truncate, new TestPosition(6))).isSameAs(truncate);
+    }
+
+    @Test
+    void otherTablesPassAndTablesLeaveOnceTheStreamIsPastThem() {
+        ChangeEvent other = ChangeEvent.builder(Op.INSERT, TableId.of("d", "s", "other"), SourceInfo.stream("x", at5, null))
+                .after(row(3)).build();
+        assertThat(handoff.decide(other, at5)).isSameAs(other);
+        handoff.advance(new TestPosition(5));
+        assertThat(handoff.isEmpty()).isFalse(); // handoffEnd of a mark is its largest position + 1: 6
+        handoff.advance(new TestPosition(6));
+        assertThat(handoff.isEmpty()).isTrue();
+        assertThat(handoff.decide(insert(3), at5)).isNotNull();
+    }
+
+    @Test
+    void aTableBeingAddedDropsChangesOfUnreadChunksAndChecksThemWhenTheChunkArrives() {
+        Handoff<TestPosition, HashSet<Long>> adding = new Handoff<>(new FakeConnector(), List.of(),
+                List.of(TablePlan.start(T, KEY)));
+        assertThat(adding.decide(insert(3), at5)).isNull();
+        assertThat(adding.decide(insert(15), new TestPosition(7))).isNull();
+        adding.addChunk(ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L}).finished(new HashSet<>(Set.of(5L))), false);
+        assertThat(adding.decide(insert(4), new TestPosition(8))).isNotNull();
+        ChunkSplit<HashSet<Long>> missesPosition7 =
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, null).finished(new HashSet<>(Set.of(5L)));
+        assertThatThrownBy(() -> adding.addChunk(missesPosition7, true)).isInstanceOf(CdcException.class)
+                .hasMessageContaining("is not in the chunk read after it").hasMessageContaining("Nothing was lost");
+    }
+
+    @Test
+    void shapesAndSchemaChangesEnterTheHistoryOnce() {
+        SchemaHistory history = new SchemaHistory();
+        ShapeRecorder recorder = new ShapeRecorder(history);
+        RowShape a = RowShape.of("s", "t", List.of(RowShape.Column.of("id", "bigint", false)), List.of("id"));
+        RowShape b = RowShape.of("s", "t", List.of(RowShape.Column.of("id", "bigint", false),
+                RowShape.Column.of("v", "text", true)), List.of("id"));
+        recorder.record(ChangeEvent.builder(Op.READ, T, SourceInfo.snapshot("x", null)).after(row(1)).shape(a).build(), at5);
+        recorder.record(ChangeEvent.builder(Op.READ, T, SourceInfo.snapshot("x", null)).after(row(2)).shape(a).build(), at5);
+        assertThat(history.entries()).hasSize(1);
+        recorder.record(ChangeEvent.builder(Op.SCHEMA_CHANGE, T, SourceInfo.stream("x", new TestPosition(9), Instant.EPOCH))
+                .after(SchemaChangeRows.of(T, "ALTER_TABLE", null)).shape(b).build(), new TestPosition(9));
+        recorder.record(ChangeEvent.builder(Op.INSERT, T, SourceInfo.stream("x", new TestPosition(10), Instant.EPOCH))
+                .after(row(3)).shape(b).build(), new TestPosition(10));
+        assertThat(history.entries()).hasSize(2);
+        assertThat(history.latest(T)).contains(b);
+        // a fresh recorder over the same history (a restore) records nothing for an unchanged table
+        new ShapeRecorder(history).record(ChangeEvent.builder(Op.INSERT, T, SourceInfo.stream("x", at5, null))
+                .after(row(4)).shape(b).build(), new TestPosition(11));
+        assertThat(history.entries()).hasSize(2);
+    }
+
+    private static Row row(long id) {
+        return Row.of(TYPE, id, "v" + id);
+    }
+
+    private ChangeEvent insert(long id) {
+        return ChangeEvent.builder(Op.INSERT, T, SourceInfo.stream("x", at5, null)).after(row(id)).build();
+    }
+
+    private ChangeEvent delete(long id) {
+        return ChangeEvent.builder(Op.DELETE, T, SourceInfo.stream("x", at5, null)).before(row(id)).build();
+    }
+
+    private ChangeEvent update(long from, long to) {
+        return ChangeEvent.builder(Op.UPDATE, T, SourceInfo.stream("x", at5, null)).before(row(from)).after(row(to)).build();
+    }
+
+    /** A mark is the set of positions the chunk reflects. */
+    static final class FakeConnector implements CdcConnector<TestPosition, HashSet<Long>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String name() {
+            return "fake";
+        }
+
+        @Override
+        public SimpleVersionedSerializer<TestPosition> positionSerializer() {
+            return TestPosition.POSITIONS;
+        }
+
+        @Override
+        public SimpleVersionedSerializer<HashSet<Long>> markSerializer() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CatalogSession<TestPosition, HashSet<Long>> openSession() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public ChangeStream<TestPosition> openStream(TestPosition from, TableFilter filter) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean reflects(HashSet<Long> mark, TestPosition position) {
+            return mark.contains(position.value());
+        }
+
+        @Override
+        public TestPosition handoffEnd(HashSet<Long> mark) {
+            return new TestPosition(new ArrayList<>(mark).stream().mapToLong(Long::longValue).max().orElse(0) + 1);
+        }
+    }
+}
