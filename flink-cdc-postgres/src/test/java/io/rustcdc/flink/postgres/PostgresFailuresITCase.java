@@ -114,6 +114,23 @@ class PostgresFailuresITCase {
     }
 
     @Test
+    void walLevelBelowLogicalIsNamed() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(io.rustcdc.flink.postgres.testing.PostgresServer.external(),
+                "needs a server of its own");
+        io.rustcdc.flink.postgres.testing.PostgresServer replica =
+                io.rustcdc.flink.postgres.testing.PostgresServer.startPrivate("wal_level=replica");
+        io.rustcdc.flink.postgres.testing.PostgresDatabase other = replica.createDatabase("wal_level");
+        other.execute("CREATE TABLE orders (id int PRIMARY KEY)", "ALTER TABLE orders OWNER TO " + other.replicationUser());
+        PostgresSourceConfig config = PostgresTestConfigs.streaming(other, "never");
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = PostgresConnector.create(config).openSession()) {
+            assertKind(() -> session.prepareStream(List.of(TableId.of(other.name(), "public", "orders")), false),
+                    CdcException.Kind.PREREQUISITE)
+                    .hasMessageContaining("wal_level is 'replica'")
+                    .hasMessageContaining("ALTER SYSTEM SET wal_level = logical;");
+        }
+    }
+
+    @Test
     void snapshotWithoutSelectPrivilegeIsNamed() {
         db.execute("DROP ROLE IF EXISTS no_select", "CREATE ROLE no_select LOGIN PASSWORD 'pw-no'");
         PostgresSourceConfig config = PostgresTestConfigs.builder(db).username("no_select").password(Secret.of("pw-no")).build();

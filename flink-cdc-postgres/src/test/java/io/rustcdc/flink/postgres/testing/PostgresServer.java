@@ -192,7 +192,23 @@ public final class PostgresServer {
         return value;
     }
 
-    private static PostgresServer startEmbedded() {
+    /**
+     * A server of this test's own, started from the same binaries with {@code settings} ({@code
+     * name=value}) on top of the usual ones, e.g. {@code wal_level=replica}; stopped when the JVM exits.
+     */
+    public static PostgresServer startPrivate(String... settings) {
+        PostgresServer server = startEmbedded(settings);
+        server.createReplicationRole();
+        return server;
+    }
+
+    /** Whether tests run against an external server, where no private server can be started. */
+    public static boolean external() {
+        String url = System.getenv(URL_VARIABLE);
+        return url != null && !url.isBlank();
+    }
+
+    private static PostgresServer startEmbedded(String... extraSettings) {
         Path binaries = PostgresBinaries.unpacked();
         Path home = LocalProcesses.serverDirectory("rustcdc-postgres-");
         Path data = home.resolve("data");
@@ -241,6 +257,10 @@ public final class PostgresServer {
                 // Durability of the test server itself does not matter; these only make tests faster.
                 "-c", "fsync=off",
                 "-c", "full_page_writes=off")));
+        for (String setting : extraSettings) {
+            builder.command().add("-c");
+            builder.command().add(setting);
+        }
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("postgres.log").toFile()));
         Process process = LocalProcesses.start(builder);
