@@ -11,6 +11,7 @@ import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.LazySession;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.ChunkKey;
@@ -72,13 +73,14 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private final Map<TableId, Integer> chunksPlanned = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<TableId, Integer> chunksRead = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<TableId, TableDescription> descriptions = new HashMap<>();
-    @Nullable private CatalogSession<P, M> session;
+    private final LazySession<P, M> session;
 
     public CdcEnumerator(SplitEnumeratorContext<CdcSplit> context, CdcConnector<P, M> connector, SourceSettings settings,
             EnumeratorState<P, M> state) {
         this.context = context;
         this.connector = connector;
         this.settings = settings;
+        this.session = new LazySession<>(connector);
         this.initialized = state.initialized;
         this.streamStart = state.streamStart;
         this.history = state.history;
@@ -289,12 +291,12 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         }
         TablePlan plan = plans.poll();
         if (plan == null) {
-            closeSession();
+            session.close();
             return null;
         }
         Object[] upTo = null;
         if (plan.key().splittable()) {
-            CatalogSession<P, M> s = session();
+            CatalogSession<P, M> s = session.get();
             upTo = s.nextChunkEnd(description(plan.table()), plan.key().columns(), plan.nextAfter(), settings.chunkSize());
         }
         if (upTo != null) {
@@ -322,21 +324,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     }
 
     private TableDescription description(TableId table) {
-        return descriptions.computeIfAbsent(table, t -> session().describe(t));
-    }
-
-    private CatalogSession<P, M> session() {
-        if (session == null) {
-            session = connector.openSession();
-        }
-        return session;
-    }
-
-    private void closeSession() {
-        if (session != null) {
-            session.close();
-            session = null;
-        }
+        return descriptions.computeIfAbsent(table, t -> session.get().describe(t));
     }
 
     @Override
@@ -348,6 +336,6 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
 
     @Override
     public void close() {
-        closeSession();
+        session.close();
     }
 }

@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.LazySession;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.spi.TableDescription;
@@ -42,12 +43,13 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private final ExecutorService thread;
     private volatile boolean closed;
     private volatile Throwable failure;
-    @Nullable private CatalogSession<P, M> session;
+    private final LazySession<P, M> session;
     @Nullable private volatile ChangeStream<P> stream;
 
     ReaderWorker(CdcConnector<P, M> connector, int chunkSize, RecordQueue queue, String name,
             org.apache.flink.metrics.MetricGroup metrics) {
         this.connector = connector;
+        this.session = new LazySession<>(connector);
         this.chunkSize = chunkSize;
         this.queue = queue;
         this.metrics = metrics;
@@ -77,7 +79,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
 
     void readChunk(ChunkSplit<M> chunk) {
         thread.execute(() -> guarded(() -> {
-            CatalogSession<P, M> s = session();
+            CatalogSession<P, M> s = session.get();
             TableDescription table = s.describe(chunk.table());
             List<ChangeEvent> rows = new ArrayList<>();
             M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows::add);
@@ -91,7 +93,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     }
 
     private void readAddedChunk(TablePlan plan) throws Exception {
-        CatalogSession<P, M> s = session();
+        CatalogSession<P, M> s = session.get();
         TableDescription table = s.describe(plan.table());
         Object[] upTo = plan.key().splittable()
                 ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize)
@@ -107,7 +109,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
 
     void stream(P from, TableFilter filter) {
         thread.execute(() -> guarded(() -> {
-            closeSession(); // chunks are done: the stream needs only its own connections, until a table is added
+            session.close(); // chunks are done: the stream needs only its own connections, until a table is added
             ChangeStream<P> s = connector.openStream(from, filter);
             s.registerMetrics(metrics.addGroup(connector.name()));
             stream = s;
@@ -166,20 +168,6 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         }
     }
 
-    private CatalogSession<P, M> session() {
-        if (session == null) {
-            session = connector.openSession();
-        }
-        return session;
-    }
-
-    private void closeSession() {
-        if (session != null) {
-            session.close();
-            session = null;
-        }
-    }
-
     @Override
     public void close() {
         closed = true;
@@ -195,6 +183,6 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         if (s != null) {
             s.close();
         }
-        closeSession();
+        session.close();
     }
 }
