@@ -16,13 +16,7 @@ final class PgTemporal {
     private PgTemporal() {}
 
     static Object date(String text) {
-        SpecialValue special = infinity(text);
-        if (special != null) {
-            return special;
-        }
-        boolean bc = text.endsWith(" BC");
-        String body = bc ? text.substring(0, text.length() - 3) : text;
-        return parseDate(body, bc, text);
+        return withEra(text, (body, bc) -> parseDate(body, bc, text));
     }
 
     static Duration time(String text) {
@@ -30,12 +24,10 @@ final class PgTemporal {
     }
 
     static Object timestamp(String text) {
-        SpecialValue special = infinity(text);
-        if (special != null) {
-            return special;
-        }
-        boolean bc = text.endsWith(" BC");
-        String body = bc ? text.substring(0, text.length() - 3) : text;
+        return withEra(text, (body, bc) -> localTimestamp(body, bc, text));
+    }
+
+    private static LocalDateTime localTimestamp(String body, boolean bc, String text) {
         int space = body.indexOf(' ');
         if (space < 0) {
             throw malformed("timestamp", text);
@@ -46,12 +38,10 @@ final class PgTemporal {
     }
 
     static Object timestampTz(String text) {
-        SpecialValue special = infinity(text);
-        if (special != null) {
-            return special;
-        }
-        boolean bc = text.endsWith(" BC");
-        String body = bc ? text.substring(0, text.length() - 3) : text;
+        return withEra(text, (body, bc) -> instant(body, bc, text));
+    }
+
+    private static Instant instant(String body, boolean bc, String text) {
         int space = body.indexOf(' ');
         int sign = Math.max(body.lastIndexOf('+'), body.lastIndexOf('-'));
         if (space < 0 || sign < space) {
@@ -62,6 +52,21 @@ final class PgTemporal {
         ZoneOffset offset = offset(body.substring(sign), text);
         LocalDateTime local = date.atStartOfDay().plus(time);
         return Instant.ofEpochSecond(local.toEpochSecond(offset), local.getNano());
+    }
+
+    /** What an era-aware parser reads: the text without its {@code BC} suffix, and whether it had one. */
+    private interface EraParser {
+        Object parse(String body, boolean bc);
+    }
+
+    /** {@code infinity} and {@code -infinity} as special values; anything else through {@code parser}. */
+    private static Object withEra(String text, EraParser parser) {
+        SpecialValue special = infinity(text);
+        if (special != null) {
+            return special;
+        }
+        boolean bc = text.endsWith(" BC");
+        return parser.parse(bc ? text.substring(0, text.length() - 3) : text, bc);
     }
 
     private static SpecialValue infinity(String text) {
