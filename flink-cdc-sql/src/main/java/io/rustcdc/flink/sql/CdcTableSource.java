@@ -1,0 +1,93 @@
+package io.rustcdc.flink.sql;
+
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.CdcSourceBuilder;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TableId;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.types.RowKind;
+
+/**
+ * One source table as a Flink SQL table: the same {@link CdcSource} as the DataStream API, with a
+ * {@link RowDataDeserializer}.
+ */
+final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends Serializable>
+        implements ScanTableSource, SupportsReadingMetadata {
+    private final Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder;
+    private final TableId table;
+    private final DeclaredColumns columns;
+    private final DataType physicalType;
+    private final boolean upsert;
+    private List<MetadataColumn> metadata = new ArrayList<>();
+    private DataType producedType;
+
+    /** @param builder a source builder for the table, given whether whole old rows are required */
+    CdcTableSource(Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder, TableId table, DeclaredColumns columns,
+            DataType physicalType, boolean upsert) {
+        this.builder = builder;
+        this.table = table;
+        this.columns = columns;
+        this.physicalType = physicalType;
+        this.upsert = upsert;
+        this.producedType = physicalType;
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode() {
+        return upsert
+                ? ChangelogMode.newBuilder().addContainedKind(RowKind.INSERT).addContainedKind(RowKind.UPDATE_AFTER)
+                        .addContainedKind(RowKind.DELETE).keyOnlyDeletes(true).build()
+                : ChangelogMode.all();
+    }
+
+    @Override
+    public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+        RowDataDeserializer deserializer = new RowDataDeserializer(table, columns, metadata, upsert,
+                context.createTypeInformation(producedType));
+        CdcSource<RowData, P, M> source = builder.apply(!upsert).deserializer(deserializer).build();
+        return SourceProvider.of(source);
+    }
+
+    @Override
+    public Map<String, DataType> listReadableMetadata() {
+        Map<String, DataType> columns = new LinkedHashMap<>();
+        for (MetadataColumn c : MetadataColumn.values()) {
+            columns.put(c.key(), c.type);
+        }
+        return columns;
+    }
+
+    @Override
+    public void applyReadableMetadata(List<String> keys, DataType producedDataType) {
+        List<MetadataColumn> chosen = new ArrayList<>();
+        keys.forEach(k -> chosen.add(MetadataColumn.of(k)));
+        this.metadata = chosen;
+        this.producedType = producedDataType;
+    }
+
+    @Override
+    public DynamicTableSource copy() {
+        CdcTableSource<P, M> copy = new CdcTableSource<>(builder, table, columns, physicalType, upsert);
+        copy.metadata = new ArrayList<>(metadata);
+        copy.producedType = producedType;
+        return copy;
+    }
+
+    @Override
+    public String asSummaryString() {
+        return "rustcdc " + table.qualifiedName();
+    }
+}

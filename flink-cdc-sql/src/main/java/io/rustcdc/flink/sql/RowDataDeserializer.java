@@ -1,0 +1,137 @@
+package io.rustcdc.flink.sql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.TableId;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
+
+/**
+ * Turns change events into Flink SQL rows: the declared physical columns converted straight from the
+ * typed values, then the requested metadata columns. Inserts and snapshot reads are +I; an update is
+ * -U (with the whole old row; needs REPLICA IDENTITY FULL) and +U in {@code all} mode, +U alone in
+ * {@code upsert} mode; a delete is -D. When a row arrives with a new shape, the declared columns are
+ * checked against it again: a dropped or retyped column fails the job with the same message as at
+ * planning time, never becomes null; a new column is ignored until declared.
+ */
+final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
+    private static final long serialVersionUID = 1L;
+
+    private final TableId table;
+    private final DeclaredColumns columns;
+    private final List<MetadataColumn> metadata;
+    private final boolean upsert;
+    private final TypeInformation<RowData> producedType;
+    private transient Map<String, FieldConverter[]> converters;
+
+    RowDataDeserializer(TableId table, DeclaredColumns columns, List<MetadataColumn> metadata, boolean upsert,
+            TypeInformation<RowData> producedType) {
+        this.table = table;
+        this.columns = columns;
+        this.metadata = List.copyOf(metadata);
+        this.upsert = upsert;
+        this.producedType = producedType;
+    }
+
+    @Override
+    public void deserialize(ChangeEvent e, Collector<RowData> out) {
+        switch (e.op()) {
+            case READ:
+            case INSERT:
+                out.collect(row(e, e.after(), RowKind.INSERT));
+                break;
+            case UPDATE:
+                if (!upsert) {
+                    if (e.before() == null || !e.before().absentFields().isEmpty()) {
+                        throw new CdcException(CdcException.Kind.PREREQUISITE, "An update of " + table.qualifiedName()
+                                + " carries no whole old row, which changelog-mode 'all' needs for its -U row: "
+                                + "ALTER TABLE " + table.qualifiedName() + " REPLICA IDENTITY FULL, or use "
+                                + "'changelog-mode' = 'upsert'");
+                    }
+                    out.collect(row(e, e.before(), RowKind.UPDATE_BEFORE));
+                }
+                out.collect(row(e, e.after(), RowKind.UPDATE_AFTER));
+                break;
+            case DELETE:
+                out.collect(row(e, e.before(), RowKind.DELETE));
+                break;
+            case TRUNCATE:
+                throw new CdcException(CdcException.Kind.DECODE, "Table " + table.qualifiedName() + " was truncated; "
+                        + "a Flink changelog cannot express a truncate without the rows it removed. Restart the job "
+                        + "without state to read the table anew.");
+            case SCHEMA_CHANGE:
+                if (e.shape() != null) {
+                    converters(e.shape(), e); // checks the declared columns against the new shape
+                }
+                break;
+            default:
+                break; // logical messages are not rows of this table
+        }
+    }
+
+    private RowData row(ChangeEvent e, Row values, RowKind kind) {
+        FieldConverter[] convert = converters(e.shape(), e);
+        GenericRowData row = new GenericRowData(kind, columns.names.size() + metadata.size());
+        for (int i = 0; i < convert.length; i++) {
+            String name = columns.names.get(i);
+            int field = values.type().indexOf(name);
+            if (field < 0 || !values.isPresent(field)) {
+                if (kind == RowKind.DELETE && upsert && !columns.primaryKey.contains(name)) {
+                    continue; // an upsert delete needs only its key
+                }
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "Column " + name + " of "
+                        + table.qualifiedName() + " was not sent by the source (an unchanged TOASTed value, or a delete "
+                        + "carrying only the key); its value is unknown, and it is never set to null: ALTER TABLE "
+                        + table.qualifiedName() + " REPLICA IDENTITY FULL");
+            }
+            Object v = values.get(field);
+            row.setField(i, v == null ? null : convert[i].convert(v));
+        }
+        for (int i = 0; i < metadata.size(); i++) {
+            row.setField(convert.length + i, metadata.get(i).value(e, kind));
+        }
+        return row;
+    }
+
+    private FieldConverter[] converters(RowShape shape, ChangeEvent e) {
+        if (converters == null) {
+            converters = new HashMap<>();
+        }
+        String key = shape == null ? "" : shape.id();
+        FieldConverter[] known = converters.get(key);
+        if (known != null) {
+            return known;
+        }
+        Row sample = e.after() != null ? e.after() : e.before();
+        if (shape != null && sample != null) {
+            columns.check(table, shape, sample.type(), "any more (its shape changed to " + shape.id() + ")");
+        }
+        FieldConverter[] built = new FieldConverter[columns.names.size()];
+        for (int i = 0; i < built.length; i++) {
+            String name = columns.names.get(i);
+            int field = sample == null ? -1 : sample.type().indexOf(name);
+            if (field < 0) {
+                throw new CdcException(CdcException.Kind.CONFIGURATION, "Column " + name + " of " + table.qualifiedName()
+                        + " is gone from the source; the table's declaration no longer fits it");
+            }
+            built[i] = FieldConverter.of(sample.type().type(field), columns.types.get(i),
+                    "Column " + name + " of " + table.qualifiedName() + " (" + columns.types.get(i) + ")");
+        }
+        converters.put(key, built);
+        return built;
+    }
+
+    @Override
+    public TypeInformation<RowData> producedType() {
+        return producedType;
+    }
+}

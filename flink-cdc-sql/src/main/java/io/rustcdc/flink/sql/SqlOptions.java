@@ -1,0 +1,27 @@
+package io.rustcdc.flink.sql;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/** Options of the SQL connectors only; the rest are the connectors' and {@code CdcSourceOptions}. */
+@PublicEvolving
+public final class SqlOptions {
+    private SqlOptions() {}
+
+    public static final ConfigOption<String> TABLE_NAME = ConfigOptions.key("table-name")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("The source table: schema.table, or a table name in 'schema-name'.");
+
+    public static final ConfigOption<String> SCHEMA_NAME = ConfigOptions.key("schema-name")
+            .stringType()
+            .defaultValue("public")
+            .withDescription("The schema of 'table-name' when that names no schema.");
+
+    public static final ConfigOption<String> CHANGELOG_MODE = ConfigOptions.key("changelog-mode")
+            .stringType()
+            .defaultValue("all")
+            .withDescription("all: +I, -U, +U, -D (needs REPLICA IDENTITY FULL for the -U and -D rows); "
+                    + "upsert: +I, +U, -D keyed by the primary key (needs a declared PRIMARY KEY).");
+}

@@ -1,0 +1,195 @@
+package io.rustcdc.flink.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.testing.Poll;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@code 'connector' = 'rustcdc-postgres'} in Flink SQL, on a MiniCluster against real PostgreSQL. */
+@ExtendWith(PostgresExtension.class)
+@Timeout(300)
+class PostgresSqlITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    private PostgresDatabase db;
+    private StreamTableEnvironment tables;
+
+    @BeforeEach
+    void setUp(PostgresDatabase db) {
+        this.db = db;
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(300);
+        tables = StreamTableEnvironment.create(env);
+        tables.getConfig().set("table.local-time-zone", "UTC");
+    }
+
+    private String with(String table, String slot, String extra) {
+        return "WITH ('connector' = 'rustcdc-postgres', 'hostname' = '" + db.host() + "', 'port' = '" + db.port()
+                + "', 'username' = '" + db.replicationUser() + "', 'password' = '" + db.replicationPassword()
+                + "', 'database-name' = '" + db.name() + "', 'table-name' = '" + table + "', 'slot.name' = '" + slot
+                + "', 'publication.name' = '" + slot + "', 'slot.create-if-missing' = 'true', "
+                + "'publication.create-if-missing' = 'true', 'tls.mode' = 'disable', "
+                + "'scan.incremental.snapshot.chunk.size' = '50'" + extra + ")";
+    }
+
+    @Test
+    void rowsRowKindsAndMetadata() throws Exception {
+        db.execute("CREATE TABLE orders (id bigint PRIMARY KEY, amount numeric(12,4) NOT NULL, placed_at timestamptz(6), "
+                        + "local_at timestamp(3), note text, tags int[], big numeric(40,2))",
+                "ALTER TABLE orders REPLICA IDENTITY FULL", "ALTER TABLE orders OWNER TO " + db.replicationUser(),
+                "INSERT INTO orders VALUES (1, 12.5, '2024-03-30 23:30:00.123456+00', '2024-03-30 23:30:00.5', 'one', "
+                        + "'{1,NULL}', 12345678901234567890123456789012345678.99)");
+        tables.executeSql("CREATE TABLE orders (id BIGINT, amount DECIMAL(12,4) NOT NULL, placed_at TIMESTAMP_LTZ(6), "
+                + "local_at TIMESTAMP(3), note STRING, tags ARRAY<INT>, big STRING, "
+                + "db STRING METADATA FROM 'database_name' VIRTUAL, sch STRING METADATA FROM 'schema_name' VIRTUAL, "
+                + "tbl STRING METADATA FROM 'table_name' VIRTUAL, op_ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL, "
+                + "kind STRING METADATA FROM 'row_kind' VIRTUAL, shape_id STRING METADATA FROM 'shape_id' VIRTUAL, "
+                + "shape STRING METADATA FROM 'shape' VIRTUAL, pos STRING METADATA FROM 'source_position' VIRTUAL, "
+                + "PRIMARY KEY (id) NOT ENFORCED) " + with("public.orders", "sql_rows", ""));
+        TableResult result = tables.executeSql("SELECT * FROM orders");
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = result.collect()) {
+            rows.add(it.next());
+            db.execute("UPDATE orders SET note = 'uno' WHERE id = 1", "DELETE FROM orders WHERE id = 1");
+            for (int i = 0; i < 3; i++) {
+                rows.add(it.next());
+            }
+        }
+        Row read = rows.get(0);
+        assertThat(read.getKind()).isEqualTo(RowKind.INSERT);
+        assertThat(read.getField("id")).isEqualTo(1L);
+        assertThat(read.getField("amount")).isEqualTo(new BigDecimal("12.5000"));
+        assertThat(read.getField("placed_at")).isEqualTo(Instant.parse("2024-03-30T23:30:00.123456Z"));
+        assertThat(read.getField("local_at")).isEqualTo(LocalDateTime.of(2024, 3, 30, 23, 30, 0, 500_000_000));
+        assertThat((Integer[]) read.getField("tags")).containsExactly(1, null);
+        assertThat(read.getField("big")).isEqualTo("12345678901234567890123456789012345678.99");
+        assertThat(read.getField("db")).isEqualTo(db.name());
+        assertThat(read.getField("sch")).isEqualTo("public");
+        assertThat(read.getField("tbl")).isEqualTo("orders");
+        assertThat(read.getField("op_ts")).isEqualTo(Instant.EPOCH);
+        assertThat(read.getField("kind")).isEqualTo("+I");
+        assertThat((String) read.getField("shape_id")).hasSize(64);
+        assertThat((String) read.getField("shape")).contains("\"data_type\":\"numeric(12,4)\"");
+        assertThat(read.getField("pos")).isNull();
+        assertThat(rows.subList(1, 4)).extracting(Row::getKind)
+                .containsExactly(RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE);
+        assertThat(rows.get(1).getField("note")).isEqualTo("one");
+        assertThat(rows.get(2).getField("note")).isEqualTo("uno");
+        assertThat(rows.get(2).getField("kind")).isEqualTo("+U");
+        assertThat((Instant) rows.get(2).getField("op_ts")).isAfter(Instant.now().minusSeconds(60));
+        assertThat((String) rows.get(2).getField("pos")).matches("[0-9A-F]+/[0-9A-F]+(#\\d+)?");
+    }
+
+    @Test
+    void aggregateOverConcurrentWritesMatchesTheDatabaseInBothChangelogModes() throws Exception {
+        db.execute("CREATE TABLE sales (id int PRIMARY KEY, amount numeric(10,2) NOT NULL)",
+                "ALTER TABLE sales REPLICA IDENTITY FULL", "ALTER TABLE sales OWNER TO " + db.replicationUser(),
+                "INSERT INTO sales SELECT g, g * 1.25 FROM generate_series(1, 500) g");
+        tables.executeSql("CREATE TABLE sales_all (id INT, amount DECIMAL(10,2), PRIMARY KEY (id) NOT ENFORCED) "
+                + with("public.sales", "sql_all", ""));
+        tables.executeSql("CREATE TABLE sales_upsert (id INT, amount DECIMAL(10,2), PRIMARY KEY (id) NOT ENFORCED) "
+                + with("public.sales", "sql_upsert", ", 'changelog-mode' = 'upsert'"));
+        for (String table : List.of("sales_all", "sales_upsert")) {
+            BlockingQueue<Row> updates = new LinkedBlockingQueue<>();
+            TableResult result = tables.executeSql("SELECT COUNT(*), SUM(amount) FROM " + table);
+            CloseableIterator<Row> it = result.collect();
+            Thread reader = new Thread(() -> {
+                try {
+                    it.forEachRemaining(updates::add);
+                } catch (RuntimeException closed) {
+                    // the test closed the result
+                }
+            });
+            reader.start();
+            Thread writer = new Thread(() -> {
+                for (int i = 0; i < 150; i++) {
+                    int id = 1 + (i * 7) % 700;
+                    db.execute("INSERT INTO sales VALUES (" + id + ", " + i + ".5) ON CONFLICT (id) DO UPDATE SET amount = "
+                            + "sales.amount + 1", "DELETE FROM sales WHERE id = " + (1 + (i * 13) % 700));
+                }
+            });
+            writer.start();
+            writer.join();
+            String expected = db.queryValue("SELECT count(*) || ',' || sum(amount) FROM sales");
+            Row[] latest = new Row[1];
+            Poll.until(table + " to match the database (" + expected + ")", Duration.ofSeconds(90), () -> {
+                Row r;
+                while ((r = updates.poll(50, TimeUnit.MILLISECONDS)) != null) {
+                    if (r.getKind() == RowKind.INSERT || r.getKind() == RowKind.UPDATE_AFTER) {
+                        latest[0] = r;
+                    }
+                }
+                return latest[0] != null && (latest[0].getField(0) + "," + latest[0].getField(1)).equals(expected);
+            });
+            it.close();
+            reader.join(30_000);
+        }
+    }
+
+    @Test
+    void aDeclaredSchemaThatDoesNotFitFailsWithEveryProblemInOneMessage() {
+        db.execute("CREATE TABLE IF NOT EXISTS accounts (id int PRIMARY KEY, balance numeric(12,2), owner text NOT NULL, "
+                + "opened date)", "ALTER TABLE accounts OWNER TO " + db.replicationUser());
+        tables.executeSql("CREATE TABLE bad (id INT, balance DECIMAL(10,2), owner STRING, opened DATE NOT NULL, "
+                + "missing STRING, PRIMARY KEY (owner) NOT ENFORCED) " + with("public.accounts", "sql_bad", ""));
+        assertThatThrownBy(() -> tables.executeSql("SELECT * FROM bad"))
+                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                        .contains("The table declared for public.accounts does not fit the source when the job is planned")
+                        .contains("column balance: declared DECIMAL(10, 2) cannot hold the source type numeric(12,2)")
+                        .contains("the default mapping is DECIMAL(12, 2)")
+                        .contains("column opened is declared NOT NULL, but the source column date is nullable")
+                        .contains("column missing STRING does not exist in the source table")
+                        .contains("the declared PRIMARY KEY [owner] differs from the source's [id]"));
+    }
+
+    @Test
+    void unknownAndMissingOptionsAreNamed() {
+        tables.executeSql("CREATE TABLE typo (id INT) WITH ('connector' = 'rustcdc-postgres', 'hostname' = 'x', "
+                + "'username' = 'u', 'password' = 'p', 'database-name' = 'd', 'table-name' = 't', 'slot.nmae' = 's')");
+        assertThatThrownBy(() -> tables.executeSql("SELECT * FROM typo"))
+                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("Unsupported options")
+                        .contains("slot.nmae").contains("slot.name"));
+        tables.executeSql("CREATE TABLE incomplete (id INT) WITH ('connector' = 'rustcdc-postgres', 'hostname' = 'x', "
+                + "'username' = 'u', 'password' = 'p', 'table-name' = 't')");
+        assertThatThrownBy(() -> tables.executeSql("SELECT * FROM incomplete"))
+                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("Missing required options")
+                        .contains("database-name"));
+        tables.executeSql("CREATE TABLE badmode (id INT) " + with("public.accounts", "sql_mode", ", 'changelog-mode' = 'append'"));
+        assertThatThrownBy(() -> tables.executeSql("SELECT * FROM badmode"))
+                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                        .contains("Option 'changelog-mode' is 'all' or 'upsert', not 'append'")
+                        .doesNotContain(db.replicationPassword()));
+    }
+
+}
