@@ -9,6 +9,8 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import javax.annotation.Nullable;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /**
@@ -30,8 +32,11 @@ final class DeclaredColumns implements Serializable {
         this.primaryKey = List.copyOf(primaryKey);
     }
 
-    /** The problems of these columns against {@code shape}, whose values have {@code rowType}; empty when none. */
-    List<String> problems(TableId table, RowShape shape, RowType rowType) {
+    /**
+     * The problems of these columns against {@code shape}, whose values have {@code rowType} (null when
+     * unknown: then types are not checked); empty when none.
+     */
+    List<String> problems(TableId table, RowShape shape, @Nullable RowType rowType) {
         List<String> problems = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             String name = names.get(i);
@@ -39,11 +44,11 @@ final class DeclaredColumns implements Serializable {
             Optional<RowShape.Column> source = shape.column(name);
             if (source.isEmpty()) {
                 problems.add("column " + name + " " + declared + " does not exist in the source table (it has "
-                        + rowType.names() + ")");
+                        + shape.columns().stream().map(RowShape.Column::name).collect(Collectors.toList()) + ")");
                 continue;
             }
-            ValueType valueType = rowType.type(rowType.indexOf(name));
-            String problem = TypeMapping.problem(source.get(), valueType, declared);
+            ValueType valueType = rowType == null || rowType.indexOf(name) < 0 ? null : rowType.type(rowType.indexOf(name));
+            String problem = valueType == null ? null : TypeMapping.problem(source.get(), valueType, declared);
             if (problem != null) {
                 problems.add("column " + name + ": declared " + declared + " cannot hold the source type "
                         + source.get().dataType() + " exactly; " + problem + " (the default mapping is "
@@ -61,7 +66,7 @@ final class DeclaredColumns implements Serializable {
     }
 
     /** Fails with every problem of these columns against {@code shape}, in one message. */
-    void check(TableId table, RowShape shape, RowType rowType, String when) {
+    void check(TableId table, RowShape shape, @Nullable RowType rowType, String when) {
         List<String> problems = problems(table, shape, rowType);
         if (!problems.isEmpty()) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "The table declared for " + table.qualifiedName()

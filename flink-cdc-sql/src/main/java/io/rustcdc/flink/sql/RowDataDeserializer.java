@@ -70,7 +70,8 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                         + "without state to read the table anew.");
             case SCHEMA_CHANGE:
                 if (e.shape() != null) {
-                    converters(e.shape(), e); // checks the declared columns against the new shape
+                    // the event's own row describes the change, not the table: types are checked with the next row
+                    columns.check(table, e.shape(), null, "any more (its shape changed to " + e.shape().id() + ")");
                 }
                 break;
             default:

@@ -158,6 +158,32 @@ class PostgresSqlITCase {
     }
 
     @Test
+    void anAddedColumnIsIgnoredAndADroppedDeclaredColumnFailsTheJob() throws Exception {
+        db.execute("CREATE TABLE evolving (id int PRIMARY KEY, name text, score int)",
+                "ALTER TABLE evolving REPLICA IDENTITY FULL", "ALTER TABLE evolving OWNER TO " + db.replicationUser(),
+                "INSERT INTO evolving VALUES (1, 'a', 10)");
+        tables.getConfig().set("restart-strategy.type", "none");
+        tables.executeSql("CREATE TABLE evolving (id INT, name STRING, score INT, PRIMARY KEY (id) NOT ENFORCED) "
+                + with("public.evolving", "sql_evolving", ""));
+        TableResult result = tables.executeSql("SELECT id, name, score FROM evolving");
+        try (CloseableIterator<Row> it = result.collect()) {
+            assertThat(it.next().getField("name")).isEqualTo("a");
+            db.execute("ALTER TABLE evolving ADD COLUMN extra text", "INSERT INTO evolving VALUES (2, 'b', 20, 'x')");
+            Row added = it.next();
+            assertThat(added.getField("id")).isEqualTo(2);
+            assertThat(added.getArity()).as("the new column is not read until declared").isEqualTo(3);
+            db.execute("ALTER TABLE evolving DROP COLUMN score", "INSERT INTO evolving VALUES (3, 'c', 'y')");
+            assertThatThrownBy(() -> {
+                while (it.hasNext()) {
+                    it.next();
+                }
+            }).satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("The table declared for public.evolving does not fit the source any more")
+                    .contains("column score INT does not exist in the source table"));
+        }
+    }
+
+    @Test
     void aDeclaredSchemaThatDoesNotFitFailsWithEveryProblemInOneMessage() {
         db.execute("CREATE TABLE IF NOT EXISTS accounts (id int PRIMARY KEY, balance numeric(12,2), owner text NOT NULL, "
                 + "opened date)", "ALTER TABLE accounts OWNER TO " + db.replicationUser());
