@@ -60,8 +60,10 @@ interface FieldConverter extends Serializable {
                     }
                     return (int) ((LocalDate) v).toEpochDay();
                 };
-            case TIME_WITHOUT_TIME_ZONE:
-                return v -> time((Duration) v, where);
+            case TIME_WITHOUT_TIME_ZONE: {
+                long granularity = (long) Math.pow(10, 9 - ((org.apache.flink.table.types.logical.TimeType) target).getPrecision());
+                return v -> time((Duration) v, granularity, where);
+            }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
                 return v -> {
                     if (!(v instanceof LocalDateTime)) {
@@ -132,12 +134,12 @@ interface FieldConverter extends Serializable {
         return data;
     }
 
-    private static int time(Duration d, String where) {
+    private static int time(Duration d, long granularity, String where) {
         if (d.isNegative() || d.compareTo(Duration.ofDays(1)) >= 0) {
             throw unfit(where, "a time outside 00:00 to 24:00 (exclusive), which TIME cannot hold");
         }
-        if (d.getNano() % 1_000_000 != 0) {
-            throw unfit(where, "a time finer than milliseconds, which Flink's TIME cannot hold at run time");
+        if (d.getNano() % granularity != 0) {
+            throw unfit(where, "a time finer than the declared precision (Flink SQL's TIME holds at most milliseconds)");
         }
         return (int) d.toMillis();
     }

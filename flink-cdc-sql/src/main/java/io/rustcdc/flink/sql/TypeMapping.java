@@ -57,9 +57,10 @@ final class TypeMapping {
             case DATE:
                 return root == LogicalTypeRoot.DATE ? null : "use DATE";
             case TIME:
+                // Flink SQL declares TIME up to precision 3: finer values fail one by one when they arrive
                 return root == LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE
-                        && ((TimeType) flink).getPrecision() >= precision(type) ? null
-                        : "use TIME(" + precision(type) + ")";
+                        && ((TimeType) flink).getPrecision() >= timePrecision(type) ? null
+                        : "use TIME(" + timePrecision(type) + ")";
             case TIMESTAMP:
                 return root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
                         && ((TimestampType) flink).getPrecision() >= precision(type) ? null
@@ -108,7 +109,7 @@ final class TypeMapping {
             case DATE:
                 return "DATE";
             case TIME:
-                return "TIME(" + precision(type) + ")";
+                return "TIME(" + timePrecision(type) + ")";
             case TIMESTAMP:
                 return "TIMESTAMP(" + precision(type) + ")";
             case TIMESTAMP_TZ:
@@ -123,6 +124,10 @@ final class TypeMapping {
 
     static int precision(ValueType type) {
         return type.precision() == ValueType.UNSPECIFIED_PRECISION ? 6 : type.precision();
+    }
+
+    static int timePrecision(ValueType type) {
+        return Math.min(precision(type), 3);
     }
 
     static boolean isString(LogicalType flink) {

@@ -184,6 +184,26 @@ class PostgresSqlITCase {
     }
 
     @Test
+    void aDeclaredColumnRetypedAtTheSourceFailsAtTheNextRow() throws Exception {
+        db.execute("CREATE TABLE retyped (id int PRIMARY KEY, score int)", "ALTER TABLE retyped REPLICA IDENTITY FULL",
+                "ALTER TABLE retyped OWNER TO " + db.replicationUser(), "INSERT INTO retyped VALUES (1, 10)");
+        tables.getConfig().set("restart-strategy.type", "none");
+        tables.executeSql("CREATE TABLE retyped (id INT, score INT, PRIMARY KEY (id) NOT ENFORCED) "
+                + with("public.retyped", "sql_retyped", ""));
+        try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM retyped").collect()) {
+            assertThat(it.next().getField("score")).isEqualTo(10);
+            db.execute("ALTER TABLE retyped ALTER COLUMN score TYPE bigint", "INSERT INTO retyped VALUES (2, 20)");
+            assertThatThrownBy(() -> {
+                while (it.hasNext()) {
+                    it.next();
+                }
+            }).satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("does not fit the source any more")
+                    .contains("column score: declared INT cannot hold the source type bigint exactly"));
+        }
+    }
+
+    @Test
     void aDeclaredSchemaThatDoesNotFitFailsWithEveryProblemInOneMessage() {
         db.execute("CREATE TABLE IF NOT EXISTS accounts (id int PRIMARY KEY, balance numeric(12,2), owner text NOT NULL, "
                 + "opened date)", "ALTER TABLE accounts OWNER TO " + db.replicationUser());
