@@ -27,6 +27,7 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
 /**
@@ -87,6 +88,10 @@ public final class Quickstart {
                     .build();
         }
 
+        if (options.containsKey("sql")) {
+            runSql(config, options.getOrDefault("tables", "public.orders"), seconds, shop);
+            return;
+        }
         CdcSource<String, ?, ?> source = CdcSource.builder()
                 .connector(PostgresConnector.create(config))
                 .includeTables(options.containsKey("tables") ? options.get("tables").split(",") : new String[0])
@@ -118,6 +123,52 @@ public final class Quickstart {
         banner("done: the job and the writer are stopped" + (own ? "" : "; PostgreSQL stops with this program"));
     }
 
+    /**
+     * The same through Flink SQL: the orders table declared with {@code 'connector' = 'rustcdc-postgres'}
+     * and a continuous aggregate over it, printed as a changelog.
+     */
+    private static void runSql(PostgresSourceConfig config, String table, long seconds, DemoShop shop) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        env.enableCheckpointing(2_000);
+        StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+        String ddl = "CREATE TABLE orders (\n"
+                + "  id BIGINT, customer_id INT, amount DECIMAL(12,2), status STRING, placed_at TIMESTAMP_LTZ(6),\n"
+                + "  tags ARRAY<STRING>,\n"
+                + "  op_ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL,\n"
+                + "  PRIMARY KEY (id) NOT ENFORCED\n"
+                + ") WITH (\n"
+                + "  'connector' = 'rustcdc-postgres', 'hostname' = '" + config.hostname() + "', 'port' = '"
+                + config.port() + "',\n  'username' = '" + config.username() + "', 'password' = '******',\n"
+                + "  'database-name' = '" + config.database() + "', 'table-name' = '" + table + "',\n"
+                + "  'slot.name' = '" + config.slotName() + "_sql', 'publication.name' = '" + config.publicationName()
+                + "_sql',\n  'slot.create-if-missing' = 'true', 'publication.create-if-missing' = 'true',\n"
+                + "  'changelog-mode' = 'upsert', 'tls.mode' = '" + config.tlsMode() + "')";
+        String query = "SELECT status, COUNT(*) AS orders, SUM(amount) AS total FROM orders GROUP BY status";
+        say("Flink SQL:");
+        out.println(ddl.replaceAll("(?m)^", "    ") + ";");
+        out.println("    " + query + ";");
+        tables.executeSql(ddl.replace("'******'", "'" + config.password().reveal() + "'"));
+        banner("the query's changelog: +I / -U / +U / -D rows of (status, orders, total)");
+        var result = tables.executeSql(query);
+        JobClient job = result.getJobClient().orElseThrow();
+        Thread printer = new Thread(() -> {
+            try (var it = result.collect()) {
+                it.forEachRemaining(row -> out.println(row));
+            } catch (Exception e) {
+                // the job was cancelled
+            }
+        }, "quickstart-sql-printer");
+        printer.setDaemon(true);
+        printer.start();
+        if (shop != null) {
+            shop.startWriting();
+        }
+        Thread.sleep(TimeUnit.SECONDS.toMillis(seconds > 0 ? seconds : Long.MAX_VALUE / 2_000));
+        stop(job, shop);
+        banner("done: the job and the writer are stopped" + (shop == null ? "" : "; PostgreSQL stops with this program"));
+    }
+
     private static void stop(JobClient job, DemoShop shop) {
         if (shop != null) {
             shop.stopWriting();
@@ -133,8 +184,9 @@ public final class Quickstart {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("Options are --name value pairs: --seconds, --hostname, --port, "
-                        + "--database, --username, --password or --password-env, --slot, --publication, --tls, --tables");
+                throw new IllegalArgumentException("Options are --name value pairs: --seconds, --sql true, --hostname, "
+                        + "--port, --database, --username, --password or --password-env, --slot, --publication, --tls, "
+                        + "--tables");
             }
             options.put(args[i].substring(2), args[++i]);
         }

@@ -24,4 +24,16 @@ class QuickstartITCase {
                 .contains("\"type_mapping\":\"v2\"")
                 .contains("=== done");
     }
+
+    @Test
+    void sqlModeRunsAContinuousQueryOverTheSameSource() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Quickstart.run(new String[] {"--seconds", "8", "--sql", "true"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String output = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(output).contains("'connector' = 'rustcdc-postgres'")
+                .contains("'password' = '******'")
+                .contains("+I[new, 1,")
+                .contains("+U[new,")
+                .contains("=== done");
+    }
 }
