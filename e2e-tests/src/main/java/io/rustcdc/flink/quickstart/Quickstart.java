@@ -132,6 +132,9 @@ public final class Quickstart {
         env.setParallelism(1);
         env.enableCheckpointing(2_000);
         StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+        // the embedded demo gets a slot and publication of its own; your database only what you gave
+        String suffix = shop == null ? "" : "_sql";
+        String create = shop == null ? "false" : "true";
         String ddl = "CREATE TABLE orders (\n"
                 + "  id BIGINT, customer_id INT, amount DECIMAL(12,2), status STRING, placed_at TIMESTAMP_LTZ(6),\n"
                 + "  tags ARRAY<STRING>,\n"
@@ -141,8 +144,9 @@ public final class Quickstart {
                 + "  'connector' = 'rustcdc-postgres', 'hostname' = '" + config.hostname() + "', 'port' = '"
                 + config.port() + "',\n  'username' = '" + config.username() + "', 'password' = '******',\n"
                 + "  'database-name' = '" + config.database() + "', 'table-name' = '" + table + "',\n"
-                + "  'slot.name' = '" + config.slotName() + "_sql', 'publication.name' = '" + config.publicationName()
-                + "_sql',\n  'slot.create-if-missing' = 'true', 'publication.create-if-missing' = 'true',\n"
+                + "  'slot.name' = '" + config.slotName() + suffix + "', 'publication.name' = '" + config.publicationName()
+                + suffix + "',\n  'slot.create-if-missing' = '" + create + "', 'publication.create-if-missing' = '"
+                + create + "',\n"
                 + "  'changelog-mode' = 'upsert', 'tls.mode' = '" + config.tlsMode() + "')";
         String query = "SELECT status, COUNT(*) AS orders, SUM(amount) AS total FROM orders GROUP BY status";
         say("Flink SQL:");
