@@ -34,6 +34,8 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     private final Connection connection;
     private final PgCatalog catalog;
     private final CopyRowParser copyParser = new CopyRowParser();
+    /** Decoders of chunk keys, one per table and key: chunk boundaries are found many times per table. */
+    private final java.util.Map<String, RowDecoder> keyDecoders = new java.util.HashMap<>();
 
     PostgresSession(PostgresSourceConfig config) {
         this.config = config;
@@ -93,7 +95,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 + (after == null ? "" : " WHERE " + after(table, keyColumns, after))
                 + " ORDER BY " + keys + " LIMIT 1 OFFSET " + (chunkSize - 1);
         try {
-            RowDecoder decoder = catalog.describe(table.table(), publicationIfExists()).decoder(keyColumns);
+            RowDecoder decoder = keyDecoder(table, keyColumns);
             try (Statement s = connection.createStatement();
                     ResultSet rs = s.executeQuery(sql)) {
                 if (!rs.next()) {
@@ -108,6 +110,16 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         } catch (SQLException e) {
             throw failure(e);
         }
+    }
+
+    private RowDecoder keyDecoder(TableDescription table, List<String> keyColumns) throws SQLException {
+        String key = table.table() + " " + keyColumns;
+        RowDecoder decoder = keyDecoders.get(key);
+        if (decoder == null) {
+            decoder = catalog.describe(table.table(), publicationIfExists()).decoder(keyColumns);
+            keyDecoders.put(key, decoder);
+        }
+        return decoder;
     }
 
     @Override

@@ -44,6 +44,11 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private volatile boolean closed;
     private volatile Throwable failure;
     private final LazySession<P, M> session;
+    /**
+     * One description per table: it only names the table and its key types to the connector, which
+     * describes the table again inside each chunk's read (that is the shape the rows carry).
+     */
+    private final java.util.Map<io.rustcdc.flink.source.model.TableId, TableDescription> described = new java.util.HashMap<>();
     @Nullable private volatile ChangeStream<P> stream;
 
     ReaderWorker(CdcConnector<P, M> connector, int chunkSize, RecordQueue queue, String name,
@@ -80,7 +85,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     void readChunk(ChunkSplit<M> chunk) {
         thread.execute(() -> guarded(() -> {
             CatalogSession<P, M> s = session.get();
-            TableDescription table = s.describe(chunk.table());
+            TableDescription table = described.computeIfAbsent(chunk.table(), s::describe);
             List<ChangeEvent> rows = new ArrayList<>();
             M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows::add);
             queue.put(new ChunkResult<>(chunk.finished(mark), rows, false));
@@ -94,7 +99,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
 
     private void readAddedChunk(TablePlan plan) throws Exception {
         CatalogSession<P, M> s = session.get();
-        TableDescription table = s.describe(plan.table());
+        TableDescription table = described.computeIfAbsent(plan.table(), s::describe);
         Object[] upTo = plan.key().splittable()
                 ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize)
                 : null;
