@@ -242,7 +242,6 @@ public final class Quickstart {
     static final class ReadableJson implements ChangeEventDeserializer<String> {
         private static final long serialVersionUID = 1L;
         private final JsonRenderer compact = JsonRenderer.builder().shapes(ShapeRendering.ID).build();
-        private final JsonRenderer full = JsonRenderer.create();
         private transient Set<String> shown;
 
         @Override
@@ -251,9 +250,7 @@ public final class Quickstart {
                 shown = new HashSet<>();
             }
             if (event.shape() != null && shown.add(event.shape().id())) {
-                String json = new String(full.render(event), StandardCharsets.UTF_8);
-                out.collect("-- row shape of " + event.table().qualifiedName() + ": "
-                        + json.substring(json.indexOf("\"shape\":") + 8, json.length() - 1));
+                out.collect("-- row shape of " + event.table().qualifiedName() + ": " + compact.renderShape(event.shape()));
             }
             out.collect(new String(compact.render(event), StandardCharsets.UTF_8));
         }

@@ -57,13 +57,8 @@ enum MetadataColumn {
                 return StringData.fromString(kind.shortString());
             case SHAPE_ID:
                 return e.shape() == null ? null : StringData.fromString(e.shape().id());
-            case SHAPE: {
-                if (e.shape() == null) {
-                    return null;
-                }
-                String json = new String(RENDERER.render(e), java.nio.charset.StandardCharsets.UTF_8);
-                return StringData.fromString(json.substring(json.indexOf("\"shape\":") + 8, json.length() - 1));
-            }
+            case SHAPE:
+                return e.shape() == null ? null : StringData.fromString(RENDERER.renderShape(e.shape()));
             case SOURCE_POSITION:
                 return e.source().position() == null ? null : StringData.fromString(e.source().position().toString());
             default:

@@ -91,6 +91,21 @@ public final class JsonRenderer implements Serializable {
         }
     }
 
+    /**
+     * The shape alone as the JSON object the envelope's {@code shape} field holds, in full whatever
+     * the shape rendering setting: for consumers that show or store shapes apart from rows.
+     */
+    public String renderShape(RowShape shape) {
+        try (ByteArrayBuilder bytes = new ByteArrayBuilder(256)) {
+            try (JsonGenerator g = FACTORY.createGenerator(bytes, JsonEncoding.UTF8)) {
+                writeShapeObject(g, shape, true);
+            }
+            return new String(bytes.toByteArray(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Writes the event as UTF-8 JSON to {@code out}, which stays open. */
     public void render(ChangeEvent event, OutputStream out) throws IOException {
         try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
@@ -163,11 +178,16 @@ public final class JsonRenderer implements Serializable {
     }
 
     private void writeShape(JsonGenerator g, RowShape shape) throws IOException {
-        g.writeObjectFieldStart("shape");
+        g.writeFieldName("shape");
+        writeShapeObject(g, shape, shapeRendering == ShapeRendering.FULL);
+    }
+
+    private static void writeShapeObject(JsonGenerator g, RowShape shape, boolean full) throws IOException {
+        g.writeStartObject();
         g.writeStringField("id", shape.id());
         g.writeStringField("schema", shape.schema());
         g.writeStringField("table", shape.table());
-        if (shapeRendering == ShapeRendering.FULL) {
+        if (full) {
             g.writeArrayFieldStart("columns");
             for (RowShape.Column c : shape.columns()) {
                 g.writeStartObject();

@@ -188,6 +188,9 @@ class JsonRendererTest {
                 + "{\"name\":\"amount\",\"data_type\":\"numeric(12,4)\",\"nullable\":false}],"
                 + "\"primary_key\":[\"id\"]}}");
 
+        assertThat(JsonRenderer.builder().shapes(ShapeRendering.ID).build().renderShape(shape))
+                .as("the shape alone, always in full").isEqualTo(MAPPER.readTree(json).get("shape").toString());
+
         String compact = new String(JsonRenderer.builder().shapes(ShapeRendering.ID).build().render(e), StandardCharsets.UTF_8);
         assertThat(MAPPER.readTree(compact).get("shape").toString()).isEqualTo(
                 "{\"id\":\"b624610ff39e262dce3871616498fde0548b197edb6459794bb3754d474a515a\",\"schema\":\"public\",\"table\":\"orders\"}");
