@@ -55,12 +55,7 @@ class PostgresSqlITCase {
     }
 
     private String with(String table, String slot, String extra) {
-        return "WITH ('connector' = 'rustcdc-postgres', 'hostname' = '" + db.host() + "', 'port' = '" + db.port()
-                + "', 'username' = '" + db.replicationUser() + "', 'password' = '" + db.replicationPassword()
-                + "', 'database-name' = '" + db.name() + "', 'table-name' = '" + table + "', 'slot.name' = '" + slot
-                + "', 'publication.name' = '" + slot + "', 'slot.create-if-missing' = 'true', "
-                + "'publication.create-if-missing' = 'true', 'tls.mode' = 'disable', "
-                + "'scan.incremental.snapshot.chunk.size' = '50'" + extra + ")";
+        return SqlTestTables.with(db, table, slot, ", 'scan.incremental.snapshot.chunk.size' = '50'" + extra);
     }
 
     @Test

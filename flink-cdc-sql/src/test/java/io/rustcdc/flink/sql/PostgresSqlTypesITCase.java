@@ -52,11 +52,7 @@ class PostgresSqlTypesITCase {
     }
 
     private String with(String table, String slot) {
-        return "WITH ('connector' = 'rustcdc-postgres', 'hostname' = '" + db.host() + "', 'port' = '" + db.port()
-                + "', 'username' = '" + db.replicationUser() + "', 'password' = '" + db.replicationPassword()
-                + "', 'database-name' = '" + db.name() + "', 'table-name' = '" + table + "', 'slot.name' = '" + slot
-                + "', 'publication.name' = '" + slot + "', 'slot.create-if-missing' = 'true', "
-                + "'publication.create-if-missing' = 'true', 'tls.mode' = 'disable')";
+        return SqlTestTables.with(db, table, slot, "");
     }
 
     @Test
