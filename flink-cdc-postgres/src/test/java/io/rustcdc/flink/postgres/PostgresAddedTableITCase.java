@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.configuration.Configuration;
@@ -42,6 +43,7 @@ class PostgresAddedTableITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static volatile RuntimeException collectFailure;
     private static final Map<String, List<String>> KEYS = Map.of("t1", List.of("id"), "t2", List.of("a", "b"));
 
     @Test
@@ -53,11 +55,12 @@ class PostgresAddedTableITCase {
 
         Running first = start(source(db, "public.t1"), null, records);
         Map<String, String> t1Before = PostgresSourceITCase.t1(db);
-        drainUntil(records, changelog, json -> { }, () -> changelog.rows("t1").equals(t1Before));
+        drainUntil(records, changelog, json -> { }, () -> changelog.rows("t1").equals(t1Before),
+                () -> changelog.differences("t1", t1Before));
         String savepoint = client.stopWithSavepoint(first.job.getJobID(), false, savepoints.toUri().toString(),
                 SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
         first.results.close();
-        drainUntil(records, changelog, json -> { }, records::isEmpty);
+        drainUntil(records, changelog, json -> { }, records::isEmpty, () -> records.size() + " records left");
 
         db.execute("ALTER PUBLICATION added ADD TABLE t2");
         int[] t1Reads = {0};
@@ -71,7 +74,8 @@ class PostgresAddedTableITCase {
                     if (json.get("table").asText().equals("t1") && json.get("op").asText().equals("read")) {
                         t1Reads[0]++;
                     }
-                }, () -> changelog.rows("t1").equals(t1) && changelog.rows("t2").equals(t2));
+                }, () -> changelog.rows("t1").equals(t1) && changelog.rows("t2").equals(t2),
+                        () -> changelog.differences("t1", t1) + "; " + changelog.differences("t2", t2));
             } finally {
                 second.results.close();
                 second.job.cancel();
@@ -117,8 +121,8 @@ class PostgresAddedTableITCase {
         Thread t = new Thread(() -> {
             try {
                 results.forEachRemaining(into::add);
-            } catch (RuntimeException ignored) {
-                // closed
+            } catch (RuntimeException e) {
+                collectFailure = e; // also when the test closes the results
             }
         });
         t.setDaemon(true);
@@ -135,11 +139,12 @@ class PostgresAddedTableITCase {
     }
 
     private static void drainUntil(BlockingQueue<String> records, JsonChangelog changelog, Inspector inspector,
-            Condition done) throws Exception {
+            Condition done, Supplier<String> differences) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!done.holds()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out; ops " + changelog.ops() + ", violations " + changelog.violations());
+                throw new AssertionError("Timed out; ops " + changelog.ops() + ", violations " + changelog.violations()
+                        + ", " + differences.get() + (collectFailure == null ? "" : ", collecting failed: " + collectFailure));
             }
             String r = records.poll(100, TimeUnit.MILLISECONDS);
             if (r != null) {

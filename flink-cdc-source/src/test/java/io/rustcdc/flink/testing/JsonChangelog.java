@@ -97,6 +97,32 @@ public final class JsonChangelog {
         return violations;
     }
 
+    /**
+     * How the materialized rows of {@code table} differ from {@code expected}: counts of missing,
+     * unexpected and different rows, with a few keys of each, for a failure message.
+     */
+    public String differences(String table, Map<String, String> expected) {
+        Map<String, String> actual = rows(table);
+        List<String> missing = new ArrayList<>();
+        List<String> unexpected = new ArrayList<>();
+        List<String> different = new ArrayList<>();
+        expected.forEach((k, v) -> {
+            String a = actual.get(k);
+            if (a == null) {
+                missing.add(k);
+            } else if (!a.equals(v)) {
+                different.add(k + " " + a + " expected " + v);
+            }
+        });
+        actual.keySet().stream().filter(k -> !expected.containsKey(k)).forEach(unexpected::add);
+        return table + ": " + missing.size() + " missing " + first(missing) + ", " + unexpected.size() + " unexpected "
+                + first(unexpected) + ", " + different.size() + " different " + first(different);
+    }
+
+    private static List<String> first(List<String> keys) {
+        return keys.subList(0, Math.min(5, keys.size()));
+    }
+
     /** How many events of each op were applied. */
     public Map<String, Integer> ops() {
         return ops;
