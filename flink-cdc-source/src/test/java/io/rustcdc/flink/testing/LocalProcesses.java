@@ -52,17 +52,25 @@ public final class LocalProcesses {
      * with a parent-death signal ({@code signal}, e.g. {@code INT}) wherever {@code setpriv} exists.
      */
     public static List<String> command(String signal, List<String> args) {
+        return command(signal, args, true);
+    }
+
+    /**
+     * As {@link #command(String, List)}; with {@code unprivileged} false the process keeps this
+     * JVM's user (for programs that run as root, such as Flink's).
+     */
+    public static List<String> command(String signal, List<String> args, boolean unprivileged) {
         List<String> command = new ArrayList<>();
         if (new File("/usr/bin/setpriv").canExecute()) {
             command.add("/usr/bin/setpriv");
-            if (runningAsRoot()) {
+            if (unprivileged && runningAsRoot()) {
                 command.add("--reuid=" + UNPRIVILEGED_ID);
                 command.add("--regid=" + UNPRIVILEGED_ID);
                 command.add("--clear-groups");
             }
             command.add("--pdeathsig=" + signal);
             command.add("--");
-        } else if (runningAsRoot()) {
+        } else if (unprivileged && runningAsRoot()) {
             throw new IllegalStateException(
                     "The build runs as root and /usr/bin/setpriv (util-linux) is missing: "
                             + "install util-linux or run the build as an ordinary user");

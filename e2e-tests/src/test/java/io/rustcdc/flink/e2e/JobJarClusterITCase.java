@@ -1,0 +1,101 @@
+package io.rustcdc.flink.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A DataStream job jar, built by this build, submitted with Flink's CLI to a session cluster of
+ * separate JobManager and TaskManager processes: the snapshot and the stream of a table under
+ * concurrent writes arrive exactly once in a table of another database, also when the TaskManager
+ * process is killed and replaced, and across a stop with savepoint and a restart from it.
+ */
+@ExtendWith(PostgresExtension.class)
+@Timeout(600)
+class JobJarClusterITCase {
+    private static final Path JOB_JAR = Path.of(System.getProperty("rustcdc.e2e.job.jar", "target/e2e-job.jar"));
+    private static final String MAIN = "io.rustcdc.flink.e2e.ChangelogToTableJob";
+    private static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");
+
+    private static FlinkCluster cluster;
+
+    @RegisterExtension
+    final ClusterLogsOnFailure logs = new ClusterLogsOnFailure(() -> cluster);
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = FlinkCluster.start(ClusterLogsOnFailure.directory("job-jar"));
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aJobJarSubmittedWithTheCliCapturesTheSnapshotAndTheStreamExactly(PostgresDatabase db) throws Exception {
+        ReplicatedOrders orders = ReplicatedOrders.create(db.server(), "cli", 3_000);
+        String job = cluster.submit(JOB_JAR, MAIN, orders.jobArgs());
+        try (OrderWriter writer = new OrderWriter(orders.source(), 1)) {
+            cluster.awaitRunning(job);
+            writer.awaitTransactions(300);
+        }
+        orders.awaitSinkEqualsSource();
+        assertThat(orders.ops()).containsKeys("read", "insert", "update", "delete");
+        cluster.cli("cancel", job);
+    }
+
+    @Test
+    void aKilledTaskManagerIsReplacedAndTheJobRecoversExactlyFromItsCheckpoint(PostgresDatabase db) throws Exception {
+        ReplicatedOrders orders = ReplicatedOrders.create(db.server(), "tm_kill", 3_000);
+        String job = cluster.submit(JOB_JAR, MAIN, orders.jobArgs());
+        try (OrderWriter writer = new OrderWriter(orders.source(), 2)) {
+            cluster.awaitRunning(job);
+            writer.awaitTransactions(200);
+            cluster.awaitCheckpoints(job, 2);
+            cluster.killTaskManager(); // while the job streams and the writer writes
+            writer.awaitTransactions(200);
+            cluster.startTaskManager();
+            cluster.awaitRunning(job);
+            writer.awaitTransactions(200);
+        }
+        orders.awaitSinkEqualsSource();
+        cluster.cli("cancel", job);
+    }
+
+    @Test
+    void stopWithSavepointAndRestartFromItLosesAndDuplicatesNothing(PostgresDatabase db) throws Exception {
+        ReplicatedOrders orders = ReplicatedOrders.create(db.server(), "savepoint", 3_000);
+        String job = cluster.submit(JOB_JAR, MAIN, orders.jobArgs());
+        String restarted;
+        try (OrderWriter writer = new OrderWriter(orders.source(), 3)) {
+            cluster.awaitRunning(job);
+            writer.awaitTransactions(200);
+            cluster.awaitCheckpoints(job, 1);
+            String stopped = cluster.cli("stop", "--savepointPath", cluster.dir().resolve("savepoints").toUri().toString(), job);
+            Matcher m = SAVEPOINT.matcher(stopped);
+            assertThat(m.find()).as("flink stop printed a savepoint path:\n%s", stopped).isTrue();
+            writer.awaitTransactions(300); // while no job runs
+            List<String> run = new java.util.ArrayList<>(List.of("run", "-d", "-s", m.group(1), "-c", MAIN, JOB_JAR.toString()));
+            run.addAll(List.of(orders.jobArgs()));
+            restarted = FlinkCluster.jobId(cluster.cli(run.toArray(new String[0])));
+            cluster.awaitRunning(restarted);
+            writer.awaitTransactions(200);
+        }
+        orders.awaitSinkEqualsSource();
+        cluster.cli("cancel", restarted);
+    }
+}

@@ -1,0 +1,147 @@
+package io.rustcdc.flink.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresServer;
+import io.rustcdc.flink.testing.JsonChangelog;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The table {@code orders} of a source database, with a publication and a slot for it, and the
+ * database the job under test writes its changelog to (see {@code ChangelogTableSink}): compares
+ * the rows the changelog materializes with the source's.
+ */
+final class ReplicatedOrders {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final PostgresDatabase source;
+    private final PostgresDatabase sink;
+    private final String slot;
+    private JsonChangelog last;
+
+    private ReplicatedOrders(PostgresDatabase source, PostgresDatabase sink, String slot) {
+        this.source = source;
+        this.sink = sink;
+        this.slot = slot;
+    }
+
+    static ReplicatedOrders create(PostgresServer server, String name, int rows) throws SQLException {
+        PostgresDatabase source = server.createDatabase(name);
+        PostgresDatabase sink = server.createDatabase(name + "_sink");
+        OrderWriter.createOrders(source, rows);
+        String slot = "e2e_" + source.name();
+        source.execute("CREATE PUBLICATION e2e FOR TABLE orders",
+                "SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+        try (Connection c = sink.connect();
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE changelog (seq bigserial PRIMARY KEY, event text NOT NULL)");
+            s.execute("CREATE TABLE changelog_batches (id text PRIMARY KEY)");
+        }
+        return new ReplicatedOrders(source, sink, slot);
+    }
+
+    PostgresDatabase source() {
+        return source;
+    }
+
+    /** The arguments of {@code ChangelogToTableJob} for this source and sink. */
+    String[] jobArgs() {
+        return new String[] {
+            "--hostname", source.host(), "--port", String.valueOf(source.port()), "--database", source.name(),
+            "--username", source.replicationUser(), "--password", source.replicationPassword(),
+            "--slot", slot, "--publication", "e2e", "--tables", "public.orders", "--chunk-size", "500",
+            "--parallelism", "2", "--checkpoint-ms", "500",
+            "--sink-url", sink.jdbcUrl() + "?sslmode=disable", "--sink-username", sink.replicationUser(),
+            "--sink-password", sink.replicationPassword()
+        };
+    }
+
+    /**
+     * Waits until the changelog in the sink, applied in order, gives exactly the source's rows;
+     * fails at once on an impossible change (a row read or inserted twice, an update or delete of a
+     * row never emitted), and after two minutes with the rows that differ.
+     */
+    void awaitSinkEqualsSource() throws Exception {
+        Map<String, String> expected = sourceRows();
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            JsonChangelog changelog = sinkChangelog();
+            if (!changelog.violations().isEmpty()) {
+                throw new AssertionError("The changelog is not exact: " + changelog.violations().subList(0,
+                        Math.min(10, changelog.violations().size())));
+            }
+            Map<String, String> actual = materialized(changelog);
+            if (actual.equals(expected)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("The sink never matched the source; ops " + changelog.ops() + "; "
+                        + differences(actual, expected));
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /** How many events of each op the sink holds, as of the last comparison. */
+    Map<String, Integer> ops() {
+        return last.ops();
+    }
+
+    private JsonChangelog sinkChangelog() throws SQLException {
+        JsonChangelog changelog = new JsonChangelog(Map.of("orders", List.of("id")));
+        try (Connection c = sink.connect();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT event FROM changelog ORDER BY seq")) {
+            while (rs.next()) {
+                changelog.apply(rs.getString(1));
+            }
+        }
+        last = changelog;
+        return changelog;
+    }
+
+    /** id to "status|amount", from the rows the changelog materialized. */
+    private static Map<String, String> materialized(JsonChangelog changelog) throws Exception {
+        Map<String, String> rows = new HashMap<>();
+        for (String json : changelog.rows("orders").values()) {
+            JsonNode row = MAPPER.readTree(json);
+            rows.put(row.get("id").asText(), row.get("status").asText() + "|" + row.get("amount").asText());
+        }
+        return rows;
+    }
+
+    /** id to "status|amount", from the source table. */
+    private Map<String, String> sourceRows() throws SQLException {
+        Map<String, String> rows = new HashMap<>();
+        try (Connection c = source.admin();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, status, amount::text FROM orders")) {
+            while (rs.next()) {
+                rows.put(rs.getString(1), rs.getString(2) + "|" + rs.getString(3));
+            }
+        }
+        return rows;
+    }
+
+    private static String differences(Map<String, String> actual, Map<String, String> expected) {
+        List<String> missing = expected.keySet().stream().filter(k -> !actual.containsKey(k)).sorted().toList();
+        List<String> unexpected = actual.keySet().stream().filter(k -> !expected.containsKey(k)).sorted().toList();
+        List<String> different = expected.keySet().stream().filter(k -> actual.containsKey(k)
+                && !actual.get(k).equals(expected.get(k))).map(k -> k + ": " + actual.get(k) + " expected "
+                + expected.get(k)).sorted().toList();
+        return missing.size() + " ids missing " + first(missing) + ", " + unexpected.size() + " unexpected "
+                + first(unexpected) + ", " + different.size() + " different " + first(different);
+    }
+
+    private static List<String> first(List<String> list) {
+        return list.subList(0, Math.min(5, list.size()));
+    }
+}

@@ -1,0 +1,117 @@
+package io.rustcdc.flink.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The shaded SQL connector jar dropped into the lib/ folder of a session cluster, and a SQL script
+ * run with Flink's SQL client ({@code sql-client.sh -f}): a continuous aggregate over a table that
+ * a writer keeps changing ends equal to the same aggregate computed by PostgreSQL.
+ */
+@ExtendWith(PostgresExtension.class)
+@Timeout(600)
+class SqlClientClusterITCase {
+    private static final Path SQL_JAR = Path.of(System.getProperty("rustcdc.sql.connector.jar",
+            "../flink-cdc-sql/target/flink-sql-connector-rustcdc-postgres.jar"));
+    private static final Pattern PRINTED = Pattern.compile("totals> ([+-][IUD])\\[(\\w+), (\\d+), ([\\d.]+)]");
+
+    private static FlinkCluster cluster;
+
+    @RegisterExtension
+    final ClusterLogsOnFailure logs = new ClusterLogsOnFailure(() -> cluster);
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = FlinkCluster.start(ClusterLogsOnFailure.directory("sql-client"), SQL_JAR);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aScriptRunByTheSqlClientWithTheConnectorJarInLibStreamsAnExactAggregate(PostgresDatabase db) throws Exception {
+        PostgresDatabase source = db.server().createDatabase("sql_client");
+        OrderWriter.createOrders(source, 2_000);
+        String slot = "e2e_" + source.name();
+        source.execute("CREATE PUBLICATION e2e FOR TABLE orders",
+                "SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+        Path passwordFile = cluster.dir().resolve("postgres-password");
+        Files.writeString(passwordFile, source.replicationPassword());
+        Path script = cluster.dir().resolve("orders.sql");
+        Files.writeString(script, String.join("\n",
+                "SET 'execution.checkpointing.interval' = '1 s';",
+                "CREATE TABLE orders (",
+                "  id BIGINT, status STRING, amount DECIMAL(12, 2),",
+                "  PRIMARY KEY (id) NOT ENFORCED",
+                ") WITH (",
+                "  'connector' = 'rustcdc-postgres',",
+                "  'hostname' = '" + source.host() + "', 'port' = '" + source.port() + "',",
+                "  'username' = '" + source.replicationUser() + "', 'password.file' = '" + passwordFile + "',",
+                "  'database-name' = '" + source.name() + "', 'table-name' = 'public.orders',",
+                "  'slot.name' = '" + slot + "', 'publication.name' = 'e2e'",
+                ");",
+                "CREATE TABLE totals (",
+                "  status STRING, orders BIGINT, amount DECIMAL(38, 2), PRIMARY KEY (status) NOT ENFORCED",
+                ") WITH ('connector' = 'print', 'print-identifier' = 'totals');",
+                "INSERT INTO totals SELECT status, COUNT(*), SUM(amount) FROM orders GROUP BY status;",
+                ""));
+
+        String output = cluster.sqlClient(script);
+        assertThat(output).doesNotContain("[ERROR]").contains("Job ID:");
+        String job = output.replaceAll("(?s).*Job ID: ([0-9a-f]{32}).*", "$1");
+        try (OrderWriter writer = new OrderWriter(source, 4)) {
+            cluster.awaitRunning(job);
+            writer.awaitTransactions(300);
+        }
+        Map<String, String> expected = new TreeMap<>();
+        for (String row : source.queryColumn("SELECT status || '|' || count(*) || '|' || sum(amount) FROM orders GROUP BY status")) {
+            expected.put(row.substring(0, row.indexOf('|')), row.substring(row.indexOf('|') + 1));
+        }
+        Map<String, String>[] printed = new Map[1];
+        FlinkCluster.await(Duration.ofMinutes(2), "the printed aggregate to equal " + expected, () -> {
+            printed[0] = printedTotals(cluster.taskManagerOut(1));
+            return printed[0].equals(expected);
+        });
+        cluster.cli("cancel", job);
+    }
+
+    /** The aggregate's rows as the print sink's changelog leaves them: status to "count|sum". */
+    private static Map<String, String> printedTotals(Path out) {
+        Map<String, String> totals = new TreeMap<>();
+        try {
+            for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
+                Matcher m = PRINTED.matcher(line);
+                if (!m.find()) {
+                    continue;
+                }
+                switch (m.group(1)) {
+                    case "+I", "+U" -> totals.put(m.group(2), m.group(3) + "|" + m.group(4));
+                    default -> totals.remove(m.group(2));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return totals;
+    }
+}
