@@ -30,17 +30,6 @@ import java.util.stream.Stream;
  */
 final class FlinkCluster implements AutoCloseable {
     private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
-    /** What Flink's default config.yaml sets as env.java.opts.all, and its scripts pass to every JVM. */
-    private static final List<String> JAVA_OPTS = List.of(
-            "--add-exports=java.base/sun.net.util=ALL-UNNAMED", "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-            "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens=java.base/java.text=ALL-UNNAMED", "--add-opens=java.base/java.time=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
     private static final Path HOME = Path.of(System.getProperty("rustcdc.flink.home", "target/flink"));
 
     private final Path dir;
@@ -254,7 +243,7 @@ final class FlinkCluster implements AutoCloseable {
     private List<String> java(String name, String jvmFlags) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JAVA_OPTS);
+        command.addAll(FlinkJvm.OPTIONS);
         if (!jvmFlags.isBlank()) {
             command.addAll(Arrays.asList(jvmFlags.trim().split("\\s+")));
         }

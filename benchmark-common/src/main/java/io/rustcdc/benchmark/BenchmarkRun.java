@@ -1,0 +1,96 @@
+package io.rustcdc.benchmark;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
+
+/**
+ * One measured run of one side, in a JVM of its own (so that its peak memory is its own). The side
+ * starts its Flink job, whose sink calls {@link Measurement#arrived}; this class waits for the
+ * events, writes the result as one JSON object to {@code --result} and exits.
+ *
+ * <p>Phases: {@code snapshot} and {@code drain} wait for {@code --events} events and time them
+ * from the job's submission; {@code latency} writes rows at {@code --rate} rows/s for {@code
+ * --seconds} once the job delivers, and measures commit-to-sink delays.
+ */
+public final class BenchmarkRun {
+    /** Starts the side's job; closing the handle cancels it. */
+    public interface Job {
+        AutoCloseable start(BenchmarkArgs args) throws Exception;
+    }
+
+    private BenchmarkRun() {}
+
+    /** @param commitMillis the commit time, in epoch milliseconds, of an event as the side renders it */
+    public static void main(String[] rawArgs, Job job, ToLongFunction<String> commitMillis) throws Exception {
+        BenchmarkArgs args = new BenchmarkArgs(rawArgs);
+        String phase = args.get("phase");
+        String result;
+        try (MemorySampler memory = new MemorySampler()) {
+            long start = System.nanoTime();
+            AutoCloseable running = job.start(args);
+            String measured = "latency".equals(phase) ? latency(args, commitMillis) : throughput(args, start);
+            result = String.format(Locale.ROOT, "{\"phase\":\"%s\",\"parallelism\":%d,%s,\"peak_heap_bytes\":%d,"
+                    + "\"peak_rss_bytes\":%d}", phase, args.getInt("parallelism"), measured, memory.peakHeapBytes(),
+                    MemorySampler.peakRssBytes());
+            try {
+                running.close();
+            } catch (Exception e) {
+                // a bounded job (snapshot) has ended by itself
+            }
+        }
+        Files.writeString(Path.of(args.get("result")), result + "\n", StandardCharsets.UTF_8);
+        System.exit(0);
+    }
+
+    private static String throughput(BenchmarkArgs args, long startNanos) throws InterruptedException {
+        long events = args.getLong("events");
+        await(() -> Measurement.count() >= events, TimeUnit.MINUTES.toNanos(30), "events: " + events);
+        Thread.sleep(200); // an event too many would show here
+        double seconds = (Measurement.lastArrivalNanos() - startNanos) / 1e9;
+        return String.format(Locale.ROOT, "\"events\":%d,\"seconds\":%.3f,\"events_per_second\":%.0f",
+                Measurement.count(), seconds, Measurement.count() / seconds);
+    }
+
+    private static String latency(BenchmarkArgs args, ToLongFunction<String> commitMillis) throws Exception {
+        long firstId = args.getLong("first-id");
+        try (RowWriter writer = new RowWriter(args, firstId)) {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (Measurement.count() == 0) { // until the job delivers
+                if (Measurement.jobFailure() != null) {
+                    throw new IllegalStateException("The job failed", Measurement.jobFailure());
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("The job delivered nothing within 3 minutes");
+                }
+                writer.transaction(1);
+                Thread.sleep(100);
+            }
+            Thread.sleep(1_000);
+            Measurement.measureLatency(System.currentTimeMillis(), commitMillis);
+            long written = writer.atRate(args.getInt("rate"), args.getLong("seconds"));
+            await(() -> Measurement.latencyCount() >= written, TimeUnit.MINUTES.toNanos(2),
+                    "latency rows: " + written);
+            long[] p = Measurement.latencyPercentiles();
+            return String.format(Locale.ROOT, "\"events\":%d,\"rate\":%d,\"latency_ms\":{\"p50\":%d,\"p99\":%d,\"max\":%d}",
+                    written, args.getInt("rate"), p[0], p[1], p[2]);
+        }
+    }
+
+    private static void await(java.util.function.BooleanSupplier done, long timeoutNanos, String what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (!done.getAsBoolean()) {
+            if (Measurement.jobFailure() != null) {
+                throw new IllegalStateException("The job failed", Measurement.jobFailure());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Timed out waiting for " + what + "; arrived " + Measurement.count());
+            }
+            Thread.sleep(5);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.rustcdc.flink.benchmark;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The benchmark's tables, all of one realistic shape (bigint key, integer, numeric(12,4), text of
+ * varying length, timestamptz, nullable jsonb): {@code bench} to snapshot, {@code churn} for the
+ * change backlog, {@code lat} for latency; one publication for each.
+ */
+final class BenchmarkDatabase {
+    static final String COLUMNS = "(id bigint PRIMARY KEY, qty int NOT NULL, price numeric(12,4) NOT NULL, note text, "
+            + "created_at timestamptz NOT NULL, attrs jsonb)";
+    private static final String ROW = "g, g % 1000, (g % 100000) + 0.1234, repeat('x', (g % 200)::int) || g, "
+            + "timestamptz '2026-01-01 00:00:00+00' - (g || ' seconds')::interval, "
+            + "CASE WHEN g % 3 = 0 THEN NULL ELSE jsonb_build_object('k', g, 'tag', 't' || (g % 10)) END";
+
+    private final PostgresDatabase db;
+
+    BenchmarkDatabase(PostgresDatabase db) {
+        this.db = db;
+    }
+
+    PostgresDatabase db() {
+        return db;
+    }
+
+    void create(long rows) {
+        db.execute("CREATE TABLE bench " + COLUMNS, "CREATE TABLE churn " + COLUMNS, "CREATE TABLE lat " + COLUMNS,
+                "INSERT INTO bench SELECT " + ROW + " FROM generate_series(1, " + rows + ") g",
+                "ANALYZE bench",
+                "ALTER TABLE bench OWNER TO " + db.replicationUser(),
+                "ALTER TABLE churn OWNER TO " + db.replicationUser(),
+                "ALTER TABLE lat OWNER TO " + db.replicationUser(),
+                "CREATE PUBLICATION bench_pub FOR TABLE bench",
+                "CREATE PUBLICATION churn_pub FOR TABLE churn",
+                "CREATE PUBLICATION lat_pub FOR TABLE lat",
+                "CHECKPOINT");
+    }
+
+    void createSlot(String slot) {
+        db.execute("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+    }
+
+    void dropSlot(String slot) {
+        db.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+    }
+
+    /**
+     * Commits exactly {@code changes} row changes to {@code churn}: half inserts, then updates, then
+     * deletes, in transactions of 1, 10, 100, 1000 and 10000 rows in turn.
+     */
+    void commitBacklog(long changes) throws SQLException {
+        long inserts = changes / 2;
+        long updates = changes * 3 / 10;
+        long deletes = changes - inserts - updates;
+        try (Connection c = db.admin();
+                Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            long base = Long.parseLong(db.queryValue("SELECT coalesce(max(id), 0) FROM churn"));
+            inTransactions(c, s, inserts, (from, to) -> "INSERT INTO churn SELECT " + ROW
+                    + " FROM generate_series(" + (base + from) + ", " + (base + to) + ") g");
+            inTransactions(c, s, updates, (from, to) -> "UPDATE churn SET qty = qty + 1, note = note || 'u' "
+                    + "WHERE id BETWEEN " + (base + from) + " AND " + (base + to));
+            inTransactions(c, s, deletes, (from, to) -> "DELETE FROM churn WHERE id BETWEEN " + (base + inserts - to + 1)
+                    + " AND " + (base + inserts - from + 1));
+        }
+    }
+
+    private interface RangeStatement {
+        String sql(long from, long to);
+    }
+
+    private static void inTransactions(Connection c, Statement s, long rows, RangeStatement statement) throws SQLException {
+        int[] sizes = {1, 10, 100, 1000, 10_000};
+        long done = 0;
+        for (int i = 0; done < rows; i++) {
+            long size = Math.min(sizes[i % sizes.length], rows - done);
+            int changed = s.executeUpdate(statement.sql(done + 1, done + size));
+            if (changed != size) {
+                throw new IllegalStateException("Expected " + size + " rows changed, got " + changed);
+            }
+            c.commit();
+            done += size;
+        }
+    }
+}

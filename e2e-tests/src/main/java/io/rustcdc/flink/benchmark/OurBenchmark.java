@@ -1,0 +1,87 @@
+package io.rustcdc.flink.benchmark;
+
+import io.rustcdc.benchmark.BenchmarkArgs;
+import io.rustcdc.benchmark.BenchmarkRun;
+import io.rustcdc.benchmark.Measurement;
+import io.rustcdc.flink.postgres.PostgresConnector;
+import io.rustcdc.flink.postgres.PostgresSourceConfig;
+import io.rustcdc.flink.postgres.TlsMode;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/** One benchmark run of this project's PostgreSQL source (native JSON), into a sink that counts and discards. */
+public final class OurBenchmark {
+    private OurBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        BenchmarkRun.main(args, OurBenchmark::start, OurBenchmark::commitMillis);
+    }
+
+    private static AutoCloseable start(BenchmarkArgs args) throws Exception {
+        PostgresSourceConfig config = PostgresSourceConfig.builder()
+                .hostname(args.get("host"))
+                .port(args.getInt("port"))
+                .database(args.get("database"))
+                .username(args.get("user"))
+                .password(Secret.of(args.get("password")))
+                .slotName(args.get("slot"))
+                .publicationName(args.get("publication"))
+                .tlsMode(TlsMode.DISABLE)
+                .build();
+        CdcSource<String, ?, ?> source = CdcSource.builder()
+                .connector(PostgresConnector.create(config))
+                .includeTables(args.get("table"))
+                .chunkSize(args.getInt("chunk-size"))
+                .startupMode("snapshot".equals(args.get("phase")) ? StartupMode.snapshot() : StartupMode.committed())
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(args.getInt("parallelism"));
+        env.enableCheckpointing(args.getLong("checkpoint-ms"));
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "rustcdc postgres")
+                .sinkTo(new CountingSink()).setParallelism(1);
+        JobClient job = env.executeAsync("benchmark rustcdc");
+        job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
+        return () -> job.cancel().get(30, TimeUnit.SECONDS);
+    }
+
+    /** source.commit_time of a native JSON event, in milliseconds. */
+    static long commitMillis(String event) {
+        int at = event.indexOf("\"commit_time\":\"") + 15;
+        return Instant.parse(event.substring(at, event.indexOf('"', at))).toEpochMilli();
+    }
+
+    private static final class CountingSink implements Sink<String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public SinkWriter<String> createWriter(WriterInitContext context) {
+            return new SinkWriter<>() {
+                @Override
+                public void write(String event, Context context) {
+                    Measurement.arrived(event);
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+}

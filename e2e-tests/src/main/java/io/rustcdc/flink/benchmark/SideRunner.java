@@ -1,0 +1,75 @@
+package io.rustcdc.flink.benchmark;
+
+import io.rustcdc.flink.e2e.FlinkJvm;
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.testing.LocalProcesses;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one side ({@code ours} or {@code peer}) for one run of one phase in a JVM of its own, with
+ * the same heap limit and a JFR recording for both, and returns the run's result JSON.
+ */
+final class SideRunner {
+    static final String OURS = "ours";
+    static final String PEER = "peer";
+
+    private final Path out;
+    private final PostgresDatabase db;
+    private final String peerClasspath;
+
+    SideRunner(Path out, PostgresDatabase db, String peerClasspath) {
+        this.out = out;
+        this.db = db;
+        this.peerClasspath = peerClasspath;
+    }
+
+    /** The JFR recording of a run, named as {@link #run} names it. */
+    Path recording(String name) {
+        return out.resolve("jfr").resolve(name + ".jfr");
+    }
+
+    String run(String side, String name, List<String> phaseArgs) throws IOException, InterruptedException {
+        Files.createDirectories(out.resolve("jfr"));
+        Files.createDirectories(out.resolve("logs"));
+        Path result = out.resolve("runs").resolve(name + ".json");
+        Files.createDirectories(result.getParent());
+        Files.deleteIfExists(result);
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(FlinkJvm.OPTIONS);
+        command.add("-Xmx2g");
+        command.add("-XX:StartFlightRecording=filename=" + recording(name) + ",settings=profile");
+        command.add("-Dlog4j2.configurationFile=quickstart-log4j2.properties");
+        command.add("-cp");
+        command.add(OURS.equals(side) ? System.getProperty("java.class.path") : peerClasspath);
+        command.add(OURS.equals(side) ? OurBenchmark.class.getName() : "io.rustcdc.benchmark.peer.PeerBenchmark");
+        command.addAll(List.of("--host", db.host(), "--port", String.valueOf(db.port()), "--database", db.name(),
+                "--user", db.replicationUser(), "--password", db.replicationPassword(), "--checkpoint-ms", "3000",
+                "--result", result.toString()));
+        command.addAll(phaseArgs);
+        Path log = out.resolve("logs").resolve(name + ".log");
+        ProcessBuilder pb = new ProcessBuilder(LocalProcesses.command("KILL", command, false))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        Process p = LocalProcesses.start(pb);
+        if (!p.waitFor(40, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(name + " did not end in 40 minutes; see " + log);
+        }
+        if (p.exitValue() != 0 || !Files.exists(result)) {
+            throw new IllegalStateException(name + " failed (exit " + p.exitValue() + "); the end of " + log + ":\n"
+                    + tail(log));
+        }
+        return Files.readString(result, StandardCharsets.UTF_8).trim();
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+}

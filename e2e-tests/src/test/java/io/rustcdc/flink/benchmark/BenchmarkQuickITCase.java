@@ -1,0 +1,39 @@
+package io.rustcdc.flink.benchmark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The benchmark harness in its quick mode (small data, one run), so that it cannot rot: every figure has every column it should. */
+@Timeout(900)
+class BenchmarkQuickITCase {
+
+    @Test
+    void theQuickModeProducesTheWholeTable() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Path report = Benchmark.run(new String[] {"--quick", "true", "--out", "target/benchmark-quick"},
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String md = Files.readString(report);
+        List<String> rows = md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| figure")).toList();
+        assertThat(rows).extracting(r -> r.substring(2, r.indexOf(" ("))).containsExactly(
+                "snapshot p1", "peak heap, snapshot p1", "peak RSS, snapshot p1", "snapshot p2", "stream drain",
+                "peak heap, stream drain", "peak RSS, stream drain", "latency p50 at 200 rows/s",
+                "latency p99 at 200 rows/s", "latency max at 200 rows/s");
+        for (String row : rows) {
+            String[] cells = row.split("\\|");
+            assertThat(cells[2].trim()).as("ours in %s", row).matches("[0-9.,]+");
+            assertThat(cells[3].trim()).as("peer in %s", row).matches("[0-9.,]+");
+        }
+        assertThat(rows.get(0).split("\\|")[4].trim()).as("the COPY limit").matches("[0-9.,]+");
+        assertThat(rows.get(4).split("\\|")[4].trim()).as("the raw stream limit").matches("[0-9.,]+");
+        assertThat(md).contains("Hottest frames").contains("snapshot p1, ours: ");
+        assertThat(Path.of("target/benchmark-quick/report.json")).exists();
+    }
+}
