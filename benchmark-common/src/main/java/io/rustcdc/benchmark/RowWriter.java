@@ -16,7 +16,7 @@ final class RowWriter implements AutoCloseable {
         connection = DriverManager.getConnection(args.jdbcUrl(), args.get("user"), args.get("password"));
         connection.setAutoCommit(false);
         insert = connection.prepareStatement("INSERT INTO " + args.get("table")
-                + " (id, qty, price, note, created_at, attrs) VALUES (?, ?, ?::numeric, ?, ?, ?::jsonb)");
+                + " (id, qty, b, price, note, created_at, attrs) VALUES (?, ?, ?, ?::numeric, ?, ?, ?::jsonb)");
         nextId = firstId;
     }
 
@@ -26,10 +26,11 @@ final class RowWriter implements AutoCloseable {
             long id = nextId++;
             insert.setLong(1, id);
             insert.setInt(2, (int) (id % 1000));
-            insert.setString(3, (id % 100_000) + ".1234");
-            insert.setString(4, "latency row " + id);
-            insert.setTimestamp(5, new Timestamp(System.currentTimeMillis()));
-            insert.setString(6, id % 2 == 0 ? null : "{\"k\": " + id + "}");
+            insert.setInt(3, (int) (id % 7919));
+            insert.setString(4, (id % 100_000) + ".1234");
+            insert.setString(5, "latency row " + id);
+            insert.setTimestamp(6, new Timestamp(System.currentTimeMillis()));
+            insert.setString(7, id % 2 == 0 ? null : "{\"k\": " + id + "}");
             insert.addBatch();
         }
         insert.executeBatch();

@@ -22,10 +22,9 @@ import java.util.regex.Pattern;
  *
  * <p>Options: {@code --quick true} (small data, one run: what CI runs), {@code --rows},
  * {@code --changes}, {@code --runs}, {@code --chunk-size}, {@code --latency-seconds},
- * {@code --rate}, {@code --out}. The peer's classpath comes from {@code -Dbenchmark.peer.classpath}.
+ * {@code --rate}, {@code --out}, {@code --peer false} (our side and the limits only, while working on speed). The peer's classpath comes from {@code -Dbenchmark.peer.classpath}.
  */
 public final class Benchmark {
-    private static final String[] SIDES = {SideRunner.OURS, SideRunner.PEER};
 
     private final Map<String, String> options;
     private final boolean quick;
@@ -33,6 +32,7 @@ public final class Benchmark {
     private final long changes;
     private final int runs;
     private final int chunkSize;
+    private final String[] sides;
     private final PrintStream print;
     private final Map<String, Figure> figures = new LinkedHashMap<>();
     private final Map<String, List<String>> hotFrames = new LinkedHashMap<>();
@@ -45,6 +45,8 @@ public final class Benchmark {
         this.changes = Long.parseLong(options.getOrDefault("changes", quick ? "20000" : "1000000"));
         this.runs = Integer.parseInt(options.getOrDefault("runs", quick ? "1" : "3"));
         this.chunkSize = Integer.parseInt(options.getOrDefault("chunk-size", quick ? "2000" : "8096"));
+        this.sides = Boolean.parseBoolean(options.getOrDefault("peer", "true"))
+                ? new String[] {SideRunner.OURS, SideRunner.PEER} : new String[] {SideRunner.OURS};
         this.print = print;
     }
 
@@ -84,7 +86,7 @@ public final class Benchmark {
     private void snapshot(BenchmarkDatabase db, SideRunner runner, int parallelism) throws Exception {
         Figure speed = figure("snapshot p" + parallelism, "rows/s");
         for (int r = 1; r <= runs; r++) {
-            for (String side : SIDES) {
+            for (String side : sides) {
                 String name = "snapshot-p" + parallelism + "-" + side + "-r" + r;
                 String slot = ("snap_" + side + "_p" + parallelism + "_r" + r);
                 String result = runner.run(side, name, List.of("--phase", "snapshot", "--table", "public.bench",
@@ -101,15 +103,16 @@ public final class Benchmark {
         Figure speed = figure("stream drain", "events/s");
         List<String> slots = new ArrayList<>();
         for (int r = 1; r <= runs; r++) {
-            for (String side : new String[] {SideRunner.OURS, SideRunner.PEER, "limit"}) {
+            for (String side : sides) {
                 slots.add("drain_" + side + "_r" + r);
             }
+            slots.add("drain_limit_r" + r);
         }
         slots.forEach(db::createSlot);
         say("committing a backlog of " + changes + " changes ...");
         db.commitBacklog(changes);
         for (int r = 1; r <= runs; r++) {
-            for (String side : SIDES) {
+            for (String side : sides) {
                 String name = "drain-" + side + "-r" + r;
                 String slot = "drain_" + side + "_r" + r;
                 String result = runner.run(side, name, List.of("--phase", "drain", "--table", "public.churn",
@@ -132,7 +135,7 @@ public final class Benchmark {
         Figure max = figure("latency max at " + rate + " rows/s", "ms");
         long firstId = 1;
         for (int r = 1; r <= runs; r++) {
-            for (String side : SIDES) {
+            for (String side : sides) {
                 String name = "latency-" + side + "-r" + r;
                 String slot = "lat_" + side + "_r" + r;
                 db.createSlot(slot);

@@ -8,14 +8,16 @@ import java.sql.Statement;
 /**
  * The benchmark's tables, all of one realistic shape (bigint key, integer, numeric(12,4), text of
  * varying length, timestamptz, nullable jsonb): {@code bench} to snapshot, {@code churn} for the
- * change backlog, {@code lat} for latency; one publication for each.
+ * change backlog (REPLICA IDENTITY FULL, so updates and deletes carry whole old rows), {@code lat}
+ * for latency; one publication for each.
  */
 final class BenchmarkDatabase {
-    static final String COLUMNS = "(id bigint PRIMARY KEY, qty int NOT NULL, price numeric(12,4) NOT NULL, note text, "
-            + "created_at timestamptz NOT NULL, attrs jsonb)";
-    private static final String ROW = "g, g % 1000, (g % 100000) + 0.1234, repeat('x', (g % 200)::int) || g, "
+    static final String COLUMNS = "(id bigint PRIMARY KEY, qty int NOT NULL, b int, price numeric(12,4) NOT NULL, "
+            + "note text, created_at timestamptz NOT NULL, attrs jsonb)";
+    /** Notes of 20 to 200 characters; half the jsonb values null. */
+    private static final String ROW = "g, g % 1000, g % 7919, (g % 100000) + 0.1234, rpad('note ' || g, 20 + (g % 181)::int, 'x'), "
             + "timestamptz '2026-01-01 00:00:00+00' - (g || ' seconds')::interval, "
-            + "CASE WHEN g % 3 = 0 THEN NULL ELSE jsonb_build_object('k', g, 'tag', 't' || (g % 10)) END";
+            + "CASE WHEN g % 2 = 0 THEN NULL ELSE jsonb_build_object('k', g, 'tag', 't' || (g % 10)) END";
 
     private final PostgresDatabase db;
 
@@ -34,6 +36,7 @@ final class BenchmarkDatabase {
                 "ALTER TABLE bench OWNER TO " + db.replicationUser(),
                 "ALTER TABLE churn OWNER TO " + db.replicationUser(),
                 "ALTER TABLE lat OWNER TO " + db.replicationUser(),
+                "ALTER TABLE churn REPLICA IDENTITY FULL",
                 "CREATE PUBLICATION bench_pub FOR TABLE bench",
                 "CREATE PUBLICATION churn_pub FOR TABLE churn",
                 "CREATE PUBLICATION lat_pub FOR TABLE lat",

@@ -52,7 +52,7 @@ public interface ChangeEventDeserializer<T> extends Serializable {
 
             @Override
             public void deserialize(ChangeEvent event, Collector<String> out) {
-                out.collect(new String(renderer.render(event), java.nio.charset.StandardCharsets.UTF_8));
+                out.collect(renderer.renderToString(event));
             }
 
             @Override

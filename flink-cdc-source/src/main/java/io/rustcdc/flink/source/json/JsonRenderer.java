@@ -3,7 +3,9 @@ package io.rustcdc.flink.source.json;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.rustcdc.flink.source.model.ChangeEvent;
@@ -19,6 +21,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -26,8 +29,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -62,8 +67,30 @@ public final class JsonRenderer implements Serializable {
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8) // 4-byte UTF-8, not escaped surrogate pairs
             .build();
 
+    // field names pre-quoted once, instead of checked character by character for every event
+    private static final SerializableString OP = new SerializedString("op");
+    private static final SerializableString SCHEMA = new SerializedString("schema");
+    private static final SerializableString TABLE = new SerializedString("table");
+    private static final SerializableString BEFORE = new SerializedString("before");
+    private static final SerializableString AFTER = new SerializedString("after");
+    private static final SerializableString SOURCE = new SerializedString("source");
+    private static final SerializableString CONNECTOR = new SerializedString("connector");
+    private static final SerializableString DB = new SerializedString("db");
+    private static final SerializableString POSITION = new SerializedString("position");
+    private static final SerializableString COMMIT_TIME = new SerializedString("commit_time");
+    private static final SerializableString SNAPSHOT = new SerializedString("snapshot");
+    private static final SerializableString TYPE_MAPPING = new SerializedString("type_mapping");
+    private static final SerializableString SHAPE = new SerializedString("shape");
+    /** One buffer per thread for string renderings, reused, so that it grows once rather than per event. */
+    private static final ThreadLocal<StringBuilderWriter> STRING_BUFFER =
+            ThreadLocal.withInitial(() -> new StringBuilderWriter(4096));
+    /** Shapes rendered so far, by id; bounded, as a job sees few shapes. */
+    private static final int MAX_CACHED_SHAPES = 4096;
+
     private final WideIntegers wideIntegers;
     private final ShapeRendering shapeRendering;
+    // a table's shape is the same JSON for every row of the table: rendered once
+    private transient Map<String, String> renderedShapes;
 
     private JsonRenderer(WideIntegers wideIntegers, ShapeRendering shapeRendering) {
         this.wideIntegers = wideIntegers;
@@ -92,18 +119,26 @@ public final class JsonRenderer implements Serializable {
     }
 
     /**
+     * The event as a JSON string: the same document as {@link #render(ChangeEvent)}, written as
+     * characters, without encoding to UTF-8 and decoding back.
+     */
+    public String renderToString(ChangeEvent event) {
+        StringBuilderWriter out = STRING_BUFFER.get();
+        out.reset();
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            write(g, event);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    /**
      * The shape alone as the JSON object the envelope's {@code shape} field holds, in full whatever
      * the shape rendering setting: for consumers that show or store shapes apart from rows.
      */
     public String renderShape(RowShape shape) {
-        try (ByteArrayBuilder bytes = new ByteArrayBuilder(256)) {
-            try (JsonGenerator g = FACTORY.createGenerator(bytes, JsonEncoding.UTF8)) {
-                writeShapeObject(g, shape, true);
-            }
-            return new String(bytes.toByteArray(), java.nio.charset.StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return shapeJson(shape, true);
     }
 
     /** Writes the event as UTF-8 JSON to {@code out}, which stays open. */
@@ -116,17 +151,20 @@ public final class JsonRenderer implements Serializable {
 
     private void write(JsonGenerator g, ChangeEvent e) throws IOException {
         g.writeStartObject();
-        g.writeStringField("op", e.op().wireName());
-        g.writeStringField("schema", e.table().schema());
+        g.writeFieldName(OP);
+        g.writeString(e.op().wireName());
+        g.writeFieldName(SCHEMA);
+        g.writeString(e.table().schema());
         // a schema change is published under a name of its own, so that no consumer of the table's
         // rows mistakes it for one
-        g.writeStringField("table", e.op() == Op.SCHEMA_CHANGE ? e.table().table() + "__ddl_events" : e.table().table());
+        g.writeFieldName(TABLE);
+        g.writeString(e.op() == Op.SCHEMA_CHANGE ? e.table().table() + "__ddl_events" : e.table().table());
         if (e.before() != null) {
-            g.writeFieldName("before");
+            g.writeFieldName(BEFORE);
             writeRow(g, e.before());
         }
         if (e.after() != null) {
-            g.writeFieldName("after");
+            g.writeFieldName(AFTER);
             writeRow(g, e.after());
         }
         List<String> unchanged = e.unchangedColumns();
@@ -149,19 +187,28 @@ public final class JsonRenderer implements Serializable {
 
     private void writeSource(JsonGenerator g, ChangeEvent e) throws IOException {
         SourceInfo s = e.source();
-        g.writeObjectFieldStart("source");
-        g.writeStringField("connector", s.connector());
-        g.writeStringField("db", e.table().database());
-        g.writeStringField("schema", e.table().schema());
-        g.writeStringField("table", e.table().table());
+        g.writeFieldName(SOURCE);
+        g.writeStartObject();
+        g.writeFieldName(CONNECTOR);
+        g.writeString(s.connector());
+        g.writeFieldName(DB);
+        g.writeString(e.table().database());
+        g.writeFieldName(SCHEMA);
+        g.writeString(e.table().schema());
+        g.writeFieldName(TABLE);
+        g.writeString(e.table().table());
         if (s.position() != null) {
-            g.writeStringField("position", s.position().toString());
+            g.writeFieldName(POSITION);
+            g.writeString(s.position().toString());
         }
         if (s.commitTime() != null) {
-            g.writeStringField("commit_time", TemporalText.instant(s.commitTime(), ValueType.UNSPECIFIED_PRECISION));
+            g.writeFieldName(COMMIT_TIME);
+            g.writeString(TemporalText.instant(s.commitTime(), ValueType.UNSPECIFIED_PRECISION));
         }
-        g.writeBooleanField("snapshot", s.snapshot());
-        g.writeStringField("type_mapping", s.typeMapping());
+        g.writeFieldName(SNAPSHOT);
+        g.writeBoolean(s.snapshot());
+        g.writeFieldName(TYPE_MAPPING);
+        g.writeString(s.typeMapping());
         g.writeEndObject();
     }
 
@@ -178,8 +225,31 @@ public final class JsonRenderer implements Serializable {
     }
 
     private void writeShape(JsonGenerator g, RowShape shape) throws IOException {
-        g.writeFieldName("shape");
-        writeShapeObject(g, shape, shapeRendering == ShapeRendering.FULL);
+        g.writeFieldName(SHAPE);
+        Map<String, String> rendered = renderedShapes;
+        if (rendered == null) {
+            rendered = new ConcurrentHashMap<>();
+            renderedShapes = rendered;
+        }
+        String json = rendered.get(shape.id());
+        if (json == null) {
+            json = shapeJson(shape, shapeRendering == ShapeRendering.FULL);
+            if (rendered.size() >= MAX_CACHED_SHAPES) {
+                rendered.clear();
+            }
+            rendered.put(shape.id(), json);
+        }
+        g.writeRawValue(json);
+    }
+
+    private static String shapeJson(RowShape shape, boolean full) {
+        StringBuilderWriter out = new StringBuilderWriter(256);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            writeShapeObject(g, shape, full);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
     }
 
     private static void writeShapeObject(JsonGenerator g, RowShape shape, boolean full) throws IOException {
@@ -318,6 +388,49 @@ public final class JsonRenderer implements Serializable {
 
     private static String nonFinite(double d) {
         return Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
+    }
+
+    /** A writer into a StringBuilder: unlike StringWriter, without a lock on every write. */
+    private static final class StringBuilderWriter extends Writer {
+        private final StringBuilder sb;
+
+        StringBuilderWriter(int capacity) {
+            sb = new StringBuilder(capacity);
+        }
+
+        void reset() {
+            if (sb.capacity() > 1 << 20) {
+                sb.setLength(0);
+                sb.trimToSize(); // a huge event once does not pin a huge buffer
+            }
+            sb.setLength(0);
+        }
+
+        @Override
+        public void write(char[] buffer, int offset, int length) {
+            sb.append(buffer, offset, length);
+        }
+
+        @Override
+        public void write(String str, int offset, int length) {
+            sb.append(str, offset, offset + length);
+        }
+
+        @Override
+        public void write(int c) {
+            sb.append((char) c);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+
+        @Override
+        public String toString() {
+            return sb.toString();
+        }
     }
 
     /** Builds a {@link JsonRenderer}. */

@@ -38,16 +38,28 @@ final class TemporalText {
     }
 
     static String timestamp(LocalDateTime t, int precision) {
-        StringBuilder sb = new StringBuilder(32);
-        sb.append(t.toLocalDate()).append('T');
-        twoDigits(sb, t.getHour()).append(':');
-        twoDigits(sb, t.getMinute()).append(':');
-        twoDigits(sb, t.getSecond());
-        return fraction(sb, t.getNano(), precision).toString();
+        return appendTimestamp(new StringBuilder(32), t, precision).toString();
     }
 
     static String instant(Instant i, int precision) {
-        return timestamp(LocalDateTime.ofInstant(i, ZoneOffset.UTC), precision) + "Z";
+        return appendTimestamp(new StringBuilder(33), LocalDateTime.ofInstant(i, ZoneOffset.UTC), precision)
+                .append('Z').toString();
+    }
+
+    private static StringBuilder appendTimestamp(StringBuilder sb, LocalDateTime t, int precision) {
+        int year = t.getYear();
+        if (year >= 1000 && year <= 9999) {
+            sb.append(year).append('-');
+            twoDigits(sb, t.getMonthValue()).append('-');
+            twoDigits(sb, t.getDayOfMonth());
+        } else {
+            sb.append(t.toLocalDate()); // signed and wider years as LocalDate prints them
+        }
+        sb.append('T');
+        twoDigits(sb, t.getHour()).append(':');
+        twoDigits(sb, t.getMinute()).append(':');
+        twoDigits(sb, t.getSecond());
+        return fraction(sb, t.getNano(), precision);
     }
 
     private static StringBuilder twoDigits(StringBuilder sb, int n) {

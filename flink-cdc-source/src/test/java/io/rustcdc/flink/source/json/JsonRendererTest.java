@@ -197,6 +197,23 @@ class JsonRendererTest {
     }
 
     @Test
+    void aStringRenderingIsTheSameDocumentAsTheUtf8OneAndShapesRenderedOnceStayRight() {
+        RowType type = RowType.of(List.of("id", "note"), List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.TEXT)));
+        RowShape shape = RowShape.of("public", "orders",
+                List.of(RowShape.Column.of("id", "bigint", false), RowShape.Column.of("note", "text", true)), List.of("id"));
+        RowShape other = RowShape.of("public", "orders",
+                List.of(RowShape.Column.of("id", "bigint", false), RowShape.Column.of("note", "varchar(9)", true)), List.of("id"));
+        JsonRenderer renderer = JsonRenderer.create();
+        for (RowShape s : List.of(shape, other, shape)) {
+            for (String note : new String[] {"plain", "caf\u00e9 \ud83d\ude00 \u0001 \"q\" \\", ""}) {
+                ChangeEvent e = ChangeEvent.builder(Op.INSERT, ORDERS, STREAM).after(Row.of(type, 9L, note)).shape(s).build();
+                assertThat(renderer.renderToString(e)).isEqualTo(new String(renderer.render(e), StandardCharsets.UTF_8))
+                        .contains(renderer.renderShape(s));
+            }
+        }
+    }
+
+    @Test
     void snapshotRowWithoutShapeOrTransactionAndAMessageWithoutSchema() throws IOException {
         RowType type = RowType.of(List.of("id"), List.of(ValueType.of(ValueKind.INTEGER)));
         ChangeEvent read = ChangeEvent.builder(Op.READ, ORDERS, SourceInfo.snapshot("postgres", null))
