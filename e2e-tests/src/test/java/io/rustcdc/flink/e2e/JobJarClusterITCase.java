@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,25 +27,12 @@ class JobJarClusterITCase {
     private static final String MAIN = "io.rustcdc.flink.e2e.ChangelogToTableJob";
     private static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");
 
-    private static FlinkCluster cluster;
-
     @RegisterExtension
-    final ClusterLogsOnFailure logs = new ClusterLogsOnFailure(() -> cluster);
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = FlinkCluster.start(ClusterLogsOnFailure.directory("job-jar"));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    static final FlinkClusterExtension CLUSTER = new FlinkClusterExtension("job-jar");
 
     @Test
     void aJobJarSubmittedWithTheCliCapturesTheSnapshotAndTheStreamExactly(PostgresDatabase db) throws Exception {
+        FlinkCluster cluster = CLUSTER.cluster();
         ReplicatedOrders orders = ReplicatedOrders.create(db.server(), "cli", 3_000);
         String job = cluster.submit(JOB_JAR, MAIN, orders.jobArgs());
         try (OrderWriter writer = new OrderWriter(orders.source(), 1)) {
@@ -60,6 +46,7 @@ class JobJarClusterITCase {
 
     @Test
     void aKilledTaskManagerIsReplacedAndTheJobRecoversExactlyFromItsCheckpoint(PostgresDatabase db) throws Exception {
+        FlinkCluster cluster = CLUSTER.cluster();
         ReplicatedOrders orders = ReplicatedOrders.create(db.server(), "tm_kill", 3_000);
         String job = cluster.submit(JOB_JAR, MAIN, orders.jobArgs());
         try (OrderWriter writer = new OrderWriter(orders.source(), 2)) {
@@ -78,6 +65,7 @@ class JobJarClusterITCase {
 
     @Test
     void stopWithSavepointAndRestartFromItLosesAndDuplicatesNothing(PostgresDatabase db) throws Exception {
+        FlinkCluster cluster = CLUSTER.cluster();
         ReplicatedOrders orders = ReplicatedOrders.create(db.server(), "savepoint", 3_000);
         String job = cluster.submit(JOB_JAR, MAIN, orders.jobArgs());
         String restarted;
@@ -89,7 +77,7 @@ class JobJarClusterITCase {
             Matcher m = SAVEPOINT.matcher(stopped);
             assertThat(m.find()).as("flink stop printed a savepoint path:\n%s", stopped).isTrue();
             writer.awaitTransactions(300); // while no job runs
-            List<String> run = new java.util.ArrayList<>(List.of("run", "-d", "-s", m.group(1), "-c", MAIN, JOB_JAR.toString()));
+            List<String> run = new ArrayList<>(List.of("run", "-d", "-s", m.group(1), "-c", MAIN, JOB_JAR.toString()));
             run.addAll(List.of(orders.jobArgs()));
             restarted = FlinkCluster.jobId(cluster.cli(run.toArray(new String[0])));
             cluster.awaitRunning(restarted);

@@ -12,8 +12,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,25 +29,12 @@ class SqlClientClusterITCase {
             "../flink-cdc-sql/target/flink-sql-connector-rustcdc-postgres.jar"));
     private static final Pattern PRINTED = Pattern.compile("totals> ([+-][IUD])\\[(\\w+), (\\d+), ([\\d.]+)]");
 
-    private static FlinkCluster cluster;
-
     @RegisterExtension
-    final ClusterLogsOnFailure logs = new ClusterLogsOnFailure(() -> cluster);
-
-    @BeforeAll
-    static void startCluster() throws Exception {
-        cluster = FlinkCluster.start(ClusterLogsOnFailure.directory("sql-client"), SQL_JAR);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    static final FlinkClusterExtension CLUSTER = new FlinkClusterExtension("sql-client", SQL_JAR);
 
     @Test
     void aScriptRunByTheSqlClientWithTheConnectorJarInLibStreamsAnExactAggregate(PostgresDatabase db) throws Exception {
+        FlinkCluster cluster = CLUSTER.cluster();
         PostgresDatabase source = db.server().createDatabase("sql_client");
         OrderWriter.createOrders(source, 2_000);
         String slot = "e2e_" + source.name();
@@ -87,11 +72,8 @@ class SqlClientClusterITCase {
         for (String row : source.queryColumn("SELECT status || '|' || count(*) || '|' || sum(amount) FROM orders GROUP BY status")) {
             expected.put(row.substring(0, row.indexOf('|')), row.substring(row.indexOf('|') + 1));
         }
-        Map<String, String>[] printed = new Map[1];
-        FlinkCluster.await(Duration.ofMinutes(2), "the printed aggregate to equal " + expected, () -> {
-            printed[0] = printedTotals(cluster.taskManagerOut(1));
-            return printed[0].equals(expected);
-        });
+        FlinkCluster.await(Duration.ofMinutes(2), "the printed aggregate to equal " + expected,
+                () -> printedTotals(cluster.taskManagerOut(1)).equals(expected));
         cluster.cli("cancel", job);
     }
 

@@ -154,7 +154,27 @@ public final class MySqlServer {
         return value;
     }
 
+    /** Whether the tests run against a server given by {@value #URL_VARIABLE}. */
+    public static boolean external() {
+        String url = System.getenv(URL_VARIABLE);
+        return url != null && !url.isBlank();
+    }
+
+    /**
+     * A server of this test's own, from the same binaries, with {@code extraArgs} after the usual
+     * ones (a later option wins, e.g. {@code --skip-log-bin}); stopped when the JVM exits.
+     */
+    public static MySqlServer startPrivate(String... extraArgs) {
+        MySqlServer server = startEmbedded(List.of(extraArgs));
+        server.createCdcUser();
+        return server;
+    }
+
     private static MySqlServer startEmbedded() {
+        return startEmbedded(List.of());
+    }
+
+    private static MySqlServer startEmbedded(List<String> extraArgs) {
         Path base = MariaDbBinaries.unpacked();
         Path home = LocalProcesses.serverDirectory("rustcdc-mariadb-");
         Path data = home.resolve("data");
@@ -192,6 +212,7 @@ public final class MySqlServer {
                 "--innodb-flush-log-at-trx-commit=2",
                 "--sync-binlog=0",
                 "--innodb-buffer-pool-size=128M")));
+        builder.command().addAll(extraArgs);
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("mariadb.log").toFile()));
         Process process = LocalProcesses.start(builder);

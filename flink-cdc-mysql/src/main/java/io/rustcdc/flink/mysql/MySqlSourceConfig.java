@@ -1,0 +1,150 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.Secret;
+import java.io.Serializable;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * How to reach one MySQL or MariaDB server as a binlog client; validated when built. The password
+ * is a {@link Secret} and never appears in {@code toString}. Immutable.
+ *
+ * <p>{@code server-id} has no default: two binlog clients with one id make the server drop one of
+ * them, which shows only as a disconnect, so each source must be given an id of its own.
+ */
+@PublicEvolving
+public final class MySqlSourceConfig implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public static final String HOSTNAME = "hostname";
+    public static final String PORT = "port";
+    public static final String USERNAME = "username";
+    public static final String PASSWORD = "password";
+    public static final String SERVER_ID = "server-id";
+
+    private static final long MAX_SERVER_ID = 4_294_967_295L;
+
+    private final ServerFlavor flavor;
+    private final String hostname;
+    private final int port;
+    private final String username;
+    private final Secret password;
+    private final long serverId;
+
+    private MySqlSourceConfig(Builder b) {
+        this.flavor = b.flavor;
+        this.hostname = b.hostname;
+        this.port = b.port;
+        this.username = b.username;
+        this.password = b.password;
+        this.serverId = b.serverId;
+    }
+
+    /** A builder for a source reading {@code flavor}: MySQL or MariaDB. */
+    public static Builder builder(ServerFlavor flavor) {
+        return new Builder(Objects.requireNonNull(flavor, "flavor"));
+    }
+
+    public ServerFlavor flavor() {
+        return flavor;
+    }
+
+    public String hostname() {
+        return hostname;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String username() {
+        return username;
+    }
+
+    public Secret password() {
+        return password;
+    }
+
+    public long serverId() {
+        return serverId;
+    }
+
+    @Override
+    public String toString() {
+        return "MySqlSourceConfig{" + flavor + " " + username + "@" + hostname + ":" + port + ", password=" + password
+                + ", server-id=" + serverId + "}";
+    }
+
+    private static CdcException configuration(String message) {
+        return new CdcException(CdcException.Kind.CONFIGURATION, message);
+    }
+
+    /** Builds a {@link MySqlSourceConfig}; {@link #build()} says what is missing or wrong. */
+    @PublicEvolving
+    public static final class Builder {
+        private final ServerFlavor flavor;
+        private String hostname;
+        private int port = 3306;
+        private String username;
+        private Secret password;
+        private long serverId;
+
+        private Builder(ServerFlavor flavor) {
+            this.flavor = flavor;
+        }
+
+        public Builder hostname(String hostname) {
+            this.hostname = hostname;
+            return this;
+        }
+
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder username(String username) {
+            this.username = username;
+            return this;
+        }
+
+        public Builder password(Secret password) {
+            this.password = password;
+            return this;
+        }
+
+        /** The id this source uses as a binlog client: 1 to 4294967295, unique among the server's clients and replicas. */
+        public Builder serverId(long serverId) {
+            this.serverId = serverId;
+            return this;
+        }
+
+        /** @throws CdcException of kind CONFIGURATION naming the option to fix */
+        public MySqlSourceConfig build() {
+            require(hostname, HOSTNAME);
+            require(username, USERNAME);
+            if (password == null) {
+                throw configuration("No password: set '" + PASSWORD + "'");
+            }
+            if (port < 1 || port > 65535) {
+                throw configuration("Option '" + PORT + "' must be 1 to 65535, not " + port);
+            }
+            if (serverId == 0) {
+                throw configuration("Option '" + SERVER_ID + "' is required and has no default: give each source "
+                        + "an id of its own, 1 to " + MAX_SERVER_ID + ", that no replica or other binlog client of "
+                        + "the server uses (two clients with one id make the server drop one of them)");
+            }
+            if (serverId < 1 || serverId > MAX_SERVER_ID) {
+                throw configuration("Option '" + SERVER_ID + "' must be 1 to " + MAX_SERVER_ID + ", not " + serverId);
+            }
+            return new MySqlSourceConfig(this);
+        }
+
+        private static void require(String value, String option) {
+            if (value == null || value.isBlank()) {
+                throw configuration("Option '" + option + "' is required");
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlServer;
+import io.rustcdc.flink.source.CdcException;
+import java.sql.Connection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Every server setting and grant the binlog reader needs, each wrong on a real server: the check
+ * names the setting, the value found and the statement that fixes it.
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(180)
+class MySqlPrerequisitesITCase {
+
+    @Test
+    void aServerSetUpForCapturePasses(MySqlDatabase db) throws Exception {
+        try (Connection c = db.connect()) {
+            assertThatCode(() -> MySqlPrerequisites.check(c, flavor(db))).doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    void eachWrongBinlogSettingIsNamedWithItsValueAndItsFixAllAtOnce(MySqlDatabase db) throws Exception {
+        db.execute("SET GLOBAL binlog_format = 'STATEMENT'", "SET GLOBAL binlog_row_image = 'MINIMAL'",
+                "SET GLOBAL binlog_row_metadata = 'MINIMAL'");
+        try (Connection c = db.connect()) {
+            assertThatThrownBy(() -> MySqlPrerequisites.check(c, flavor(db)))
+                    .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
+                            .isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("binlog_format is 'STATEMENT' where ROW is required")
+                    .hasMessageContaining("SET GLOBAL binlog_format = 'ROW';")
+                    .hasMessageContaining("binlog_row_image is 'MINIMAL' where FULL is required")
+                    .hasMessageContaining("SET GLOBAL binlog_row_image = 'FULL';")
+                    .hasMessageContaining("binlog_row_metadata is 'MINIMAL' where FULL is required")
+                    .hasMessageContaining("SET GLOBAL binlog_row_metadata = 'FULL';")
+                    .hasMessageContaining("configuration file");
+        } finally {
+            db.execute("SET GLOBAL binlog_format = 'ROW'", "SET GLOBAL binlog_row_image = 'FULL'",
+                    "SET GLOBAL binlog_row_metadata = 'FULL'");
+        }
+    }
+
+    @Test
+    void aUserWithoutReplicationGrantsIsToldWhichGrantToAdd(MySqlDatabase db) throws Exception {
+        db.execute("CREATE USER IF NOT EXISTS 'reader_only'@'%' IDENTIFIED BY 'reader-only-pw'",
+                "GRANT SELECT ON *.* TO 'reader_only'@'%'");
+        try (Connection c = db.server().connect(db.name(), "reader_only", "reader-only-pw")) {
+            assertThatThrownBy(() -> MySqlPrerequisites.check(c, flavor(db)))
+                    .hasMessageContaining("the user 'reader_only'@'%' lacks REPLICATION SLAVE and REPLICATION CLIENT")
+                    .hasMessageContaining("GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'reader_only'@'%';")
+                    .hasMessageNotContaining("reader-only-pw");
+        } finally {
+            db.execute("DROP USER IF EXISTS 'reader_only'@'%'");
+        }
+    }
+
+    @Test
+    void aSourceConfiguredForTheOtherFlavorIsRefused(MySqlDatabase db) throws Exception {
+        ServerFlavor other = flavor(db) == ServerFlavor.MARIADB ? ServerFlavor.MYSQL : ServerFlavor.MARIADB;
+        try (Connection c = db.connect()) {
+            assertThatThrownBy(() -> MySqlPrerequisites.check(c, other))
+                    .hasMessageContaining("but the source is configured for " + other)
+                    .hasMessageContaining("Use '" + flavor(db).connectorName() + "'");
+        }
+    }
+
+    @Test
+    void aServerWithoutBinaryLogIsRefused() throws Exception {
+        if (MySqlServer.external()) {
+            return; // needs a server of its own
+        }
+        MySqlServer server = MySqlServer.startPrivate("--skip-log-bin");
+        MySqlDatabase db = server.createDatabase("no_binlog");
+        try (Connection c = db.connect()) {
+            assertThatThrownBy(() -> MySqlPrerequisites.check(c, ServerFlavor.MARIADB))
+                    .hasMessageContaining("log_bin is OFF")
+                    .hasMessageContaining("--log-bin");
+        }
+    }
+
+    private static ServerFlavor flavor(MySqlDatabase db) {
+        return db.server().isMariaDb() ? ServerFlavor.MARIADB : ServerFlavor.MYSQL;
+    }
+}

@@ -1,0 +1,46 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.Secret;
+import org.junit.jupiter.api.Test;
+
+class MySqlSourceConfigTest {
+
+    private static MySqlSourceConfig.Builder valid() {
+        return MySqlSourceConfig.builder(ServerFlavor.MARIADB).hostname("db").username("cdc")
+                .password(Secret.of("s3cret-value")).serverId(5401);
+    }
+
+    @Test
+    void serverIdHasNoDefaultAndSaysWhy() {
+        assertThatThrownBy(() -> valid().serverId(0).build())
+                .hasMessageContaining("Option 'server-id' is required and has no default")
+                .hasMessageContaining("two clients with one id make the server drop one of them");
+    }
+
+    @Test
+    void serverIdMustFitInAnUnsigned32BitInteger() {
+        assertThatThrownBy(() -> valid().serverId(-1).build()).hasMessageContaining("must be 1 to 4294967295, not -1");
+        assertThatThrownBy(() -> valid().serverId(4_294_967_296L).build()).hasMessageContaining("not 4294967296");
+        assertThat(valid().serverId(4_294_967_295L).build().serverId()).isEqualTo(4_294_967_295L);
+    }
+
+    @Test
+    void requiredOptionsAreNamedAndThePasswordIsNeverShown() {
+        assertThatThrownBy(() -> valid().hostname(null).build()).hasMessage("Option 'hostname' is required");
+        assertThatThrownBy(() -> valid().password(null).build()).hasMessageContaining("No password");
+        assertThatThrownBy(() -> valid().port(0).build()).hasMessageContaining("'port' must be 1 to 65535");
+        MySqlSourceConfig config = valid().build();
+        assertThat(config.toString()).contains("MARIADB", "cdc@db:3306", "server-id=5401").doesNotContain("s3cret-value");
+    }
+
+    @Test
+    void eachFlavorHasItsOwnConnectorIdentity() {
+        assertThat(ServerFlavor.MYSQL.connectorName()).isEqualTo("rustcdc-mysql");
+        assertThat(ServerFlavor.MARIADB.connectorName()).isEqualTo("rustcdc-mariadb");
+        assertThat(ServerFlavor.ofVersion("11.4.5-MariaDB-log")).isEqualTo(ServerFlavor.MARIADB);
+        assertThat(ServerFlavor.ofVersion("8.4.3")).isEqualTo(ServerFlavor.MYSQL);
+    }
+}
