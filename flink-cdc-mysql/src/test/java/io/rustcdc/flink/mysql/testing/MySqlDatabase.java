@@ -67,6 +67,15 @@ public final class MySqlDatabase {
         }
     }
 
+    /** The single value {@code sql} returns, as text. */
+    public String queryValue(String sql) {
+        List<List<String>> rows = query(sql);
+        if (rows.size() != 1 || rows.get(0).size() != 1) {
+            throw new IllegalStateException("Expected one value from " + sql + ", got " + rows);
+        }
+        return rows.get(0).get(0);
+    }
+
     /** Every row {@code sql} returns, each as its columns' text. */
     public List<List<String>> query(String sql) {
         try (Connection c = admin();

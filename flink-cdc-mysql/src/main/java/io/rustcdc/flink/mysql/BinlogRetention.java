@@ -1,0 +1,102 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.CdcException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Checks, on resume, that the server still holds every change a position has not consumed, and
+ * otherwise fails naming what was purged, instead of the server's generic "could not find first log
+ * file". The question is always "has the server purged only what I already read", never the inverse
+ * ("is my position within what the server executed"), which answers yes in exactly the gap case.
+ */
+final class BinlogRetention {
+    private static final String REMEDY = " Those changes are gone: restart the source without its state so that the "
+            + "tables are read again, and keep binlogs longer than the longest outage (binlog_expire_logs_seconds).";
+
+    private BinlogRetention() {}
+
+    /** The binlog file a file/offset position points into is still on the server. */
+    static void requireFile(Connection c, String file, long offset) throws SQLException {
+        List<String> files = binlogFiles(c);
+        if (!files.contains(file)) {
+            throw new CdcException(CdcException.Kind.POSITION_LOST, "Binlog file " + file + " (position " + file + ":"
+                    + offset + ") is no longer on the server; the oldest it keeps is "
+                    + (files.isEmpty() ? "none" : files.get(0)) + "." + REMEDY);
+        }
+    }
+
+    /** Oracle MySQL: everything in {@code @@gtid_purged} is in {@code executed}. */
+    static void requireMySqlGtids(Connection c, MySqlGtidSet executed) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT GTID_SUBSET(@@GLOBAL.gtid_purged, ?), GTID_SUBTRACT(@@GLOBAL.gtid_purged, ?)")) {
+            s.setString(1, executed.toString());
+            s.setString(2, executed.toString());
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                if (rs.getInt(1) != 1) {
+                    throw new CdcException(CdcException.Kind.POSITION_LOST, "The server purged transactions this "
+                            + "source never read: " + rs.getString(2).replaceAll("\\s", "") + " (the source's position "
+                            + "is " + executed + ")." + REMEDY);
+                }
+            }
+        }
+    }
+
+    /**
+     * MariaDB: for each domain, the GTID state at the start of the oldest binlog file (its
+     * Gtid_list event) is not past the position's GTID of that domain.
+     */
+    static void requireMariaDbGtids(Connection c, MariaDbGtidPosition position) throws SQLException {
+        List<String> files = binlogFiles(c);
+        if (files.isEmpty()) {
+            throw new CdcException(CdcException.Kind.POSITION_LOST, "The server keeps no binlog files." + REMEDY);
+        }
+        MariaDbGtidPosition atStart = gtidListAtStartOf(c, files.get(0));
+        List<String> purged = new ArrayList<>();
+        for (String gtid : atStart.toString().isEmpty() ? new String[0] : atStart.toString().split(",")) {
+            String[] parts = gtid.split("-");
+            long domain = Long.parseLong(parts[0]);
+            String held = position.gtidOf(domain);
+            if (held == null) {
+                purged.add("domain " + domain + " up to " + gtid + " (the position has no GTID of this domain)");
+            } else if (Long.compareUnsigned(Long.parseUnsignedLong(held.split("-")[2]), Long.parseUnsignedLong(parts[2])) < 0) {
+                purged.add("domain " + domain + " after " + held + " up to " + gtid);
+            }
+        }
+        if (!purged.isEmpty()) {
+            throw new CdcException(CdcException.Kind.POSITION_LOST, "The server purged transactions this source never "
+                    + "read (the oldest binlog file kept, " + files.get(0) + ", starts after them): "
+                    + String.join("; ", purged) + ". The source's position is " + position + "." + REMEDY);
+        }
+    }
+
+    private static MariaDbGtidPosition gtidListAtStartOf(Connection c, String file) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SHOW BINLOG EVENTS IN '" + file.replace("'", "''") + "' LIMIT 4")) {
+            while (rs.next()) {
+                if ("Gtid_list".equalsIgnoreCase(rs.getString("Event_type"))) {
+                    String info = rs.getString("Info"); // [0-1-12345,1-2-7]
+                    return MariaDbGtidPosition.parse(info.replaceAll("[\\[\\]]", ""));
+                }
+            }
+        }
+        throw new IllegalStateException("No Gtid_list event at the start of MariaDB binlog file " + file);
+    }
+
+    private static List<String> binlogFiles(Connection c) throws SQLException {
+        List<String> files = new ArrayList<>();
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
+            while (rs.next()) {
+                files.add(rs.getString(1));
+            }
+        }
+        return files;
+    }
+}

@@ -1,0 +1,109 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.CdcException;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * A MariaDB GTID position, {@code 0-1-12345,1-2-77}: per replication domain, the last transaction
+ * executed, as {@code domain-server-sequence}. Unlike MySQL's sets it holds one GTID per domain;
+ * a newer transaction of a domain replaces the older. Sequence numbers are unsigned 64-bit.
+ * Immutable.
+ */
+@PublicEvolving
+public final class MariaDbGtidPosition implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final MariaDbGtidPosition EMPTY = new MariaDbGtidPosition(new TreeMap<>());
+
+    /** domain to {server, sequence}. */
+    private final TreeMap<Long, long[]> domains;
+
+    private MariaDbGtidPosition(TreeMap<Long, long[]> domains) {
+        this.domains = domains;
+    }
+
+    public static MariaDbGtidPosition empty() {
+        return EMPTY;
+    }
+
+    /** Parses MariaDB's text form ({@code @@gtid_binlog_pos}, {@code @@gtid_slave_pos}). */
+    public static MariaDbGtidPosition parse(String text) {
+        String compact = text.replaceAll("\\s", "");
+        MariaDbGtidPosition position = EMPTY;
+        if (compact.isEmpty()) {
+            return position;
+        }
+        for (String gtid : compact.split(",", -1)) {
+            String[] parts = gtid.split("-", -1);
+            if (parts.length != 3 || !gtid.matches("\\d{1,10}-\\d{1,10}-\\d{1,20}")) {
+                throw invalid(text, "'" + gtid + "' is not domain-server-sequence");
+            }
+            long domain = Long.parseLong(parts[0]);
+            long server = Long.parseLong(parts[1]);
+            if (domain > 0xFFFF_FFFFL || server > 0xFFFF_FFFFL) {
+                throw invalid(text, "'" + gtid + "' has a domain or server id beyond 4294967295");
+            }
+            long sequence;
+            try {
+                sequence = Long.parseUnsignedLong(parts[2]);
+            } catch (NumberFormatException e) {
+                throw invalid(text, "'" + gtid + "' has a sequence number beyond 18446744073709551615");
+            }
+            if (position.domains.containsKey(domain)) {
+                throw invalid(text, "domain " + domain + " appears twice");
+            }
+            position = position.with(domain, server, sequence);
+        }
+        return position;
+    }
+
+    private static CdcException invalid(String text, String why) {
+        String hint = text.contains(":")
+                ? " It is a MySQL GTID set: read Oracle MySQL with ServerFlavor.MYSQL ('rustcdc-mysql')." : "";
+        return new CdcException(CdcException.Kind.CONFIGURATION, "Not a MariaDB GTID position: '" + text + "': "
+                + why + "." + hint);
+    }
+
+    /** This position with transaction {@code domain-server-sequence} executed: it replaces the domain's GTID. */
+    public MariaDbGtidPosition with(long domain, long server, long sequence) {
+        TreeMap<Long, long[]> copy = new TreeMap<>(domains);
+        copy.put(domain, new long[] {server, sequence});
+        return new MariaDbGtidPosition(copy);
+    }
+
+    /** The GTID held for {@code domain}, as {@code domain-server-sequence}, or null. */
+    public String gtidOf(long domain) {
+        long[] gtid = domains.get(domain);
+        return gtid == null ? null : domain + "-" + gtid[0] + "-" + Long.toUnsignedString(gtid[1]);
+    }
+
+    public boolean isEmpty() {
+        return domains.isEmpty();
+    }
+
+    /** The canonical text, domains ascending, as MariaDB accepts it in {@code gtid_slave_pos}. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<Long, long[]> e : domains.entrySet()) {
+            if (sb.length() > 0) {
+                sb.append(',');
+            }
+            sb.append(e.getKey()).append('-').append(e.getValue()[0]).append('-')
+                    .append(Long.toUnsignedString(e.getValue()[1]));
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MariaDbGtidPosition && toString().equals(o.toString());
+    }
+
+    @Override
+    public int hashCode() {
+        return toString().hashCode();
+    }
+}

@@ -1,0 +1,139 @@
+package io.rustcdc.flink.mysql;
+
+import java.io.Serializable;
+import java.util.Objects;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * Where a MySQL or MariaDB binlog reader resumes: the binlog file and the offset of the transaction
+ * (or event) to read next, how many row events of that transaction and rows of the next row event
+ * were already taken (so a restart inside a transaction skips exactly what was delivered), and the
+ * GTIDs executed before it: a MySQL set or a MariaDB position by {@link #flavor()}, never the other.
+ * Immutable.
+ */
+@PublicEvolving
+public final class MySqlPosition implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final ServerFlavor flavor;
+    private final String file;
+    private final long offset;
+    private final long eventsTaken;
+    private final long rowsTaken;
+    @Nullable private final String gtids;
+
+    private MySqlPosition(ServerFlavor flavor, String file, long offset, long eventsTaken, long rowsTaken,
+            @Nullable String gtids) {
+        if (file.isEmpty() || offset < 4 || eventsTaken < 0 || rowsTaken < 0) {
+            throw new IllegalArgumentException("Not a binlog position: " + file + ":" + offset + " events "
+                    + eventsTaken + " rows " + rowsTaken);
+        }
+        this.flavor = Objects.requireNonNull(flavor, "flavor");
+        this.file = file;
+        this.offset = offset;
+        this.eventsTaken = eventsTaken;
+        this.rowsTaken = rowsTaken;
+        this.gtids = gtids;
+    }
+
+    /** Between transactions, by file and offset only. */
+    public static MySqlPosition at(ServerFlavor flavor, String file, long offset) {
+        return new MySqlPosition(flavor, file, offset, 0, 0, null);
+    }
+
+    /** Between transactions, with the MySQL GTIDs executed before {@code file:offset}. */
+    public static MySqlPosition at(String file, long offset, MySqlGtidSet executed) {
+        return new MySqlPosition(ServerFlavor.MYSQL, file, offset, 0, 0, executed.toString());
+    }
+
+    /** Between transactions, with the MariaDB GTID position before {@code file:offset}. */
+    public static MySqlPosition at(String file, long offset, MariaDbGtidPosition executed) {
+        return new MySqlPosition(ServerFlavor.MARIADB, file, offset, 0, 0, executed.toString());
+    }
+
+    /** Inside the transaction at this position: {@code events} row events and then {@code rows} rows taken. */
+    public MySqlPosition inTransaction(long events, long rows) {
+        return new MySqlPosition(flavor, file, offset, events, rows, gtids);
+    }
+
+    /** A position read back from state; the GTID text must be of {@code flavor}. */
+    @Internal
+    public static MySqlPosition restore(ServerFlavor flavor, String file, long offset, long eventsTaken,
+            long rowsTaken, @Nullable String gtids) {
+        if (gtids != null) {
+            gtids = flavor == ServerFlavor.MYSQL ? MySqlGtidSet.parse(gtids).toString()
+                    : MariaDbGtidPosition.parse(gtids).toString();
+        }
+        return new MySqlPosition(flavor, file, offset, eventsTaken, rowsTaken, gtids);
+    }
+
+    public ServerFlavor flavor() {
+        return flavor;
+    }
+
+    public String file() {
+        return file;
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    public long eventsTaken() {
+        return eventsTaken;
+    }
+
+    public long rowsTaken() {
+        return rowsTaken;
+    }
+
+    /** The executed GTIDs as text, or null when the position is by file and offset only. */
+    @Nullable
+    public String gtidText() {
+        return gtids;
+    }
+
+    /** The MySQL GTID set; fails for a MariaDB position. */
+    @Nullable
+    public MySqlGtidSet mysqlGtids() {
+        requireFlavor(ServerFlavor.MYSQL);
+        return gtids == null ? null : MySqlGtidSet.parse(gtids);
+    }
+
+    /** The MariaDB GTID position; fails for a MySQL position. */
+    @Nullable
+    public MariaDbGtidPosition mariaDbGtids() {
+        requireFlavor(ServerFlavor.MARIADB);
+        return gtids == null ? null : MariaDbGtidPosition.parse(gtids);
+    }
+
+    private void requireFlavor(ServerFlavor expected) {
+        if (flavor != expected) {
+            throw new IllegalStateException("A " + flavor + " position has no " + expected + " GTIDs: " + this);
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof MySqlPosition)) {
+            return false;
+        }
+        MySqlPosition p = (MySqlPosition) o;
+        return flavor == p.flavor && file.equals(p.file) && offset == p.offset && eventsTaken == p.eventsTaken
+                && rowsTaken == p.rowsTaken && Objects.equals(gtids, p.gtids);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(flavor, file, offset, eventsTaken, rowsTaken, gtids);
+    }
+
+    /** {@code mariadb-bin.000003:1234#2.5 [0-1-77]}: file:offset, events.rows taken, GTIDs. */
+    @Override
+    public String toString() {
+        return file + ":" + offset + (eventsTaken == 0 && rowsTaken == 0 ? "" : "#" + eventsTaken + "." + rowsTaken)
+                + (gtids == null ? "" : " [" + gtids + "]");
+    }
+}

@@ -1,0 +1,119 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlServer;
+import io.rustcdc.flink.source.CdcException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Binlogs purged before the source read them, for real: the check on resume names what was lost
+ * (file/offset and MariaDB GTIDs here; MySQL GTID sets where an Oracle MySQL server is configured).
+ * Purging needs a server of the test's own.
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(180)
+class BinlogRetentionITCase {
+
+    @Test
+    void aPositionInAPurgedFileIsLostAndSaysSo() throws Exception {
+        assumeFalse(MySqlServer.external(), "purges binlogs: only on a server of the test's own");
+        MySqlDatabase db = MySqlServer.startPrivate().createDatabase("purged_file");
+        db.execute("CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)");
+        String[] position = masterStatus(db);
+        try (Connection c = db.connect()) {
+            assertThatCode(() -> BinlogRetention.requireFile(c, position[0], Long.parseLong(position[1])))
+                    .doesNotThrowAnyException();
+            db.execute("FLUSH BINARY LOGS", "INSERT INTO t VALUES (2)", "FLUSH BINARY LOGS");
+            String newest = purgeAllButNewest(db);
+            assertThatThrownBy(() -> BinlogRetention.requireFile(c, position[0], Long.parseLong(position[1])))
+                    .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
+                            .isEqualTo(CdcException.Kind.POSITION_LOST))
+                    .hasMessageContaining("Binlog file " + position[0] + " (position " + position[0] + ":" + position[1]
+                            + ") is no longer on the server; the oldest it keeps is " + newest)
+                    .hasMessageContaining("restart the source without its state");
+        }
+    }
+
+    @Test
+    void mariadbGtidsPurgedBeforeTheyWereReadAreNamedPerDomain() throws Exception {
+        assumeFalse(MySqlServer.external(), "purges binlogs: only on a server of the test's own");
+        MySqlDatabase db = MySqlServer.startPrivate().createDatabase("purged_gtids");
+        db.execute("CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)");
+        MariaDbGtidPosition read = MariaDbGtidPosition.parse(db.queryValue("SELECT @@gtid_binlog_pos"));
+        db.execute("INSERT INTO t VALUES (2)", "INSERT INTO t VALUES (3)");
+        try (Connection admin = db.admin();
+                Statement s = admin.createStatement()) {
+            s.execute("SET SESSION gtid_domain_id = 5");
+            s.execute("INSERT INTO " + db.name() + ".t VALUES (50)");
+        }
+        MariaDbGtidPosition latest = MariaDbGtidPosition.parse(db.queryValue("SELECT @@gtid_binlog_pos"));
+        db.execute("FLUSH BINARY LOGS");
+        purgeAllButNewest(db);
+        try (Connection c = db.connect()) {
+            assertThatCode(() -> BinlogRetention.requireMariaDbGtids(c, latest)).doesNotThrowAnyException();
+            String domain0 = latest.gtidOf(0);
+            assertThatThrownBy(() -> BinlogRetention.requireMariaDbGtids(c, read))
+                    .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
+                            .isEqualTo(CdcException.Kind.POSITION_LOST))
+                    .hasMessageContaining("domain 0 after " + read.gtidOf(0) + " up to " + domain0)
+                    .hasMessageContaining("domain 5 up to " + latest.gtidOf(5) + " (the position has no GTID of this domain)")
+                    .hasMessageContaining("The source's position is " + read);
+        }
+    }
+
+    @Test
+    void mysqlGtidSetsArePurgeCheckedWithGtidSubset(MySqlDatabase db) throws Exception {
+        assumeTrue(!db.server().isMariaDb(), "needs Oracle MySQL (set RUSTCDC_TEST_MYSQL_URL)");
+        MySqlGtidSet executed = MySqlGtidSet.parse(db.queryValue("SELECT @@GLOBAL.gtid_executed"));
+        try (Connection c = db.connect()) {
+            assertThatCode(() -> BinlogRetention.requireMySqlGtids(c, executed)).doesNotThrowAnyException();
+            String purged = db.queryValue("SELECT @@GLOBAL.gtid_purged");
+            if (!purged.isBlank()) {
+                assertThatThrownBy(() -> BinlogRetention.requireMySqlGtids(c, MySqlGtidSet.empty()))
+                        .hasMessageContaining("The server purged transactions this source never read");
+            }
+        }
+    }
+
+    /**
+     * Purges every binlog file but the newest. MariaDB keeps a file until its binlog checkpoint
+     * (InnoDB having flushed the file's transactions) has passed it, so this retries for a while.
+     */
+    private static String purgeAllButNewest(MySqlDatabase db) throws Exception {
+        String newest = masterStatus(db)[0];
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (db.query("SHOW BINARY LOGS").size() > 1) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("MariaDB kept its old binlog files: " + db.query("SHOW BINARY LOGS"));
+            }
+            db.execute("FLUSH ENGINE LOGS", "PURGE BINARY LOGS TO '" + newest + "'");
+            Thread.sleep(200);
+        }
+        return newest;
+    }
+
+    private static String[] masterStatus(MySqlDatabase db) throws Exception {
+        try (Connection c = db.admin();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
+            String file = null;
+            long size = 0;
+            while (rs.next()) {
+                file = rs.getString(1);
+                size = rs.getLong(2);
+            }
+            return new String[] {file, String.valueOf(size)};
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class GtidPositionsTest {
+    private static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+    private static final String B = "4f22ab58-82db-22f2-af44-d91bb0530673";
+
+    @Test
+    void mysqlSetsParseAndPrintCanonically() {
+        assertThat(MySqlGtidSet.parse("").toString()).isEmpty();
+        assertThat(MySqlGtidSet.parse(A + ":1-5").toString()).isEqualTo(A + ":1-5");
+        // MySQL prints sets with line breaks after commas, and uuids in any case
+        assertThat(MySqlGtidSet.parse(B.toUpperCase() + ":3,\n" + A + ":7-9:1-5").toString())
+                .isEqualTo(A + ":1-5:7-9," + B + ":3");
+    }
+
+    @Test
+    void mysqlIntervalsCoalesceWhenAdjacentOrOverlapping() {
+        assertThat(MySqlGtidSet.parse(A + ":1-5:6-8:10").toString()).isEqualTo(A + ":1-8:10");
+        assertThat(MySqlGtidSet.parse(A + ":4-9:1-5").toString()).isEqualTo(A + ":1-9");
+        MySqlGtidSet set = MySqlGtidSet.parse(A + ":1-5:7");
+        assertThat(set.with(A, 6).toString()).as("a gap closed").isEqualTo(A + ":1-7");
+        assertThat(set.with(A, 9).toString()).isEqualTo(A + ":1-5:7:9");
+        assertThat(set.with(A, 3)).as("already executed").isEqualTo(set);
+        assertThat(set.with(B, 1).toString()).isEqualTo(A + ":1-5:7," + B + ":1");
+        assertThat(set.toString()).as("immutable").isEqualTo(A + ":1-5:7");
+        assertThat(set.contains(A, 5)).isTrue();
+        assertThat(set.contains(A, 6)).isFalse();
+        assertThat(set.contains(B, 1)).isFalse();
+    }
+
+    @Test
+    void aLongStreamOfOneServerStaysOneInterval() {
+        MySqlGtidSet set = MySqlGtidSet.parse(A + ":1-500");
+        for (long t = 501; t <= 10_000; t++) {
+            set = set.with(A, t);
+        }
+        assertThat(set.toString()).isEqualTo(A + ":1-10000");
+    }
+
+    @Test
+    void malformedMysqlSetsAreRefusedWithWhy() {
+        assertThatThrownBy(() -> MySqlGtidSet.parse(A)).hasMessageContaining("is not uuid:interval");
+        assertThatThrownBy(() -> MySqlGtidSet.parse("not-a-uuid:1-5")).hasMessageContaining("is not uuid:interval");
+        assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":5-3")).hasMessageContaining("'5-3' is not a range");
+        assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":0")).hasMessageContaining("'0' is not a range");
+        assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":tag:1-5")).hasMessageContaining("tagged GTIDs");
+        assertThatThrownBy(() -> MySqlGtidSet.parse("0-1-12345,1-2-7"))
+                .hasMessageContaining("It is a MariaDB GTID position").hasMessageContaining("ServerFlavor.MARIADB");
+    }
+
+    @Test
+    void mariadbPositionsHoldOneGtidPerDomain() {
+        MariaDbGtidPosition p = MariaDbGtidPosition.parse("1-2-77, 0-1-12345");
+        assertThat(p.toString()).isEqualTo("0-1-12345,1-2-77");
+        assertThat(p.with(0, 1, 12346).toString()).isEqualTo("0-1-12346,1-2-77");
+        assertThat(p.with(0, 3, 5).toString()).as("a new primary of the domain").isEqualTo("0-3-5,1-2-77");
+        assertThat(p.with(7, 1, 1).toString()).isEqualTo("0-1-12345,1-2-77,7-1-1");
+        assertThat(MariaDbGtidPosition.parse("0-1-18446744073709551615").toString())
+                .as("sequence numbers are unsigned 64-bit").isEqualTo("0-1-18446744073709551615");
+        assertThat(MariaDbGtidPosition.parse("").isEmpty()).isTrue();
+    }
+
+    @Test
+    void malformedMariadbPositionsAreRefusedWithWhy() {
+        assertThatThrownBy(() -> MariaDbGtidPosition.parse("0-1")).hasMessageContaining("is not domain-server-sequence");
+        assertThatThrownBy(() -> MariaDbGtidPosition.parse("0-1-5,0-2-6")).hasMessageContaining("domain 0 appears twice");
+        assertThatThrownBy(() -> MariaDbGtidPosition.parse("0-1-18446744073709551616"))
+                .hasMessageContaining("beyond 18446744073709551615");
+        assertThatThrownBy(() -> MariaDbGtidPosition.parse("4294967296-1-5")).hasMessageContaining("beyond 4294967295");
+        assertThatThrownBy(() -> MariaDbGtidPosition.parse(A + ":1-5"))
+                .hasMessageContaining("It is a MySQL GTID set").hasMessageContaining("ServerFlavor.MYSQL");
+    }
+}
