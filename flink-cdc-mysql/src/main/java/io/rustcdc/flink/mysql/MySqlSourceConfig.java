@@ -3,7 +3,9 @@ package io.rustcdc.flink.mysql;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.Secret;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.Objects;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -22,6 +24,9 @@ public final class MySqlSourceConfig implements Serializable {
     public static final String USERNAME = "username";
     public static final String PASSWORD = "password";
     public static final String SERVER_ID = "server-id";
+    public static final String TLS_MODE = "tls.mode";
+    public static final String TLS_ROOT_CERT = "tls.root-cert";
+    public static final String CONNECT_TIMEOUT = "connect.timeout";
 
     private static final long MAX_SERVER_ID = 4_294_967_295L;
 
@@ -31,6 +36,9 @@ public final class MySqlSourceConfig implements Serializable {
     private final String username;
     private final Secret password;
     private final long serverId;
+    private final MySqlTlsMode tlsMode;
+    @Nullable private final String tlsRootCert;
+    private final Duration connectTimeout;
 
     private MySqlSourceConfig(Builder b) {
         this.flavor = b.flavor;
@@ -39,6 +47,9 @@ public final class MySqlSourceConfig implements Serializable {
         this.username = b.username;
         this.password = b.password;
         this.serverId = b.serverId;
+        this.tlsMode = b.tlsMode;
+        this.tlsRootCert = b.tlsRootCert;
+        this.connectTimeout = b.connectTimeout;
     }
 
     /** A builder for a source reading {@code flavor}: MySQL or MariaDB. */
@@ -70,10 +81,23 @@ public final class MySqlSourceConfig implements Serializable {
         return serverId;
     }
 
+    public MySqlTlsMode tlsMode() {
+        return tlsMode;
+    }
+
+    @Nullable
+    public String tlsRootCert() {
+        return tlsRootCert;
+    }
+
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
     @Override
     public String toString() {
         return "MySqlSourceConfig{" + flavor + " " + username + "@" + hostname + ":" + port + ", password=" + password
-                + ", server-id=" + serverId + "}";
+                + ", server-id=" + serverId + ", tls=" + tlsMode + "}";
     }
 
     private static CdcException configuration(String message) {
@@ -89,6 +113,9 @@ public final class MySqlSourceConfig implements Serializable {
         private String username;
         private Secret password;
         private long serverId;
+        private MySqlTlsMode tlsMode = MySqlTlsMode.REQUIRE;
+        private String tlsRootCert;
+        private Duration connectTimeout = Duration.ofSeconds(30);
 
         private Builder(ServerFlavor flavor) {
             this.flavor = flavor;
@@ -120,6 +147,23 @@ public final class MySqlSourceConfig implements Serializable {
             return this;
         }
 
+        /** TLS to the server: {@code REQUIRE} (encrypted) by default; {@code DISABLE} only when chosen. */
+        public Builder tlsMode(MySqlTlsMode tlsMode) {
+            this.tlsMode = Objects.requireNonNull(tlsMode, "tlsMode");
+            return this;
+        }
+
+        /** The CA certificate file for {@code VERIFY_CA} and {@code VERIFY_FULL}. */
+        public Builder tlsRootCert(@Nullable String path) {
+            this.tlsRootCert = path;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public MySqlSourceConfig build() {
             require(hostname, HOSTNAME);
@@ -137,6 +181,9 @@ public final class MySqlSourceConfig implements Serializable {
             }
             if (serverId < 1 || serverId > MAX_SERVER_ID) {
                 throw configuration("Option '" + SERVER_ID + "' must be 1 to " + MAX_SERVER_ID + ", not " + serverId);
+            }
+            if (connectTimeout.compareTo(Duration.ofSeconds(1)) < 0 || connectTimeout.compareTo(Duration.ofSeconds(300)) > 0) {
+                throw configuration("Option '" + CONNECT_TIMEOUT + "' must be 1 s to 300 s, not " + connectTimeout);
             }
             return new MySqlSourceConfig(this);
         }
