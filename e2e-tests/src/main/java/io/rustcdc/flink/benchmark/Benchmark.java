@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  *
  * <p>Options: {@code --quick true} (small data, one run: what CI runs), {@code --rows},
  * {@code --changes}, {@code --runs}, {@code --chunk-size}, {@code --latency-seconds},
- * {@code --rate}, {@code --out}, {@code --peer false} (our side and the limits only, while working on speed). The peer's classpath comes from {@code -Dbenchmark.peer.classpath}.
+ * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
+ * side and the limits only, while working on speed). The peer's classpath comes from {@code -Dbenchmark.peer.classpath}.
  */
 public final class Benchmark {
 
@@ -33,6 +34,7 @@ public final class Benchmark {
     private final int runs;
     private final int chunkSize;
     private final String[] sides;
+    private final String heap;
     private final PrintStream print;
     private final Map<String, Figure> figures = new LinkedHashMap<>();
     private final Map<String, List<String>> hotFrames = new LinkedHashMap<>();
@@ -47,6 +49,7 @@ public final class Benchmark {
         this.chunkSize = Integer.parseInt(options.getOrDefault("chunk-size", quick ? "2000" : "8096"));
         this.sides = Boolean.parseBoolean(options.getOrDefault("peer", "true"))
                 ? new String[] {SideRunner.OURS, SideRunner.PEER} : new String[] {SideRunner.OURS};
+        this.heap = options.getOrDefault("heap", "2g");
         this.print = print;
     }
 
@@ -74,7 +77,7 @@ public final class Benchmark {
         BenchmarkDatabase db = new BenchmarkDatabase(server.createDatabase("bench"));
         say("PostgreSQL " + server.majorVersion() + "; creating " + rows + " rows ...");
         db.create(rows);
-        SideRunner runner = new SideRunner(out, db.db(), peerClasspath);
+        SideRunner runner = new SideRunner(out, db.db(), peerClasspath, heap);
         for (int p = 1; p <= 2; p++) {
             snapshot(db, runner, p);
         }
@@ -201,7 +204,7 @@ public final class Benchmark {
                 + "on Flink 1.20.3. Limit: PgJDBC reading COPY TO STDOUT / the raw pgoutput stream, nothing decoded.\n");
         md.append("Data: ").append(rows).append(" rows snapshotted, a backlog of ").append(changes)
                 .append(" changes; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
-                .append(runs == 1 ? " run" : " runs (median, then min–max)").append(" per figure; each run a JVM of its own with -Xmx2g.\n");
+                .append(runs == 1 ? " run" : " runs (median, then min–max)").append(" per figure; each run a JVM of its own with -Xmx").append(heap).append(".\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("| figure | ours | peer | limit | ours/peer | ours/limit |\n|---|---|---|---|---|---|\n");
         figures.values().forEach(f -> md.append(f.markdownRow()).append('\n'));

@@ -22,11 +22,14 @@ final class SideRunner {
     private final Path out;
     private final PostgresDatabase db;
     private final String peerClasspath;
+    private final String heap;
 
-    SideRunner(Path out, PostgresDatabase db, String peerClasspath) {
+    /** @param heap each run's maximum heap, as for {@code -Xmx} */
+    SideRunner(Path out, PostgresDatabase db, String peerClasspath, String heap) {
         this.out = out;
         this.db = db;
         this.peerClasspath = peerClasspath;
+        this.heap = heap;
     }
 
     /** The JFR recording of a run, named as {@link #run} names it. */
@@ -43,7 +46,7 @@ final class SideRunner {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(FlinkJvm.OPTIONS);
-        command.add("-Xmx2g");
+        command.add("-Xmx" + heap);
         command.add("-XX:StartFlightRecording=filename=" + recording(name) + ",settings=profile");
         command.add("-Dlog4j2.configurationFile=quickstart-log4j2.properties");
         command.add("-cp");
