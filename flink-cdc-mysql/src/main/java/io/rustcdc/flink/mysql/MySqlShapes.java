@@ -1,0 +1,51 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.RowShape;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Row shapes from the catalogue: each column's name, its declared type exactly as
+ * {@code information_schema.COLUMNS.COLUMN_TYPE} gives it ({@code int(10) unsigned},
+ * {@code decimal(65,30)}, {@code enum('a','b')}), its nullability, in ordinal order, and the primary
+ * key in key order. The shape's schema is the MySQL database.
+ */
+final class MySqlShapes {
+    private MySqlShapes() {}
+
+    static RowShape read(Connection c, String database, String table) throws SQLException {
+        List<RowShape.Column> columns = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE "
+                + "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+            s.setString(1, database);
+            s.setString(2, table);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(RowShape.Column.of(rs.getString(1), rs.getString(2), "YES".equals(rs.getString(3))));
+                }
+            }
+        }
+        if (columns.isEmpty()) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + database + "." + table + " does not "
+                    + "exist, or the user may not read it (the catalogue shows only tables a user has privileges on): "
+                    + "GRANT SELECT ON " + database + "." + table + " TO <the source's user>;");
+        }
+        List<String> key = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE "
+                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_NAME = 'PRIMARY' ORDER BY ORDINAL_POSITION")) {
+            s.setString(1, database);
+            s.setString(2, table);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    key.add(rs.getString(1));
+                }
+            }
+        }
+        return RowShape.of(database, table, columns, key);
+    }
+}
