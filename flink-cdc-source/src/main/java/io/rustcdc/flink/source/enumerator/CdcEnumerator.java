@@ -74,6 +74,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private final Map<TableId, Integer> chunksRead = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<TableId, TableDescription> descriptions = new HashMap<>();
     private final LazySession<P, M> session;
+    private final StreamGate gate = new StreamGate();
 
     public CdcEnumerator(SplitEnumeratorContext<CdcSplit> context, CdcConnector<P, M> connector, SourceSettings settings,
             EnumeratorState<P, M> state) {
@@ -101,6 +102,12 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             findAddedTables();
         }
         registerMetrics();
+        // opens the stream gate's fallback when no checkpoint comes (see StreamGate)
+        context.callAsync(() -> null, (ignored, error) -> {
+            if (gate.armed() && !gate.open() && !waiting.isEmpty()) {
+                assignPending();
+            }
+        }, 1_000, 1_000);
     }
 
     /**
@@ -270,6 +277,9 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             } else if (!inFlight.isEmpty()) {
                 return; // the last chunks are being read: the stream waits for their marks
             } else if (settings.startupMode().streams()) {
+                if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED && !streamMayStart()) {
+                    return; // the snapshot rows of other readers may still be on their way downstream
+                }
                 if (streamStatus != EnumeratorState.StreamStatus.ASSIGNED) {
                     context.assignSplit(streamSplit(), subtask);
                     streamStatus = EnumeratorState.StreamStatus.ASSIGNED;
@@ -282,6 +292,22 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 it.remove();
             }
         }
+    }
+
+    private boolean streamMayStart() {
+        if (context.currentParallelism() == 1 || gate.open()) {
+            return true;
+        }
+        long now = System.nanoTime();
+        gate.arm(now);
+        if (gate.fallbackDue(now)) {
+            LOG.warn("No checkpoint completed within {} s of the last snapshot chunk, so the stream starts now. "
+                    + "Without a completed checkpoint between them, a change may reach operators downstream before "
+                    + "the snapshot row it changes when they were read by different subtasks: enable checkpointing "
+                    + "(an interval of a few seconds) for an exact handoff.", StreamGate.FALLBACK_NANOS / 1_000_000_000L);
+            return true;
+        }
+        return false;
     }
 
     @Nullable
@@ -329,9 +355,18 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
 
     @Override
     public EnumeratorState<P, M> snapshotState(long checkpointId) {
+        gate.checkpointTaken(checkpointId);
         return new EnumeratorState<>(initialized, streamStart, history, tables, new ArrayList<>(plans),
                 new ArrayList<>(unassigned), new ArrayList<>(inFlight.values()), new ArrayList<>(finished.values()),
                 streamStatus, returnedStream);
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        gate.checkpointCompleted(checkpointId);
+        if (gate.open() && streamStatus == EnumeratorState.StreamStatus.NOT_CREATED) {
+            assignPending();
+        }
     }
 
     @Override
