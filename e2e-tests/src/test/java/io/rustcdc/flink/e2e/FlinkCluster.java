@@ -1,9 +1,9 @@
 package io.rustcdc.flink.e2e;
 
 import io.rustcdc.flink.testing.LocalProcesses;
+import io.rustcdc.flink.testing.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -47,7 +46,7 @@ final class FlinkCluster implements AutoCloseable {
         this.conf = Files.createDirectories(dir.resolve("conf"));
         this.lib = Files.createDirectories(dir.resolve("lib"));
         this.log = Files.createDirectories(dir.resolve("log"));
-        this.restPort = freePort();
+        this.restPort = LocalProcesses.freePort();
         try (Stream<Path> jars = Files.list(HOME.resolve("lib"))) {
             for (Path jar : (Iterable<Path>) jars::iterator) {
                 Files.createSymbolicLink(lib.resolve(jar.getFileName()), jar.toAbsolutePath());
@@ -75,7 +74,7 @@ final class FlinkCluster implements AutoCloseable {
     private void writeConfig() throws IOException {
         String config = String.join("\n",
                 "jobmanager.rpc.address: 127.0.0.1",
-                "jobmanager.rpc.port: " + freePort(),
+                "jobmanager.rpc.port: " + LocalProcesses.freePort(),
                 "jobmanager.bind-host: 127.0.0.1",
                 "rest.address: 127.0.0.1",
                 "rest.bind-address: 127.0.0.1",
@@ -119,7 +118,7 @@ final class FlinkCluster implements AutoCloseable {
         command.add(conf.toString());
         command.addAll(Arrays.asList(resources.get(1).trim().split("\\s+")));
         processes.add(launch(command, "jobmanager"));
-        await(Duration.ofSeconds(60), "the JobManager's REST endpoint", () -> get("/overview") != null);
+        Poll.until("the JobManager's REST endpoint", Duration.ofSeconds(60), () -> get("/overview") != null);
     }
 
     /** Starts one more TaskManager and waits until it has registered. */
@@ -135,7 +134,7 @@ final class FlinkCluster implements AutoCloseable {
         Process tm = launch(command, name);
         processes.add(tm);
         taskManagers.add(tm);
-        await(Duration.ofSeconds(60), "TaskManager " + name + " to register", () -> {
+        Poll.until("TaskManager " + name + " to register", Duration.ofSeconds(60), () -> {
             String body = get("/taskmanagers");
             return body != null && body.contains("\"id\":\"" + name + "\"");
         });
@@ -203,13 +202,13 @@ final class FlinkCluster implements AutoCloseable {
 
     /** Waits until the job is RUNNING with all its tasks running. */
     void awaitRunning(String jobId) throws InterruptedException {
-        await(Duration.ofSeconds(120), "job " + jobId + " to run", () -> "RUNNING".equals(jobState(jobId))
+        Poll.until("job " + jobId + " to run", Duration.ofSeconds(120), () -> "RUNNING".equals(jobState(jobId))
                 && !get("/jobs/" + jobId).matches("(?s).*\"status\"\\s*:\\s*\"(CREATED|SCHEDULED|DEPLOYING|INITIALIZING)\".*"));
     }
 
     void awaitCheckpoints(String jobId, int more) throws InterruptedException {
         int target = completedCheckpoints(jobId) + more;
-        await(Duration.ofSeconds(120), more + " more checkpoints of job " + jobId,
+        Poll.until(more + " more checkpoints of job " + jobId, Duration.ofSeconds(120),
                 () -> completedCheckpoints(jobId) >= target);
     }
 
@@ -280,16 +279,6 @@ final class FlinkCluster implements AutoCloseable {
         return text;
     }
 
-    static void await(Duration timeout, String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for " + what);
-            }
-            Thread.sleep(250);
-        }
-    }
-
     /** The logs of every process, for a failure message. */
     String logs() {
         StringBuilder sb = new StringBuilder();
@@ -320,12 +309,6 @@ final class FlinkCluster implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

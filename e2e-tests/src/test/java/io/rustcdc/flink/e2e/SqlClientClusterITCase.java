@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.testing.Poll;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +75,7 @@ class SqlClientClusterITCase {
         for (String row : source.queryColumn("SELECT status || '|' || count(*) || '|' || sum(amount) FROM orders GROUP BY status")) {
             expected.put(row.substring(0, row.indexOf('|')), row.substring(row.indexOf('|') + 1));
         }
-        FlinkCluster.await(Duration.ofMinutes(2), "the printed aggregate to equal " + expected,
+        Poll.until("the printed aggregate to equal " + expected, Duration.ofMinutes(2),
                 () -> printedTotals(cluster.taskManagerOut(1)).equals(expected));
         cluster.cli("cancel", job);
     }
@@ -91,8 +94,8 @@ class SqlClientClusterITCase {
                     default -> totals.remove(m.group(2));
                 }
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return totals;
     }

@@ -59,14 +59,13 @@ final class BinlogRetention {
         }
         MariaDbGtidPosition atStart = gtidListAtStartOf(c, files.get(0));
         List<String> purged = new ArrayList<>();
-        for (String gtid : atStart.toString().isEmpty() ? new String[0] : atStart.toString().split(",")) {
-            String[] parts = gtid.split("-");
-            long domain = Long.parseLong(parts[0]);
+        for (long domain : atStart.domains()) {
             String held = position.gtidOf(domain);
             if (held == null) {
-                purged.add("domain " + domain + " up to " + gtid + " (the position has no GTID of this domain)");
-            } else if (Long.compareUnsigned(Long.parseUnsignedLong(held.split("-")[2]), Long.parseUnsignedLong(parts[2])) < 0) {
-                purged.add("domain " + domain + " after " + held + " up to " + gtid);
+                purged.add("domain " + domain + " up to " + atStart.gtidOf(domain)
+                        + " (the position has no GTID of this domain)");
+            } else if (Long.compareUnsigned(position.sequence(domain), atStart.sequence(domain)) < 0) {
+                purged.add("domain " + domain + " after " + held + " up to " + atStart.gtidOf(domain));
             }
         }
         if (!purged.isEmpty()) {

@@ -2,8 +2,10 @@ package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
 import java.io.Serializable;
-import java.util.Map;
+import java.util.Collections;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -73,6 +75,16 @@ public final class MariaDbGtidPosition implements Serializable {
         return new MariaDbGtidPosition(copy);
     }
 
+    /** The replication domains this position holds a GTID of, ascending. */
+    public Set<Long> domains() {
+        return Collections.unmodifiableSet(domains.keySet());
+    }
+
+    /** The sequence number held for {@code domain} (unsigned: compare with {@link Long#compareUnsigned}). */
+    public long sequence(long domain) {
+        return domains.get(domain)[1];
+    }
+
     /** The GTID held for {@code domain}, as {@code domain-server-sequence}, or null. */
     public String gtidOf(long domain) {
         long[] gtid = domains.get(domain);
@@ -86,15 +98,7 @@ public final class MariaDbGtidPosition implements Serializable {
     /** The canonical text, domains ascending, as MariaDB accepts it in {@code gtid_slave_pos}. */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder();
-        for (Map.Entry<Long, long[]> e : domains.entrySet()) {
-            if (sb.length() > 0) {
-                sb.append(',');
-            }
-            sb.append(e.getKey()).append('-').append(e.getValue()[0]).append('-')
-                    .append(Long.toUnsignedString(e.getValue()[1]));
-        }
-        return sb.toString();
+        return domains.keySet().stream().map(this::gtidOf).collect(Collectors.joining(","));
     }
 
     @Override

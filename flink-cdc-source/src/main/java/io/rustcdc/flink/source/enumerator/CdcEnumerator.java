@@ -104,7 +104,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         registerMetrics();
         // opens the stream gate's fallback when no checkpoint comes (see StreamGate)
         context.callAsync(() -> null, (ignored, error) -> {
-            if (gate.armed() && !gate.open() && !waiting.isEmpty()) {
+            if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED && gate.armed() && !gate.open()
+                    && !waiting.isEmpty()) {
                 assignPending();
             }
         }, 1_000, 1_000);
