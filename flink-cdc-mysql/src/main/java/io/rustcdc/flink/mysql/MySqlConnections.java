@@ -33,7 +33,7 @@ final class MySqlConnections {
         try {
             return DriverManager.getConnection(url, props);
         } catch (SQLException e) {
-            String message = e.getMessage() == null ? "" : e.getMessage().replace(config.password().reveal(), "******");
+            String message = message(config, e);
             String lower = message.toLowerCase(Locale.ROOT);
             boolean tls = TLS_WORDS.stream().anyMatch(lower::contains);
             throw new CdcException(CdcException.Kind.CONNECTION, "Could not connect to " + config.flavor() + " at "
@@ -41,5 +41,15 @@ final class MySqlConnections {
                     + config.tlsMode().name().toLowerCase(Locale.ROOT).replace('_', '-') + "): " + message
                     + (tls ? ". Check 'tls.mode' and 'tls.root-cert'." : ". Check host, port, user and password."));
         }
+    }
+
+    /** A failure on an open connection, naming the server and user, never the password. */
+    static CdcException failure(MySqlSourceConfig config, SQLException e) {
+        return new CdcException(CdcException.Kind.CONNECTION, config.flavor() + " at " + config.hostname() + ":"
+                + config.port() + " as '" + config.username() + "' failed: " + message(config, e), e);
+    }
+
+    private static String message(MySqlSourceConfig config, SQLException e) {
+        return e.getMessage() == null ? "" : e.getMessage().replace(config.password().reveal(), "******");
     }
 }

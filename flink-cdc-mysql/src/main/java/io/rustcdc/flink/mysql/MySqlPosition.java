@@ -1,6 +1,6 @@
 package io.rustcdc.flink.mysql;
 
-import java.io.Serializable;
+import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
@@ -11,10 +11,11 @@ import org.apache.flink.annotation.PublicEvolving;
  * (or event) to read next, how many row events of that transaction and rows of the next row event
  * were already taken (so a restart inside a transaction skips exactly what was delivered), and the
  * GTIDs executed before it: a MySQL set or a MariaDB position by {@link #flavor()}, never the other.
- * Immutable.
+ * Immutable. Positions order by binlog file (its numeric extension), offset, events and rows: they
+ * compare within one server's binlog, never by GTIDs.
  */
 @PublicEvolving
-public final class MySqlPosition implements Serializable {
+public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosition> {
     private static final long serialVersionUID = 1L;
 
     private final ServerFlavor flavor;
@@ -51,6 +52,35 @@ public final class MySqlPosition implements Serializable {
     /** Between transactions, with the MariaDB GTID position before {@code file:offset}. */
     public static MySqlPosition at(String file, long offset, MariaDbGtidPosition executed) {
         return new MySqlPosition(ServerFlavor.MARIADB, file, offset, 0, 0, executed.toString());
+    }
+
+    /** Between transactions at {@code file:offset}, with the same GTIDs. */
+    public MySqlPosition movedTo(String file, long offset) {
+        return new MySqlPosition(flavor, file, offset, 0, 0, gtids);
+    }
+
+    /**
+     * Between transactions at {@code file:offset}, right after the transaction {@code gtid} (MySQL
+     * {@code uuid:number}, MariaDB {@code domain-server-sequence}; null when the server assigns
+     * none): its GTIDs include it.
+     */
+    public MySqlPosition committed(String file, long offset, @Nullable String gtid) {
+        String executed = gtids;
+        if (gtid != null && flavor == ServerFlavor.MARIADB) {
+            String[] parts = gtid.split("-");
+            MariaDbGtidPosition before = gtids == null ? MariaDbGtidPosition.empty() : MariaDbGtidPosition.parse(gtids);
+            executed = before.with(Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])).toString();
+        } else if (gtid != null) {
+            int colon = gtid.lastIndexOf(':');
+            MySqlGtidSet before = gtids == null ? MySqlGtidSet.empty() : MySqlGtidSet.parse(gtids);
+            executed = before.with(gtid.substring(0, colon), Long.parseLong(gtid.substring(colon + 1))).toString();
+        }
+        return new MySqlPosition(flavor, file, offset, 0, 0, executed);
+    }
+
+    /** The same place without GTIDs: for comparing with positions that carry none. */
+    public MySqlPosition withoutGtids() {
+        return gtids == null ? this : new MySqlPosition(flavor, file, offset, eventsTaken, rowsTaken, null);
     }
 
     /** Inside the transaction at this position: {@code events} row events and then {@code rows} rows taken. */
@@ -112,6 +142,31 @@ public final class MySqlPosition implements Serializable {
     private void requireFlavor(ServerFlavor expected) {
         if (flavor != expected) {
             throw new IllegalStateException("A " + flavor + " position has no " + expected + " GTIDs: " + this);
+        }
+    }
+
+    @Override
+    public int compareTo(MySqlPosition o) {
+        int c = Long.compare(fileNumber(file), fileNumber(o.file));
+        if (c == 0) {
+            c = file.compareTo(o.file);
+        }
+        if (c == 0) {
+            c = Long.compare(offset, o.offset);
+        }
+        if (c == 0) {
+            c = Long.compare(eventsTaken, o.eventsTaken);
+        }
+        return c != 0 ? c : Long.compare(rowsTaken, o.rowsTaken);
+    }
+
+    /** The numeric extension of a binlog file name ({@code mysql-bin.000012} is 12), -1 when it has none. */
+    static long fileNumber(String file) {
+        int dot = file.lastIndexOf('.');
+        try {
+            return Long.parseLong(file.substring(dot + 1));
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 

@@ -1,6 +1,9 @@
 package io.rustcdc.flink.mysql;
 
+import io.rustcdc.flink.mysql.types.CatalogTypes;
+import io.rustcdc.flink.mysql.types.MySqlColumn;
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.RowShape;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,20 +16,28 @@ import java.util.List;
  * Row shapes from the catalogue: each column's name, its declared type exactly as
  * {@code information_schema.COLUMNS.COLUMN_TYPE} gives it ({@code int(10) unsigned},
  * {@code decimal(65,30)}, {@code enum('a','b')}), its nullability, in ordinal order, and the primary
- * key in key order. The shape's schema is the MySQL database.
+ * key in key order. The shape's schema is the MySQL database, and so is a table id's schema (a MySQL
+ * table is database + table; filters name it {@code database.table}).
  */
 final class MySqlShapes {
     private MySqlShapes() {}
 
     static RowShape read(Connection c, String database, String table) throws SQLException {
+        return describe(c, database, table).description.shape();
+    }
+
+    /** The table's shape and how each of its columns decodes; a column that cannot decode exactly fails. */
+    static MySqlTable describe(Connection c, String database, String table) throws SQLException {
         List<RowShape.Column> columns = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE "
+        List<MySqlColumn> types = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, CHARACTER_SET_NAME "
                 + "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
             s.setString(1, database);
             s.setString(2, table);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     columns.add(RowShape.Column.of(rs.getString(1), rs.getString(2), "YES".equals(rs.getString(3))));
+                    types.add(CatalogTypes.column(database + "." + table, rs.getString(1), rs.getString(2), rs.getString(4)));
                 }
             }
         }
@@ -46,6 +57,6 @@ final class MySqlShapes {
                 }
             }
         }
-        return RowShape.of(database, table, columns, key);
+        return new MySqlTable(TableId.of(database, database, table), RowShape.of(database, table, columns, key), types);
     }
 }

@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.testing.StreamTestSupport;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;

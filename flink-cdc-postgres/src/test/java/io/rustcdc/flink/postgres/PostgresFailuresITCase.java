@@ -13,6 +13,7 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.StreamTestSupport;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,7 +1,7 @@
 package io.rustcdc.flink.postgres;
 
-import static io.rustcdc.flink.postgres.StreamTestSupport.assertNoEvent;
-import static io.rustcdc.flink.postgres.StreamTestSupport.events;
+import static io.rustcdc.flink.testing.StreamTestSupport.assertNoEvent;
+import static io.rustcdc.flink.testing.StreamTestSupport.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;

@@ -16,6 +16,7 @@ import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.testing.StreamTestSupport;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.rustcdc.flink.postgres;
+package io.rustcdc.flink.testing;
 
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.spi.ChangeStream;
@@ -8,20 +8,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads a change stream in tests: records until a condition holds, with a deadline. */
-final class StreamTestSupport {
+public final class StreamTestSupport {
     private StreamTestSupport() {}
 
     /** Every record until {@code count} events arrived; fails after {@code timeout}. */
-    static List<StreamRecord<PostgresPosition>> records(ChangeStream<PostgresPosition> stream, int count, Duration timeout)
+    public static <P> List<StreamRecord<P>> records(ChangeStream<P> stream, int count, Duration timeout)
             throws InterruptedException {
-        List<StreamRecord<PostgresPosition>> records = new ArrayList<>();
+        List<StreamRecord<P>> records = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         int events = 0;
         while (events < count) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("Timed out after " + events + " of " + count + " events: " + records);
             }
-            StreamRecord<PostgresPosition> r = stream.poll(Duration.ofMillis(200));
+            StreamRecord<P> r = stream.poll(Duration.ofMillis(200));
             if (r != null) {
                 records.add(r);
                 if (r.event() != null) {
@@ -33,9 +33,9 @@ final class StreamTestSupport {
     }
 
     /** The next {@code count} events. */
-    static List<ChangeEvent> events(ChangeStream<PostgresPosition> stream, int count) throws InterruptedException {
+    public static <P> List<ChangeEvent> events(ChangeStream<P> stream, int count) throws InterruptedException {
         List<ChangeEvent> events = new ArrayList<>();
-        for (StreamRecord<PostgresPosition> r : records(stream, count, Duration.ofSeconds(30))) {
+        for (StreamRecord<P> r : records(stream, count, Duration.ofSeconds(30))) {
             if (r.event() != null) {
                 events.add(r.event());
             }
@@ -44,10 +44,10 @@ final class StreamTestSupport {
     }
 
     /** Fails when an event arrives within {@code wait}. */
-    static void assertNoEvent(ChangeStream<PostgresPosition> stream, Duration wait) throws InterruptedException {
+    public static <P> void assertNoEvent(ChangeStream<P> stream, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         while (System.nanoTime() < deadline) {
-            StreamRecord<PostgresPosition> r = stream.poll(Duration.ofMillis(100));
+            StreamRecord<P> r = stream.poll(Duration.ofMillis(100));
             if (r != null && r.event() != null) {
                 throw new AssertionError("Unexpected event " + r);
             }

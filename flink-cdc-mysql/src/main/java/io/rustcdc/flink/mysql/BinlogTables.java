@@ -1,0 +1,153 @@
+package io.rustcdc.flink.mysql;
+
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
+import io.rustcdc.flink.mysql.types.BinlogValues;
+import io.rustcdc.flink.mysql.types.MySqlCharsets;
+import io.rustcdc.flink.mysql.types.MySqlColumn;
+import io.rustcdc.flink.mysql.types.TableMapTypes;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.TableId;
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import javax.annotation.Nullable;
+
+/**
+ * Decoders of row events, one per table map seen (a table map is repeated in every transaction;
+ * its decoder is reused while it says the same). A row carries the catalogue's shape only while
+ * the catalogue agrees with the table map: same column names in order, same value types, same
+ * nullability and the same primary key. Otherwise the row has no shape until a re-read agrees.
+ */
+final class BinlogTables {
+    private final Connection connection;
+    private final Map<Integer, String> charsets;
+    private final Map<Long, Decoder> decoders = new HashMap<>();
+
+    BinlogTables(Connection connection, Map<Integer, String> charsets) {
+        this.connection = connection;
+        this.charsets = charsets;
+    }
+
+    /** Java charset names by collation id, from the server's catalogue of collations. */
+    static Map<Integer, String> charsets(Connection c) throws SQLException {
+        Map<Integer, String> byId = new HashMap<>();
+        readCharsets(c, "SELECT ID, CHARACTER_SET_NAME FROM information_schema.COLLATIONS", byId);
+        try {
+            // MariaDB 10.10+: collations of several character sets (utf8mb4_uca1400_ai_ci) listed here only
+            readCharsets(c, "SELECT ID, CHARACTER_SET_NAME FROM information_schema.COLLATION_CHARACTER_SET_APPLICABILITY "
+                    + "WHERE ID IS NOT NULL", byId);
+        } catch (SQLException absentOnOtherServers) {
+            // older servers have no ID there; COLLATIONS has them all
+        }
+        return byId;
+    }
+
+    private static void readCharsets(Connection c, String sql, Map<Integer, String> byId) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                String java = rs.getString(2) == null ? null : MySqlCharsets.javaName(rs.getString(2));
+                if (java != null) {
+                    byId.put(rs.getInt(1), java);
+                }
+            }
+        }
+    }
+
+    Decoder decoder(TableId table, TableMapEventData map) {
+        Decoder known = decoders.get(map.getTableId());
+        if (known != null && (known.map == map || known.sameAs(map))) {
+            known.map = map;
+            return known;
+        }
+        Decoder decoder = new Decoder(table, map, TableMapTypes.columns(map, charsets));
+        decoder.shape = agreeingShape(decoder);
+        decoders.put(map.getTableId(), decoder);
+        return decoder;
+    }
+
+    /** After DDL: shapes are read again before they are stamped on rows. */
+    void forgetShapes() {
+        decoders.clear();
+    }
+
+    @Nullable
+    private RowShape agreeingShape(Decoder decoder) {
+        MySqlTable now;
+        try {
+            now = MySqlShapes.describe(connection, decoder.table.database(), decoder.table.table());
+        } catch (SQLException | CdcException e) {
+            return null; // dropped or not readable now: no shape rather than a wrong one
+        }
+        RowShape shape = now.description.shape();
+        if (!now.description.rowType().equals(decoder.rowType)) {
+            return null;
+        }
+        for (int i = 0; i < shape.columns().size(); i++) {
+            if (shape.columns().get(i).nullable() != decoder.map.getColumnNullability().get(i)) {
+                return null;
+            }
+        }
+        TableMapEventMetadata meta = decoder.map.getEventMetadata();
+        List<Integer> keyIndexes = meta.getSimplePrimaryKeys() != null ? meta.getSimplePrimaryKeys()
+                : meta.getPrimaryKeysWithPrefix() != null ? new ArrayList<>(meta.getPrimaryKeysWithPrefix().keySet())
+                : List.of();
+        List<String> key = keyIndexes.stream().map(i -> decoder.rowType.name(i)).collect(Collectors.toList());
+        return key.equals(shape.primaryKey()) ? shape : null;
+    }
+
+    /** Decodes the rows of one table map. */
+    static final class Decoder {
+        final TableId table;
+        TableMapEventData map;
+        final List<MySqlColumn> columns;
+        final RowType rowType;
+        @Nullable RowShape shape;
+
+        Decoder(TableId table, TableMapEventData map, List<MySqlColumn> columns) {
+            this.table = table;
+            this.map = map;
+            this.columns = columns;
+            this.rowType = RowType.of(columns.stream().map(MySqlColumn::name).collect(Collectors.toList()),
+                    columns.stream().map(MySqlColumn::valueType).collect(Collectors.toList()));
+        }
+
+        boolean sameAs(TableMapEventData other) {
+            return map.getDatabase().equals(other.getDatabase()) && map.getTable().equals(other.getTable())
+                    && Arrays.equals(map.getColumnTypes(), other.getColumnTypes())
+                    && Arrays.equals(map.getColumnMetadata(), other.getColumnMetadata())
+                    && Objects.equals(map.getColumnNullability(), other.getColumnNullability())
+                    && Objects.equals(String.valueOf(map.getEventMetadata()), String.valueOf(other.getEventMetadata()));
+        }
+
+        @Nullable
+        RowShape shape() {
+            return shape;
+        }
+
+        Row row(Serializable[] cells) {
+            if (cells.length != columns.size()) {
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "A row of " + table + " has " + cells.length
+                        + " of its " + columns.size() + " columns: the server logged it without binlog_row_image=FULL.");
+            }
+            Row.Builder row = Row.builder(rowType);
+            for (int i = 0; i < cells.length; i++) {
+                row.set(i, cells[i] == null ? null : BinlogValues.decode(columns.get(i), cells[i]));
+            }
+            return row.build();
+        }
+    }
+}

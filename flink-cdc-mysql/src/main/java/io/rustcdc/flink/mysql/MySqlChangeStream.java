@@ -1,0 +1,299 @@
+package io.rustcdc.flink.mysql;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.rustcdc.flink.mysql.binlog.BinlogClients;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import java.io.IOException;
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The binlog from a position, through mysql-binlog-connector-java. The client's thread only queues
+ * events (blocking when the queue is full); the polling thread decodes them, so a failure surfaces
+ * in order, before anything that followed it. Positions are the start of the transaction plus the
+ * row events and rows already delivered, so a restart inside a transaction delivers each row once.
+ * The binlog keeps no reader state on the server: {@link #confirm} has nothing to tell it.
+ */
+final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
+    private static final Logger LOG = LoggerFactory.getLogger(MySqlChangeStream.class);
+    private static final int QUEUE_CAPACITY = 4096;
+
+    private final MySqlSourceConfig config;
+    private final TableFilter filter;
+    private final MySqlPosition from;
+    private final Connection connection;
+    private final BinlogTables tables;
+    private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    private final ArrayDeque<StreamRecord<MySqlPosition>> pending = new ArrayDeque<>();
+    private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
+    private final BinaryLogClient client;
+    private volatile boolean closing;
+
+    private String file;
+    /** Between transactions: where the next one starts, with the GTIDs executed before it. */
+    private MySqlPosition committed;
+    /** Inside a transaction: where it starts; null between transactions. */
+    @Nullable private MySqlPosition transaction;
+    @Nullable private String gtid;
+    private boolean standalone;
+    private long rowEvents;
+    private long skipEvents;
+    private long skipRows;
+    private boolean resumed;
+
+    MySqlChangeStream(MySqlSourceConfig config, TableFilter filter, MySqlPosition from) {
+        this.config = config;
+        this.filter = filter;
+        this.from = from;
+        this.file = from.file();
+        this.committed = from.movedTo(from.file(), from.offset());
+        this.connection = MySqlConnections.connect(config);
+        try {
+            BinlogRetention.requireFile(connection, from.file(), from.offset());
+            if (from.flavor() == ServerFlavor.MARIADB && from.gtidText() != null) {
+                BinlogRetention.requireMariaDbGtids(connection, from.mariaDbGtids());
+            }
+            this.tables = new BinlogTables(connection, BinlogTables.charsets(connection));
+        } catch (SQLException | RuntimeException e) {
+            closeConnection();
+            throw e instanceof SQLException ? MySqlConnections.failure(config, (SQLException) e) : (RuntimeException) e;
+        }
+        this.client = BinlogClients.create(config, from.file(), from.offset(), this::enqueue, this::fail);
+        BinlogTls.configure(client, config);
+        try {
+            client.connect(config.connectTimeout().toMillis());
+        } catch (IOException | java.util.concurrent.TimeoutException e) {
+            closeConnection();
+            throw new CdcException(CdcException.Kind.CONNECTION, "Could not open the binlog of " + config.flavor()
+                    + " at " + config.hostname() + ":" + config.port() + " as '" + config.username() + "' from "
+                    + from + " (server-id " + config.serverId() + "): " + e.getMessage());
+        }
+        LOG.info("Reading the binlog of {}:{} from {} as server-id {}", config.hostname(), config.port(), from,
+                config.serverId());
+    }
+
+    private void enqueue(Object eventOrFailure) {
+        try {
+            queue.put(eventOrFailure);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void fail(Exception e) {
+        if (!closing) {
+            enqueue(e);
+        }
+    }
+
+    @Override
+    @Nullable
+    public StreamRecord<MySqlPosition> poll(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (pending.isEmpty()) {
+            Object next = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (next == null) {
+                return null;
+            }
+            if (next instanceof Exception) {
+                throw failure((Exception) next);
+            }
+            handle((Event) next);
+        }
+        return pending.poll();
+    }
+
+    private CdcException failure(Exception e) {
+        if (e instanceof CdcException) {
+            return (CdcException) e;
+        }
+        return new CdcException(CdcException.Kind.CONNECTION, "The binlog of " + config.flavor() + " at "
+                + config.hostname() + ":" + config.port() + " failed after " + (transaction != null ? transaction : committed)
+                + ": " + e.getMessage(), e);
+    }
+
+    private void handle(Event event) {
+        EventHeaderV4 header = event.getHeader();
+        switch (header.getEventType()) {
+            case ROTATE: {
+                RotateEventData rotate = event.getData();
+                file = rotate.getBinlogFilename();
+                if (transaction == null) {
+                    committed = committed.movedTo(file, rotate.getBinlogPosition());
+                    pending.add(StreamRecord.progress(committed));
+                }
+                break;
+            }
+            case MARIADB_GTID: {
+                MariadbGtidEventData g = event.getData();
+                begin(header.getPosition(), g.getDomainId() + "-" + g.getServerId() + "-" + g.getSequence());
+                standalone = (g.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
+                break;
+            }
+            case GTID: {
+                GtidEventData g = event.getData();
+                begin(header.getPosition(), g.getMySqlGtid().toString());
+                break;
+            }
+            case QUERY:
+                query(header, event.getData());
+                break;
+            case XID:
+                commit(header.getNextPosition());
+                break;
+            case TABLE_MAP: {
+                TableMapEventData map = event.getData();
+                tableMaps.put(map.getTableId(), map);
+                break;
+            }
+            case WRITE_ROWS:
+            case EXT_WRITE_ROWS: {
+                WriteRowsEventData rows = event.getData();
+                rows(header, rows.getTableId(), Op.INSERT, rows.getRows(), null);
+                break;
+            }
+            case UPDATE_ROWS:
+            case EXT_UPDATE_ROWS: {
+                UpdateRowsEventData rows = event.getData();
+                rows(header, rows.getTableId(), Op.UPDATE, null, rows.getRows());
+                break;
+            }
+            case DELETE_ROWS:
+            case EXT_DELETE_ROWS: {
+                DeleteRowsEventData rows = event.getData();
+                rows(header, rows.getTableId(), Op.DELETE, rows.getRows(), null);
+                break;
+            }
+            default:
+                break;
+        }
+    }
+
+    private void query(EventHeaderV4 header, QueryEventData query) {
+        String sql = query.getSql().trim().toUpperCase(Locale.ROOT);
+        if (sql.equals("BEGIN")) {
+            if (transaction == null) {
+                begin(header.getPosition(), null);
+            }
+        } else if (sql.equals("COMMIT") || sql.equals("ROLLBACK")) {
+            commit(header.getNextPosition());
+        } else if (transaction == null || standalone) {
+            // a statement of its own (DDL): the catalogue may have changed under the shapes
+            tables.forgetShapes();
+            if (transaction == null) {
+                begin(header.getPosition(), null);
+            }
+            commit(header.getNextPosition());
+        }
+    }
+
+    private void begin(long offset, @Nullable String gtid) {
+        transaction = committed.movedTo(file, offset);
+        this.gtid = gtid;
+        standalone = false;
+        rowEvents = 0;
+        skipEvents = 0;
+        skipRows = 0;
+        if (!resumed && file.equals(from.file()) && offset == from.offset()) {
+            skipEvents = from.eventsTaken();
+            skipRows = from.rowsTaken();
+        }
+        resumed = true;
+    }
+
+    private void commit(long nextOffset) {
+        committed = (transaction != null ? transaction : committed).committed(file, nextOffset, gtid);
+        transaction = null;
+        gtid = null;
+        pending.add(StreamRecord.progress(committed));
+    }
+
+    private void rows(EventHeaderV4 header, long tableId, Op op, @Nullable List<Serializable[]> images,
+            @Nullable List<Map.Entry<Serializable[], Serializable[]>> updates) {
+        long index = rowEvents++;
+        if (transaction == null || index < skipEvents) {
+            return;
+        }
+        TableMapEventData map = tableMaps.get(tableId);
+        if (map == null) {
+            throw new CdcException(CdcException.Kind.DECODE, "A row event at " + file + ":" + header.getPosition()
+                    + " names table id " + tableId + " without a table map before it in its transaction.");
+        }
+        TableId table = TableId.of(map.getDatabase(), map.getDatabase(), map.getTable());
+        if (!filter.matches(table)) {
+            return;
+        }
+        BinlogTables.Decoder decoder = tables.decoder(table, map);
+        Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
+        int count = images != null ? images.size() : updates.size();
+        for (int r = index == skipEvents ? (int) skipRows : 0; r < count; r++) {
+            MySqlPosition position = transaction.inTransaction(index, r + 1);
+            SourceInfo source = SourceInfo.stream(config.flavor().connectorName(), position, commitTime);
+            ChangeEvent.Builder event = ChangeEvent.builder(op, table, source).shape(decoder.shape());
+            if (op == Op.INSERT) {
+                event.after(decoder.row(images.get(r)));
+            } else if (op == Op.DELETE) {
+                event.before(decoder.row(images.get(r)));
+            } else {
+                event.before(decoder.row(updates.get(r).getKey())).after(decoder.row(updates.get(r).getValue()));
+            }
+            pending.add(StreamRecord.of(event.build(), position));
+        }
+    }
+
+    @Override
+    public void confirm(MySqlPosition position) {
+        // the server keeps no reader state: binlog retention is the server's own setting
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        try {
+            client.disconnect();
+        } catch (IOException e) {
+            LOG.debug("Closing the binlog client failed", e);
+        }
+        closeConnection();
+    }
+
+    private void closeConnection() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // gone either way
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.mysql.state.MySqlPositionSerializer;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * The MySQL and MariaDB connector: the binlog through mysql-binlog-connector-java, snapshot chunks
+ * read in consistent-snapshot transactions. A chunk's mark is the binlog position of its snapshot:
+ * the chunk holds exactly the transactions that start before it. Serializable; it holds only its
+ * configuration.
+ *
+ * <pre>{@code
+ * MySqlConnector connector = MySqlConnector.create(MySqlSourceConfig.builder(ServerFlavor.MARIADB)...build());
+ * }</pre>
+ */
+@PublicEvolving
+public final class MySqlConnector implements CdcConnector<MySqlPosition, MySqlPosition> {
+    private static final long serialVersionUID = 1L;
+
+    private final MySqlSourceConfig config;
+
+    private MySqlConnector(MySqlSourceConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    public static MySqlConnector create(MySqlSourceConfig config) {
+        return new MySqlConnector(config);
+    }
+
+    public MySqlSourceConfig config() {
+        return config;
+    }
+
+    @Override
+    public String name() {
+        return config.flavor().connectorName();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<MySqlPosition> positionSerializer() {
+        return MySqlPositionSerializer.INSTANCE;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<MySqlPosition> markSerializer() {
+        return MySqlPositionSerializer.INSTANCE;
+    }
+
+    @Override
+    public CatalogSession<MySqlPosition, MySqlPosition> openSession() {
+        return new MySqlSession(config);
+    }
+
+    @Override
+    public ChangeStream<MySqlPosition> openStream(MySqlPosition from, TableFilter filter) {
+        return new MySqlChangeStream(config, filter, from);
+    }
+
+    /** A chunk holds a change when the change's transaction starts before the chunk's snapshot position. */
+    @Override
+    public boolean reflects(MySqlPosition mark, MySqlPosition position) {
+        return position.movedTo(position.file(), position.offset()).withoutGtids().compareTo(mark.withoutGtids()) < 0;
+    }
+
+    @Override
+    public MySqlPosition handoffEnd(MySqlPosition mark) {
+        return mark;
+    }
+
+    @Override
+    public String toString() {
+        return "MySqlConnector{" + config + "}";
+    }
+}

@@ -1,0 +1,263 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.mysql.types.MySqlColumn;
+import io.rustcdc.flink.mysql.types.SnapshotValues;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import javax.annotation.Nullable;
+
+/**
+ * One ordinary connection for the catalogue and snapshot chunks, in a UTC session so that a
+ * TIMESTAMP reads as the instant the binlog holds. Each chunk is read in its own {@code START
+ * TRANSACTION WITH CONSISTENT SNAPSHOT}, whose binlog position (MariaDB's {@code
+ * binlog_snapshot_file} and {@code binlog_snapshot_position}) is the chunk's mark: exactly the
+ * transactions before it are in the chunk. Not thread-safe.
+ */
+final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition> {
+    private final MySqlSourceConfig config;
+    private final Connection connection;
+    private final SourceInfo snapshotSource;
+
+    MySqlSession(MySqlSourceConfig config) {
+        this.config = config;
+        this.connection = MySqlConnections.connect(config);
+        this.snapshotSource = SourceInfo.snapshot(config.flavor().connectorName(), null);
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET SESSION time_zone = '+00:00'");
+        } catch (SQLException e) {
+            close();
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public void checkSnapshotPrerequisites(List<TableId> tables) {
+        for (TableId table : tables) {
+            try (Statement s = connection.createStatement()) {
+                s.executeQuery("SELECT 1 FROM " + MySqlSql.qualified(table) + " LIMIT 0").close();
+            } catch (SQLException e) {
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "User '" + config.username() + "' cannot read "
+                        + table.database() + "." + table.table() + " for the snapshot (" + e.getMessage() + "): GRANT "
+                        + "SELECT ON " + MySqlSql.qualified(table) + " TO '" + config.username() + "';");
+            }
+        }
+    }
+
+    @Override
+    public MySqlPosition prepareStream(List<TableId> tables, boolean fullBeforeImages) {
+        try {
+            MySqlPrerequisites.check(connection, config.flavor());
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+        return currentPosition();
+    }
+
+    @Override
+    public List<TableId> discoverTables(TableFilter filter) {
+        List<TableId> tables = new ArrayList<>();
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES "
+                        + "WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN "
+                        + "('mysql', 'information_schema', 'performance_schema', 'sys') ORDER BY 1, 2")) {
+            while (rs.next()) {
+                TableId id = TableId.of(rs.getString(1), rs.getString(1), rs.getString(2));
+                if (filter.matches(id)) {
+                    tables.add(id);
+                }
+            }
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+        return tables;
+    }
+
+    @Override
+    public TableDescription describe(TableId table) {
+        return table(table).description;
+    }
+
+    private MySqlTable table(TableId table) {
+        try {
+            return MySqlShapes.describe(connection, table.database(), table.table());
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    @Nullable
+    public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize) {
+        MySqlTable described = table(table.table());
+        String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
+        String sql = "SELECT " + keys + " FROM " + MySqlSql.qualified(table.table())
+                + (after == null ? "" : " WHERE " + MySqlSql.tuple(keyColumns) + " > " + MySqlSql.placeholders(keyColumns))
+                + " ORDER BY " + keys + " LIMIT 1 OFFSET " + (chunkSize - 1);
+        try (PreparedStatement s = connection.prepareStatement(sql)) {
+            MySqlSql.bind(s, 1, after);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                Object[] key = new Object[keyColumns.size()];
+                for (int i = 0; i < key.length; i++) {
+                    key[i] = SnapshotValues.decode(described.column(keyColumns.get(i)), rs, i + 1);
+                }
+                return key;
+            }
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public MySqlPosition readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+            s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+            try {
+                MySqlPosition mark = snapshotPosition();
+                // described inside the chunk's transaction: the rows carry the shape they were read with
+                readRows(table(table.table()), keyColumns, after, upTo, out);
+                s.execute("COMMIT");
+                return mark;
+            } catch (SQLException | RuntimeException e) {
+                s.execute("ROLLBACK");
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    private void readRows(MySqlTable table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
+            Consumer<ChangeEvent> out) throws SQLException {
+        List<MySqlColumn> columns = table.columns;
+        StringBuilder sql = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(SnapshotValues.select(columns.get(i), MySqlSql.quote(columns.get(i).name())));
+        }
+        sql.append(" FROM ").append(MySqlSql.qualified(table.description.table()));
+        if (after != null || upTo != null) {
+            sql.append(" WHERE ");
+            if (after != null) {
+                sql.append(MySqlSql.tuple(keyColumns)).append(" > ").append(MySqlSql.placeholders(keyColumns));
+            }
+            if (upTo != null) {
+                sql.append(after != null ? " AND " : "").append(MySqlSql.tuple(keyColumns)).append(" <= ")
+                        .append(MySqlSql.placeholders(keyColumns));
+            }
+        }
+        try (PreparedStatement s = connection.prepareStatement(sql.toString(), ResultSet.TYPE_FORWARD_ONLY,
+                ResultSet.CONCUR_READ_ONLY)) {
+            s.setFetchSize(1000);
+            int next = MySqlSql.bind(s, 1, after);
+            MySqlSql.bind(s, next, upTo);
+            try (ResultSet rs = s.executeQuery()) {
+                TableDescription d = table.description;
+                while (rs.next()) {
+                    Row.Builder row = Row.builder(d.rowType());
+                    for (int i = 0; i < columns.size(); i++) {
+                        row.set(i, SnapshotValues.decode(columns.get(i), rs, i + 1));
+                    }
+                    out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource).after(row.build())
+                            .shape(d.shape()).build());
+                }
+            }
+        }
+    }
+
+    /** The binlog position of the open consistent snapshot. */
+    private MySqlPosition snapshotPosition() throws SQLException {
+        String file = null;
+        long offset = -1;
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SHOW STATUS LIKE 'binlog_snapshot_%'")) {
+            while (rs.next()) {
+                if ("binlog_snapshot_file".equalsIgnoreCase(rs.getString(1))) {
+                    file = rs.getString(2);
+                } else if ("binlog_snapshot_position".equalsIgnoreCase(rs.getString(1))) {
+                    offset = Long.parseLong(rs.getString(2));
+                }
+            }
+        }
+        if (file == null || file.isEmpty() || offset < 4) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "The " + config.flavor() + " server does not "
+                    + "report the binlog position of a consistent snapshot (binlog_snapshot_file/position), which "
+                    + "an exact snapshot needs. Snapshots are supported on MariaDB; on Oracle MySQL start the "
+                    + "source with startup mode 'latest' or 'committed' for now.");
+        }
+        return MySqlPosition.at(config.flavor(), file, offset);
+    }
+
+    @Override
+    public MySqlPosition currentPosition() {
+        try (Statement s = connection.createStatement()) {
+            s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+            try {
+                MySqlPosition at = config.flavor() == ServerFlavor.MARIADB ? snapshotPosition() : masterStatus();
+                return withGtids(at);
+            } finally {
+                s.execute("COMMIT");
+            }
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    private MySqlPosition masterStatus() throws SQLException {
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+            if (!rs.next()) {
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "SHOW MASTER STATUS shows no binlog: start "
+                        + "the server with binary logging on (--log-bin).");
+            }
+            return MySqlPosition.at(config.flavor(), rs.getString(1), rs.getLong(2));
+        }
+    }
+
+    /** The position with the GTIDs executed before it: MariaDB's BINLOG_GTID_POS is exact for a file and offset. */
+    private MySqlPosition withGtids(MySqlPosition at) throws SQLException {
+        if (config.flavor() != ServerFlavor.MARIADB) {
+            return at;
+        }
+        try (PreparedStatement s = connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
+            s.setString(1, at.file());
+            s.setLong(2, at.offset());
+            try (ResultSet rs = s.executeQuery()) {
+                String gtids = rs.next() ? rs.getString(1) : null;
+                return gtids == null ? at : MySqlPosition.at(at.file(), at.offset(), MariaDbGtidPosition.parse(gtids));
+            }
+        }
+    }
+
+    private CdcException failure(SQLException e) {
+        return MySqlConnections.failure(config, e);
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // the connection is gone either way
+        }
+    }
+}

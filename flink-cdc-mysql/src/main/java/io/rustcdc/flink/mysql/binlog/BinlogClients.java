@@ -1,0 +1,46 @@
+package io.rustcdc.flink.mysql.binlog;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.Event;
+import io.rustcdc.flink.mysql.MySqlSourceConfig;
+import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * A binlog client that reads from a file and offset, decodes rows exactly ({@link ExactCells}) and
+ * never reconnects on its own: a reconnect would resume in the middle of a transaction, without its
+ * table maps, so a lost connection fails the stream and the source resumes from its checkpoint.
+ */
+@Internal
+public final class BinlogClients {
+    private BinlogClients() {}
+
+    public static BinaryLogClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
+            Consumer<Exception> failures) {
+        BinaryLogClient client = new BinaryLogClient(config.hostname(), config.port(), config.username(),
+                config.password().reveal());
+        client.setServerId(config.serverId());
+        client.setBinlogFilename(file);
+        client.setBinlogPosition(offset);
+        client.setKeepAlive(false);
+        client.setEventDeserializer(ExactEventDeserializer.create());
+        client.registerEventListener(events::accept);
+        client.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
+            @Override
+            public void onCommunicationFailure(BinaryLogClient c, Exception e) {
+                failures.accept(e);
+            }
+
+            @Override
+            public void onEventDeserializationFailure(BinaryLogClient c, Exception e) {
+                failures.accept(e);
+            }
+
+            @Override
+            public void onDisconnect(BinaryLogClient c) {
+                failures.accept(new java.io.EOFException("the server closed the binlog connection"));
+            }
+        });
+        return client;
+    }
+}
