@@ -139,6 +139,12 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (e instanceof CdcException) {
             return (CdcException) e;
         }
+        if (String.valueOf(e.getMessage()).contains("same server_uuid/server_id")) {
+            return new CdcException(CdcException.Kind.CONFIGURATION, "Another binlog reader of " + config.hostname()
+                    + ":" + config.port() + " connected with the same server-id " + config.serverId() + ", and the "
+                    + "server dropped this one: give every source and replica its own '" + MySqlSourceConfig.SERVER_ID
+                    + "'. (" + e.getMessage() + ")", e);
+        }
         return new CdcException(CdcException.Kind.CONNECTION, "The binlog of " + config.flavor() + " at "
                 + config.hostname() + ":" + config.port() + " failed after " + (transaction != null ? transaction : committed)
                 + ": " + e.getMessage(), e);
@@ -158,7 +164,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             }
             case MARIADB_GTID: {
                 MariadbGtidEventData g = event.getData();
-                begin(header.getPosition(), g.getDomainId() + "-" + g.getServerId() + "-" + g.getSequence());
+                // the event's own server id is not decoded by the client: the header's is the GTID's
+                begin(header.getPosition(), g.getDomainId() + "-" + header.getServerId() + "-" + g.getSequence());
                 standalone = (g.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
                 break;
             }
@@ -260,7 +267,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         int count = images != null ? images.size() : updates.size();
         for (int r = index == skipEvents ? (int) skipRows : 0; r < count; r++) {
             MySqlPosition position = transaction.inTransaction(index, r + 1);
-            SourceInfo source = SourceInfo.stream(config.flavor().connectorName(), position, commitTime);
+            SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
             ChangeEvent.Builder event = ChangeEvent.builder(op, table, source).shape(decoder.shape());
             if (op == Op.INSERT) {
                 event.after(decoder.row(images.get(r)));

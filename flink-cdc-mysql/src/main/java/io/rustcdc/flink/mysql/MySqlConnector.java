@@ -39,7 +39,7 @@ public final class MySqlConnector implements CdcConnector<MySqlPosition, MySqlPo
 
     @Override
     public String name() {
-        return config.flavor().connectorName();
+        return config.flavor().sourceName();
     }
 
     @Override

@@ -37,7 +37,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     MySqlSession(MySqlSourceConfig config) {
         this.config = config;
         this.connection = MySqlConnections.connect(config);
-        this.snapshotSource = SourceInfo.snapshot(config.flavor().connectorName(), null);
+        this.snapshotSource = SourceInfo.snapshot(config.flavor().sourceName(), null);
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION time_zone = '+00:00'");
         } catch (SQLException e) {

@@ -24,6 +24,11 @@ public enum ServerFlavor {
         return connectorName;
     }
 
+    /** The connector's identity in events ({@code source.connector}): {@code mysql} or {@code mariadb}. */
+    public String sourceName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** The flavor of a server from its {@code @@version} text. */
     static ServerFlavor ofVersion(String version) {
         return version.toLowerCase(java.util.Locale.ROOT).contains("mariadb") ? MARIADB : MYSQL;

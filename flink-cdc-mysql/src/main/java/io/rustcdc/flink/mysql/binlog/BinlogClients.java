@@ -38,7 +38,9 @@ public final class BinlogClients {
 
             @Override
             public void onDisconnect(BinaryLogClient c) {
-                failures.accept(new java.io.EOFException("the server closed the binlog connection"));
+                failures.accept(new java.io.EOFException("the server closed the binlog connection (it does so when "
+                        + "another reader connects with the same server-id " + config.serverId() + ": give every "
+                        + "source and replica a server-id of its own)"));
             }
         });
         return client;

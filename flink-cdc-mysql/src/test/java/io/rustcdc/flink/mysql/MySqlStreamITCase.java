@@ -1,0 +1,173 @@
+package io.rustcdc.flink.mysql;
+
+import static io.rustcdc.flink.testing.StreamTestSupport.events;
+import static io.rustcdc.flink.testing.StreamTestSupport.records;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The binlog stream against real MariaDB: changes, positions, resume, filters, shapes and failures. */
+@ExtendWith(MySqlExtension.class)
+@Timeout(120)
+class MySqlStreamITCase {
+
+    @Test
+    void insertsUpdatesAndDeletesCarryWholeRowsAndPositionsWithGtids(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "t");
+        assertThat(start.gtidText()).as("the start position's GTIDs").isNotNull();
+        db.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')", "UPDATE t SET v = 'c' WHERE id = 1",
+                "DELETE FROM t WHERE id = 2");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            List<StreamRecord<MySqlPosition>> records = records(stream, 4, Duration.ofSeconds(30));
+            List<String> changes = records.stream().filter(r -> r.event() != null).map(r -> describe(r.event()))
+                    .collect(Collectors.toList());
+            assertThat(changes).containsExactly("insert null -> 1|a", "insert null -> 2|b", "update 1|a -> 1|c",
+                    "delete 2|b -> null");
+            assertThat(records.get(records.size() - 1).event().source().connector()).isEqualTo("mariadb");
+            // positions only grow, and a commit adds the transaction's GTID
+            for (int i = 1; i < records.size(); i++) {
+                assertThat(records.get(i).position()).isGreaterThanOrEqualTo(records.get(i - 1).position());
+            }
+            MySqlPosition last = records.get(records.size() - 1).position();
+            StreamRecord<MySqlPosition> more;
+            while ((more = stream.poll(Duration.ofSeconds(1))) != null) {
+                last = more.position();
+            }
+            assertThat(last.eventsTaken()).as("after the last commit: between transactions").isZero();
+            assertThat(last.gtidText()).isEqualTo(db.queryValue("SELECT @@gtid_binlog_pos"));
+        }
+    }
+
+    @Test
+    void aRestartInsideATransactionDeliversEachRowOnce(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE restart (id INT PRIMARY KEY, v VARCHAR(10))");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "restart");
+        try (var c = db.admin(); var s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("INSERT INTO restart VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+            s.execute("INSERT INTO restart VALUES (4, 'd')");
+            c.commit();
+        }
+        MySqlPosition inside;
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            List<StreamRecord<MySqlPosition>> records = records(stream, 2, Duration.ofSeconds(30));
+            inside = records.get(records.size() - 1).position();
+            assertThat(inside.rowsTaken()).isEqualTo(2);
+        }
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(inside, TableFilter.all())) {
+            assertThat(events(stream, 2).stream().map(MySqlStreamITCase::describe))
+                    .containsExactly("insert null -> 3|c", "insert null -> 4|d");
+        }
+    }
+
+    @Test
+    void tablesOutsideTheFilterAreSkippedWhileThePositionMoves(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE kept (id INT PRIMARY KEY, v VARCHAR(10))",
+                "CREATE TABLE skipped (id INT PRIMARY KEY, v VARCHAR(10))");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "kept");
+        db.execute("INSERT INTO skipped VALUES (1, 'x')", "INSERT INTO kept VALUES (2, 'y')");
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".kept"), List.of());
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            List<StreamRecord<MySqlPosition>> records = records(stream, 1, Duration.ofSeconds(30));
+            assertThat(records.stream().filter(r -> r.event() != null).map(r -> describe(r.event())))
+                    .containsExactly("insert null -> 2|y");
+            assertThat(records.stream().filter(r -> r.event() == null).count())
+                    .as("progress records for the skipped transaction").isGreaterThan(0);
+        }
+    }
+
+    @Test
+    void rowsCarryTheCatalogueShapeOnlyWhileItAgreesWithTheTableMap(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE altered (id INT PRIMARY KEY, v VARCHAR(10))");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "altered");
+        db.execute("INSERT INTO altered VALUES (1, 'a')", "ALTER TABLE altered ADD COLUMN w INT", "INSERT INTO altered VALUES (2, 'b', 7)");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            List<ChangeEvent> events = events(stream, 2);
+            // written before the ALTER, read after it: the catalogue no longer describes the row
+            assertThat(events.get(0).shape()).isNull();
+            assertThat(events.get(0).after().type().names()).containsExactly("id", "v");
+            assertThat(events.get(1).shape()).isNotNull();
+            assertThat(events.get(1).shape().columns()).extracting(c -> c.name() + " " + c.dataType())
+                    .containsExactly("id int(11)", "v varchar(10)", "w int(11)");
+            assertThat(events.get(1).after().get("w")).isEqualTo(7L);
+        }
+    }
+
+    @Test
+    void anInvalidEnumValueFailsOnBothPathsNamingTableColumnAndTypeNotTheValue(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE e (id INT PRIMARY KEY, mood ENUM('sad','ok'))");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "e");
+        db.execute("SET SESSION sql_mode = ''", "INSERT INTO e VALUES (1, 'furious')");
+        String column = db.name() + ".e.mood";
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.DECODE))
+                    .hasMessageContaining(column).hasMessageContaining("ENUM index 0").hasMessageNotContaining("furious");
+        }
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            var table = session.describe(TableId.of(db.name(), db.name(), "e"));
+            assertThatThrownBy(() -> session.readChunk(table, List.of("id"), null, null, e -> { }))
+                    .isInstanceOf(CdcException.class).hasMessageContaining(column + " (enum('sad','ok'))");
+        }
+    }
+
+    @Test
+    void aSecondReaderWithTheSameServerIdFailsTheFirstLoudly(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE shared_id (id INT PRIMARY KEY)");
+        MySqlSourceConfig config = MySqlTestConfigs.config(db);
+        MySqlConnector connector = MySqlConnector.create(config);
+        MySqlPosition start = prepare(connector, db, "shared_id");
+        try (ChangeStream<MySqlPosition> first = connector.openStream(start, TableFilter.all());
+                ChangeStream<MySqlPosition> second = connector.openStream(start, TableFilter.all())) {
+            db.execute("INSERT INTO shared_id VALUES (1)");
+            assertThat(events(second, 1)).hasSize(1);
+            assertThatThrownBy(() -> events(first, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
+                    .hasMessageContaining("same server-id " + config.serverId());
+        }
+    }
+
+    private static MySqlPosition prepare(MySqlConnector connector, MySqlDatabase db, String table) {
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            return session.prepareStream(List.of(TableId.of(db.name(), db.name(), table)), false);
+        }
+    }
+
+    private static String describe(ChangeEvent e) {
+        return e.op().wireName() + " " + row(e.before()) + " -> " + row(e.after());
+    }
+
+    private static String row(io.rustcdc.flink.source.model.Row row) {
+        if (row == null) {
+            return "null";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < row.size(); i++) {
+            sb.append(i == 0 ? "" : "|").append(row.get(i));
+        }
+        return sb.toString();
+    }
+}
