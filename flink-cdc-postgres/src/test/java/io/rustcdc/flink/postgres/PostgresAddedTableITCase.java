@@ -9,6 +9,7 @@ import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,7 +65,7 @@ class PostgresAddedTableITCase {
 
         db.execute("ALTER PUBLICATION added ADD TABLE t2");
         int[] t1Reads = {0};
-        try (Writers writers = new Writers(db, 2, 6_000, 5000)) {
+        try (ConcurrentWriters writers = Writers.start(db, 2, 6_000, 5000)) {
             Running second = start(source(db, "public.t1", "public.t2"), savepoint, records);
             try {
                 writers.awaitEnd();

@@ -7,6 +7,7 @@ import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import java.time.Duration;
 import java.util.List;
@@ -66,7 +67,7 @@ class PostgresFailoverITCase {
         Thread collector = new Thread(() -> results.forEachRemaining(records::add), "collect");
         collector.start();
         JsonChangelog changelog = new JsonChangelog(KEYS);
-        try (Writers writers = new Writers(db, 2, 15_000, 20_000)) {
+        try (ConcurrentWriters writers = Writers.start(db, 2, 15_000, 20_000)) {
             drainUntil(records, changelog, () -> changelog.ops().getOrDefault("read", 0) >= 3_000);
             restartTaskManager(cluster); // during the snapshot
             drainUntil(records, changelog, () -> changelog.ops().getOrDefault("update", 0) >= 50);

@@ -10,7 +10,9 @@ import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.SourceJob;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -53,8 +55,8 @@ class PostgresSourceITCase {
                 .deserializer(ChangeEventDeserializer.json())
                 .build();
         JsonChangelog changelog = new JsonChangelog(KEYS);
-        try (Consumer consumer = new Consumer(source, 4);
-                Writers writers = new Writers(db, 2, 6_000, 3000)) {
+        try (SourceJob consumer = new SourceJob(source, 4);
+                ConcurrentWriters writers = Writers.start(db, 2, 6_000, 3000)) {
             writers.awaitEnd();
             assertThat(writers.transactions()).isGreaterThan(100);
             Map<String, Map<String, String>> expected = Map.of("t1", t1(db), "t2", t2(db));
@@ -110,7 +112,7 @@ class PostgresSourceITCase {
                 .deserializer(ChangeEventDeserializer.json())
                 .build();
         List<String> seen = new ArrayList<>();
-        try (Consumer consumer = new Consumer(source, 1)) {
+        try (SourceJob consumer = new SourceJob(source, 1)) {
             io.rustcdc.flink.testing.Poll.until("the stream", Duration.ofSeconds(60), () -> "t".equals(db.queryValue(
                     "SELECT active FROM pg_replication_slots WHERE slot_name = 'modes'")));
             Thread.sleep(500);
@@ -150,61 +152,5 @@ class PostgresSourceITCase {
             }
         }
         return rows;
-    }
-
-    /** Runs a source job and hands its records to the test thread, with deadlines. */
-    static final class Consumer implements AutoCloseable {
-        final BlockingQueue<String> records = new LinkedBlockingQueue<>();
-        private final CloseableIterator<String> iterator;
-        private final Thread thread;
-        private volatile Throwable failure;
-
-        Consumer(CdcSource<String, ?, ?> source, int parallelism) throws Exception {
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            env.setParallelism(parallelism);
-            env.enableCheckpointing(300);
-            iterator = env.fromSource(source, WatermarkStrategy.noWatermarks(), "pg").executeAndCollect();
-            thread = new Thread(() -> {
-                try {
-                    while (iterator.hasNext()) {
-                        records.add(iterator.next());
-                    }
-                } catch (Throwable t) {
-                    failure = t;
-                }
-            }, "collect");
-            thread.start();
-        }
-
-        interface Condition {
-            boolean holds();
-        }
-
-        void applyUntil(JsonChangelog changelog, Condition done, Duration timeout) throws Exception {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            List<String> batch = new ArrayList<>();
-            while (!done.holds()) {
-                if (failure != null) {
-                    throw new AssertionError("The job failed", failure);
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("The changelog did not converge within " + timeout + "; violations: "
-                            + changelog.violations() + ", ops: " + changelog.ops());
-                }
-                String first = records.poll(100, TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    changelog.apply(first);
-                    batch.clear();
-                    records.drainTo(batch);
-                    batch.forEach(changelog::apply);
-                }
-            }
-        }
-
-        @Override
-        public void close() throws Exception {
-            iterator.close();
-            thread.join(30_000);
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.rustcdc.flink.postgres;
 
 import static io.rustcdc.flink.testing.StreamTestSupport.assertNoEvent;
 import static io.rustcdc.flink.testing.StreamTestSupport.events;
+import static io.rustcdc.flink.testing.StreamTestSupport.records;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
@@ -182,7 +183,7 @@ class PostgresStreamITCase {
         PostgresPosition afterSecond;
         PostgresPosition afterCommit = null;
         try (ChangeStream<PostgresPosition> stream = connector.openStream(start, itemsOnly)) {
-            List<StreamRecord<PostgresPosition>> records = StreamTestSupport.records(stream, 3, Duration.ofSeconds(30));
+            List<StreamRecord<PostgresPosition>> records = records(stream, 3, Duration.ofSeconds(30));
             afterSecond = records.stream().filter(r -> r.event() != null).skip(1).findFirst().get().position();
             // 'other' is filtered out but still counts: the second items row is the third change of the transaction
             assertThat(afterSecond.eventsTaken()).isEqualTo(3);

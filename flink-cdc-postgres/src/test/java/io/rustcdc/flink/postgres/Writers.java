@@ -1,25 +1,15 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
+import io.rustcdc.flink.testing.ConcurrentWriters;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Writers that keep changing two tables while a source snapshots them: inserts beyond the last
- * chunk and into gaps, value updates, key updates across chunks, deletes, in transactions of one to
- * four statements. Bounded in time; they stop themselves.
+ * Two tables, and writers that keep changing them while a source snapshots them: inserts beyond
+ * the last chunk and into gaps, value updates, key updates across chunks, deletes.
  */
-final class Writers implements AutoCloseable {
-    private final List<Thread> threads = new ArrayList<>();
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private final AtomicInteger transactions = new AtomicInteger();
-    private volatile Throwable failure;
+final class Writers {
+    private Writers() {}
 
     /** Table {@code t1 (id int primary key, v text, n int)} and {@code t2 (a int, b int, v text, primary key (a, b))}. */
     static void createTables(PostgresDatabase db, int rows) {
@@ -32,34 +22,8 @@ final class Writers implements AutoCloseable {
                 "ALTER TABLE t2 OWNER TO " + db.replicationUser());
     }
 
-    Writers(PostgresDatabase db, int count, long millis, int idSpace) {
-        long deadline = System.currentTimeMillis() + millis;
-        for (int w = 0; w < count; w++) {
-            Random random = new Random(42 + w);
-            Thread t = new Thread(() -> {
-                try (Connection c = db.admin();
-                        Statement s = c.createStatement()) {
-                    c.setAutoCommit(false);
-                    while (!stop.get() && System.currentTimeMillis() < deadline) {
-                        int statements = 1 + random.nextInt(4);
-                        try {
-                            for (int i = 0; i < statements; i++) {
-                                s.execute(statement(random, idSpace));
-                            }
-                            c.commit();
-                            transactions.incrementAndGet();
-                        } catch (SQLException e) {
-                            c.rollback(); // a concurrent writer took the same key first
-                        }
-                        Thread.sleep(random.nextInt(3));
-                    }
-                } catch (Throwable e) {
-                    failure = e;
-                }
-            }, "writer-" + w);
-            threads.add(t);
-            t.start();
-        }
+    static ConcurrentWriters start(PostgresDatabase db, int count, long millis, int idSpace) {
+        return new ConcurrentWriters(db::admin, count, millis, r -> statement(r, idSpace));
     }
 
     private static String statement(Random r, int idSpace) {
@@ -83,28 +47,6 @@ final class Writers implements AutoCloseable {
             default:
                 return "INSERT INTO t2 VALUES (" + (id % 10) + ", " + (idSpace + r.nextInt(idSpace)) + ", 'x') "
                         + "ON CONFLICT DO NOTHING";
-        }
-    }
-
-    int transactions() {
-        return transactions.get();
-    }
-
-    /** Waits for the writers to stop by themselves; fails when one of them failed. */
-    void awaitEnd() throws InterruptedException {
-        for (Thread t : threads) {
-            t.join();
-        }
-        if (failure != null) {
-            throw new AssertionError("A writer failed", failure);
-        }
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        stop.set(true);
-        for (Thread t : threads) {
-            t.join();
         }
     }
 }

@@ -1,0 +1,115 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ConcurrentWriters;
+import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.SourceJob;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The whole source on a Flink MiniCluster against real MariaDB. */
+@ExtendWith(MySqlExtension.class)
+@Timeout(300)
+class MySqlSourceITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Map<String, List<String>> KEYS = Map.of("t1", List.of("id"), "t2", List.of("a", "b"));
+
+    @Test
+    void parallelSnapshotUnderConcurrentWritesHandsOffExactly(MySqlDatabase db) throws Exception {
+        MySqlWriters.createTables(db, 3000);
+        CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
+                .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                .includeTables(db.name() + ".t1", db.name() + ".t2")
+                .chunkSize(100)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        JsonChangelog changelog = new JsonChangelog(KEYS);
+        try (SourceJob job = new SourceJob(source, 4);
+                ConcurrentWriters writers = MySqlWriters.start(db, 2, 6_000, 3000)) {
+            writers.awaitEnd();
+            assertThat(writers.transactions()).isGreaterThan(100);
+            Map<String, Map<String, String>> expected = Map.of("t1", t1(db), "t2", t2(db));
+            job.applyUntil(changelog, () -> changelog.rows("t1").equals(expected.get("t1"))
+                    && changelog.rows("t2").equals(expected.get("t2")), Duration.ofSeconds(120));
+        }
+        assertThat(changelog.violations()).isEmpty();
+        assertThat(changelog.ops()).containsKeys("read", "insert", "update", "delete");
+    }
+
+    @Test
+    void snapshotModeReadsTheTablesAndFinishes(MySqlDatabase db) throws Exception {
+        MySqlWriters.createTables(db, 500);
+        CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
+                .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                .includeTables(db.name() + ".t*")
+                .chunkSize(64)
+                .startupMode(StartupMode.snapshot())
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(3);
+        JsonChangelog changelog = new JsonChangelog(KEYS);
+        try (CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "mariadb")
+                .executeAndCollect()) {
+            it.forEachRemaining(changelog::apply);
+        }
+        assertThat(changelog.violations()).isEmpty();
+        assertThat(changelog.rows("t1")).isEqualTo(t1(db));
+        assertThat(changelog.rows("t2")).isEqualTo(t2(db));
+        assertThat(changelog.ops()).containsOnlyKeys("read");
+    }
+
+    static Map<String, String> t1(MySqlDatabase db) throws Exception {
+        Map<String, String> rows = new HashMap<>();
+        try (Connection c = db.admin();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, v, n FROM t1")) {
+            while (rs.next()) {
+                ObjectNode row = MAPPER.createObjectNode().put("id", rs.getLong(1)).put("v", rs.getString(2));
+                row.set("n", rs.getObject(3) == null ? MAPPER.nullNode() : MAPPER.getNodeFactory().numberNode(rs.getLong(3)));
+                rows.put(rs.getLong(1) + "|", row.toString());
+            }
+        }
+        return rows;
+    }
+
+    static Map<String, String> t2(MySqlDatabase db) throws Exception {
+        Map<String, String> rows = new HashMap<>();
+        try (Connection c = db.admin();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT a, b, v FROM t2")) {
+            while (rs.next()) {
+                ObjectNode row = MAPPER.createObjectNode().put("a", rs.getLong(1)).put("b", rs.getLong(2)).put("v", rs.getString(3));
+                rows.put(rs.getLong(1) + "|" + rs.getLong(2) + "|", row.toString());
+            }
+        }
+        return rows;
+    }
+}
