@@ -42,6 +42,7 @@ class PostgresFailoverITCase {
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).withHaLeadershipControl().build());
 
+    private static final Duration LIMIT = Duration.ofSeconds(150);
     private static final Map<String, List<String>> KEYS = Map.of("t1", List.of("id"), "t2", List.of("a", "b"));
 
     @Test
@@ -68,18 +69,18 @@ class PostgresFailoverITCase {
         collector.start();
         JsonChangelog changelog = new JsonChangelog(KEYS);
         try (ConcurrentWriters writers = Writers.start(db, 2, 15_000, 20_000)) {
-            drainUntil(records, changelog, () -> changelog.ops().getOrDefault("read", 0) >= 3_000);
+            changelog.drainUntil(records, () -> changelog.ops().getOrDefault("read", 0) >= 3_000, LIMIT);
             restartTaskManager(cluster); // during the snapshot
-            drainUntil(records, changelog, () -> changelog.ops().getOrDefault("update", 0) >= 50);
+            changelog.drainUntil(records, () -> changelog.ops().getOrDefault("update", 0) >= 50, LIMIT);
             restartTaskManager(cluster); // during the stream
-            drainUntil(records, changelog, () -> changelog.ops().getOrDefault("update", 0) >= 150);
+            changelog.drainUntil(records, () -> changelog.ops().getOrDefault("update", 0) >= 150, LIMIT);
             HaLeadershipControl leadership = cluster.getHaLeadershipControl().orElseThrow();
             leadership.revokeJobMasterLeadership(job.getJobID()).get(30, TimeUnit.SECONDS);
             leadership.grantJobMasterLeadership(job.getJobID());
             writers.awaitEnd();
             Map<String, String> t1 = PostgresSourceITCase.t1(db);
             Map<String, String> t2 = PostgresSourceITCase.t2(db);
-            drainUntil(records, changelog, () -> changelog.rows("t1").equals(t1) && changelog.rows("t2").equals(t2));
+            changelog.drainUntil(records, () -> changelog.rows("t1").equals(t1) && changelog.rows("t2").equals(t2), LIMIT);
         } finally {
             results.close();
             job.cancel();
@@ -90,23 +91,5 @@ class PostgresFailoverITCase {
     private static void restartTaskManager(MiniCluster cluster) throws Exception {
         cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
         cluster.startTaskManager();
-    }
-
-    interface Condition {
-        boolean holds();
-    }
-
-    private static void drainUntil(BlockingQueue<String> records, JsonChangelog changelog, Condition done)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-        while (!done.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out; ops " + changelog.ops() + ", violations " + changelog.violations());
-            }
-            String r = records.poll(100, TimeUnit.MILLISECONDS);
-            if (r != null) {
-                changelog.apply(r);
-            }
-        }
     }
 }

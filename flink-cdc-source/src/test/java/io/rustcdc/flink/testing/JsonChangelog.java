@@ -3,11 +3,15 @@ package io.rustcdc.flink.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Materializes a changelog of native JSON events by table and key, and records every violation of
@@ -25,6 +29,21 @@ public final class JsonChangelog {
     /** @param keyColumns the key columns of each table, by table name */
     public JsonChangelog(Map<String, List<String>> keyColumns) {
         this.keyColumns = keyColumns;
+    }
+
+    /** Applies records from {@code records} until {@code done} holds; fails after {@code timeout}. */
+    public void drainUntil(BlockingQueue<String> records, BooleanSupplier done, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out; ops " + ops() + ", violations " + violations());
+            }
+            String r = records.poll(100, TimeUnit.MILLISECONDS);
+            if (r != null) {
+                apply(r);
+            }
+        }
     }
 
     public void apply(String json) {
