@@ -1,12 +1,14 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionOptions;
 import io.rustcdc.flink.source.Secret;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * How to reach one MySQL or MariaDB server as a binlog client; validated when built. The password
@@ -55,6 +57,20 @@ public final class MySqlSourceConfig implements Serializable {
     /** A builder for a source reading {@code flavor}: MySQL or MariaDB. */
     public static Builder builder(ServerFlavor flavor) {
         return new Builder(Objects.requireNonNull(flavor, "flavor"));
+    }
+
+    /** A configuration from Flink options ({@link MySqlOptions}), for a server of {@code flavor}. */
+    public static MySqlSourceConfig fromConfiguration(ServerFlavor flavor, ReadableConfig options) {
+        Builder b = builder(flavor)
+                .hostname(options.get(MySqlOptions.HOSTNAME))
+                .port(options.get(MySqlOptions.PORT))
+                .username(options.get(MySqlOptions.USERNAME))
+                .tlsMode(options.get(MySqlOptions.TLS_MODE))
+                .tlsRootCert(options.get(MySqlOptions.TLS_ROOT_CERT))
+                .connectTimeout(options.get(MySqlOptions.CONNECT_TIMEOUT));
+        options.getOptional(MySqlOptions.SERVER_ID).ifPresent(b::serverId);
+        ConnectionOptions.password(options).ifPresent(b::password);
+        return b.build();
     }
 
     public ServerFlavor flavor() {

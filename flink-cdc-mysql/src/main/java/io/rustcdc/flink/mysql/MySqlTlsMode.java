@@ -20,6 +20,12 @@ public enum MySqlTlsMode {
         this.sslMode = sslMode;
     }
 
+    /** The option's value: {@code disable}, {@code require}, {@code verify-ca}, {@code verify-full}. */
+    @Override
+    public String toString() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
     /** MariaDB Connector/J's {@code sslMode} value. */
     String sslMode() {
         return sslMode;

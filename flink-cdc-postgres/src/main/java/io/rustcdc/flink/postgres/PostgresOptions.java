@@ -1,5 +1,6 @@
 package io.rustcdc.flink.postgres;
 
+import io.rustcdc.flink.source.ConnectionOptions;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -14,40 +15,22 @@ import org.apache.flink.configuration.ConfigOptions;
 public final class PostgresOptions {
     private PostgresOptions() {}
 
-    public static final ConfigOption<String> HOSTNAME = ConfigOptions.key("hostname")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Host name or IP address of the PostgreSQL server.");
+    public static final ConfigOption<String> HOSTNAME = ConnectionOptions.HOSTNAME;
 
     public static final ConfigOption<Integer> PORT = ConfigOptions.key("port")
             .intType()
             .defaultValue(5432)
             .withDescription("Port of the PostgreSQL server.");
 
-    public static final ConfigOption<String> USERNAME = ConfigOptions.key("username")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Login role. Streaming needs the REPLICATION attribute; snapshots need SELECT on the tables.");
+    public static final ConfigOption<String> USERNAME = ConnectionOptions.USERNAME;
 
-    public static final ConfigOption<String> PASSWORD = ConfigOptions.key("password")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Password of the role. Never logged. Prefer password.env or password.file.");
+    public static final ConfigOption<String> PASSWORD = ConnectionOptions.PASSWORD;
 
-    public static final ConfigOption<String> PASSWORD_ENV = ConfigOptions.key("password.env")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Name of an environment variable holding the password, read where the source runs.");
+    public static final ConfigOption<String> PASSWORD_ENV = ConnectionOptions.PASSWORD_ENV;
 
-    public static final ConfigOption<String> PASSWORD_FILE = ConfigOptions.key("password.file")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Path of a file holding the password, read where the source runs.");
+    public static final ConfigOption<String> PASSWORD_FILE = ConnectionOptions.PASSWORD_FILE;
 
-    public static final ConfigOption<String> DATABASE_NAME = ConfigOptions.key("database-name")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Database to capture.");
+    public static final ConfigOption<String> DATABASE_NAME = ConnectionOptions.DATABASE_NAME;
 
     public static final ConfigOption<String> SLOT_NAME = ConfigOptions.key("slot.name")
             .stringType()
@@ -84,15 +67,9 @@ public final class PostgresOptions {
             .withDescription("TLS to the server: require (encrypted; the default), verify-ca, verify-full, or "
                     + "disable for plaintext, which must be chosen explicitly.");
 
-    public static final ConfigOption<String> TLS_ROOT_CERT = ConfigOptions.key("tls.root-cert")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Path of the CA certificate(s) that verify-ca and verify-full check the server against.");
+    public static final ConfigOption<String> TLS_ROOT_CERT = ConnectionOptions.TLS_ROOT_CERT;
 
-    public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConfigOptions.key("connect.timeout")
-            .durationType()
-            .defaultValue(Duration.ofSeconds(30))
-            .withDescription("How long to wait for a connection, 1 s to 300 s.");
+    public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
 
     public static final ConfigOption<Boolean> CAPTURE_LOGICAL_MESSAGES = ConfigOptions.key("capture-logical-messages")
             .booleanType()

@@ -1,12 +1,10 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionOptions;
 import io.rustcdc.flink.source.Secret;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
@@ -83,22 +81,7 @@ public final class PostgresSourceConfig implements Serializable {
                 .connectTimeout(options.get(PostgresOptions.CONNECT_TIMEOUT))
                 .captureLogicalMessages(options.get(PostgresOptions.CAPTURE_LOGICAL_MESSAGES))
                 .statusInterval(options.get(PostgresOptions.STATUS_INTERVAL));
-        List<String> given = new ArrayList<>();
-        options.getOptional(PostgresOptions.PASSWORD).ifPresent(p -> {
-            given.add(PostgresOptions.PASSWORD.key());
-            b.password(Secret.of(p));
-        });
-        options.getOptional(PostgresOptions.PASSWORD_ENV).ifPresent(env -> {
-            given.add(PostgresOptions.PASSWORD_ENV.key());
-            b.password(Secret.fromEnvironment(env));
-        });
-        options.getOptional(PostgresOptions.PASSWORD_FILE).ifPresent(file -> {
-            given.add(PostgresOptions.PASSWORD_FILE.key());
-            b.password(Secret.fromFile(Path.of(file)));
-        });
-        if (given.size() > 1) {
-            throw configuration("Set only one of " + String.join(", ", given) + ": they all give the password");
-        }
+        ConnectionOptions.password(options).ifPresent(b::password);
         return b.build();
     }
 

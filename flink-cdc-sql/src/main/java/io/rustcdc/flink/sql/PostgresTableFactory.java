@@ -5,33 +5,20 @@ import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresOptions;
 import io.rustcdc.flink.postgres.PostgresPosition;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
-import io.rustcdc.flink.source.CdcException;
-import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.CdcSourceOptions;
-import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.model.TableId;
-import io.rustcdc.flink.source.spi.CatalogSession;
-import io.rustcdc.flink.source.spi.TableDescription;
-import java.util.ArrayList;
-import java.util.List;
+import io.rustcdc.flink.source.spi.CdcConnector;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.catalog.Column;
-import org.apache.flink.table.catalog.ResolvedSchema;
-import org.apache.flink.table.connector.source.DynamicTableSource;
-import org.apache.flink.table.factories.DynamicTableSourceFactory;
-import org.apache.flink.table.factories.FactoryUtil;
-import org.apache.flink.table.types.logical.LogicalType;
 
 /**
- * {@code 'connector' = 'rustcdc-postgres'}: one PostgreSQL table as a Flink SQL table. Every option is
- * checked when the job is planned, and so is the declared schema, against the table's shape read from
- * the catalogue.
+ * {@code 'connector' = 'rustcdc-postgres'}: one PostgreSQL table as a Flink SQL table ({@code
+ * 'table-name'}, as {@code schema.table} or in {@code 'schema-name'}).
  */
 @Internal
-public final class PostgresTableFactory implements DynamicTableSourceFactory {
+public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition, PostgresChunkMark> {
     public static final String IDENTIFIER = "rustcdc-postgres";
 
     @Override
@@ -57,52 +44,17 @@ public final class PostgresTableFactory implements DynamicTableSourceFactory {
     }
 
     @Override
-    public DynamicTableSource createDynamicTableSource(Context context) {
-        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-        helper.validate();
-        ReadableConfig options = helper.getOptions();
-        PostgresSourceConfig config = PostgresSourceConfig.fromConfiguration(options);
-        String changelog = options.get(SqlOptions.CHANGELOG_MODE);
-        if (!changelog.equals("all") && !changelog.equals("upsert")) {
-            throw new CdcException(CdcException.Kind.CONFIGURATION, "Option 'changelog-mode' is 'all' or 'upsert', not '"
-                    + changelog + "'");
-        }
-        boolean upsert = changelog.equals("upsert");
-        StartupMode.parse(options.get(CdcSourceOptions.STARTUP_MODE));
-        TableId table = tableId(config, options);
-
-        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
-        List<String> names = new ArrayList<>();
-        List<LogicalType> types = new ArrayList<>();
-        for (Column c : schema.getColumns()) {
-            if (c.isPhysical()) {
-                names.add(c.getName());
-                types.add(c.getDataType().getLogicalType());
-            }
-        }
-        List<String> key = schema.getPrimaryKey().map(k -> k.getColumns()).orElse(List.of());
-        if (upsert && key.isEmpty()) {
-            throw new CdcException(CdcException.Kind.CONFIGURATION, "'changelog-mode' = 'upsert' needs a PRIMARY KEY "
-                    + "(...) NOT ENFORCED in the table declared for " + table.qualifiedName());
-        }
-        DeclaredColumns columns = new DeclaredColumns(names, types, key);
-        PostgresConnector connector = PostgresConnector.create(config);
-        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
-            TableDescription description = session.describe(table);
-            columns.check(table, description.shape(), description.rowType(), "when the job is planned");
-        }
-        return new CdcTableSource<>(fullBeforeImages -> CdcSource.builder(connector)
-                .options(options)
-                .includeTables(table.qualifiedName())
-                .requireFullBeforeImages(fullBeforeImages),
-                table, columns, schema.toPhysicalRowDataType(), upsert);
+    CdcConnector<PostgresPosition, PostgresChunkMark> connector(ReadableConfig options) {
+        return PostgresConnector.create(PostgresSourceConfig.fromConfiguration(options));
     }
 
-    private static TableId tableId(PostgresSourceConfig config, ReadableConfig options) {
+    @Override
+    TableId table(ReadableConfig options) {
+        String database = options.get(PostgresOptions.DATABASE_NAME);
         String name = options.get(SqlOptions.TABLE_NAME);
         int dot = name.indexOf('.');
         return dot < 0
-                ? TableId.of(config.database(), options.get(SqlOptions.SCHEMA_NAME), name)
-                : TableId.of(config.database(), name.substring(0, dot), name.substring(dot + 1));
+                ? TableId.of(database, options.get(SqlOptions.SCHEMA_NAME), name)
+                : TableId.of(database, name.substring(0, dot), name.substring(dot + 1));
     }
 }

@@ -25,7 +25,9 @@ import org.apache.flink.table.types.logical.VarCharType;
  * in a DECIMAL, a TIME with microseconds): those fail when they arrive.
  */
 final class TypeMapping {
-    private static final Pattern NUMERIC = Pattern.compile("(?:numeric|decimal)\\((\\d+),(\\d+)\\)");
+    private static final Pattern NUMERIC = Pattern.compile("(?:numeric|decimal)\\((\\d+),(\\d+)\\)(?: unsigned)?(?: zerofill)?");
+    /** A MySQL integer type as declared: {@code tinyint(4)}, {@code int(10) unsigned}, {@code year(4)}. */
+    private static final Pattern MYSQL_INTEGER = Pattern.compile("(tinyint|smallint|mediumint|int|year)(?:\\(\\d+\\))?( unsigned)?(?: zerofill)?");
 
     private TypeMapping() {}
 
@@ -89,7 +91,7 @@ final class TypeMapping {
             case BOOLEAN:
                 return "BOOLEAN";
             case INTEGER:
-                return declared.equals("smallint") ? "SMALLINT" : declared.equals("integer") ? "INT" : "BIGINT";
+                return smallestHolding(range(declared, type.kind()));
             case BIGINT:
                 return "BIGINT";
             case UNSIGNED_BIGINT:
@@ -143,7 +145,23 @@ final class TypeMapping {
         return "its values range from " + range[0] + " to " + range[1] + "; use a type that holds them all";
     }
 
+    private static String smallestHolding(BigInteger[] range) {
+        String[] names = {"TINYINT", "SMALLINT", "INT", "BIGINT"};
+        int[] widths = {8, 16, 32, 64};
+        for (int i = 0; i < names.length; i++) {
+            BigInteger[] target = bits(widths[i]);
+            if (target[0].compareTo(range[0]) <= 0 && target[1].compareTo(range[1]) >= 0) {
+                return names[i];
+            }
+        }
+        return "DECIMAL(20, 0)";
+    }
+
     private static BigInteger[] range(String declared, ValueKind kind) {
+        Matcher mysql = MYSQL_INTEGER.matcher(declared);
+        if (mysql.matches()) {
+            return mysqlRange(mysql.group(1), mysql.group(2) != null);
+        }
         switch (declared) {
             case "smallint":
                 return bits(16);
@@ -158,6 +176,15 @@ final class TypeMapping {
                         ? new BigInteger[] {BigInteger.ZERO, BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE)}
                         : bits(64);
         }
+    }
+
+    private static BigInteger[] mysqlRange(String base, boolean unsigned) {
+        if (base.equals("year")) {
+            return new BigInteger[] {BigInteger.ZERO, BigInteger.valueOf(2155)};
+        }
+        int width = base.equals("tinyint") ? 8 : base.equals("smallint") ? 16 : base.equals("mediumint") ? 24 : 32;
+        return unsigned ? new BigInteger[] {BigInteger.ZERO, BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE)}
+                : bits(width);
     }
 
     @Nullable

@@ -2,6 +2,7 @@ package io.rustcdc.flink.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rustcdc.flink.mysql.MySqlOptions;
 import io.rustcdc.flink.postgres.PostgresOptions;
 import io.rustcdc.flink.source.CdcSourceOptions;
 import java.io.IOException;
@@ -19,17 +20,24 @@ class OptionsDocumentedTest {
 
     @Test
     void everyOptionAppearsInTheDocs() throws IOException {
-        String docs = Files.readString(Path.of("../docs/postgres.md")) + Files.readString(Path.of("../docs/datastream.md"))
-                + Files.readString(Path.of("../docs/sql.md"));
+        String common = Files.readString(Path.of("../docs/datastream.md")) + Files.readString(Path.of("../docs/sql.md"));
         List<String> missing = new ArrayList<>();
-        for (Class<?> holder : List.of(PostgresOptions.class, CdcSourceOptions.class, SqlOptions.class)) {
+        missing.addAll(undocumented(common + Files.readString(Path.of("../docs/postgres.md")),
+                PostgresOptions.class, CdcSourceOptions.class, SqlOptions.class));
+        missing.addAll(undocumented(common + Files.readString(Path.of("../docs/mysql.md")), MySqlOptions.class));
+        assertThat(missing).as("options not documented in docs/*.md").isEmpty();
+    }
+
+    private static List<String> undocumented(String docs, Class<?>... holders) {
+        List<String> missing = new ArrayList<>();
+        for (Class<?> holder : holders) {
             for (ConfigOption<?> option : options(holder)) {
                 if (!docs.contains("`" + option.key() + "`")) {
-                    missing.add(option.key());
+                    missing.add(holder.getSimpleName() + ": " + option.key());
                 }
             }
         }
-        assertThat(missing).as("options not documented in docs/*.md").isEmpty();
+        return missing;
     }
 
     @Test
@@ -49,6 +57,26 @@ class OptionsDocumentedTest {
         }
         expected.remove(PostgresOptions.CAPTURE_LOGICAL_MESSAGES.key()); // messages are not rows of a table
         assertThat(accepted).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    @Test
+    void theMySqlFactoriesAcceptEveryConnectorAndSourceOption() {
+        for (MySqlTableFactory factory : List.of(new MySqlTableFactory(), new MySqlTableFactory.MariaDb())) {
+            List<String> accepted = new ArrayList<>();
+            factory.requiredOptions().forEach(o -> accepted.add(o.key()));
+            factory.optionalOptions().forEach(o -> accepted.add(o.key()));
+            List<String> expected = new ArrayList<>();
+            for (Class<?> holder : List.of(MySqlOptions.class, SqlOptions.class)) {
+                options(holder).forEach(o -> expected.add(o.key()));
+            }
+            expected.remove(SqlOptions.SCHEMA_NAME.key()); // a MySQL table is database-name + table-name
+            for (ConfigOption<?> o : options(CdcSourceOptions.class)) {
+                if (!o.key().startsWith("table.")) {
+                    expected.add(o.key());
+                }
+            }
+            assertThat(accepted).as(factory.factoryIdentifier()).containsExactlyInAnyOrderElementsOf(expected);
+        }
     }
 
     private static List<ConfigOption<?>> options(Class<?> holder) {

@@ -1,0 +1,49 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.ConnectionOptions;
+import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * Every option of the MySQL and MariaDB connectors, with its default and what it guards against.
+ * The SQL factories and {@link MySqlSourceConfig#fromConfiguration} read these.
+ */
+@PublicEvolving
+public final class MySqlOptions {
+    private MySqlOptions() {}
+
+    public static final ConfigOption<String> HOSTNAME = ConnectionOptions.HOSTNAME;
+
+    public static final ConfigOption<Integer> PORT = ConfigOptions.key(MySqlSourceConfig.PORT)
+            .intType()
+            .defaultValue(3306)
+            .withDescription("Port of the MySQL or MariaDB server.");
+
+    public static final ConfigOption<String> USERNAME = ConnectionOptions.USERNAME;
+
+    public static final ConfigOption<String> PASSWORD = ConnectionOptions.PASSWORD;
+
+    public static final ConfigOption<String> PASSWORD_ENV = ConnectionOptions.PASSWORD_ENV;
+
+    public static final ConfigOption<String> PASSWORD_FILE = ConnectionOptions.PASSWORD_FILE;
+
+    public static final ConfigOption<String> DATABASE_NAME = ConnectionOptions.DATABASE_NAME;
+
+    public static final ConfigOption<Long> SERVER_ID = ConfigOptions.key(MySqlSourceConfig.SERVER_ID)
+            .longType()
+            .noDefaultValue()
+            .withDescription("The id the source's binlog client uses, 1 to 4294967295. Required, no default: "
+                    + "two clients or replicas with one id make the server drop one of them.");
+
+    public static final ConfigOption<MySqlTlsMode> TLS_MODE = ConfigOptions.key(MySqlSourceConfig.TLS_MODE)
+            .enumType(MySqlTlsMode.class)
+            .defaultValue(MySqlTlsMode.REQUIRE)
+            .withDescription("TLS to the server: require (encrypted; the default), verify-ca, verify-full, or "
+                    + "disable for plaintext, which must be chosen explicitly.");
+
+    public static final ConfigOption<String> TLS_ROOT_CERT = ConnectionOptions.TLS_ROOT_CERT;
+
+    public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
+}

@@ -1,0 +1,88 @@
+package io.rustcdc.flink.source;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * The options every connector reaches its database with, the same for each (port and TLS modes are
+ * each connector's own), and the one way a password is given.
+ */
+@PublicEvolving
+public final class ConnectionOptions {
+    private ConnectionOptions() {}
+
+    public static final ConfigOption<String> HOSTNAME = ConfigOptions.key("hostname")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Host name or IP address of the database server.");
+
+    public static final ConfigOption<String> USERNAME = ConfigOptions.key("username")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("The user the source logs in as; each connector's page lists the privileges it needs.");
+
+    public static final ConfigOption<String> PASSWORD = ConfigOptions.key("password")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Password of the user. Never logged. Prefer password.env or password.file.");
+
+    public static final ConfigOption<String> PASSWORD_ENV = ConfigOptions.key("password.env")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Name of an environment variable holding the password, read where the source runs.");
+
+    public static final ConfigOption<String> PASSWORD_FILE = ConfigOptions.key("password.file")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Path of a file holding the password, read where the source runs.");
+
+    public static final ConfigOption<String> DATABASE_NAME = ConfigOptions.key("database-name")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Database to capture.");
+
+    public static final ConfigOption<String> TLS_ROOT_CERT = ConfigOptions.key("tls.root-cert")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Path of the CA certificate(s) that verify-ca and verify-full check the server against.");
+
+    public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConfigOptions.key("connect.timeout")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(30))
+            .withDescription("How long to wait for a connection, 1 s to 300 s.");
+
+    /**
+     * The password from whichever of {@code password}, {@code password.env} and {@code
+     * password.file} is set; empty when none is.
+     *
+     * @throws CdcException of kind CONFIGURATION when more than one is set
+     */
+    public static Optional<Secret> password(ReadableConfig options) {
+        List<String> given = new ArrayList<>();
+        Secret secret = null;
+        if (options.getOptional(PASSWORD).isPresent()) {
+            given.add(PASSWORD.key());
+            secret = Secret.of(options.get(PASSWORD));
+        }
+        if (options.getOptional(PASSWORD_ENV).isPresent()) {
+            given.add(PASSWORD_ENV.key());
+            secret = Secret.fromEnvironment(options.get(PASSWORD_ENV));
+        }
+        if (options.getOptional(PASSWORD_FILE).isPresent()) {
+            given.add(PASSWORD_FILE.key());
+            secret = Secret.fromFile(Path.of(options.get(PASSWORD_FILE)));
+        }
+        if (given.size() > 1) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "Set only one of " + String.join(", ", given)
+                    + ": they all give the password");
+        }
+        return Optional.ofNullable(secret);
+    }
+}

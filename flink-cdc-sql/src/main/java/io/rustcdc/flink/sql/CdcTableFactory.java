@@ -1,0 +1,80 @@
+package io.rustcdc.flink.sql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.LogicalType;
+
+/**
+ * What every rustcdc SQL connector does with a {@code CREATE TABLE}: checks every option and the
+ * declared schema (against the table's shape read from the catalogue) when the job is planned, and
+ * builds the same {@link CdcSource} as the DataStream API. A connector supplies its configured
+ * connector and the source table.
+ */
+@Internal
+abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M extends Serializable>
+        implements DynamicTableSourceFactory {
+
+    /** The connector the options configure. */
+    abstract CdcConnector<P, M> connector(ReadableConfig options);
+
+    /** The source table the options name. */
+    abstract TableId table(ReadableConfig options);
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validate();
+        ReadableConfig options = helper.getOptions();
+        CdcConnector<P, M> connector = connector(options);
+        String changelog = options.get(SqlOptions.CHANGELOG_MODE);
+        if (!changelog.equals("all") && !changelog.equals("upsert")) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "Option 'changelog-mode' is 'all' or 'upsert', not '"
+                    + changelog + "'");
+        }
+        boolean upsert = changelog.equals("upsert");
+        StartupMode.parse(options.get(CdcSourceOptions.STARTUP_MODE));
+        TableId table = table(options);
+
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        List<String> names = new ArrayList<>();
+        List<LogicalType> types = new ArrayList<>();
+        for (Column c : schema.getColumns()) {
+            if (c.isPhysical()) {
+                names.add(c.getName());
+                types.add(c.getDataType().getLogicalType());
+            }
+        }
+        List<String> key = schema.getPrimaryKey().map(k -> k.getColumns()).orElse(List.of());
+        if (upsert && key.isEmpty()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'changelog-mode' = 'upsert' needs a PRIMARY KEY "
+                    + "(...) NOT ENFORCED in the table declared for " + table.qualifiedName());
+        }
+        DeclaredColumns columns = new DeclaredColumns(names, types, key);
+        try (CatalogSession<P, M> session = connector.openSession()) {
+            TableDescription description = session.describe(table);
+            columns.check(table, description.shape(), description.rowType(), "when the job is planned");
+        }
+        return new CdcTableSource<>(fullBeforeImages -> CdcSource.builder(connector)
+                .options(options)
+                .includeTables(table.qualifiedName())
+                .requireFullBeforeImages(fullBeforeImages),
+                table, columns, schema.toPhysicalRowDataType(), upsert);
+    }
+}

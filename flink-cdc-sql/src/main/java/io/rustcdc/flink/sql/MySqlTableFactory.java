@@ -1,0 +1,70 @@
+package io.rustcdc.flink.sql;
+
+import io.rustcdc.flink.mysql.MySqlConnector;
+import io.rustcdc.flink.mysql.MySqlOptions;
+import io.rustcdc.flink.mysql.MySqlPosition;
+import io.rustcdc.flink.mysql.MySqlSourceConfig;
+import io.rustcdc.flink.mysql.ServerFlavor;
+import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * {@code 'connector' = 'rustcdc-mysql'} (Oracle MySQL) and, as {@link MariaDb}, {@code 'rustcdc-mariadb'}:
+ * one table ({@code 'database-name'} and {@code 'table-name'}) as a Flink SQL table. The two never
+ * mix: their binlog positions and GTIDs differ, and the source checks which server it reads.
+ */
+@Internal
+public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosition> {
+    private final ServerFlavor flavor;
+
+    public MySqlTableFactory() {
+        this(ServerFlavor.MYSQL);
+    }
+
+    MySqlTableFactory(ServerFlavor flavor) {
+        this.flavor = flavor;
+    }
+
+    /** {@code 'connector' = 'rustcdc-mariadb'}. */
+    @Internal
+    public static final class MariaDb extends MySqlTableFactory {
+        public MariaDb() {
+            super(ServerFlavor.MARIADB);
+        }
+    }
+
+    @Override
+    public String factoryIdentifier() {
+        return flavor.connectorName();
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(MySqlOptions.HOSTNAME, MySqlOptions.USERNAME, MySqlOptions.SERVER_ID, MySqlOptions.DATABASE_NAME,
+                SqlOptions.TABLE_NAME);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(MySqlOptions.PORT, MySqlOptions.PASSWORD, MySqlOptions.PASSWORD_ENV, MySqlOptions.PASSWORD_FILE,
+                MySqlOptions.TLS_MODE, MySqlOptions.TLS_ROOT_CERT, MySqlOptions.CONNECT_TIMEOUT,
+                SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.CHUNK_SIZE,
+                CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED);
+    }
+
+    @Override
+    CdcConnector<MySqlPosition, MySqlPosition> connector(ReadableConfig options) {
+        return MySqlConnector.create(MySqlSourceConfig.fromConfiguration(flavor, options));
+    }
+
+    @Override
+    TableId table(ReadableConfig options) {
+        String database = options.get(MySqlOptions.DATABASE_NAME);
+        return TableId.of(database, database, options.get(SqlOptions.TABLE_NAME));
+    }
+}

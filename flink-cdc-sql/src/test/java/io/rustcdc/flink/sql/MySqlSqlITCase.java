@@ -1,0 +1,137 @@
+package io.rustcdc.flink.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@code 'connector' = 'rustcdc-mariadb'} in Flink SQL, on a MiniCluster against real MariaDB. */
+@ExtendWith(MySqlExtension.class)
+@Timeout(300)
+class MySqlSqlITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    private static final AtomicLong SERVER_IDS = new AtomicLong(7100);
+
+    private MySqlDatabase db;
+    private StreamTableEnvironment tables;
+
+    @BeforeEach
+    void setUp(MySqlDatabase db) {
+        this.db = db;
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(300);
+        tables = StreamTableEnvironment.create(env);
+        tables.getConfig().set("table.local-time-zone", "UTC");
+    }
+
+    private String with(String table, String extra) {
+        return "WITH ('connector' = 'rustcdc-mariadb', 'hostname' = '" + db.host() + "', 'port' = '" + db.port()
+                + "', 'username' = '" + db.cdcUser() + "', 'password' = '" + db.cdcPassword() + "', 'database-name' = '"
+                + db.name() + "', 'table-name' = '" + table + "', 'server-id' = '" + SERVER_IDS.incrementAndGet()
+                + "', 'scan.incremental.snapshot.chunk.size' = '50'" + extra + ")";
+    }
+
+    @Test
+    void rowsRowKindsTypesAndMetadata() throws Exception {
+        db.execute("CREATE TABLE orders (id BIGINT UNSIGNED PRIMARY KEY, amount DECIMAL(12,4) NOT NULL, "
+                        + "placed_at TIMESTAMP(6) NULL, local_at DATETIME(3), flag TINYINT(1), paid BIT(1), "
+                        + "state ENUM('new','paid'), note VARCHAR(20), big DECIMAL(65,30), y YEAR)",
+                "SET SESSION time_zone = '+00:00'",
+                "INSERT INTO orders VALUES (18446744073709551615, 12.5, '2024-03-30 23:30:00.123456', "
+                        + "'2024-03-30 23:30:00.5', 1, b'1', 'new', 'one', 1.5, 2024)");
+        tables.executeSql("CREATE TABLE orders (id DECIMAL(20, 0), amount DECIMAL(12,4) NOT NULL, "
+                + "placed_at TIMESTAMP_LTZ(6), local_at TIMESTAMP(3), flag TINYINT, paid BOOLEAN, state STRING, "
+                + "note STRING, big STRING, y SMALLINT, "
+                + "db STRING METADATA FROM 'database_name' VIRTUAL, tbl STRING METADATA FROM 'table_name' VIRTUAL, "
+                + "kind STRING METADATA FROM 'row_kind' VIRTUAL, pos STRING METADATA FROM 'source_position' VIRTUAL, "
+                + "PRIMARY KEY (id) NOT ENFORCED) " + with("orders", ""));
+        TableResult result = tables.executeSql("SELECT * FROM orders");
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = result.collect()) {
+            rows.add(it.next());
+            db.execute("UPDATE orders SET note = 'uno' WHERE note = 'one'", "DELETE FROM orders");
+            for (int i = 0; i < 3; i++) {
+                rows.add(it.next());
+            }
+        }
+        Row read = rows.get(0);
+        assertThat(read.getKind()).isEqualTo(RowKind.INSERT);
+        assertThat(read.getField("id")).isEqualTo(new BigDecimal("18446744073709551615"));
+        assertThat(read.getField("amount")).isEqualTo(new BigDecimal("12.5000"));
+        assertThat(read.getField("placed_at")).isEqualTo(Instant.parse("2024-03-30T23:30:00.123456Z"));
+        assertThat(read.getField("local_at")).isEqualTo(LocalDateTime.of(2024, 3, 30, 23, 30, 0, 500_000_000));
+        assertThat(read.getField("flag")).isEqualTo((byte) 1);
+        assertThat(read.getField("paid")).isEqualTo(true);
+        assertThat(read.getField("state")).isEqualTo("new");
+        assertThat(read.getField("big")).isEqualTo("1.500000000000000000000000000000");
+        assertThat(read.getField("y")).isEqualTo((short) 2024);
+        assertThat(read.getField("db")).isEqualTo(db.name());
+        assertThat(read.getField("tbl")).isEqualTo("orders");
+        assertThat(rows.subList(1, 4)).extracting(Row::getKind)
+                .containsExactly(RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE);
+        assertThat(rows.get(2).getField("note")).isEqualTo("uno");
+        assertThat(rows.get(2).getField("id")).isEqualTo(new BigDecimal("18446744073709551615"));
+        assertThat((String) rows.get(2).getField("pos")).matches("mariadb-bin\\.\\d+:\\d+#\\d+\\.\\d+ \\[[0-9-,]+]");
+    }
+
+    @Test
+    void lossyDeclaredTypesAreRefusedWhenTheJobIsPlanned() {
+        db.execute("CREATE TABLE lossy (id BIGINT UNSIGNED PRIMARY KEY, small TINYINT UNSIGNED, d DECIMAL(65,30))");
+        tables.executeSql("CREATE TABLE lossy (id BIGINT, small TINYINT, d DECIMAL(38, 30)) " + with("lossy", ""));
+        assertThatThrownBy(() -> tables.executeSql("SELECT * FROM lossy"))
+                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                        .contains("column id: declared BIGINT cannot hold the source type bigint(20) unsigned exactly")
+                        .contains("(the default mapping is DECIMAL(20, 0))")
+                        .contains("column small: declared TINYINT cannot hold the source type tinyint(3) unsigned")
+                        .contains("(the default mapping is SMALLINT)")
+                        .contains("column d: declared DECIMAL(38, 30) cannot hold the source type decimal(65,30)"));
+    }
+
+    @Test
+    void aMissingServerIdIsRefusedNamingTheOption() {
+        db.execute("CREATE TABLE t (id INT PRIMARY KEY)");
+        tables.executeSql("CREATE TABLE t (id INT) WITH ('connector' = 'rustcdc-mariadb', 'hostname' = '" + db.host()
+                + "', 'port' = '" + db.port() + "', 'username' = '" + db.cdcUser() + "', 'password' = '"
+                + db.cdcPassword() + "', 'database-name' = '" + db.name() + "', 'table-name' = 't')");
+        assertThatThrownBy(() -> tables.executeSql("SELECT * FROM t"))
+                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("server-id"));
+    }
+
+    @Test
+    void theMySqlConnectorRefusesAMariaDbServer() {
+        db.execute("CREATE TABLE m (id INT PRIMARY KEY)");
+        tables.getConfig().set("restart-strategy.type", "none");
+        tables.executeSql("CREATE TABLE m (id INT) " + with("m", "").replace("'rustcdc-mariadb'", "'rustcdc-mysql'"));
+        assertThatThrownBy(() -> {
+            try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM m").collect()) {
+                it.hasNext();
+            }
+        }).satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                .contains("but the source is configured for MYSQL").contains("Use 'rustcdc-mariadb'"));
+    }
+}
