@@ -84,6 +84,16 @@ final class BinlogTables {
         decoders.clear();
     }
 
+    /** The table's shape in the catalogue now; null when it does not exist or cannot be read. */
+    @Nullable
+    RowShape catalogueShape(TableId table) {
+        try {
+            return MySqlShapes.describe(connection, table.database(), table.table()).description.shape();
+        } catch (SQLException | CdcException e) {
+            return null;
+        }
+    }
+
     @Nullable
     private RowShape agreeingShape(Decoder decoder) {
         MySqlTable now;

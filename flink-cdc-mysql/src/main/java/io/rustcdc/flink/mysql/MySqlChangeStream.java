@@ -17,6 +17,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.ChangeStream;
@@ -222,7 +223,32 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             if (transaction == null) {
                 begin(header.getPosition(), null);
             }
+            statement(header, query);
             commit(header.getNextPosition());
+        }
+    }
+
+    /**
+     * Schema changes (and truncations) of captured tables, one record each, positioned inside the
+     * statement's transaction so that a restart between them emits the rest once.
+     */
+    private void statement(EventHeaderV4 header, QueryEventData query) {
+        List<MySqlDdl.Change> changes = MySqlDdl.parse(query.getSql(), query.getDatabase());
+        Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
+        for (int i = skipEvents == 0 ? (int) skipRows : changes.size(); i < changes.size(); i++) {
+            MySqlDdl.Change change = changes.get(i);
+            if (!filter.matches(change.table)) {
+                continue;
+            }
+            MySqlPosition position = transaction.inTransaction(0, i + 1);
+            SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
+            ChangeEvent event = change.ddlType.equals("TRUNCATE_TABLE")
+                    ? ChangeEvent.builder(Op.TRUNCATE, change.table, source).build()
+                    : ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
+                            .after(SchemaChangeRows.of(change.table, change.ddlType, query.getSql()))
+                            .shape(change.ddlType.equals("DROP_TABLE") ? null : tables.catalogueShape(change.table))
+                            .build();
+            pending.add(StreamRecord.of(event, position));
         }
     }
 

@@ -104,14 +104,63 @@ class MySqlStreamITCase {
         MySqlPosition start = prepare(connector, db, "altered");
         db.execute("INSERT INTO altered VALUES (1, 'a')", "ALTER TABLE altered ADD COLUMN w INT", "INSERT INTO altered VALUES (2, 'b', 7)");
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
-            List<ChangeEvent> events = events(stream, 2);
+            List<ChangeEvent> events = events(stream, 3);
             // written before the ALTER, read after it: the catalogue no longer describes the row
             assertThat(events.get(0).shape()).isNull();
             assertThat(events.get(0).after().type().names()).containsExactly("id", "v");
-            assertThat(events.get(1).shape()).isNotNull();
-            assertThat(events.get(1).shape().columns()).extracting(c -> c.name() + " " + c.dataType())
+            assertThat(events.get(1).op()).isEqualTo(Op.SCHEMA_CHANGE);
+            ChangeEvent after = events.get(2);
+            assertThat(after.shape()).isNotNull();
+            assertThat(after.shape().columns()).extracting(c -> c.name() + " " + c.dataType())
                     .containsExactly("id int(11)", "v varchar(10)", "w int(11)");
-            assertThat(events.get(1).after().get("w")).isEqualTo(7L);
+            assertThat(after.after().get("w")).isEqualTo(7L);
+        }
+    }
+
+    @Test
+    void ddlOfCapturedTablesBecomesSchemaChangesWithStablePositionsAndOthersOnlyMoveThePosition(MySqlDatabase db)
+            throws Exception {
+        db.execute("CREATE TABLE ddl_t (id INT PRIMARY KEY, v VARCHAR(10))");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "ddl_t");
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".ddl_t*"), List.of());
+        List<String> first = new java.util.ArrayList<>();
+        List<MySqlPosition> positions = new java.util.ArrayList<>();
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            // read as it happens, as a running source does: each statement's shape is the catalogue's then
+            String[][] steps = {{"ALTER TABLE ddl_t ADD COLUMN w INT AFTER id"}, {"INSERT INTO ddl_t VALUES (1, 2, 'a')"},
+                    {"CREATE TABLE ddl_other (id INT PRIMARY KEY)", "TRUNCATE TABLE ddl_t"},
+                    {"RENAME TABLE ddl_t TO ddl_t2"}, {"DROP TABLE ddl_t2, ddl_other"}};
+            int[] expected = {1, 1, 1, 2, 1};
+            for (int step = 0; step < steps.length; step++) {
+                db.execute(steps[step]);
+                for (StreamRecord<MySqlPosition> r : records(stream, expected[step], Duration.ofSeconds(30))) {
+                    if (r.event() != null) {
+                        first.add(describeDdl(r.event()));
+                        positions.add(r.position());
+                    }
+                }
+            }
+        }
+        assertThat(first).containsExactly(
+                "schema_change ddl_t ALTER_TABLE id,w,v",
+                "insert ddl_t id,w,v",
+                "truncate ddl_t",
+                "schema_change ddl_t DROP_TABLE",
+                "schema_change ddl_t2 CREATE_TABLE id,w,v",
+                "schema_change ddl_t2 DROP_TABLE");
+        // re-reading gives the same positions: the schema history's identities, so a replay records nothing twice
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            List<StreamRecord<MySqlPosition>> again = records(stream, 6, Duration.ofSeconds(30)).stream()
+                    .filter(r -> r.event() != null).collect(Collectors.toList());
+            assertThat(again).extracting(StreamRecord::position).isEqualTo(positions);
+            // read after the table is gone: no shape rather than a wrong one; rows get theirs from table maps
+            assertThat(describeDdl(again.get(0).event())).isEqualTo("schema_change ddl_t ALTER_TABLE");
+            assertThat(again.get(1).event().after().type().names()).containsExactly("id", "w", "v");
+        }
+        // resuming between the two changes of the RENAME emits the second one only
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(positions.get(3), filter)) {
+            assertThat(events(stream, 1).get(0).after().get("ddl_type")).isEqualTo("CREATE_TABLE");
         }
     }
 
@@ -148,6 +197,13 @@ class MySqlStreamITCase {
                     .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
                     .hasMessageContaining("same server-id " + config.serverId());
         }
+    }
+
+    private static String describeDdl(ChangeEvent e) {
+        return e.op().wireName() + " " + e.table().table()
+                + (e.op() == Op.SCHEMA_CHANGE ? " " + e.after().get("ddl_type") : "")
+                + (e.shape() == null ? "" : " " + e.shape().columns().stream().map(c -> c.name())
+                        .collect(Collectors.joining(",")));
     }
 
     private static MySqlPosition prepare(MySqlConnector connector, MySqlDatabase db, String table) {

@@ -36,10 +36,7 @@ final class ShapeRecorder {
         RowShape shape = event.shape();
         TableId table = event.table();
         if (event.op() == Op.SCHEMA_CHANGE) {
-            String statement = event.after() == null ? null : (String) event.after().get("statement");
-            history.recordDdl(position.toString(), shape == null
-                    ? SchemaChange.drop(table, statement, time(event))
-                    : SchemaChange.alter(table, statement == null ? "" : statement, shape, java.util.List.of(), time(event)));
+            recordStatement(event, position);
             lastIds.remove(table);
             return;
         }
@@ -51,6 +48,27 @@ final class ShapeRecorder {
             history.recordDdl("shape:" + table.qualifiedName() + ":" + position, SchemaChange.rowShape(table, shape, time(event)));
         }
         lastIds.put(table, shape.id());
+    }
+
+    /**
+     * A schema change: a drop (a {@code DROP_TABLE}, or a change without a resulting shape nor a
+     * type), a creation, or an alteration to the shape it carries. A creation or alteration whose
+     * resulting shape the connector could not read records nothing: the next row's shape will.
+     */
+    private void recordStatement(ChangeEvent event, Object position) {
+        RowShape shape = event.shape();
+        TableId table = event.table();
+        String statement = event.after() == null ? null : (String) event.after().get("statement");
+        String ddlType = event.after() == null ? null : (String) event.after().get("ddl_type");
+        String id = position.toString();
+        if ("DROP_TABLE".equals(ddlType) || (shape == null && ddlType == null)) {
+            history.recordDdl(id, SchemaChange.drop(table, statement, time(event)));
+        } else if (shape != null && "CREATE_TABLE".equals(ddlType)) {
+            history.recordDdl(id, SchemaChange.create(table, statement == null ? "" : statement, shape, time(event)));
+        } else if (shape != null) {
+            history.recordDdl(id, SchemaChange.alter(table, statement == null ? "" : statement, shape,
+                    java.util.List.of(), time(event)));
+        }
     }
 
     private static Instant time(ChangeEvent event) {

@@ -1,0 +1,197 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.model.TableId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.annotation.Nullable;
+
+/**
+ * Which tables a statement of the binlog creates, alters, drops, renames or truncates, and how: just
+ * enough of MySQL's DDL to name them (quoted identifiers, comments, {@code IF [NOT] EXISTS}, lists of
+ * tables), never the columns, whose exact types come from the catalogue. Temporary tables are not
+ * logged as rows, so statements on them are none of these.
+ */
+final class MySqlDdl {
+    /** One table a statement changes: {@code CREATE_TABLE}, {@code ALTER_TABLE}, {@code DROP_TABLE} or {@code TRUNCATE_TABLE}. */
+    static final class Change {
+        final String ddlType;
+        final TableId table;
+
+        Change(String ddlType, TableId table) {
+            this.ddlType = ddlType;
+            this.table = table;
+        }
+
+        @Override
+        public String toString() {
+            return ddlType + " " + table.database() + "." + table.table();
+        }
+    }
+
+    private final List<String> tokens;
+    private final String database;
+    private int at;
+
+    private MySqlDdl(List<String> tokens, String database) {
+        this.tokens = tokens;
+        this.database = database;
+    }
+
+    /**
+     * The tables {@code sql} changes, in order; empty for any other statement. A rename is the old
+     * name dropped and the new one created.
+     *
+     * @param database the statement's default database, for unqualified names
+     */
+    static List<Change> parse(String sql, @Nullable String database) {
+        MySqlDdl p = new MySqlDdl(tokens(sql), database == null ? "" : database);
+        try {
+            return p.statement();
+        } catch (IndexOutOfBoundsException truncated) {
+            return List.of();
+        }
+    }
+
+    private List<Change> statement() {
+        List<Change> changes = new ArrayList<>();
+        if (accept("CREATE")) {
+            accept("OR", "REPLACE");
+            if (accept("TABLE")) {
+                accept("IF", "NOT", "EXISTS");
+                changes.add(new Change("CREATE_TABLE", name()));
+            }
+        } else if (accept("ALTER")) {
+            accept("ONLINE");
+            accept("IGNORE");
+            if (accept("TABLE")) {
+                accept("IF", "EXISTS");
+                TableId table = name();
+                TableId renamed = renameInAlter();
+                if (renamed == null) {
+                    changes.add(new Change("ALTER_TABLE", table));
+                } else {
+                    changes.add(new Change("DROP_TABLE", table));
+                    changes.add(new Change("CREATE_TABLE", renamed));
+                }
+            }
+        } else if (accept("DROP")) {
+            if (accept("TABLE")) {
+                accept("IF", "EXISTS");
+                do {
+                    changes.add(new Change("DROP_TABLE", name()));
+                } while (accept(","));
+            }
+        } else if (accept("RENAME")) {
+            if (accept("TABLE")) {
+                do {
+                    TableId from = name();
+                    accept("TO");
+                    changes.add(new Change("DROP_TABLE", from));
+                    changes.add(new Change("CREATE_TABLE", name()));
+                } while (accept(","));
+            }
+        } else if (accept("TRUNCATE")) {
+            accept("TABLE");
+            changes.add(new Change("TRUNCATE_TABLE", name()));
+        }
+        return changes;
+    }
+
+    /** {@code ALTER TABLE t ..., RENAME [TO|AS] t2}: the new name, or null. RENAME COLUMN/INDEX/KEY is no rename. */
+    @Nullable
+    private TableId renameInAlter() {
+        int depth = 0;
+        for (; at < tokens.size(); at++) {
+            String t = tokens.get(at);
+            if (t.equals("(")) {
+                depth++;
+            } else if (t.equals(")")) {
+                depth--;
+            } else if (depth == 0 && upper(t).equals("RENAME") && at + 1 < tokens.size()) {
+                String next = upper(tokens.get(at + 1));
+                if (next.equals("COLUMN") || next.equals("INDEX") || next.equals("KEY") || next.equals("CONSTRAINT")) {
+                    continue;
+                }
+                at++;
+                if (upper(tokens.get(at)).equals("TO") || upper(tokens.get(at)).equals("AS")) {
+                    at++;
+                }
+                return name();
+            }
+        }
+        return null;
+    }
+
+    private TableId name() {
+        String first = identifier(tokens.get(at++));
+        if (at < tokens.size() && tokens.get(at).equals(".")) {
+            at++;
+            String table = identifier(tokens.get(at++));
+            return TableId.of(first, first, table);
+        }
+        return TableId.of(database, database, first);
+    }
+
+    /** Consumes {@code words} when they come next (case-insensitively), all or none. */
+    private boolean accept(String... words) {
+        for (int i = 0; i < words.length; i++) {
+            if (at + i >= tokens.size() || !upper(tokens.get(at + i)).equals(words[i])) {
+                return false;
+            }
+        }
+        at += words.length;
+        return true;
+    }
+
+    private static String identifier(String token) {
+        return token.startsWith("`") ? token.substring(1, token.length() - 1).replace("``", "`") : token;
+    }
+
+    private static String upper(String token) {
+        return token.startsWith("`") ? token : token.toUpperCase(Locale.ROOT);
+    }
+
+    /** Words, `quoted identifiers`, 'strings' and single punctuation; comments dropped. */
+    static List<String> tokens(String sql) {
+        List<String> tokens = new ArrayList<>();
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else if ((c == '-' && sql.startsWith("-- ", i)) || c == '#') {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+            } else if (c == '`' || c == '\'' || c == '"') {
+                int j = i + 1;
+                while (j < n) {
+                    if (sql.charAt(j) == c && j + 1 < n && sql.charAt(j + 1) == c) {
+                        j += 2; // a doubled quote stands for one
+                    } else if (sql.charAt(j) == c) {
+                        break;
+                    } else {
+                        j++;
+                    }
+                }
+                tokens.add(sql.substring(i, Math.min(j + 1, n)));
+                i = j + 1;
+            } else if (Character.isLetterOrDigit(c) || c == '_' || c == '$') {
+                int j = i;
+                while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_' || sql.charAt(j) == '$')) {
+                    j++;
+                }
+                tokens.add(sql.substring(i, j));
+                i = j;
+            } else {
+                tokens.add(String.valueOf(c));
+                i++;
+            }
+        }
+        return tokens;
+    }
+}

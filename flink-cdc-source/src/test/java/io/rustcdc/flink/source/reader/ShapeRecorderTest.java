@@ -1,0 +1,40 @@
+package io.rustcdc.flink.source.reader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.source.history.SchemaChange;
+import io.rustcdc.flink.source.history.SchemaHistory;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ShapeRecorderTest {
+    private static final TableId T = TableId.of("shop", "shop", "t");
+    private static final RowShape SHAPE = RowShape.of("shop", "t", List.of(RowShape.Column.of("id", "int(11)", false)),
+            List.of("id"));
+
+    private static ChangeEvent ddl(String type, RowShape shape) {
+        return ChangeEvent.builder(Op.SCHEMA_CHANGE, T, SourceInfo.snapshot("mariadb", null))
+                .after(SchemaChangeRows.of(T, type, type.toLowerCase() + " t")).shape(shape).build();
+    }
+
+    @Test
+    void statementsAreRecordedByTheirTypeOncePerPosition() {
+        SchemaHistory history = new SchemaHistory();
+        ShapeRecorder recorder = new ShapeRecorder(history);
+        recorder.record(ddl("CREATE_TABLE", SHAPE), "p1");
+        recorder.record(ddl("CREATE_TABLE", SHAPE), "p1"); // replayed after a restore
+        assertThat(history.entries()).extracting(e -> e.change().kind()).containsExactly(SchemaChange.Kind.CREATE_TABLE);
+        recorder.record(ddl("ALTER_TABLE", null), "p2"); // the resulting shape could not be read: nothing known
+        assertThat(history.entries()).hasSize(1);
+        recorder.record(ddl("DROP_TABLE", null), "p3");
+        assertThat(history.entries()).extracting(e -> e.change().kind())
+                .containsExactly(SchemaChange.Kind.CREATE_TABLE, SchemaChange.Kind.DROP_TABLE);
+        assertThat(history.latest(T)).isEmpty();
+    }
+}
