@@ -52,6 +52,12 @@ public final class MySqlConnector implements CdcConnector<MySqlPosition, MySqlPo
         return MySqlPositionSerializer.INSTANCE;
     }
 
+    /** {@code mariadb-bin.000003:1234} (binlog file and offset, as {@code SHOW BINARY LOGS} and events print it). */
+    @Override
+    public MySqlPosition parsePosition(String text) {
+        return MySqlPosition.parse(config.flavor(), text);
+    }
+
     @Override
     public CatalogSession<MySqlPosition, MySqlPosition> openSession() {
         return new MySqlSession(config);

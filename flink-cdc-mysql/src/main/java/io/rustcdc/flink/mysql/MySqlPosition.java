@@ -1,5 +1,6 @@
 package io.rustcdc.flink.mysql;
 
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.Objects;
 import javax.annotation.Nullable;
@@ -86,6 +87,28 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     /** Inside the transaction at this position: {@code events} row events and then {@code rows} rows taken. */
     public MySqlPosition inTransaction(long events, long rows) {
         return new MySqlPosition(flavor, file, offset, events, rows, gtids);
+    }
+
+    /**
+     * A position as {@link #toString} writes it: {@code mariadb-bin.000003:1234}, optionally with
+     * {@code #events.rows} taken and {@code [gtids]} of {@code flavor}.
+     *
+     * @throws CdcException of kind CONFIGURATION naming the expected form
+     */
+    public static MySqlPosition parse(ServerFlavor flavor, String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("\\s*([^:\\s]+):(\\d+)(?:#(\\d+)\\.(\\d+))?(?:\\s*\\[([^\\]]*)])?\\s*").matcher(text);
+        if (!m.matches()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + text + "' is not a binlog position: write "
+                    + "binlog-file:offset (e.g. mariadb-bin.000003:1234), as SHOW BINARY LOGS and events print it");
+        }
+        try {
+            return restore(flavor, m.group(1), Long.parseLong(m.group(2)), m.group(3) == null ? 0 : Long.parseLong(m.group(3)),
+                    m.group(4) == null ? 0 : Long.parseLong(m.group(4)), m.group(5) == null ? null : m.group(5).trim());
+        } catch (IllegalArgumentException e) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + text + "' is not a binlog position: "
+                    + e.getMessage());
+        }
     }
 
     /** A position read back from state; the GTID text must be of {@code flavor}. */

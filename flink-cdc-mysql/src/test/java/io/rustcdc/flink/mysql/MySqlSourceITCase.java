@@ -86,6 +86,32 @@ class MySqlSourceITCase {
         assertThat(changelog.ops()).containsOnlyKeys("read");
     }
 
+    @Test
+    void specificOffsetStreamsFromTheGivenPositionOnly(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE so (id INT PRIMARY KEY)", "INSERT INTO so VALUES (1)");
+        List<String> status = db.query("SHOW MASTER STATUS").get(0);
+        db.execute("INSERT INTO so VALUES (2)");
+        CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
+                .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                .includeTables(db.name() + ".so")
+                .startupMode(StartupMode.position(status.get(0) + ":" + status.get(1)))
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        List<String> seen = new java.util.ArrayList<>();
+        try (SourceJob job = new SourceJob(source, 1)) {
+            while (!seen.contains("insert 3")) {
+                String r = job.records.poll(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(r).as("an event within a minute; so far " + seen).isNotNull();
+                var json = MAPPER.readTree(r);
+                seen.add(json.get("op").asText() + " " + json.get("after").get("id").asText());
+                if (seen.equals(List.of("insert 2"))) {
+                    db.execute("INSERT INTO so VALUES (3)");
+                }
+            }
+        }
+        assertThat(seen).containsExactly("insert 2", "insert 3");
+    }
+
     static Map<String, String> t1(MySqlDatabase db) throws Exception {
         Map<String, String> rows = new HashMap<>();
         try (Connection c = db.admin();

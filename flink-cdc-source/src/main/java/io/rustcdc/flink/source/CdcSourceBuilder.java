@@ -99,7 +99,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
     public CdcSourceBuilder<T, P, M> options(ReadableConfig options) {
         options.getOptional(CdcSourceOptions.TABLE_INCLUDE_LIST).ifPresent(include::addAll);
         options.getOptional(CdcSourceOptions.TABLE_EXCLUDE_LIST).ifPresent(exclude::addAll);
-        options.getOptional(CdcSourceOptions.STARTUP_MODE).ifPresent(m -> startupMode = StartupMode.parse(m));
+        options.getOptional(CdcSourceOptions.STARTUP_MODE).ifPresent(m -> startupMode = StartupMode.parse(m,
+                options.getOptional(CdcSourceOptions.STARTUP_POSITION).orElse(null)));
         options.getOptional(CdcSourceOptions.CHUNK_SIZE).ifPresent(n -> chunkSize = n);
         options.getOptional(CdcSourceOptions.CHECKPOINTS_RETAINED).ifPresent(n -> checkpointsRetained = n);
         options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).ifPresent(entries -> {

@@ -27,7 +27,14 @@ public final class CdcSourceOptions {
             .stringType()
             .defaultValue("initial")
             .withDescription("initial (snapshot, then stream), snapshot (bounded), latest-offset (stream from now), "
-                    + "committed-offset (stream from the position the database holds for this source).");
+                    + "committed-offset (stream from the position the database holds for this source), "
+                    + "specific-offset (stream from 'scan.startup.specific-offset').");
+
+    public static final ConfigOption<String> STARTUP_POSITION = ConfigOptions.key("scan.startup.specific-offset")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("The position 'specific-offset' streams from, in the connector's notation "
+                    + "(MySQL/MariaDB: binlog-file:offset). Not every connector supports it.");
 
     public static final ConfigOption<Integer> CHUNK_SIZE = ConfigOptions.key("scan.incremental.snapshot.chunk.size")
             .intType()

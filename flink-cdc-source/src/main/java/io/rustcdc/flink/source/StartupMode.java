@@ -2,6 +2,7 @@ package io.rustcdc.flink.source;
 
 import java.io.Serializable;
 import java.util.Locale;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -29,7 +30,9 @@ public final class StartupMode implements Serializable {
         INITIAL,
         SNAPSHOT,
         LATEST,
-        COMMITTED
+        COMMITTED,
+        /** The stream from a position given in the connector's notation; no snapshot. */
+        POSITION
     }
 
     private static final StartupMode INITIAL = new StartupMode(Kind.INITIAL);
@@ -38,9 +41,15 @@ public final class StartupMode implements Serializable {
     private static final StartupMode COMMITTED = new StartupMode(Kind.COMMITTED);
 
     private final Kind kind;
+    @Nullable private final String position;
 
     private StartupMode(Kind kind) {
+        this(kind, null);
+    }
+
+    private StartupMode(Kind kind, @Nullable String position) {
         this.kind = kind;
+        this.position = position;
     }
 
     public static StartupMode initial() {
@@ -59,9 +68,44 @@ public final class StartupMode implements Serializable {
         return COMMITTED;
     }
 
+    /**
+     * The stream from {@code position}, in the connector's notation (MySQL/MariaDB: {@code
+     * binlog-file:offset}, as events print it), without a snapshot. The position must still be on
+     * the server: a purged one fails with {@code POSITION_LOST}.
+     */
+    public static StartupMode position(String position) {
+        if (position == null || position.isBlank()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "A start position is required for startup mode "
+                    + "'specific-offset' ('" + CdcSourceOptions.STARTUP_POSITION.key() + "')");
+        }
+        return new StartupMode(Kind.POSITION, position.trim());
+    }
+
+    /** The given start position of {@link Kind#POSITION}, null for the other kinds. */
+    @Nullable
+    public String position() {
+        return position;
+    }
+
     /** The mode named as in the option {@code scan.startup.mode}: initial, snapshot, latest-offset, committed-offset. */
     public static StartupMode parse(String name) {
-        switch (name.trim().toLowerCase(Locale.ROOT)) {
+        return parse(name, null);
+    }
+
+    /**
+     * The mode named as in {@code scan.startup.mode}, with {@code scan.startup.specific-offset}
+     * ({@code position}) for {@code specific-offset} and only for it.
+     */
+    public static StartupMode parse(String name, @Nullable String position) {
+        String mode = name.trim().toLowerCase(Locale.ROOT);
+        if (mode.equals("specific-offset")) {
+            return position(position);
+        }
+        if (position != null) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.STARTUP_POSITION.key()
+                    + "' is set, but 'scan.startup.mode' is '" + name + "': use 'specific-offset' to start there");
+        }
+        switch (mode) {
             case "initial":
                 return INITIAL;
             case "snapshot":
@@ -74,7 +118,7 @@ public final class StartupMode implements Serializable {
                 return COMMITTED;
             default:
                 throw new CdcException(CdcException.Kind.CONFIGURATION, "Unknown startup mode '" + name
-                        + "'; use one of: initial, snapshot, latest-offset, committed-offset");
+                        + "'; use one of: initial, snapshot, latest-offset, committed-offset, specific-offset");
         }
     }
 
@@ -94,6 +138,8 @@ public final class StartupMode implements Serializable {
 
     private Object readResolve() {
         switch (kind) {
+            case POSITION:
+                return this;
             case SNAPSHOT:
                 return SNAPSHOT;
             case LATEST:
@@ -107,6 +153,6 @@ public final class StartupMode implements Serializable {
 
     @Override
     public String toString() {
-        return kind.name().toLowerCase(Locale.ROOT);
+        return kind == Kind.POSITION ? "specific-offset " + position : kind.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -49,7 +49,11 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
                     + changelog + "'");
         }
         boolean upsert = changelog.equals("upsert");
-        StartupMode.parse(options.get(CdcSourceOptions.STARTUP_MODE));
+        StartupMode mode = StartupMode.parse(options.get(CdcSourceOptions.STARTUP_MODE),
+                options.getOptional(CdcSourceOptions.STARTUP_POSITION).orElse(null));
+        if (mode.kind() == StartupMode.Kind.POSITION) {
+            connector.parsePosition(mode.position()); // a bad position fails when the job is planned
+        }
         TableId table = table(options);
 
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();

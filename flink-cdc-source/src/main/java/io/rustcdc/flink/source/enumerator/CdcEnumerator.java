@@ -182,6 +182,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 if (mode.kind() == StartupMode.Kind.LATEST) {
                     P now = s.currentPosition();
                     streamStart = now.compareTo(streamStart) > 0 ? now : streamStart;
+                } else if (mode.kind() == StartupMode.Kind.POSITION) {
+                    streamStart = connector.parsePosition(mode.position());
                 }
             }
             history = new SchemaHistory();

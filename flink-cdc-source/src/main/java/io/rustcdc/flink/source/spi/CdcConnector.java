@@ -23,6 +23,18 @@ public interface CdcConnector<P extends SourcePosition & Comparable<P>, M extend
 
     SimpleVersionedSerializer<M> markSerializer();
 
+    /**
+     * The position written as {@code text} in the connector's own notation, for startup mode {@code
+     * specific-offset}.
+     *
+     * @throws io.rustcdc.flink.source.CdcException of kind CONFIGURATION when the text is not a
+     *     position, or the connector cannot start at a given position
+     */
+    default P parsePosition(String text) {
+        throw new io.rustcdc.flink.source.CdcException(io.rustcdc.flink.source.CdcException.Kind.CONFIGURATION,
+                "The " + name() + " connector cannot start at a given position; use another 'scan.startup.mode'");
+    }
+
     /** Opens a catalogue session: prerequisites, discovery, description, chunking and chunk reads. */
     CatalogSession<P, M> openSession();
 

@@ -1,0 +1,45 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.StartupMode;
+import org.junit.jupiter.api.Test;
+
+class MySqlPositionParseTest {
+
+    @Test
+    void positionsParseAsTheyPrint() {
+        MySqlPosition p = MySqlPosition.at("mariadb-bin.000003", 1234, MariaDbGtidPosition.parse("0-1-77,2-5-9"))
+                .inTransaction(2, 5);
+        assertThat(MySqlPosition.parse(ServerFlavor.MARIADB, p.toString())).isEqualTo(p);
+        assertThat(MySqlPosition.parse(ServerFlavor.MARIADB, " mariadb-bin.000003:1234 "))
+                .isEqualTo(MySqlPosition.at(ServerFlavor.MARIADB, "mariadb-bin.000003", 1234));
+        assertThat(MySqlConnector.create(MySqlSourceConfig.builder(ServerFlavor.MYSQL).hostname("h").username("u")
+                .password(io.rustcdc.flink.source.Secret.of("p")).serverId(1).build()).parsePosition("binlog.000001:4"))
+                .isEqualTo(MySqlPosition.at(ServerFlavor.MYSQL, "binlog.000001", 4));
+    }
+
+    @Test
+    void anythingElseIsRefusedWithTheFormToWrite() {
+        for (String bad : new String[] {"mariadb-bin.000003", "0/16B3748", "f:12x", "f:2"}) {
+            assertThatThrownBy(() -> MySqlPosition.parse(ServerFlavor.MARIADB, bad)).as(bad)
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
+                    .hasMessageContaining("is not a binlog position");
+        }
+        assertThatThrownBy(() -> MySqlPosition.parse(ServerFlavor.MARIADB, "f:4 [3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5]"))
+                .isInstanceOf(CdcException.class);
+    }
+
+    @Test
+    void theStartupModeCarriesThePositionAndOnlyItsModeTakesOne() {
+        StartupMode mode = StartupMode.parse("specific-offset", "mariadb-bin.000001:4");
+        assertThat(mode.kind()).isEqualTo(StartupMode.Kind.POSITION);
+        assertThat(mode.position()).isEqualTo("mariadb-bin.000001:4");
+        assertThatThrownBy(() -> StartupMode.parse("specific-offset", null))
+                .hasMessageContaining("scan.startup.specific-offset");
+        assertThatThrownBy(() -> StartupMode.parse("latest-offset", "mariadb-bin.000001:4"))
+                .hasMessageContaining("use 'specific-offset'");
+    }
+}
