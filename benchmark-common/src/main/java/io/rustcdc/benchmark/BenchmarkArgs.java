@@ -24,6 +24,15 @@ public final class BenchmarkArgs {
         return value;
     }
 
+    public boolean has(String name) {
+        return values.containsKey(name);
+    }
+
+    /** Whether the run reads MySQL or MariaDB ({@code --connector mariadb}) rather than PostgreSQL. */
+    public boolean mysqlFamily() {
+        return "mariadb".equals(values.get("connector")) || "mysql".equals(values.get("connector"));
+    }
+
     public int getInt(String name) {
         return Integer.parseInt(get(name));
     }
@@ -32,7 +41,17 @@ public final class BenchmarkArgs {
         return Long.parseLong(get(name));
     }
 
+    /** A JDBC URL of the run's database, for the driver this JVM has (MariaDB Connector/J or MySQL Connector/J). */
     public String jdbcUrl() {
-        return "jdbc:postgresql://" + get("host") + ":" + get("port") + "/" + get("database") + "?sslmode=disable";
+        String at = get("host") + ":" + get("port") + "/" + get("database");
+        if (!mysqlFamily()) {
+            return "jdbc:postgresql://" + at + "?sslmode=disable";
+        }
+        try {
+            Class.forName("org.mariadb.jdbc.Driver");
+            return "jdbc:mariadb://" + at;
+        } catch (ClassNotFoundException e) {
+            return "jdbc:mysql://" + at + "?useSSL=false&allowPublicKeyRetrieval=true";
+        }
     }
 }

@@ -25,7 +25,17 @@ public final class BenchmarkRun {
     private BenchmarkRun() {}
 
     /** @param commitMillis the commit time, in epoch milliseconds, of an event as the side renders it */
-    public static void main(String[] rawArgs, Job job, ToLongFunction<String> commitMillis) throws Exception {
+    public static void main(String[] rawArgs, Job job, ToLongFunction<String> commitMillis) {
+        try {
+            measure(rawArgs, job, commitMillis);
+        } catch (Throwable e) {
+            // the job's threads would keep the JVM alive: a failed run ends here, loudly
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void measure(String[] rawArgs, Job job, ToLongFunction<String> commitMillis) throws Exception {
         BenchmarkArgs args = new BenchmarkArgs(rawArgs);
         String phase = args.get("phase");
         String result;

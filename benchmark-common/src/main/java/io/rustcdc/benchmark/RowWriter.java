@@ -16,7 +16,8 @@ final class RowWriter implements AutoCloseable {
         connection = DriverManager.getConnection(args.jdbcUrl(), args.get("user"), args.get("password"));
         connection.setAutoCommit(false);
         insert = connection.prepareStatement("INSERT INTO " + args.get("table")
-                + " (id, qty, b, price, note, created_at, attrs) VALUES (?, ?, ?, ?::numeric, ?, ?, ?::jsonb)");
+                + " (id, qty, b, price, note, created_at, attrs) VALUES "
+                + (args.mysqlFamily() ? "(?, ?, ?, ?, ?, ?, ?)" : "(?, ?, ?, ?::numeric, ?, ?, ?::jsonb)"));
         nextId = firstId;
     }
 

@@ -2,6 +2,7 @@ package io.rustcdc.benchmark.peer;
 
 import io.rustcdc.benchmark.BenchmarkArgs;
 import io.rustcdc.benchmark.BenchmarkRun;
+import io.rustcdc.benchmark.DebeziumJson;
 import io.rustcdc.benchmark.Measurement;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,7 @@ public final class PeerBenchmark {
     private PeerBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        BenchmarkRun.main(args, PeerBenchmark::start, PeerBenchmark::commitMillis);
+        BenchmarkRun.main(args, PeerBenchmark::start, DebeziumJson::commitMillis);
     }
 
     private static AutoCloseable start(BenchmarkArgs args) throws Exception {
@@ -59,17 +60,6 @@ public final class PeerBenchmark {
         JobClient job = env.executeAsync("benchmark peer");
         job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
         return () -> job.cancel().get(30, TimeUnit.SECONDS);
-    }
-
-    /** source.ts_ms of a Debezium JSON event: the commit time, in milliseconds. */
-    static long commitMillis(String event) {
-        int source = event.indexOf("\"source\":{");
-        int at = event.indexOf("\"ts_ms\":", source) + 8;
-        int end = at;
-        while (end < event.length() && Character.isDigit(event.charAt(end))) {
-            end++;
-        }
-        return Long.parseLong(event.substring(at, end));
     }
 
     private static final class CountingSink implements SinkFunction<String> {

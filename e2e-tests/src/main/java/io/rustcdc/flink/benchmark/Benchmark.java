@@ -1,7 +1,5 @@
 package io.rustcdc.flink.benchmark;
 
-import io.rustcdc.flink.postgres.testing.PostgresDatabase;
-import io.rustcdc.flink.postgres.testing.PostgresServer;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -16,14 +14,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The benchmark harness: this project's PostgreSQL source against Apache Flink CDC's postgres-cdc
- * and against the physical limit, on the same database, tables, sink and settings. Prints a
- * markdown table and writes it, with the raw JSON, to {@code --out} (default target/benchmark).
+ * The benchmark harness: this project's source against Apache Flink CDC's and against the physical
+ * limit, on the same database, tables, sink and settings: PostgreSQL ({@code --database postgres},
+ * the default) or MariaDB ({@code --database mariadb}). Prints a markdown table and writes it, with
+ * the raw JSON, to {@code --out} (default target/benchmark).
  *
  * <p>Options: {@code --quick true} (small data, one run: what CI runs), {@code --rows},
  * {@code --changes}, {@code --runs}, {@code --chunk-size}, {@code --latency-seconds},
  * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
- * side and the limits only, while working on speed). The peer's classpath comes from {@code -Dbenchmark.peer.classpath}.
+ * side and the limits only, while working on speed). The peers' classpaths come from {@code
+ * -Dbenchmark.peer.classpath} and {@code -Dbenchmark.peer-mysql.classpath}.
  */
 public final class Benchmark {
 
@@ -69,68 +69,62 @@ public final class Benchmark {
 
     private Path run(String commandArgs) throws Exception {
         Path out = Path.of(options.getOrDefault("out", "target/benchmark")).toAbsolutePath();
-        String peerClasspath = System.getProperty("benchmark.peer.classpath");
-        if (peerClasspath == null) {
-            throw new IllegalStateException("Set -Dbenchmark.peer.classpath (the README's benchmark command does)");
+        String database = options.getOrDefault("database", "postgres");
+        try (BenchmarkTarget target = "mariadb".equals(database) ? new MariaDbTarget() : new PostgresTarget()) {
+            say(target.server() + "; creating " + rows + " rows ...");
+            target.create(rows);
+            SideRunner runner = new SideRunner(out, target, heap);
+            for (int p = 1; p <= 2; p++) {
+                snapshot(target, runner, p);
+            }
+            drain(target, runner);
+            latency(target, runner);
+            return report(out, target, commandArgs);
         }
-        PostgresServer server = PostgresServer.shared();
-        BenchmarkDatabase db = new BenchmarkDatabase(server.createDatabase("bench"));
-        say("PostgreSQL " + server.majorVersion() + "; creating " + rows + " rows ...");
-        db.create(rows);
-        SideRunner runner = new SideRunner(out, db.db(), peerClasspath, heap);
-        for (int p = 1; p <= 2; p++) {
-            snapshot(db, runner, p);
-        }
-        drain(db, runner);
-        latency(db, runner);
-        return report(out, server, commandArgs);
     }
 
-    private void snapshot(BenchmarkDatabase db, SideRunner runner, int parallelism) throws Exception {
+    private void snapshot(BenchmarkTarget target, SideRunner runner, int parallelism) throws Exception {
         Figure speed = figure("snapshot p" + parallelism, "rows/s");
         for (int r = 1; r <= runs; r++) {
             for (String side : sides) {
                 String name = "snapshot-p" + parallelism + "-" + side + "-r" + r;
-                String slot = ("snap_" + side + "_p" + parallelism + "_r" + r);
-                String result = runner.run(side, name, List.of("--phase", "snapshot", "--table", "public.bench",
-                        "--publication", "bench_pub", "--slot", slot, "--parallelism", String.valueOf(parallelism),
+                List<String> args = new ArrayList<>(target.snapshot(name));
+                args.addAll(List.of("--phase", "snapshot", "--parallelism", String.valueOf(parallelism),
                         "--events", String.valueOf(rows), "--chunk-size", String.valueOf(chunkSize)));
-                db.dropSlot(slot);
+                String result = runner.run(side, name, args);
+                target.release(name);
                 record(name, result, side, speed, parallelism == 1 ? "snapshot p1" : null, runner);
             }
-            speed.limit.add(Limits.copy(db.db(), "bench"));
+            speed.limit.add(target.snapshotLimit());
         }
     }
 
-    private void drain(BenchmarkDatabase db, SideRunner runner) throws Exception {
+    private void drain(BenchmarkTarget target, SideRunner runner) throws Exception {
         Figure speed = figure("stream drain", "events/s");
-        List<String> slots = new ArrayList<>();
+        Map<String, List<String>> starts = new LinkedHashMap<>();
         for (int r = 1; r <= runs; r++) {
             for (String side : sides) {
-                slots.add("drain_" + side + "_r" + r);
+                starts.put("drain-" + side + "-r" + r, target.streamFromNow("churn", "drain-" + side + "-r" + r));
             }
-            slots.add("drain_limit_r" + r);
+            target.streamFromNow("churn", "drain-limit-r" + r);
         }
-        slots.forEach(db::createSlot);
         say("committing a backlog of " + changes + " changes ...");
-        db.commitBacklog(changes);
+        target.commitBacklog(changes);
         for (int r = 1; r <= runs; r++) {
             for (String side : sides) {
                 String name = "drain-" + side + "-r" + r;
-                String slot = "drain_" + side + "_r" + r;
-                String result = runner.run(side, name, List.of("--phase", "drain", "--table", "public.churn",
-                        "--publication", "churn_pub", "--slot", slot, "--parallelism", "1",
-                        "--events", String.valueOf(changes), "--chunk-size", String.valueOf(chunkSize)));
-                db.dropSlot(slot);
+                List<String> args = new ArrayList<>(starts.get(name));
+                args.addAll(List.of("--phase", "drain", "--parallelism", "1", "--events", String.valueOf(changes),
+                        "--chunk-size", String.valueOf(chunkSize)));
+                String result = runner.run(side, name, args);
+                target.release(name);
                 record(name, result, side, speed, "stream drain", runner);
             }
-            String slot = "drain_limit_r" + r;
-            speed.limit.add(Limits.replication(db.db(), slot, "churn_pub", changes));
-            db.dropSlot(slot);
+            speed.limit.add(target.streamLimit("drain-limit-r" + r, changes));
         }
     }
 
-    private void latency(BenchmarkDatabase db, SideRunner runner) throws Exception {
+    private void latency(BenchmarkTarget target, SideRunner runner) throws Exception {
         String rate = options.getOrDefault("rate", quick ? "200" : "1000");
         String seconds = options.getOrDefault("latency-seconds", quick ? "3" : "20");
         Figure p50 = figure("latency p50 at " + rate + " rows/s", "ms");
@@ -140,14 +134,12 @@ public final class Benchmark {
         for (int r = 1; r <= runs; r++) {
             for (String side : sides) {
                 String name = "latency-" + side + "-r" + r;
-                String slot = "lat_" + side + "_r" + r;
-                db.createSlot(slot);
                 firstId += 1_000_000_000L;
-                String result = runner.run(side, name, List.of("--phase", "latency", "--table", "public.lat",
-                        "--publication", "lat_pub", "--slot", slot, "--parallelism", "1", "--rate", rate,
-                        "--seconds", seconds, "--first-id", String.valueOf(firstId), "--chunk-size",
-                        String.valueOf(chunkSize)));
-                db.dropSlot(slot);
+                List<String> args = new ArrayList<>(target.streamFromNow("lat", name));
+                args.addAll(List.of("--phase", "latency", "--parallelism", "1", "--rate", rate, "--seconds", seconds,
+                        "--first-id", String.valueOf(firstId), "--chunk-size", String.valueOf(chunkSize)));
+                String result = runner.run(side, name, args);
+                target.release(name);
                 rawRuns.add(withName(name, result));
                 p50.of(side).add(number(result, "p50"));
                 p99.of(side).add(number(result, "p99"));
@@ -189,7 +181,7 @@ public final class Benchmark {
         return Double.parseDouble(m.group(1));
     }
 
-    private Path report(Path out, PostgresServer server, String commandArgs) throws Exception {
+    private Path report(Path out, BenchmarkTarget target, String commandArgs) throws Exception {
         long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
         String machine = Runtime.getRuntime().availableProcessors() + " cores, " + (memory >> 30) + " GiB, "
@@ -198,10 +190,9 @@ public final class Benchmark {
         String command = "mvn -q -Pbenchmark -DskipTests package" + (commandArgs.isEmpty() ? ""
                 : " -Dbenchmark.args=\"" + commandArgs + "\"");
         StringBuilder md = new StringBuilder();
-        md.append("Machine: ").append(machine).append("; PostgreSQL ").append(server.majorVersion())
+        md.append("Machine: ").append(machine).append("; ").append(target.server())
                 .append(" (embedded, on the same machine).\n");
-        md.append("Ours: rustcdc on Flink 2.3.0. Peer: Apache Flink CDC 3.5.0 postgres-cdc (incremental snapshot, pgoutput) "
-                + "on Flink 1.20.3. Limit: PgJDBC reading COPY TO STDOUT / the raw pgoutput stream, nothing decoded.\n");
+        md.append("Ours: rustcdc on Flink 2.3.0. ").append(target.peerAndLimits()).append("\n");
         md.append("Data: ").append(rows).append(" rows snapshotted, a backlog of ").append(changes)
                 .append(" changes; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
                 .append(runs == 1 ? " run" : " runs (median, then min–max)").append(" per figure; each run a JVM of its own with -Xmx").append(heap).append(".\n");

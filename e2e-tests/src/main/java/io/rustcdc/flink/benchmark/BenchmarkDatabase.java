@@ -72,11 +72,11 @@ final class BenchmarkDatabase {
         }
     }
 
-    private interface RangeStatement {
+    interface RangeStatement {
         String sql(long from, long to);
     }
 
-    private static void inTransactions(Connection c, Statement s, long rows, RangeStatement statement) throws SQLException {
+    static void inTransactions(Connection c, Statement s, long rows, RangeStatement statement) throws SQLException {
         int[] sizes = {1, 10, 100, 1000, 10_000};
         long done = 0;
         for (int i = 0; done < rows; i++) {

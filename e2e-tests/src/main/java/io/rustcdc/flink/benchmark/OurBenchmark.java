@@ -2,7 +2,12 @@ package io.rustcdc.flink.benchmark;
 
 import io.rustcdc.benchmark.BenchmarkArgs;
 import io.rustcdc.benchmark.BenchmarkRun;
+import io.rustcdc.benchmark.DebeziumJson;
 import io.rustcdc.benchmark.Measurement;
+import io.rustcdc.flink.mysql.MySqlConnector;
+import io.rustcdc.flink.mysql.MySqlSourceConfig;
+import io.rustcdc.flink.mysql.MySqlTlsMode;
+import io.rustcdc.flink.mysql.ServerFlavor;
 import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
 import io.rustcdc.flink.postgres.TlsMode;
@@ -10,6 +15,9 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import java.io.Serializable;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -21,7 +29,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** One benchmark run of this project's PostgreSQL source (native JSON), into a sink that counts and discards. */
+/** One benchmark run of this project's source (native JSON), into a sink that counts and discards. */
 public final class OurBenchmark {
     private OurBenchmark() {}
 
@@ -30,7 +38,37 @@ public final class OurBenchmark {
     }
 
     private static AutoCloseable start(BenchmarkArgs args) throws Exception {
-        PostgresSourceConfig config = PostgresSourceConfig.builder()
+        boolean mariadb = "mariadb".equals(args.get("connector"));
+        StartupMode startup = "snapshot".equals(args.get("phase")) ? StartupMode.snapshot()
+                : args.has("position") ? StartupMode.position(args.get("position")) : StartupMode.committed();
+        String table = mariadb ? args.get("database") + "." + args.get("table") : args.get("table");
+        CdcSource<String, ?, ?> source = mariadb ? source(mariaDb(args), table, startup, args)
+                : source(postgres(args), table, startup, args);
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(args.getInt("parallelism"));
+        env.enableCheckpointing(args.getLong("checkpoint-ms"));
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "rustcdc")
+                .sinkTo(new CountingSink()).setParallelism(1);
+        JobClient job = env.executeAsync("benchmark rustcdc");
+        job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
+        return () -> job.cancel().get(30, TimeUnit.SECONDS);
+    }
+
+    private static <P extends SourcePosition & Comparable<P>, M extends Serializable> CdcSource<String, P, M> source(
+            CdcConnector<P, M> connector, String table, StartupMode startup, BenchmarkArgs args) {
+        return CdcSource.builder()
+                .connector(connector)
+                .includeTables(table)
+                .chunkSize(args.getInt("chunk-size"))
+                .startupMode(startup)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+    }
+
+    private static PostgresConnector postgres(BenchmarkArgs args) {
+        return PostgresConnector.create(PostgresSourceConfig.builder()
                 .hostname(args.get("host"))
                 .port(args.getInt("port"))
                 .database(args.get("database"))
@@ -39,28 +77,28 @@ public final class OurBenchmark {
                 .slotName(args.get("slot"))
                 .publicationName(args.get("publication"))
                 .tlsMode(TlsMode.DISABLE)
-                .build();
-        CdcSource<String, ?, ?> source = CdcSource.builder()
-                .connector(PostgresConnector.create(config))
-                .includeTables(args.get("table"))
-                .chunkSize(args.getInt("chunk-size"))
-                .startupMode("snapshot".equals(args.get("phase")) ? StartupMode.snapshot() : StartupMode.committed())
-                .deserializer(ChangeEventDeserializer.json())
-                .build();
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(args.getInt("parallelism"));
-        env.enableCheckpointing(args.getLong("checkpoint-ms"));
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "rustcdc postgres")
-                .sinkTo(new CountingSink()).setParallelism(1);
-        JobClient job = env.executeAsync("benchmark rustcdc");
-        job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
-        return () -> job.cancel().get(30, TimeUnit.SECONDS);
+                .build());
     }
 
-    /** source.commit_time of a native JSON event, in milliseconds. */
+    private static MySqlConnector mariaDb(BenchmarkArgs args) {
+        return MySqlConnector.create(MySqlSourceConfig.builder(ServerFlavor.MARIADB)
+                .hostname(args.get("host"))
+                .port(args.getInt("port"))
+                .username(args.get("user"))
+                .password(Secret.of(args.get("password")))
+                .serverId(args.getLong("server-id"))
+                .tlsMode(MySqlTlsMode.DISABLE)
+                .build());
+    }
+
+    /**
+     * source.commit_time of a native JSON event, in milliseconds; for MariaDB, whose binlog keeps
+     * whole seconds, the row's created_at, as on the peer's side.
+     */
     static long commitMillis(String event) {
+        if (event.contains("\"connector\":\"mariadb\"")) {
+            return DebeziumJson.createdAtMillis(event);
+        }
         int at = event.indexOf("\"commit_time\":\"") + 15;
         return Instant.parse(event.substring(at, event.indexOf('"', at))).toEpochMilli();
     }

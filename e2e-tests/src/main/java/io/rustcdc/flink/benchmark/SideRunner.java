@@ -1,7 +1,6 @@
 package io.rustcdc.flink.benchmark;
 
 import io.rustcdc.flink.e2e.FlinkJvm;
-import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.testing.LocalProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,15 +19,13 @@ final class SideRunner {
     static final String PEER = "peer";
 
     private final Path out;
-    private final PostgresDatabase db;
-    private final String peerClasspath;
+    private final BenchmarkTarget target;
     private final String heap;
 
     /** @param heap each run's maximum heap, as for {@code -Xmx} */
-    SideRunner(Path out, PostgresDatabase db, String peerClasspath, String heap) {
+    SideRunner(Path out, BenchmarkTarget target, String heap) {
         this.out = out;
-        this.db = db;
-        this.peerClasspath = peerClasspath;
+        this.target = target;
         this.heap = heap;
     }
 
@@ -50,11 +47,10 @@ final class SideRunner {
         command.add("-XX:StartFlightRecording=filename=" + recording(name) + ",settings=profile");
         command.add("-Dlog4j2.configurationFile=quickstart-log4j2.properties");
         command.add("-cp");
-        command.add(OURS.equals(side) ? System.getProperty("java.class.path") : peerClasspath);
-        command.add(OURS.equals(side) ? OurBenchmark.class.getName() : "io.rustcdc.benchmark.peer.PeerBenchmark");
-        command.addAll(List.of("--host", db.host(), "--port", String.valueOf(db.port()), "--database", db.name(),
-                "--user", db.replicationUser(), "--password", db.replicationPassword(), "--checkpoint-ms", "3000",
-                "--result", result.toString()));
+        command.add(OURS.equals(side) ? System.getProperty("java.class.path") : target.peerClasspath());
+        command.add(OURS.equals(side) ? OurBenchmark.class.getName() : target.peerMain());
+        command.addAll(target.connection());
+        command.addAll(List.of("--checkpoint-ms", "3000", "--result", result.toString()));
         command.addAll(phaseArgs);
         Path log = out.resolve("logs").resolve(name + ".log");
         ProcessBuilder pb = new ProcessBuilder(LocalProcesses.command("KILL", command, false))

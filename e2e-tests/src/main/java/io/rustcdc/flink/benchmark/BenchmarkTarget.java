@@ -1,0 +1,50 @@
+package io.rustcdc.flink.benchmark;
+
+import java.util.List;
+
+/**
+ * What the benchmark needs from one database: its tables, the arguments that point each side's run
+ * at them, the state a streaming run starts from, and the raw limits. Tables: {@code bench} (to
+ * snapshot), {@code churn} (the change backlog) and {@code lat} (latency), all of one shape.
+ */
+interface BenchmarkTarget extends AutoCloseable {
+    /** The server, for the report: {@code PostgreSQL 17}. */
+    String server();
+
+    /** The peer and the limits, for the report. */
+    String peerAndLimits();
+
+    /** The peer's main class and classpath. */
+    String peerMain();
+
+    String peerClasspath();
+
+    /** {@code --host ... --password ...} and whatever else both sides need to connect. */
+    List<String> connection();
+
+    void create(long rows) throws Exception;
+
+    /** The arguments of a snapshot run of {@code bench}. */
+    List<String> snapshot(String run);
+
+    /**
+     * The arguments of a run that streams {@code table} from now on, taking what that needs (a
+     * PostgreSQL slot; the MySQL binlog position now), named after {@code run}.
+     */
+    List<String> streamFromNow(String table, String run) throws Exception;
+
+    /** Gives back what {@link #streamFromNow} or {@link #snapshot} took for {@code run}. */
+    void release(String run);
+
+    /** Commits exactly {@code changes} row changes to {@code churn}. */
+    void commitBacklog(long changes) throws Exception;
+
+    /** Rows per second of the raw snapshot read of {@code bench}, nothing decoded. */
+    double snapshotLimit() throws Exception;
+
+    /** Change events per second of the raw stream over the backlog, from where {@code run} was taken. */
+    double streamLimit(String run, long changes) throws Exception;
+
+    @Override
+    default void close() {}
+}
