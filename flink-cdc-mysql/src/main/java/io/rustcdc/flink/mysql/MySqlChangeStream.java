@@ -16,7 +16,6 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
-import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;

@@ -3,7 +3,6 @@ package io.rustcdc.flink.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
@@ -13,11 +12,9 @@ import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.SourceJob;
+import io.rustcdc.flink.testing.TwoTables;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -39,7 +36,7 @@ class MySqlSourceITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Map<String, List<String>> KEYS = Map.of("t1", List.of("id"), "t2", List.of("a", "b"));
+    private static final Map<String, List<String>> KEYS = TwoTables.KEYS;
 
     @Test
     void parallelSnapshotUnderConcurrentWritesHandsOffExactly(MySqlDatabase db) throws Exception {
@@ -113,29 +110,14 @@ class MySqlSourceITCase {
     }
 
     static Map<String, String> t1(MySqlDatabase db) throws Exception {
-        Map<String, String> rows = new HashMap<>();
-        try (Connection c = db.admin();
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT id, v, n FROM t1")) {
-            while (rs.next()) {
-                ObjectNode row = MAPPER.createObjectNode().put("id", rs.getLong(1)).put("v", rs.getString(2));
-                row.set("n", rs.getObject(3) == null ? MAPPER.nullNode() : MAPPER.getNodeFactory().numberNode(rs.getLong(3)));
-                rows.put(rs.getLong(1) + "|", row.toString());
-            }
+        try (Connection c = db.admin()) {
+            return TwoTables.t1(c);
         }
-        return rows;
     }
 
     static Map<String, String> t2(MySqlDatabase db) throws Exception {
-        Map<String, String> rows = new HashMap<>();
-        try (Connection c = db.admin();
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT a, b, v FROM t2")) {
-            while (rs.next()) {
-                ObjectNode row = MAPPER.createObjectNode().put("a", rs.getLong(1)).put("b", rs.getLong(2)).put("v", rs.getString(3));
-                rows.put(rs.getLong(1) + "|" + rs.getLong(2) + "|", row.toString());
-            }
+        try (Connection c = db.admin()) {
+            return TwoTables.t2(c);
         }
-        return rows;
     }
 }

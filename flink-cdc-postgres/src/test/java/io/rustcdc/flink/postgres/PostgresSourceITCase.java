@@ -3,7 +3,6 @@ package io.rustcdc.flink.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
@@ -13,16 +12,12 @@ import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.SourceJob;
+import io.rustcdc.flink.testing.TwoTables;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -43,7 +38,7 @@ class PostgresSourceITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Map<String, List<String>> KEYS = Map.of("t1", List.of("id"), "t2", List.of("a", "b"));
+    private static final Map<String, List<String>> KEYS = TwoTables.KEYS;
 
     @Test
     void parallelSnapshotUnderConcurrentWritesHandsOffExactly(PostgresDatabase db) throws Exception {
@@ -128,29 +123,14 @@ class PostgresSourceITCase {
     }
 
     static Map<String, String> t1(PostgresDatabase db) throws Exception {
-        Map<String, String> rows = new HashMap<>();
-        try (Connection c = db.admin();
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT id, v, n FROM t1")) {
-            while (rs.next()) {
-                ObjectNode row = MAPPER.createObjectNode().put("id", rs.getLong(1)).put("v", rs.getString(2));
-                row.set("n", rs.getObject(3) == null ? MAPPER.nullNode() : MAPPER.getNodeFactory().numberNode(rs.getLong(3)));
-                rows.put(rs.getLong(1) + "|", row.toString());
-            }
+        try (Connection c = db.admin()) {
+            return TwoTables.t1(c);
         }
-        return rows;
     }
 
     static Map<String, String> t2(PostgresDatabase db) throws Exception {
-        Map<String, String> rows = new HashMap<>();
-        try (Connection c = db.admin();
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT a, b, v FROM t2")) {
-            while (rs.next()) {
-                ObjectNode row = MAPPER.createObjectNode().put("a", rs.getLong(1)).put("b", rs.getLong(2)).put("v", rs.getString(3));
-                rows.put(rs.getLong(1) + "|" + rs.getLong(2) + "|", row.toString());
-            }
+        try (Connection c = db.admin()) {
+            return TwoTables.t2(c);
         }
-        return rows;
     }
 }
