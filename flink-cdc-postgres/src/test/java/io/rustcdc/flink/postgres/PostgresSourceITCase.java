@@ -9,7 +9,6 @@ import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
-import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.SourceJob;
 import io.rustcdc.flink.testing.TwoTables;
@@ -49,15 +48,8 @@ class PostgresSourceITCase {
                 .chunkSize(100)
                 .deserializer(ChangeEventDeserializer.json())
                 .build();
-        JsonChangelog changelog = new JsonChangelog(KEYS);
-        try (SourceJob consumer = new SourceJob(source, 4);
-                ConcurrentWriters writers = Writers.start(db, 2, 6_000, 3000)) {
-            writers.awaitEnd();
-            assertThat(writers.transactions()).isGreaterThan(100);
-            Map<String, Map<String, String>> expected = Map.of("t1", t1(db), "t2", t2(db));
-            consumer.applyUntil(changelog, () -> changelog.rows("t1").equals(expected.get("t1"))
-                    && changelog.rows("t2").equals(expected.get("t2")), Duration.ofSeconds(120));
-        }
+        JsonChangelog changelog = TwoTables.underConcurrentWrites(source,
+                () -> Writers.start(db, 2, 6_000, 3000), db::admin);
         assertThat(changelog.violations()).isEmpty();
         assertThat(changelog.ops()).containsKeys("read", "insert", "update", "delete");
     }

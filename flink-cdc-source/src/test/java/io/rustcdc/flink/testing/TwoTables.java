@@ -2,13 +2,16 @@ package io.rustcdc.flink.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rustcdc.flink.source.CdcSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * The two tables the handoff and failover tests write to while a source reads them, {@code t1 (id,
@@ -21,6 +24,29 @@ public final class TwoTables {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private TwoTables() {}
+
+    /**
+     * Runs {@code source} at parallelism 4 while {@code writers} change both tables, until its
+     * changelog holds the tables' rows as they are after the writers stopped; returns the changelog,
+     * to be checked for violations.
+     */
+    public static JsonChangelog underConcurrentWrites(CdcSource<String, ?, ?> source, Callable<ConcurrentWriters> writers,
+            Callable<Connection> database) throws Exception {
+        JsonChangelog changelog = new JsonChangelog(KEYS);
+        try (SourceJob job = new SourceJob(source, 4);
+                ConcurrentWriters running = writers.call()) {
+            running.awaitEnd();
+            if (running.transactions() <= 100) {
+                throw new AssertionError("The writers committed only " + running.transactions() + " transactions");
+            }
+            Map<String, Map<String, String>> expected;
+            try (Connection c = database.call()) {
+                expected = rows(c);
+            }
+            job.applyUntil(changelog, () -> reached(changelog, expected), Duration.ofSeconds(120));
+        }
+        return changelog;
+    }
 
     /** Both tables' rows now, by table. */
     public static Map<String, Map<String, String>> rows(Connection c) throws SQLException {
