@@ -82,8 +82,10 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.connection = MySqlConnections.connect(config);
         try {
             BinlogRetention.requireFile(connection, from.file(), from.offset());
-            if (from.flavor() == ServerFlavor.MARIADB && from.gtidText() != null) {
+            if (from.gtidText() != null && from.flavor() == ServerFlavor.MARIADB) {
                 BinlogRetention.requireMariaDbGtids(connection, from.mariaDbGtids());
+            } else if (from.gtidText() != null) {
+                BinlogRetention.requireMySqlGtids(connection, from.mysqlGtids());
             }
             this.tables = new BinlogTables(connection, BinlogTables.charsets(connection));
         } catch (SQLException | RuntimeException e) {

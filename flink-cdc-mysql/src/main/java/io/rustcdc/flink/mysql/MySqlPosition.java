@@ -63,18 +63,20 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     /**
      * Between transactions at {@code file:offset}, right after the transaction {@code gtid} (MySQL
      * {@code uuid:number}, MariaDB {@code domain-server-sequence}; null when the server assigns
-     * none): its GTIDs include it.
+     * none): its GTIDs include it. A position without GTIDs stays without: GTIDs gathered from
+     * the transactions seen would miss everything executed before, and a resume check against them
+     * would call purged what was merely never seen.
      */
     public MySqlPosition committed(String file, long offset, @Nullable String gtid) {
         String executed = gtids;
-        if (gtid != null && flavor == ServerFlavor.MARIADB) {
+        if (gtid != null && gtids != null && flavor == ServerFlavor.MARIADB) {
             String[] parts = gtid.split("-");
-            MariaDbGtidPosition before = gtids == null ? MariaDbGtidPosition.empty() : MariaDbGtidPosition.parse(gtids);
-            executed = before.with(Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])).toString();
-        } else if (gtid != null) {
+            executed = MariaDbGtidPosition.parse(gtids)
+                    .with(Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])).toString();
+        } else if (gtid != null && gtids != null) {
             int colon = gtid.lastIndexOf(':');
-            MySqlGtidSet before = gtids == null ? MySqlGtidSet.empty() : MySqlGtidSet.parse(gtids);
-            executed = before.with(gtid.substring(0, colon), Long.parseLong(gtid.substring(colon + 1))).toString();
+            executed = MySqlGtidSet.parse(gtids)
+                    .with(gtid.substring(0, colon), Long.parseLong(gtid.substring(colon + 1))).toString();
         }
         return new MySqlPosition(flavor, file, offset, 0, 0, executed);
     }

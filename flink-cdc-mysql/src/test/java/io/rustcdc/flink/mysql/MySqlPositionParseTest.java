@@ -42,4 +42,16 @@ class MySqlPositionParseTest {
         assertThatThrownBy(() -> StartupMode.parse("latest-offset", "mariadb-bin.000001:4"))
                 .hasMessageContaining("use 'specific-offset'");
     }
+
+    @Test
+    void aCommitAddsItsGtidOnlyToAPositionThatHasTheExecutedSet() {
+        MySqlPosition withGtids = MySqlPosition.at("mariadb-bin.000001", 100, MariaDbGtidPosition.parse("0-1-7,1-1-3"));
+        assertThat(withGtids.committed("mariadb-bin.000001", 200, "0-1-8").gtidText()).isEqualTo("0-1-8,1-1-3");
+        // GTIDs gathered from the transactions seen would miss domain 1 and make a resume check call it purged
+        MySqlPosition without = MySqlPosition.at(ServerFlavor.MARIADB, "mariadb-bin.000001", 100);
+        assertThat(without.committed("mariadb-bin.000001", 200, "0-1-8").gtidText()).isNull();
+        MySqlPosition mysql = MySqlPosition.at("binlog.000001", 100, MySqlGtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5"));
+        assertThat(mysql.committed("binlog.000001", 200, "3e11fa47-71ca-11e1-9e33-c80aa9429562:6").gtidText())
+                .isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-6");
+    }
 }
