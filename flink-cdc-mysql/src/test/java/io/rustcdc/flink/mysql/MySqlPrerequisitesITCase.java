@@ -49,6 +49,19 @@ class MySqlPrerequisitesITCase {
     }
 
     @Test
+    void compressedBinlogsAreRefusedBeforeTheirEventsCouldBeSkipped(MySqlDatabase db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.server().isMariaDb(), "log_bin_compress is MariaDB's");
+        db.execute("SET GLOBAL log_bin_compress = ON");
+        try (Connection c = db.connect()) {
+            assertThatThrownBy(() -> MySqlPrerequisites.check(c, flavor(db)))
+                    .hasMessageContaining("log_bin_compress is 'ON' where OFF is required")
+                    .hasMessageContaining("SET GLOBAL log_bin_compress = 'OFF';");
+        } finally {
+            db.execute("SET GLOBAL log_bin_compress = OFF");
+        }
+    }
+
+    @Test
     void aUserWithoutReplicationGrantsIsToldWhichGrantToAdd(MySqlDatabase db) throws Exception {
         db.execute("CREATE USER IF NOT EXISTS 'reader_only'@'%' IDENTIFIED BY 'reader-only-pw'",
                 "GRANT SELECT ON *.* TO 'reader_only'@'%'");

@@ -184,6 +184,25 @@ class MySqlStreamITCase {
     }
 
     @Test
+    void aCompressedEventInsideATransactionFailsTheStreamInsteadOfBeingSkipped(MySqlDatabase db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.server().isMariaDb(), "log_bin_compress is MariaDB's");
+        db.execute("CREATE TABLE zipped (id INT PRIMARY KEY, v TEXT)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "zipped");
+        try {
+            // turned on after the source checked the server: MariaDB compresses events over 256 bytes
+            db.execute("SET GLOBAL log_bin_compress = ON", "INSERT INTO zipped VALUES (1, REPEAT('x', 5000))");
+        } finally {
+            db.execute("SET GLOBAL log_bin_compress = OFF");
+        }
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("cannot decode").hasMessageContaining("log_bin_compress = OFF");
+        }
+    }
+
+    @Test
     void aSecondReaderWithTheSameServerIdFailsTheFirstLoudly(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE shared_id (id INT PRIMARY KEY)");
         MySqlSourceConfig config = MySqlTestConfigs.config(db);
