@@ -33,6 +33,7 @@ interface FieldConverter extends Serializable {
     static FieldConverter of(ValueType source, LogicalType target, String where) {
         switch (target.getTypeRoot()) {
             case BOOLEAN:
+                return source.kind() == io.rustcdc.flink.source.model.ValueKind.INTEGER ? v -> flag(v, where) : v -> v;
             case DOUBLE:
                 return v -> v instanceof Float ? (double) (Float) v : v;
             case FLOAT:
@@ -74,7 +75,7 @@ interface FieldConverter extends Serializable {
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return v -> {
                     if (!(v instanceof Instant)) {
-                        throw unfit(where, "an infinity timestamp, which TIMESTAMP_LTZ cannot hold");
+                        throw unfit(where, "an infinity or zero timestamp, which TIMESTAMP_LTZ cannot hold");
                     }
                     return TimestampData.fromInstant((Instant) v);
                 };
@@ -132,6 +133,15 @@ interface FieldConverter extends Serializable {
             throw unfit(where, "more digits than the Flink type's precision");
         }
         return data;
+    }
+
+    /** A MySQL TINYINT(1) declared BOOLEAN: 0 and 1 only. */
+    private static boolean flag(Object v, String where) {
+        long n = (Long) v;
+        if (n != 0 && n != 1) {
+            throw unfit(where, "a TINYINT(1) value other than 0 and 1, which BOOLEAN cannot hold");
+        }
+        return n == 1;
     }
 
     private static int time(Duration d, long granularity, String where) {

@@ -26,6 +26,8 @@ import org.apache.flink.table.types.logical.VarCharType;
  */
 final class TypeMapping {
     private static final Pattern NUMERIC = Pattern.compile("(?:numeric|decimal)\\((\\d+),(\\d+)\\)(?: unsigned)?(?: zerofill)?");
+    /** MySQL's TINYINT(1), which a table may declare as BOOLEAN. */
+    private static final Pattern TINYINT_1 = Pattern.compile("tinyint\\(1\\)( unsigned)?");
     /** A MySQL integer type as declared: {@code tinyint(4)}, {@code int(10) unsigned}, {@code year(4)}. */
     private static final Pattern MYSQL_INTEGER = Pattern.compile("(tinyint|smallint|mediumint|int|year)(?:\\(\\d+\\))?( unsigned)?(?: zerofill)?");
 
@@ -40,6 +42,10 @@ final class TypeMapping {
             case BOOLEAN:
                 return root == LogicalTypeRoot.BOOLEAN ? null : "use BOOLEAN";
             case INTEGER:
+                if (root == LogicalTypeRoot.BOOLEAN && TINYINT_1.matcher(declared).matches()) {
+                    return null; // MySQL's boolean convention, chosen by declaring it: 0 and 1 only, checked per value
+                }
+                return integerProblem(declared, type.kind(), flink);
             case BIGINT:
             case UNSIGNED_BIGINT:
                 return integerProblem(declared, type.kind(), flink);

@@ -100,6 +100,27 @@ class MySqlSqlITCase {
     }
 
     @Test
+    void aTinyint1DeclaredBooleanCarriesZeroAndOneAndFailsOnAnythingElse() throws Exception {
+        db.execute("CREATE TABLE flags (id INT PRIMARY KEY, active TINYINT(1))", "INSERT INTO flags VALUES (1, 0), (2, 1)");
+        tables.getConfig().set("restart-strategy.type", "none");
+        tables.executeSql("CREATE TABLE flags (id INT, active BOOLEAN) " + with("flags", ""));
+        List<String> seen = new ArrayList<>();
+        assertThatThrownBy(() -> {
+            try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM flags").collect()) {
+                while (it.hasNext()) {
+                    Row row = it.next();
+                    seen.add(row.getField("id") + "=" + row.getField("active"));
+                    if (seen.size() == 2) {
+                        db.execute("INSERT INTO flags VALUES (3, 2)");
+                    }
+                }
+            }
+        }).satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                .contains("a TINYINT(1) value other than 0 and 1, which BOOLEAN cannot hold").contains("active"));
+        assertThat(seen).containsExactlyInAnyOrder("1=false", "2=true");
+    }
+
+    @Test
     void lossyDeclaredTypesAreRefusedWhenTheJobIsPlanned() {
         db.execute("CREATE TABLE lossy (id BIGINT UNSIGNED PRIMARY KEY, small TINYINT UNSIGNED, d DECIMAL(65,30))");
         tables.executeSql("CREATE TABLE lossy (id BIGINT, small TINYINT, d DECIMAL(38, 30)) " + with("lossy", ""));
