@@ -222,12 +222,24 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         }
     }
 
+    /**
+     * The binlog's end: {@code SHOW BINARY LOG STATUS} (MySQL 8.2+; 8.4 removed the older name), else
+     * {@code SHOW MASTER STATUS}.
+     */
     private MySqlPosition masterStatus() throws SQLException {
+        try {
+            return binlogEnd("SHOW BINARY LOG STATUS");
+        } catch (SQLException olderServer) {
+            return binlogEnd("SHOW MASTER STATUS");
+        }
+    }
+
+    private MySqlPosition binlogEnd(String statement) throws SQLException {
         try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+                ResultSet rs = s.executeQuery(statement)) {
             if (!rs.next()) {
-                throw new CdcException(CdcException.Kind.PREREQUISITE, "SHOW MASTER STATUS shows no binlog: start "
-                        + "the server with binary logging on (--log-bin).");
+                throw new CdcException(CdcException.Kind.PREREQUISITE, statement + " shows no binlog: start the "
+                        + "server with binary logging on (--log-bin).");
             }
             return MySqlPosition.at(config.flavor(), rs.getString(1), rs.getLong(2));
         }
