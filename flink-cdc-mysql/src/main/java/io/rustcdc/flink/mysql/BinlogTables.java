@@ -87,8 +87,15 @@ final class BinlogTables {
     /** The table's shape in the catalogue now; null when it does not exist or cannot be read. */
     @Nullable
     RowShape catalogueShape(TableId table) {
+        MySqlTable now = catalogue(table);
+        return now == null ? null : now.description.shape();
+    }
+
+    /** The table in the catalogue now; null when dropped or not readable now: no shape rather than a wrong one. */
+    @Nullable
+    private MySqlTable catalogue(TableId table) {
         try {
-            return MySqlShapes.describe(connection, table.database(), table.table()).description.shape();
+            return MySqlShapes.describe(connection, table.database(), table.table());
         } catch (SQLException | CdcException e) {
             return null;
         }
@@ -96,16 +103,11 @@ final class BinlogTables {
 
     @Nullable
     private RowShape agreeingShape(Decoder decoder) {
-        MySqlTable now;
-        try {
-            now = MySqlShapes.describe(connection, decoder.table.database(), decoder.table.table());
-        } catch (SQLException | CdcException e) {
-            return null; // dropped or not readable now: no shape rather than a wrong one
-        }
-        RowShape shape = now.description.shape();
-        if (!now.description.rowType().equals(decoder.rowType)) {
+        MySqlTable now = catalogue(decoder.table);
+        if (now == null || !now.description.rowType().equals(decoder.rowType)) {
             return null;
         }
+        RowShape shape = now.description.shape();
         for (int i = 0; i < shape.columns().size(); i++) {
             if (shape.columns().get(i).nullable() != decoder.map.getColumnNullability().get(i)) {
                 return null;

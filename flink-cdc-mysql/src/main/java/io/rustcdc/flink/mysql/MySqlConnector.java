@@ -71,7 +71,7 @@ public final class MySqlConnector implements CdcConnector<MySqlPosition, MySqlPo
     /** A chunk holds a change when the change's transaction starts before the chunk's snapshot position. */
     @Override
     public boolean reflects(MySqlPosition mark, MySqlPosition position) {
-        return position.movedTo(position.file(), position.offset()).withoutGtids().compareTo(mark.withoutGtids()) < 0;
+        return position.movedTo(position.file(), position.offset()).compareTo(mark) < 0; // GTIDs do not order
     }
 
     @Override

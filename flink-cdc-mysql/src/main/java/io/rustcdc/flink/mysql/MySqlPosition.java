@@ -81,11 +81,6 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         return new MySqlPosition(flavor, file, offset, 0, 0, executed);
     }
 
-    /** The same place without GTIDs: for comparing with positions that carry none. */
-    public MySqlPosition withoutGtids() {
-        return gtids == null ? this : new MySqlPosition(flavor, file, offset, eventsTaken, rowsTaken, null);
-    }
-
     /** Inside the transaction at this position: {@code events} row events and then {@code rows} rows taken. */
     public MySqlPosition inTransaction(long events, long rows) {
         return new MySqlPosition(flavor, file, offset, events, rows, gtids);

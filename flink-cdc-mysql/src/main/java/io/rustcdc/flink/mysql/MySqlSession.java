@@ -17,7 +17,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
@@ -33,6 +35,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     private final MySqlSourceConfig config;
     private final Connection connection;
     private final SourceInfo snapshotSource;
+    /** Tables as described for their chunk boundaries, which are found many times per table. */
+    private final Map<TableId, MySqlTable> keyTables = new HashMap<>();
 
     MySqlSession(MySqlSourceConfig config) {
         this.config = config;
@@ -104,7 +108,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     @Nullable
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize) {
-        MySqlTable described = table(table.table());
+        MySqlTable described = keyTables.computeIfAbsent(table.table(), this::table);
         String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
         String sql = "SELECT " + keys + " FROM " + MySqlSql.qualified(table.table())
                 + (after == null ? "" : " WHERE " + MySqlSql.tuple(keyColumns) + " > " + MySqlSql.placeholders(keyColumns))
