@@ -5,7 +5,9 @@ import java.io.Serializable;
 import java.util.Collections;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -89,6 +91,32 @@ public final class MariaDbGtidPosition implements Serializable {
     public String gtidOf(long domain) {
         long[] gtid = domains.get(domain);
         return gtid == null ? null : domain + "-" + gtid[0] + "-" + Long.toUnsignedString(gtid[1]);
+    }
+
+    /**
+     * How this position orders against {@code other} within one replication history: negative when
+     * no domain is further here and one is behind, positive for the reverse, zero when every domain
+     * is at the same sequence, and null when some domain is further on each side (the positions come
+     * from histories that diverged). A domain a position does not hold is behind any sequence of it.
+     */
+    @Nullable
+    public Integer compareInHistory(MariaDbGtidPosition other) {
+        boolean behind = false;
+        boolean ahead = false;
+        TreeSet<Long> all = new TreeSet<>(domains.keySet());
+        all.addAll(other.domains.keySet());
+        for (long domain : all) {
+            long[] mine = domains.get(domain);
+            long[] theirs = other.domains.get(domain);
+            int c = mine == null ? (theirs == null ? 0 : -1)
+                    : theirs == null ? 1 : Long.compareUnsigned(mine[1], theirs[1]);
+            behind |= c < 0;
+            ahead |= c > 0;
+        }
+        if (behind && ahead) {
+            return null;
+        }
+        return behind ? -1 : ahead ? 1 : 0;
     }
 
     public boolean isEmpty() {

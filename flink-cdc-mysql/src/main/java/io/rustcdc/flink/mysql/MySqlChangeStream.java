@@ -1,6 +1,7 @@
 package io.rustcdc.flink.mysql;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.network.ServerException;
 import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
@@ -72,6 +73,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private long skipEvents;
     private long skipRows;
     private boolean resumed;
+    /** Whether the binlog was opened at the position's GTIDs rather than its file and offset. */
+    private final boolean byGtids;
 
     MySqlChangeStream(MySqlSourceConfig config, TableFilter filter, MySqlPosition from) {
         this.config = config;
@@ -80,8 +83,12 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.file = from.file();
         this.committed = from.movedTo(from.file(), from.offset());
         this.connection = MySqlConnections.connect(config);
+        this.byGtids = from.flavor() == ServerFlavor.MARIADB && from.gtidText() != null
+                && !from.mariaDbGtids().isEmpty();
         try {
-            BinlogRetention.requireFile(connection, from.file(), from.offset());
+            if (!byGtids) {
+                BinlogRetention.requireFile(connection, from.file(), from.offset());
+            }
             if (from.gtidText() != null && from.flavor() == ServerFlavor.MARIADB) {
                 BinlogRetention.requireMariaDbGtids(connection, from.mariaDbGtids());
             } else if (from.gtidText() != null) {
@@ -93,6 +100,10 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             throw e instanceof SQLException ? MySqlConnections.failure(config, (SQLException) e) : (RuntimeException) e;
         }
         this.client = BinlogClients.create(config, from.file(), from.offset(), this::enqueue, this::fail);
+        if (byGtids) {
+            // the server finds the first transaction after the GTIDs in its own binlog: a replica's too
+            client.setGtidSet(from.gtidText());
+        }
         BinlogTls.configure(client, config);
         try {
             client.connect(config.connectTimeout().toMillis());
@@ -146,6 +157,13 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
                     + ":" + config.port() + " connected with the same server-id " + config.serverId() + ", and the "
                     + "server dropped this one: give every source and replica its own '" + MySqlSourceConfig.SERVER_ID
                     + "'. (" + e.getMessage() + ")", e);
+        }
+        if (byGtids && !resumed && e instanceof ServerException && ((ServerException) e).getErrorCode() == 1236) {
+            return new CdcException(CdcException.Kind.CONNECTION, config.flavor() + " at " + config.hostname() + ":"
+                    + config.port() + " does not hold the transactions this source resumes after (" + from.gtidText()
+                    + "): it lags behind the server the position was read from (the source succeeds once it has "
+                    + "caught up: Flink's restarts retry), or it is not a replica of that server or has diverged from it "
+                    + "(then point the source at one that is). (" + e.getMessage() + ")", e);
         }
         return new CdcException(CdcException.Kind.CONNECTION, "The binlog of " + config.flavor() + " at "
                 + config.hostname() + ":" + config.port() + " failed after " + (transaction != null ? transaction : committed)
@@ -275,7 +293,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         rowEvents = 0;
         skipEvents = 0;
         skipRows = 0;
-        if (!resumed && file.equals(from.file()) && offset == from.offset()) {
+        if (!resumed && (byGtids || file.equals(from.file()) && offset == from.offset())) {
             skipEvents = from.eventsTaken();
             skipRows = from.rowsTaken();
         }

@@ -68,10 +68,13 @@ public final class MySqlConnector implements CdcConnector<MySqlPosition, MySqlPo
         return new MySqlChangeStream(config, filter, from);
     }
 
-    /** A chunk holds a change when the change's transaction starts before the chunk's snapshot position. */
+    /**
+     * A chunk holds a change when the change's transaction starts before the chunk's snapshot
+     * position (by GTIDs when both carry them, so also after a move to a replica).
+     */
     @Override
     public boolean reflects(MySqlPosition mark, MySqlPosition position) {
-        return position.movedTo(position.file(), position.offset()).compareTo(mark) < 0; // GTIDs do not order
+        return position.movedTo(position.file(), position.offset()).compareTo(mark) < 0;
     }
 
     @Override

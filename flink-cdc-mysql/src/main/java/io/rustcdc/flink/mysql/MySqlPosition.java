@@ -12,8 +12,9 @@ import org.apache.flink.annotation.PublicEvolving;
  * (or event) to read next, how many row events of that transaction and rows of the next row event
  * were already taken (so a restart inside a transaction skips exactly what was delivered), and the
  * GTIDs executed before it: a MySQL set or a MariaDB position by {@link #flavor()}, never the other.
- * Immutable. Positions order by binlog file (its numeric extension), offset, events and rows: they
- * compare within one server's binlog, never by GTIDs.
+ * Immutable. MariaDB positions with GTIDs order by them, so they compare across the servers of one
+ * replication history and a stream resumes from them on any of those servers; other positions
+ * order by binlog file (its numeric extension), offset, events and rows, within one server's binlog.
  */
 @PublicEvolving
 public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosition> {
@@ -25,6 +26,7 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     private final long eventsTaken;
     private final long rowsTaken;
     @Nullable private final String gtids;
+    @Nullable private transient MariaDbGtidPosition parsedMariaDbGtids;
 
     private MySqlPosition(ServerFlavor flavor, String file, long offset, long eventsTaken, long rowsTaken,
             @Nullable String gtids) {
@@ -156,7 +158,10 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     @Nullable
     public MariaDbGtidPosition mariaDbGtids() {
         requireFlavor(ServerFlavor.MARIADB);
-        return gtids == null ? null : MariaDbGtidPosition.parse(gtids);
+        if (parsedMariaDbGtids == null && gtids != null) {
+            parsedMariaDbGtids = MariaDbGtidPosition.parse(gtids);
+        }
+        return parsedMariaDbGtids;
     }
 
     private void requireFlavor(ServerFlavor expected) {
@@ -165,14 +170,24 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         }
     }
 
+    /**
+     * MariaDB positions that both carry GTIDs order by them (then by events and rows taken), so
+     * positions read from different servers of one replication history compare: a replica's binlog
+     * has other file names and offsets. Otherwise, and for GTIDs of diverged histories, positions
+     * order by binlog file, offset, events and rows.
+     */
     @Override
     public int compareTo(MySqlPosition o) {
-        int c = Long.compare(fileNumber(file), fileNumber(o.file));
-        if (c == 0) {
-            c = file.compareTo(o.file);
-        }
-        if (c == 0) {
-            c = Long.compare(offset, o.offset);
+        Integer c = flavor == ServerFlavor.MARIADB && o.flavor == ServerFlavor.MARIADB && gtids != null
+                && o.gtids != null ? mariaDbGtids().compareInHistory(o.mariaDbGtids()) : null;
+        if (c == null) {
+            c = Long.compare(fileNumber(file), fileNumber(o.file));
+            if (c == 0) {
+                c = file.compareTo(o.file);
+            }
+            if (c == 0) {
+                c = Long.compare(offset, o.offset);
+            }
         }
         if (c == 0) {
             c = Long.compare(eventsTaken, o.eventsTaken);

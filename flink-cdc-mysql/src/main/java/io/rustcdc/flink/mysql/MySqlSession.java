@@ -137,7 +137,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
             s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
             s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
             try {
-                MySqlPosition mark = snapshotPosition();
+                // with its GTIDs, the mark still orders against the stream after a move to a replica
+                MySqlPosition mark = withGtids(snapshotPosition());
                 // described inside the chunk's transaction: the rows carry the shape they were read with
                 readRows(table(table.table()), keyColumns, after, upTo, out);
                 s.execute("COMMIT");

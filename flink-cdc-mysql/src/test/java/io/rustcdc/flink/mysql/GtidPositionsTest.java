@@ -75,4 +75,30 @@ class GtidPositionsTest {
         assertThatThrownBy(() -> MariaDbGtidPosition.parse(A + ":1-5"))
                 .hasMessageContaining("It is a MySQL GTID set").hasMessageContaining("ServerFlavor.MYSQL");
     }
+
+    @Test
+    void mariadbPositionsOrderWithinOneHistoryAndNotAcrossDivergedOnes() {
+        MariaDbGtidPosition p = MariaDbGtidPosition.parse("0-1-10,1-2-5");
+        assertThat(p.compareInHistory(MariaDbGtidPosition.parse("0-1-10,1-2-5"))).isZero();
+        assertThat(p.compareInHistory(MariaDbGtidPosition.parse("0-3-11,1-2-5"))).as("a new primary").isNegative();
+        assertThat(p.compareInHistory(MariaDbGtidPosition.parse("0-1-10"))).as("a domain it lacks").isPositive();
+        assertThat(p.compareInHistory(MariaDbGtidPosition.parse("0-1-9,1-2-6"))).as("diverged").isNull();
+        assertThat(MariaDbGtidPosition.parse("0-1-18446744073709551615").compareInHistory(
+                MariaDbGtidPosition.parse("0-1-1"))).as("unsigned").isPositive();
+    }
+
+    @Test
+    void mariadbPositionsWithGtidsOrderByThemAcrossBinlogFiles() {
+        MySqlPosition primary = MySqlPosition.at("mariadb-bin.000009", 5000, MariaDbGtidPosition.parse("0-1-10"));
+        MySqlPosition replica = MySqlPosition.at("replica-bin.000001", 400, MariaDbGtidPosition.parse("0-1-10"));
+        MySqlPosition next = MySqlPosition.at("replica-bin.000001", 900, MariaDbGtidPosition.parse("0-1-11"));
+        assertThat(primary.compareTo(replica)).as("the same point of the history").isZero();
+        assertThat(primary.inTransaction(0, 2)).isGreaterThan(replica.inTransaction(0, 1)).isLessThan(next);
+        assertThat(primary).isLessThan(next);
+        // without GTIDs on both sides: by file and offset
+        assertThat(MySqlPosition.at(ServerFlavor.MARIADB, "mariadb-bin.000009", 5000)).isGreaterThan(next);
+        MySqlPosition diverged = MySqlPosition.at("mariadb-bin.000001", 100, MariaDbGtidPosition.parse("0-1-9,1-2-6"));
+        assertThat(diverged.compareTo(MySqlPosition.at("mariadb-bin.000002", 4, MariaDbGtidPosition.parse("0-1-10,1-2-5"))))
+                .as("diverged histories fall back to the file order").isNegative();
+    }
 }

@@ -78,14 +78,7 @@ public final class MySqlServer {
 
     /** True for MariaDB, false for Oracle MySQL, read from {@code VERSION()}. */
     public boolean isMariaDb() {
-        try (Connection c = admin("");
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT VERSION()")) {
-            rs.next();
-            return rs.getString(1).contains("MariaDB");
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return value("SELECT VERSION()").contains("MariaDB");
     }
 
     /** An administrative connection, to {@code database} or to none when it is empty. */
@@ -168,6 +161,55 @@ public final class MySqlServer {
         MySqlServer server = startEmbedded(List.of(extraArgs));
         server.createCdcUser();
         return server;
+    }
+
+    /**
+     * A server of this test's own that replicates {@code primary} by GTID from the primary's current
+     * position on: binlog files of another name ({@code replica-bin}), so positions of the two
+     * servers differ in file and offset and agree only in GTIDs. Its CDC user is its own.
+     */
+    public static MySqlServer startReplicaOf(MySqlServer primary, int serverId) {
+        MySqlServer replica = startPrivate("--server-id=" + serverId, "--log-bin=replica-bin");
+        String from = primary.value("SELECT @@gtid_binlog_pos");
+        try (Connection c = replica.admin("");
+                Statement s = c.createStatement()) {
+            s.execute("RESET MASTER"); // forget the replica's own set-up transactions
+            s.execute("SET GLOBAL gtid_slave_pos = '" + from + "'");
+            s.execute("CHANGE MASTER TO MASTER_HOST = '" + primary.host + "', MASTER_PORT = " + primary.port
+                    + ", MASTER_USER = '" + CDC_USER + "', MASTER_PASSWORD = '" + primary.cdcPassword
+                    + "', MASTER_USE_GTID = slave_pos");
+            s.execute("START SLAVE");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not make a replica of port " + primary.port, e);
+        }
+        return replica;
+    }
+
+    /** Waits until this replica applied everything {@code primary} has written so far. */
+    public void catchUpWith(MySqlServer primary) {
+        String target = primary.value("SELECT @@gtid_binlog_pos");
+        String reached = value("SELECT MASTER_GTID_WAIT('" + target + "', 60)");
+        if (!"0".equals(reached)) {
+            throw new IllegalStateException("The replica on port " + port + " did not reach " + target + ": "
+                    + value("SELECT @@gtid_slave_pos"));
+        }
+    }
+
+    /** A handle to the existing database {@code name} (e.g. one a replica received from its primary). */
+    public MySqlDatabase database(String name) {
+        return new MySqlDatabase(this, name);
+    }
+
+    /** The single value {@code sql} returns, as text, run as the administrator. */
+    public String value(String sql) {
+        try (Connection c = admin("");
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + " failed on port " + port + ": " + e.getMessage(), e);
+        }
     }
 
     private static MySqlServer startEmbedded() {

@@ -1,0 +1,152 @@
+package io.rustcdc.flink.mysql;
+
+import static io.rustcdc.flink.testing.StreamTestSupport.records;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlServer;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A MariaDB position taken on a primary resumes on its replica, whose binlog has other file names and
+ * offsets: by GTIDs, exactly, and a replica that lacks the position's transactions fails loudly.
+ */
+@Timeout(180)
+class MySqlReplicaITCase {
+    private static MySqlServer primary;
+    private static MySqlServer replica;
+
+    @BeforeAll
+    static void servers() {
+        primary = MySqlServer.startPrivate();
+        replica = MySqlServer.startReplicaOf(primary, 2);
+    }
+
+    @Test
+    void aPositionInsideATransactionOnThePrimaryResumesOnTheReplicaWithEachRowOnce() throws Exception {
+        MySqlDatabase onPrimary = primary.createDatabase("moved");
+        onPrimary.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))");
+        MySqlConnector primaryConnector = MySqlConnector.create(MySqlTestConfigs.config(onPrimary));
+        MySqlPosition start = prepare(primaryConnector, onPrimary);
+        transaction(onPrimary, "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')", "INSERT INTO t VALUES (4, 'd')");
+        // a chunk read between the two transactions holds the first and not the second
+        MySqlPosition mark;
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = primaryConnector.openSession()) {
+            mark = session.readChunk(session.describe(TableId.of(onPrimary.name(), onPrimary.name(), "t")),
+                    List.of("id"), null, null, e -> { });
+        }
+        transaction(onPrimary, "UPDATE t SET v = 'e' WHERE id = 1");
+        MySqlPosition inside;
+        try (ChangeStream<MySqlPosition> stream = primaryConnector.openStream(start, TableFilter.all())) {
+            List<StreamRecord<MySqlPosition>> taken = changes(records(stream, 2, Duration.ofSeconds(30)));
+            inside = taken.get(1).position();
+            assertThat(inside.rowsTaken()).isEqualTo(2);
+            assertThat(inside.file()).startsWith("mariadb-bin.");
+        }
+
+        replica.catchUpWith(primary);
+        MySqlDatabase onReplica = replica.database(onPrimary.name());
+        MySqlConnector replicaConnector = MySqlConnector.create(MySqlTestConfigs.config(onReplica));
+        try (ChangeStream<MySqlPosition> stream = replicaConnector.openStream(inside, TableFilter.all())) {
+            List<StreamRecord<MySqlPosition>> rest = changes(records(stream, 3, Duration.ofSeconds(30)));
+            assertThat(rest.stream().map(r -> describe(r.event())))
+                    .containsExactly("insert 3|c", "insert 4|d", "update 1|e");
+            for (StreamRecord<MySqlPosition> r : rest) {
+                assertThat(r.position().file()).as("the replica's own binlog").startsWith("replica-bin.");
+                assertThat(r.position()).as("orders after the primary's position").isGreaterThan(inside);
+            }
+            // the primary's chunk mark orders against the replica's positions: the handoff survives the move
+            assertThat(rest.stream().map(r -> primaryConnector.reflects(mark, r.position())))
+                    .containsExactly(true, true, false);
+        }
+    }
+
+    @Test
+    void aReplicaWithoutThePositionsTransactionsFailsUntilItHasCaughtUp() throws Exception {
+        MySqlDatabase onPrimary = primary.createDatabase("lagging");
+        onPrimary.execute("CREATE TABLE t (id INT PRIMARY KEY)");
+        replica.catchUpWith(primary);
+        MySqlConnector primaryConnector = MySqlConnector.create(MySqlTestConfigs.config(onPrimary));
+        MySqlPosition start = prepare(primaryConnector, onPrimary);
+        execute(replica, "STOP SLAVE");
+        MySqlPosition ahead;
+        try {
+            onPrimary.execute("INSERT INTO t VALUES (1)", "INSERT INTO t VALUES (2)", "INSERT INTO t VALUES (3)");
+            try (ChangeStream<MySqlPosition> stream = primaryConnector.openStream(start, TableFilter.all())) {
+                // inside the second transaction: after the first, which the replica does not have
+                ahead = changes(records(stream, 2, Duration.ofSeconds(30))).get(1).position();
+            }
+            MySqlConnector replicaConnector = MySqlConnector.create(
+                    MySqlTestConfigs.config(replica.database(onPrimary.name())));
+            assertThatThrownBy(() -> {
+                try (ChangeStream<MySqlPosition> stream = replicaConnector.openStream(ahead, TableFilter.all())) {
+                    records(stream, 1, Duration.ofSeconds(30));
+                }
+            }).isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONNECTION))
+                    .hasMessageContaining("does not hold the transactions this source resumes after")
+                    .hasMessageContaining(ahead.gtidText()).hasMessageContaining("lags behind");
+        } finally {
+            execute(replica, "START SLAVE");
+        }
+        replica.catchUpWith(primary);
+        MySqlConnector replicaConnector = MySqlConnector.create(MySqlTestConfigs.config(replica.database(onPrimary.name())));
+        try (ChangeStream<MySqlPosition> stream = replicaConnector.openStream(ahead, TableFilter.all())) {
+            assertThat(changes(records(stream, 1, Duration.ofSeconds(30))).stream().map(r -> describe(r.event())))
+                    .containsExactly("insert 3");
+        }
+    }
+
+    private static List<StreamRecord<MySqlPosition>> changes(List<StreamRecord<MySqlPosition>> records) {
+        return records.stream().filter(r -> r.event() != null).collect(Collectors.toList());
+    }
+
+    private static void transaction(MySqlDatabase db, String... statements) throws Exception {
+        try (Connection c = db.admin();
+                Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+            c.commit();
+        }
+    }
+
+    private static void execute(MySqlServer server, String sql) throws Exception {
+        try (Connection c = server.admin("");
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static MySqlPosition prepare(MySqlConnector connector, MySqlDatabase db) {
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            return session.prepareStream(List.of(TableId.of(db.name(), db.name(), "t")), false);
+        }
+    }
+
+    private static String describe(ChangeEvent e) {
+        io.rustcdc.flink.source.model.Row row = e.after();
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < row.size(); i++) {
+            values.add(String.valueOf(row.get(i)));
+        }
+        return e.op().wireName() + " " + String.join("|", values);
+    }
+}
