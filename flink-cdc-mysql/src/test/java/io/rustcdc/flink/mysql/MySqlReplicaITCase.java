@@ -14,22 +14,38 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ConcurrentWriters;
+import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.RestorableJob;
+import io.rustcdc.flink.testing.TwoTables;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A MariaDB position taken on a primary resumes on its replica, whose binlog has other file names and
  * offsets: by GTIDs, exactly, and a replica that lacks the position's transactions fails loudly.
  */
-@Timeout(180)
+@Timeout(240)
 class MySqlReplicaITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
     private static MySqlServer primary;
     private static MySqlServer replica;
 
@@ -76,6 +92,48 @@ class MySqlReplicaITCase {
             assertThat(rest.stream().map(r -> primaryConnector.reflects(mark, r.position())))
                     .containsExactly(true, true, false);
         }
+    }
+
+    /**
+     * The job is stopped with a savepoint while it snapshots the primary under writers, and restored
+     * against the replica: the snapshot finishes there and the stream continues, exactly.
+     */
+    @Test
+    void aJobStoppedOnThePrimaryMidSnapshotContinuesOnTheReplicaExactly(@TempDir Path savepoints) throws Exception {
+        MySqlDatabase onPrimary = primary.createDatabase("job");
+        MySqlWriters.createTables(onPrimary, 6000);
+        replica.catchUpWith(primary);
+        MySqlDatabase onReplica = replica.database(onPrimary.name());
+        JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+        try (ConcurrentWriters writers = MySqlWriters.start(onPrimary, 2, 8_000, 6000)) {
+            String savepoint;
+            try (RestorableJob job = RestorableJob.start(source(onPrimary), null)) {
+                changelog.drainUntil(job.records, () -> changelog.ops().getOrDefault("read", 0) >= 300,
+                        Duration.ofSeconds(60));
+                savepoint = job.stopWithSavepoint(savepoints);
+                job.records.forEach(changelog::apply);
+            }
+            assertThat(changelog.ops().getOrDefault("read", 0)).as("stopped inside the snapshot").isLessThan(6000 + 2000);
+            try (RestorableJob job = RestorableJob.start(source(onReplica), savepoint)) {
+                writers.awaitEnd();
+                replica.catchUpWith(primary);
+                Map<String, String> t1 = MySqlSourceITCase.t1(onPrimary);
+                Map<String, String> t2 = MySqlSourceITCase.t2(onPrimary);
+                changelog.drainUntil(job.records, () -> changelog.rows("t1").equals(t1) && changelog.rows("t2").equals(t2),
+                        Duration.ofSeconds(90));
+            }
+        }
+        assertThat(changelog.violations()).isEmpty();
+        assertThat(changelog.ops()).containsKeys("read", "insert", "update", "delete");
+    }
+
+    private static CdcSource<String, MySqlPosition, MySqlPosition> source(MySqlDatabase db) {
+        return CdcSource.builder()
+                .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                .includeTables(db.name() + ".t1", db.name() + ".t2")
+                .chunkSize(20)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
     }
 
     @Test

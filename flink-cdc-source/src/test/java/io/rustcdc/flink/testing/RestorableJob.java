@@ -1,0 +1,78 @@
+package io.rustcdc.flink.testing;
+
+import io.rustcdc.flink.source.CdcSource;
+import java.nio.file.Path;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * A source job on the test's MiniCluster (parallelism 2, checkpoints every 300 ms), optionally
+ * restored from a savepoint, whose records reach {@link #records}; stopped with a savepoint to be
+ * restored as another job, possibly with another source configuration (the source keeps its uid).
+ */
+public final class RestorableJob implements AutoCloseable {
+    public final BlockingQueue<String> records = new LinkedBlockingQueue<>();
+    private final CloseableIterator<String> results;
+    private final Thread collector;
+    private JobClient client;
+
+    private RestorableJob(CdcSource<String, ?, ?> source, @Nullable String savepoint) throws Exception {
+        Configuration conf = new Configuration();
+        if (savepoint != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+            // the collect sink's operator differs between the jobs
+            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(300);
+        results = env.fromSource(source, WatermarkStrategy.noWatermarks(), "cdc").uid("cdc-source").collectAsync();
+        client = env.executeAsync();
+        collector = new Thread(() -> {
+            try {
+                results.forEachRemaining(records::add);
+            } catch (RuntimeException closed) {
+                // the test closed the results, or the job failed: its result says which
+            }
+        }, "restorable-job-collect");
+        collector.setDaemon(true);
+        collector.start();
+    }
+
+    public static RestorableJob start(CdcSource<String, ?, ?> source, @Nullable String savepoint) throws Exception {
+        return new RestorableJob(source, savepoint);
+    }
+
+    /**
+     * Stops the job with a savepoint in {@code directory}; returns once every record emitted before
+     * it is in {@link #records}.
+     */
+    public String stopWithSavepoint(Path directory) throws Exception {
+        String path = client.stopWithSavepoint(false, directory.toUri().toString(), SavepointFormatType.CANONICAL)
+                .get(60, TimeUnit.SECONDS);
+        client.getJobExecutionResult().get(60, TimeUnit.SECONDS);
+        client = null;
+        collector.join(60_000);
+        if (collector.isAlive()) {
+            throw new AssertionError("The stopped job's last records were not collected within a minute");
+        }
+        return path;
+    }
+
+    @Override
+    public void close() throws Exception {
+        results.close();
+        if (client != null) {
+            client.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+}
