@@ -73,8 +73,9 @@ final class BinlogTables {
             known.map = map;
             return known;
         }
-        Decoder decoder = new Decoder(table, map, TableMapTypes.columns(map, charsets));
-        decoder.shape = agreeingShape(decoder);
+        MySqlTable now = catalogue(table);
+        Decoder decoder = new Decoder(table, map, withCatalogueTypes(TableMapTypes.columns(map, charsets), now));
+        decoder.shape = agreeingShape(decoder, now);
         decoders.put(map.getTableId(), decoder);
         return decoder;
     }
@@ -101,9 +102,31 @@ final class BinlogTables {
         }
     }
 
+    /**
+     * The table map's columns, except that a BINARY(16) or BINARY(4) the catalogue declares as
+     * MariaDB's UUID, INET4 or INET6 at the same place decodes as that type: the table map writes them
+     * as BINARY and cannot tell them apart.
+     */
+    private static List<MySqlColumn> withCatalogueTypes(List<MySqlColumn> fromMap, @Nullable MySqlTable now) {
+        if (now == null) {
+            return fromMap;
+        }
+        List<MySqlColumn> columns = new ArrayList<>(fromMap);
+        for (int i = 0; i < Math.min(columns.size(), now.columns.size()); i++) {
+            MySqlColumn declared = now.columns.get(i);
+            MySqlColumn logged = columns.get(i);
+            boolean address = declared.family() == MySqlColumn.Family.UUID || declared.family() == MySqlColumn.Family.INET4
+                    || declared.family() == MySqlColumn.Family.INET6;
+            if (address && logged.family() == MySqlColumn.Family.BINARY && logged.size() == declared.size()
+                    && logged.name().equals(declared.name())) {
+                columns.set(i, declared);
+            }
+        }
+        return columns;
+    }
+
     @Nullable
-    private RowShape agreeingShape(Decoder decoder) {
-        MySqlTable now = catalogue(decoder.table);
+    private RowShape agreeingShape(Decoder decoder, @Nullable MySqlTable now) {
         if (now == null || !now.description.rowType().equals(decoder.rowType)) {
             return null;
         }

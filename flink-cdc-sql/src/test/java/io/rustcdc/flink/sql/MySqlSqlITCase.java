@@ -60,13 +60,14 @@ class MySqlSqlITCase {
     void rowsRowKindsTypesAndMetadata() throws Exception {
         db.execute("CREATE TABLE orders (id BIGINT UNSIGNED PRIMARY KEY, amount DECIMAL(12,4) NOT NULL, "
                         + "placed_at TIMESTAMP(6) NULL, local_at DATETIME(3), flag TINYINT(1), paid BIT(1), "
-                        + "state ENUM('new','paid'), note VARCHAR(20), big DECIMAL(65,30), y YEAR)",
+                        + "state ENUM('new','paid'), note VARCHAR(20), big DECIMAL(65,30), y YEAR, uid UUID, ip INET6)",
                 "SET SESSION time_zone = '+00:00'",
                 "INSERT INTO orders VALUES (18446744073709551615, 12.5, '2024-03-30 23:30:00.123456', "
-                        + "'2024-03-30 23:30:00.5', 1, b'1', 'new', 'one', 1.5, 2024)");
+                        + "'2024-03-30 23:30:00.5', 1, b'1', 'new', 'one', 1.5, 2024, "
+                        + "'123e4567-e89b-12d3-a456-426655440000', '::ffff:192.168.0.1')");
         tables.executeSql("CREATE TABLE orders (id DECIMAL(20, 0), amount DECIMAL(12,4) NOT NULL, "
                 + "placed_at TIMESTAMP_LTZ(6), local_at TIMESTAMP(3), flag TINYINT, paid BOOLEAN, state STRING, "
-                + "note STRING, big STRING, y SMALLINT, "
+                + "note STRING, big STRING, y SMALLINT, uid STRING, ip STRING, "
                 + "db STRING METADATA FROM 'database_name' VIRTUAL, tbl STRING METADATA FROM 'table_name' VIRTUAL, "
                 + "kind STRING METADATA FROM 'row_kind' VIRTUAL, pos STRING METADATA FROM 'source_position' VIRTUAL, "
                 + "PRIMARY KEY (id) NOT ENFORCED) " + with("orders", ""));
@@ -95,6 +96,10 @@ class MySqlSqlITCase {
         assertThat(rows.subList(1, 4)).extracting(Row::getKind)
                 .containsExactly(RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE);
         assertThat(rows.get(2).getField("note")).isEqualTo("uno");
+        for (Row row : List.of(read, rows.get(2))) { // MariaDB's UUID and INET6, from snapshot and binlog alike
+            assertThat(row.getField("uid")).isEqualTo("123e4567-e89b-12d3-a456-426655440000");
+            assertThat(row.getField("ip")).isEqualTo("::ffff:192.168.0.1");
+        }
         assertThat(rows.get(2).getField("id")).isEqualTo(new BigDecimal("18446744073709551615"));
         assertThat((String) rows.get(2).getField("pos")).matches("mariadb-bin\\.\\d+:\\d+#\\d+\\.\\d+ \\[[0-9-,]+]");
     }

@@ -23,6 +23,14 @@ final class BinaryValues {
         }
     }
 
+    /** A UUID's or address's bytes of exactly the type's length, restoring the zero bytes the binlog drops. */
+    static byte[] padded(MySqlColumn c, byte[] bytes) {
+        if (bytes.length > c.size()) {
+            throw c.decodeFailure("the value has " + bytes.length + " bytes, more than the type's " + c.size());
+        }
+        return bytes.length == c.size() ? bytes : Arrays.copyOf(bytes, c.size());
+    }
+
     private static byte[] leftPadded(MySqlColumn c, byte[] bytes, int width) {
         if (bytes.length == width) {
             return bytes;

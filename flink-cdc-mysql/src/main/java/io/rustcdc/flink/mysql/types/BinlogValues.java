@@ -54,6 +54,12 @@ public final class BinlogValues {
             }
             case SET:
                 return set(c, ((Number) cell).longValue());
+            case UUID:
+                return MariaDbAddresses.uuid(BinaryValues.padded(c, (byte[]) cell));
+            case INET4:
+                return MariaDbAddresses.inet4(BinaryValues.padded(c, (byte[]) cell), 0);
+            case INET6:
+                return MariaDbAddresses.inet6(BinaryValues.padded(c, (byte[]) cell));
             default:
                 return BinaryValues.bytes(c, (byte[]) cell);
         }

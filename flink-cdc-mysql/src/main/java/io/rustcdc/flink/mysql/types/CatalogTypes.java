@@ -98,6 +98,12 @@ public final class CatalogTypes {
                 return of(table, name, columnType, Family.DATETIME, false, digits(args));
             case "timestamp":
                 return of(table, name, columnType, Family.TIMESTAMP, false, digits(args));
+            case "uuid":
+                return of(table, name, columnType, Family.UUID, false, 16);
+            case "inet4":
+                return of(table, name, columnType, Family.INET4, false, 4);
+            case "inet6":
+                return of(table, name, columnType, Family.INET6, false, 16);
             default:
                 throw unsupported(table, name, columnType, "rustcdc has no exact decoding for it");
         }

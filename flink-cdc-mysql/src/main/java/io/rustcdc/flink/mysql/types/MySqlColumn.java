@@ -24,7 +24,9 @@ public final class MySqlColumn implements Serializable {
     public enum Family {
         INTEGER, BIGINT, DECIMAL, FLOAT, DOUBLE, BOOLEAN_BIT, BITS, YEAR,
         CHAR, TEXT, JSON, ENUM, SET, BINARY, BLOB, GEOMETRY,
-        DATE, TIME, DATETIME, TIMESTAMP
+        DATE, TIME, DATETIME, TIMESTAMP,
+        /** MariaDB's UUID (a {@link java.util.UUID}), INET4 and INET6 (their text). */
+        UUID, INET4, INET6
     }
 
     private final String table;
@@ -114,6 +116,8 @@ public final class MySqlColumn implements Serializable {
                 return ValueType.temporal(ValueKind.TIMESTAMP, size);
             case TIMESTAMP:
                 return ValueType.temporal(ValueKind.TIMESTAMP_TZ, size);
+            case UUID:
+                return ValueType.of(ValueKind.UUID);
             default:
                 return ValueType.of(ValueKind.TEXT);
         }

@@ -77,6 +77,8 @@ public final class SnapshotValues {
                 return MySqlTemporal.dateTimeText(text);
             case TIMESTAMP:
                 return MySqlTemporal.timestampFromUtc(text);
+            case UUID:
+                return java.util.UUID.fromString(text);
             default:
                 return text;
         }
