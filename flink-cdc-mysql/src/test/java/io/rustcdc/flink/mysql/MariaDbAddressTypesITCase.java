@@ -79,11 +79,13 @@ class MariaDbAddressTypesITCase {
                 last = e;
             }
         }
-        assertThat(description.rowType().type(description.rowType().indexOf("u")).kind()).isEqualTo(ValueKind.UUID);
-        assertThat(description.rowType().type(description.rowType().indexOf("i6")).kind()).isEqualTo(ValueKind.TEXT);
+        assertThat(description.rowType().type(description.rowType().indexOf("u")).kind()).isEqualTo(ValueKind.TEXT);
+        // text, so a UUID key is never split by byte order, which is not MariaDB's order of UUIDs
+        assertThat(io.rustcdc.flink.source.split.KeyOrder.isOrdered(
+                description.rowType().type(description.rowType().indexOf("u")))).isFalse();
         assertThat(stream).isEqualTo(snapshot);
         assertThat(last.shape()).as("the catalogue agrees with the table map").isEqualTo(description.shape());
-        assertThat(snapshot.get(0).get("u")).isEqualTo(java.util.UUID.fromString("123e4567-e89b-12d3-a456-426655440000"));
+        assertThat(snapshot.get(0).get("u")).isEqualTo("123e4567-e89b-12d3-a456-426655440000");
         assertThat(snapshot.get(2).get("i6")).isEqualTo("2001:db8::ff00:42:8329");
         assertThat(snapshot.get(3).get("i6")).isEqualTo("::ffff:192.168.0.1");
         assertThat(snapshot.get(3).get("i4")).isEqualTo("10.0.0.0");

@@ -1,13 +1,11 @@
 package io.rustcdc.flink.mysql.types;
 
-import java.nio.ByteBuffer;
-import java.util.UUID;
+import java.util.HexFormat;
 import org.apache.flink.annotation.Internal;
 
 /**
  * MariaDB's UUID, INET4 and INET6 values from the bytes the binlog carries (a BINARY of 16 or 4
- * bytes in the table map): a {@link UUID}, and addresses as the server writes them as text. The
- * binlog holds a UUID's bytes in
+ * bytes in the table map), as the server writes them as text. The binlog holds a UUID's bytes in
  * text order (the server swaps the segments of time-based UUIDs only in its records) and an address
  * in network order. INET6 text follows the server's own rules: lower-case groups without leading
  * zeros, the first longest run of zero groups (even a single one) written as {@code ::}, and the
@@ -18,9 +16,10 @@ import org.apache.flink.annotation.Internal;
 final class MariaDbAddresses {
     private MariaDbAddresses() {}
 
-    static UUID uuid(byte[] b) {
-        ByteBuffer buffer = ByteBuffer.wrap(b);
-        return new UUID(buffer.getLong(), buffer.getLong());
+    static String uuid(byte[] b) {
+        String hex = HexFormat.of().formatHex(b);
+        return hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
+                + hex.substring(16, 20) + "-" + hex.substring(20, 32);
     }
 
     static String inet4(byte[] b, int offset) {

@@ -25,7 +25,10 @@ public final class MySqlColumn implements Serializable {
         INTEGER, BIGINT, DECIMAL, FLOAT, DOUBLE, BOOLEAN_BIT, BITS, YEAR,
         CHAR, TEXT, JSON, ENUM, SET, BINARY, BLOB, GEOMETRY,
         DATE, TIME, DATETIME, TIMESTAMP,
-        /** MariaDB's UUID (a {@link java.util.UUID}), INET4 and INET6 (their text). */
+        /**
+         * MariaDB's UUID, INET4 and INET6, as their text: not {@code ValueKind.UUID}, whose order (by
+         * bytes) is not MariaDB's (which orders time-based UUIDs by node, clock, then time).
+         */
         UUID, INET4, INET6
     }
 
@@ -116,8 +119,6 @@ public final class MySqlColumn implements Serializable {
                 return ValueType.temporal(ValueKind.TIMESTAMP, size);
             case TIMESTAMP:
                 return ValueType.temporal(ValueKind.TIMESTAMP_TZ, size);
-            case UUID:
-                return ValueType.of(ValueKind.UUID);
             default:
                 return ValueType.of(ValueKind.TEXT);
         }

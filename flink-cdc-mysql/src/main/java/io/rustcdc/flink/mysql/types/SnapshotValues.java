@@ -77,8 +77,6 @@ public final class SnapshotValues {
                 return MySqlTemporal.dateTimeText(text);
             case TIMESTAMP:
                 return MySqlTemporal.timestampFromUtc(text);
-            case UUID:
-                return java.util.UUID.fromString(text);
             default:
                 return text;
         }
