@@ -61,6 +61,23 @@ class MySqlPrerequisitesITCase {
         }
     }
 
+    /** Oracle MySQL only: runs when RUSTCDC_TEST_MYSQL_URL names a MySQL 8 server, skipped otherwise. */
+    @Test
+    void jsonDiffsAndTransactionCompressionAreRefusedOnMySql(MySqlDatabase db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(db.server().isMariaDb(),
+                "binlog_row_value_options and binlog_transaction_compression are Oracle MySQL's (set RUSTCDC_TEST_MYSQL_URL)");
+        db.execute("SET GLOBAL binlog_row_value_options = 'PARTIAL_JSON'", "SET GLOBAL binlog_transaction_compression = ON");
+        try (Connection c = db.connect()) {
+            assertThatThrownBy(() -> MySqlPrerequisites.check(c, flavor(db)))
+                    .hasMessageContaining("binlog_row_value_options is 'PARTIAL_JSON'")
+                    .hasMessageContaining("SET GLOBAL binlog_row_value_options = '';")
+                    .hasMessageContaining("binlog_transaction_compression is 'ON' where OFF is required")
+                    .hasMessageContaining("SET GLOBAL binlog_transaction_compression = 'OFF';");
+        } finally {
+            db.execute("SET GLOBAL binlog_row_value_options = ''", "SET GLOBAL binlog_transaction_compression = OFF");
+        }
+    }
+
     @Test
     void aUserWithoutReplicationGrantsIsToldWhichGrantToAdd(MySqlDatabase db) throws Exception {
         db.execute("CREATE USER IF NOT EXISTS 'reader_only'@'%' IDENTIFIED BY 'reader-only-pw'",

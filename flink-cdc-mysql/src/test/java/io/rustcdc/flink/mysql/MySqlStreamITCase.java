@@ -33,7 +33,10 @@ class MySqlStreamITCase {
         db.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         MySqlPosition start = prepare(connector, db, "t");
-        assertThat(start.gtidText()).as("the start position's GTIDs").isNotNull();
+        boolean gtids = db.server().isMariaDb(); // Oracle MySQL positions carry no GTIDs yet (docs/mysql.md)
+        if (gtids) {
+            assertThat(start.gtidText()).as("the start position's GTIDs").isNotNull();
+        }
         db.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')", "UPDATE t SET v = 'c' WHERE id = 1",
                 "DELETE FROM t WHERE id = 2");
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
@@ -53,7 +56,9 @@ class MySqlStreamITCase {
                 last = more.position();
             }
             assertThat(last.eventsTaken()).as("after the last commit: between transactions").isZero();
-            assertThat(last.gtidText()).isEqualTo(db.queryValue("SELECT @@gtid_binlog_pos"));
+            if (gtids) {
+                assertThat(last.gtidText()).isEqualTo(db.queryValue("SELECT @@gtid_binlog_pos"));
+            }
         }
     }
 
