@@ -27,6 +27,8 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     private final long rowsTaken;
     @Nullable private final String gtids;
     @Nullable private transient MariaDbGtidPosition parsedMariaDbGtids;
+    /** {@link #toString}, written once: every event's source carries it. */
+    @Nullable private transient String text;
 
     private MySqlPosition(ServerFlavor flavor, String file, long offset, long eventsTaken, long rowsTaken,
             @Nullable String gtids) {
@@ -223,7 +225,10 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     /** {@code mariadb-bin.000003:1234#2.5 [0-1-77]}: file:offset, events.rows taken, GTIDs. */
     @Override
     public String toString() {
-        return file + ":" + offset + (eventsTaken == 0 && rowsTaken == 0 ? "" : "#" + eventsTaken + "." + rowsTaken)
-                + (gtids == null ? "" : " [" + gtids + "]");
+        if (text == null) {
+            text = file + ":" + offset + (eventsTaken == 0 && rowsTaken == 0 ? "" : "#" + eventsTaken + "." + rowsTaken)
+                    + (gtids == null ? "" : " [" + gtids + "]");
+        }
+        return text;
     }
 }

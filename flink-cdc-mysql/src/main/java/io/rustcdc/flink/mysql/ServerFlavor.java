@@ -10,13 +10,15 @@ import org.apache.flink.annotation.PublicEvolving;
  */
 @PublicEvolving
 public enum ServerFlavor {
-    MYSQL("rustcdc-mysql"),
-    MARIADB("rustcdc-mariadb");
+    MYSQL("rustcdc-mysql", "mysql"),
+    MARIADB("rustcdc-mariadb", "mariadb");
 
     private final String connectorName;
+    private final String sourceName;
 
-    ServerFlavor(String connectorName) {
+    ServerFlavor(String connectorName, String sourceName) {
         this.connectorName = connectorName;
+        this.sourceName = sourceName;
     }
 
     /** The Flink SQL connector identifier for this flavor. */
@@ -26,7 +28,7 @@ public enum ServerFlavor {
 
     /** The connector's identity in events ({@code source.connector}): {@code mysql} or {@code mariadb}. */
     public String sourceName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return sourceName;
     }
 
     /** The flavor of a server from its {@code @@version} text. */

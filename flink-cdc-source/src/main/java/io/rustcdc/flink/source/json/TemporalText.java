@@ -42,8 +42,9 @@ final class TemporalText {
     }
 
     static String instant(Instant i, int precision) {
-        return appendTimestamp(new StringBuilder(33), LocalDateTime.ofInstant(i, ZoneOffset.UTC), precision)
-                .append('Z').toString();
+        // ofEpochSecond: ofInstant would build the offset's zone rules anew for every value
+        LocalDateTime utc = LocalDateTime.ofEpochSecond(i.getEpochSecond(), i.getNano(), ZoneOffset.UTC);
+        return appendTimestamp(new StringBuilder(33), utc, precision).append('Z').toString();
     }
 
     private static StringBuilder appendTimestamp(StringBuilder sb, LocalDateTime t, int precision) {
