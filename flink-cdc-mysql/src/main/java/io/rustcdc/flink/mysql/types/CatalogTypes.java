@@ -26,8 +26,7 @@ public final class CatalogTypes {
         String args = open >= 0 ? columnType.substring(open + 1, columnType.lastIndexOf(')')) : "";
         String charset = charsetName == null ? null : MySqlCharsets.javaName(charsetName);
         if (charsetName != null && charset == null) {
-            throw unsupported(table, name, columnType, "its character set " + charsetName + " has no exact Java "
-                    + "equivalent; convert the column to utf8mb4");
+            throw unsupported(table, name, columnType, "its character set " + charsetName + " " + MySqlCharsets.NOT_EXACT);
         }
         switch (base) {
             case "tinyint":

@@ -42,6 +42,7 @@ public final class MySqlColumn implements Serializable {
     private final List<String> labels;
     /** The Java charset of a character column, null for binary and non-character columns. */
     @Nullable private final String charset;
+    @Nullable private transient java.nio.charset.Charset javaCharset;
 
     MySqlColumn(String table, String name, String declared, Family family, boolean unsigned, int size,
             List<String> labels, @Nullable String charset) {
@@ -88,6 +89,16 @@ public final class MySqlColumn implements Serializable {
     @Nullable
     public String charset() {
         return charset;
+    }
+
+    /** The Java charset of a character column, looked up once. */
+    java.nio.charset.Charset javaCharset() {
+        java.nio.charset.Charset known = javaCharset;
+        if (known == null) {
+            known = java.nio.charset.Charset.forName(charset);
+            javaCharset = known;
+        }
+        return known;
     }
 
     public ValueType valueType() {

@@ -51,8 +51,8 @@ public final class TableMapTypes {
             boolean unsigned = meta.getSignedness() != null && meta.getSignedness().get(i);
             String charset = collations[i] == null ? null : charsets.get(collations[i]);
             if (collations[i] != null && charset == null) {
-                throw CatalogTypes.unsupported(table, name, "collation " + collations[i], "its character set has no "
-                        + "exact Java equivalent; convert the column to utf8mb4");
+                throw CatalogTypes.unsupported(table, name, "collation " + collations[i], "its character set "
+                        + MySqlCharsets.NOT_EXACT);
             }
             List<String> labels = List.of();
             if (realTypes[i] == ENUM) {

@@ -1,0 +1,127 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.types.CatalogTypes;
+import io.rustcdc.flink.mysql.types.MySqlCharsets;
+import io.rustcdc.flink.mysql.types.MySqlColumn;
+import io.rustcdc.flink.source.CdcException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Every character set the stream decodes in Java agrees with the server, which converts the
+ * snapshot's text: each byte of a single-byte set, and each two-byte sequence of a multi-byte one,
+ * decodes to the server's character, or fails where the server has none for it ('?').
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(300)
+class MySqlCharsetsITCase {
+
+    @Test
+    void javaDecodingAgreesWithTheServersConversion(MySqlDatabase db) throws Exception {
+        Map<String, List<String>> disagreements = new TreeMap<>();
+        try (Connection c = db.admin();
+                Statement s = c.createStatement()) {
+            Map<String, Integer> maxLength = new TreeMap<>();
+            try (ResultSet rs = s.executeQuery("SELECT CHARACTER_SET_NAME, MAXLEN FROM information_schema.CHARACTER_SETS")) {
+                while (rs.next()) {
+                    maxLength.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+            for (String charset : MySqlCharsets.supported()) {
+                Integer width = maxLength.get(charset);
+                if (width == null || charset.startsWith("utf") || charset.equals("ucs2")) {
+                    continue; // not on this server; or a Unicode encoding, exact by definition
+                }
+                MySqlColumn column = CatalogTypes.column("t", "c", "varchar(2)", charset);
+                List<byte[]> sequences = new ArrayList<>();
+                if (width == 1) {
+                    for (int b = 0; b < 256; b++) {
+                        sequences.add(new byte[] {(byte) b});
+                    }
+                } else {
+                    for (int lead = 0x81; lead <= 0xfe; lead++) {
+                        for (int trail = 0x40; trail <= 0xfe; trail++) {
+                            sequences.add(new byte[] {(byte) lead, (byte) trail});
+                        }
+                    }
+                }
+                if (width == 4) { // gb18030's four-byte sequences of the Basic Multilingual Plane
+                    for (int b1 = 0x81; b1 <= 0x84; b1++) {
+                        for (int b2 = 0x30; b2 <= 0x39; b2++) {
+                            for (int b3 = 0x81; b3 <= 0xfe; b3++) {
+                                for (int b4 = 0x30; b4 <= 0x39; b4++) {
+                                    sequences.add(new byte[] {(byte) b1, (byte) b2, (byte) b3, (byte) b4});
+                                }
+                            }
+                        }
+                    }
+                }
+                List<String> server = convert(s, charset, sequences);
+                for (int i = 0; i < sequences.size(); i++) {
+                    String ours;
+                    try {
+                        ours = HexFormat.of().withUpperCase().formatHex(
+                                MySqlCharsets.decode(column, sequences.get(i)).getBytes(StandardCharsets.UTF_8));
+                    } catch (CdcException undefined) {
+                        ours = null;
+                    }
+                    String theirs = server.get(i);
+                    boolean serverHasNone = theirs.contains("EFBFBD") || containsQuestionMark(theirs)
+                            && !containsQuestionMark(HexFormat.of().withUpperCase().formatHex(sequences.get(i)));
+                    boolean agree = ours == null ? serverHasNone : ours.equals(theirs);
+                    if (!agree) {
+                        disagreements.computeIfAbsent(charset, k -> new ArrayList<>()).add(
+                                HexFormat.of().formatHex(sequences.get(i)) + ": server " + theirs + ", ours " + ours);
+                    }
+                }
+            }
+        }
+        assertThat(disagreements).isEmpty();
+    }
+
+    /** Whether hex-encoded bytes hold '?' (3F) at a byte boundary. */
+    private static boolean containsQuestionMark(String hex) {
+        for (int i = 0; i + 1 < hex.length(); i += 2) {
+            if (hex.charAt(i) == '3' && hex.charAt(i + 1) == 'F') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The server's conversion of each sequence to utf8mb4, as hex, 200 per query. */
+    private static List<String> convert(Statement s, String charset, List<byte[]> sequences) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (int from = 0; from < sequences.size(); from += 200) {
+            StringBuilder sql = new StringBuilder("SELECT ");
+            int to = Math.min(sequences.size(), from + 200);
+            for (int i = from; i < to; i++) {
+                // bytes to the character set is a reinterpretation: an invalid sequence becomes '?', not an error
+                sql.append(i == from ? "" : ", ").append("HEX(CONVERT(CONVERT(x'")
+                        .append(HexFormat.of().formatHex(sequences.get(i))).append("' USING ").append(charset)
+                        .append(") USING utf8mb4))");
+            }
+            try (ResultSet rs = s.executeQuery(sql.toString())) {
+                rs.next();
+                for (int i = 1; i <= to - from; i++) {
+                    out.add(rs.getString(i));
+                }
+            }
+        }
+        return out;
+    }
+}
