@@ -93,6 +93,38 @@ class MySqlCharsetsITCase {
         assertThat(disagreements).isEmpty();
     }
 
+    @Test
+    void aByteTheCharacterSetDoesNotDefineFailsOnBothPathsInsteadOfBecomingAQuestionMark(MySqlDatabase db)
+            throws Exception {
+        db.execute("CREATE TABLE undefined_byte (id INT PRIMARY KEY, v VARCHAR(10) CHARACTER SET cp1250, "
+                + "w VARCHAR(10) CHARACTER SET latin2)");
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        io.rustcdc.flink.source.model.TableId table = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(),
+                "undefined_byte");
+        MySqlPosition start;
+        try (var session = connector.openSession()) {
+            start = session.prepareStream(List.of(table), false);
+            db.execute("INSERT INTO undefined_byte VALUES (1, _cp1250 x'41e8', _latin2 x'b1')");
+            var description = session.describe(table);
+            List<io.rustcdc.flink.source.model.Row> rows = new ArrayList<>();
+            session.readChunk(description, List.of("id"), null, null, e -> rows.add(e.after()));
+            // read as bytes and decoded as the binlog's are: the same text as the server converts
+            assertThat(rows.get(0).get("v")).isEqualTo("A\u010d");
+            assertThat(rows.get(0).get("w")).isEqualTo("\u0105");
+            db.execute("INSERT INTO undefined_byte VALUES (2, _cp1250 x'4181', 'x')"); // 0x81: no cp1250 character
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> session.readChunk(description, List.of("id"),
+                            null, null, e -> { }))
+                    .isInstanceOf(CdcException.class).hasMessageContaining(db.name() + ".undefined_byte.v (varchar(10))")
+                    .hasMessageContaining("not valid windows-1250");
+        }
+        try (var stream = connector.openStream(start, io.rustcdc.flink.source.filter.TableFilter.all())) {
+            assertThat(io.rustcdc.flink.testing.StreamTestSupport.events(stream, 1).get(0).after().get("v"))
+                    .isEqualTo("A\u010d");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.rustcdc.flink.testing.StreamTestSupport.events(stream, 1))
+                    .isInstanceOf(CdcException.class).hasMessageContaining("not valid windows-1250");
+        }
+    }
+
     /** Whether hex-encoded bytes hold '?' (3F) at a byte boundary. */
     private static boolean containsQuestionMark(String hex) {
         for (int i = 0; i + 1 < hex.length(); i += 2) {

@@ -20,10 +20,26 @@ public final class SnapshotValues {
      * whose text round-trips (a FLOAT's own text has six significant digits).
      */
     public static String select(MySqlColumn column, String quotedName) {
-        return column.family() == MySqlColumn.Family.FLOAT ? "CAST(" + quotedName + " AS DOUBLE)" : quotedName;
+        if (column.family() == MySqlColumn.Family.FLOAT) {
+            return "CAST(" + quotedName + " AS DOUBLE)";
+        }
+        return readsBytes(column) ? "CAST(" + quotedName + " AS BINARY)" : quotedName;
+    }
+
+    /**
+     * Text in a character set other than UTF-8 is read as its bytes and decoded as the binlog's are:
+     * the server's conversion would turn a byte it has no character for into '?' without a word.
+     */
+    private static boolean readsBytes(MySqlColumn c) {
+        return (c.family() == MySqlColumn.Family.CHAR || c.family() == MySqlColumn.Family.TEXT)
+                && !"UTF-8".equals(c.charset());
     }
 
     public static Object decode(MySqlColumn c, ResultSet rs, int index) throws SQLException {
+        if (readsBytes(c)) {
+            byte[] bytes = rs.getBytes(index);
+            return bytes == null ? null : text(c, MySqlCharsets.decode(c, bytes));
+        }
         switch (c.family()) {
             case BOOLEAN_BIT:
             case BITS:
