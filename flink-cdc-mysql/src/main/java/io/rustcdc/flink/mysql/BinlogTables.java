@@ -73,6 +73,13 @@ final class BinlogTables {
             known.map = map;
             return known;
         }
+        try {
+            // the catalogue read below gives up quietly; this refusal must not
+            MySqlShapes.requireUnversioned(connection, table.database(), table.table());
+        } catch (SQLException e) {
+            throw new CdcException(CdcException.Kind.CONNECTION, "Could not read the catalogue entry of " + table
+                    + ": " + e.getMessage(), e);
+        }
         MySqlTable now = catalogue(table);
         Decoder decoder = new Decoder(table, map, withCatalogueTypes(TableMapTypes.columns(map, charsets), now));
         decoder.shape = agreeingShape(decoder, now);

@@ -78,7 +78,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         List<TableId> tables = new ArrayList<>();
         try (Statement s = connection.createStatement();
                 ResultSet rs = s.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES "
-                        + "WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN "
+                        // system-versioned tables too, so that describing one refuses it instead of skipping it
+                        + "WHERE TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED') AND TABLE_SCHEMA NOT IN "
                         + "('mysql', 'information_schema', 'performance_schema', 'sys') ORDER BY 1, 2")) {
             while (rs.next()) {
                 TableId id = TableId.of(rs.getString(1), rs.getString(1), rs.getString(2));

@@ -26,8 +26,12 @@ final class MySqlShapes {
         return describe(c, database, table).description.shape();
     }
 
-    /** The table's shape and how each of its columns decodes; a column that cannot decode exactly fails. */
+    /**
+     * The table's shape and how each of its columns decodes; a column that cannot decode exactly
+     * fails, and so does a system-versioned table ({@link #requireUnversioned}).
+     */
     static MySqlTable describe(Connection c, String database, String table) throws SQLException {
+        requireUnversioned(c, database, table);
         List<RowShape.Column> columns = new ArrayList<>();
         List<MySqlColumn> types = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, CHARACTER_SET_NAME "
@@ -58,5 +62,28 @@ final class MySqlShapes {
             }
         }
         return new MySqlTable(TableId.of(database, database, table), RowShape.of(database, table, columns, key), types);
+    }
+
+    /**
+     * Fails for a MariaDB system-versioned table: the binlog holds its history rows, a delete is
+     * logged as an update that closes the row and an update adds a history row, none of which is a
+     * change of the table as a query sees it; the catalogue hides the row_start and row_end columns
+     * the binlog and the primary key carry. Nothing for a table that does not exist.
+     */
+    static void requireUnversioned(Connection c, String database, String table) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT TABLE_TYPE FROM information_schema.TABLES "
+                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+            s.setString(1, database);
+            s.setString(2, table);
+            try (ResultSet rs = s.executeQuery()) {
+                if (rs.next() && "SYSTEM VERSIONED".equalsIgnoreCase(rs.getString(1))) {
+                    throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + database + "." + table + " is "
+                            + "system-versioned (WITH SYSTEM VERSIONING): MariaDB logs its deletes and updates as "
+                            + "changes to history rows, which this source does not turn into the table's changes. "
+                            + "Exclude the table from the source, or drop its versioning (ALTER TABLE " + database
+                            + "." + table + " DROP SYSTEM VERSIONING).");
+                }
+            }
+        }
     }
 }

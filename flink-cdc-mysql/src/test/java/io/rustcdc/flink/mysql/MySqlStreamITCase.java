@@ -208,6 +208,30 @@ class MySqlStreamITCase {
     }
 
     @Test
+    void aSystemVersionedTableIsRefusedOnBothPathsInsteadOfItsHistoryRowsBecomingChanges(MySqlDatabase db)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.server().isMariaDb(), "system versioning is MariaDB's");
+        db.execute("CREATE TABLE versioned (id INT PRIMARY KEY, a INT) WITH SYSTEM VERSIONING",
+                "CREATE TABLE plain (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        TableId versioned = TableId.of(db.name(), db.name(), "versioned");
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            assertThat(session.discoverTables(TableFilter.of(List.of(db.name() + ".*"), List.of())))
+                    .as("found, to be refused rather than skipped").contains(versioned);
+            assertThatThrownBy(() -> session.describe(versioned))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining(db.name() + ".versioned is system-versioned")
+                    .hasMessageContaining("ALTER TABLE " + db.name() + ".versioned DROP SYSTEM VERSIONING");
+        }
+        MySqlPosition start = prepare(connector, db, "plain");
+        db.execute("INSERT INTO versioned VALUES (1, 1)", "DELETE FROM versioned");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThatThrownBy(() -> events(stream, 1)).isInstanceOf(CdcException.class)
+                    .hasMessageContaining(db.name() + ".versioned is system-versioned");
+        }
+    }
+
+    @Test
     void aSecondReaderWithTheSameServerIdFailsTheFirstLoudly(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE shared_id (id INT PRIMARY KEY)");
         MySqlSourceConfig config = MySqlTestConfigs.config(db);
