@@ -60,6 +60,32 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                         + table.database() + "." + table.table() + " for the snapshot (" + e.getMessage() + "): GRANT "
                         + "SELECT ON " + MySqlSql.qualified(table) + " TO '" + config.username() + "';");
             }
+            requireInnoDb(table);
+        }
+    }
+
+    /**
+     * A chunk is exact only in a consistent snapshot, which only InnoDB gives: a MyISAM or Aria table
+     * read in one shows writes made after the chunk's mark, so the handoff would drop or repeat them.
+     */
+    private void requireInnoDb(TableId table) {
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+            s.setString(1, table.database());
+            s.setString(2, table.table());
+            try (ResultSet rs = s.executeQuery()) {
+                String engine = rs.next() ? rs.getString(1) : null;
+                if (engine != null && !"InnoDB".equalsIgnoreCase(engine)) {
+                    throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + table.database() + "."
+                            + table.table() + " uses the " + engine + " engine, which has no consistent snapshot: a "
+                            + "chunk read while it is written would not match its binlog position, and the "
+                            + "snapshot-to-stream handoff would drop or repeat changes. Convert it (ALTER TABLE "
+                            + MySqlSql.qualified(table) + " ENGINE = InnoDB), exclude it, or start the source without "
+                            + "a snapshot (startup mode 'latest').");
+                }
+            }
+        } catch (SQLException e) {
+            throw failure(e);
         }
     }
 

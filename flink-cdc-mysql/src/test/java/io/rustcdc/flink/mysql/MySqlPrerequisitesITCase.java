@@ -93,6 +93,29 @@ class MySqlPrerequisitesITCase {
     }
 
     @Test
+    void aTableWithoutConsistentSnapshotsIsRefusedForTheSnapshotButStreams(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE heap_t (id INT PRIMARY KEY) ENGINE = MyISAM", "CREATE TABLE inno (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        io.rustcdc.flink.source.model.TableId heap = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "heap_t");
+        io.rustcdc.flink.source.model.TableId inno = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "inno");
+        MySqlPosition start;
+        try (var session = connector.openSession()) {
+            assertThatCode(() -> session.checkSnapshotPrerequisites(java.util.List.of(inno))).doesNotThrowAnyException();
+            assertThatThrownBy(() -> session.checkSnapshotPrerequisites(java.util.List.of(inno, heap)))
+                    .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
+                            .isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining(db.name() + ".heap_t uses the MyISAM engine")
+                    .hasMessageContaining("ENGINE = InnoDB").hasMessageContaining("'latest'");
+            start = session.prepareStream(java.util.List.of(heap), false);
+        }
+        db.execute("INSERT INTO heap_t VALUES (1)");
+        try (var stream = connector.openStream(start, io.rustcdc.flink.source.filter.TableFilter.all())) {
+            org.assertj.core.api.Assertions.assertThat(io.rustcdc.flink.testing.StreamTestSupport.events(stream, 1)
+                    .get(0).after().get("id")).isEqualTo(1L);
+        }
+    }
+
+    @Test
     void aSourceConfiguredForTheOtherFlavorIsRefused(MySqlDatabase db) throws Exception {
         ServerFlavor other = flavor(db) == ServerFlavor.MARIADB ? ServerFlavor.MYSQL : ServerFlavor.MARIADB;
         try (Connection c = db.connect()) {
