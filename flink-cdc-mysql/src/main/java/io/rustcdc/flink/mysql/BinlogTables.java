@@ -73,15 +73,19 @@ final class BinlogTables {
             known.map = map;
             return known;
         }
+        boolean sequence;
         try {
             // the catalogue read below gives up quietly; this refusal must not
-            MySqlShapes.requireUnversioned(connection, table.database(), table.table());
+            String type = MySqlShapes.tableType(connection, table.database(), table.table());
+            MySqlShapes.requireUnversioned(type, table.database(), table.table());
+            sequence = "SEQUENCE".equalsIgnoreCase(type);
         } catch (SQLException e) {
             throw new CdcException(CdcException.Kind.CONNECTION, "Could not read the catalogue entry of " + table
                     + ": " + e.getMessage(), e);
         }
-        MySqlTable now = catalogue(table);
+        MySqlTable now = sequence ? null : catalogue(table);
         Decoder decoder = new Decoder(table, map, withCatalogueTypes(TableMapTypes.columns(map, charsets), now));
+        decoder.sequence = sequence;
         decoder.shape = agreeingShape(decoder, now);
         decoders.put(map.getTableId(), decoder);
         return decoder;
@@ -158,6 +162,8 @@ final class BinlogTables {
         final List<MySqlColumn> columns;
         final RowType rowType;
         @Nullable RowShape shape;
+        /** A MariaDB sequence, whose state the binlog logs as rows: not a table's change. */
+        boolean sequence;
 
         Decoder(TableId table, TableMapEventData map, List<MySqlColumn> columns) {
             this.table = table;
@@ -178,6 +184,11 @@ final class BinlogTables {
         @Nullable
         RowShape shape() {
             return shape;
+        }
+
+        /** Whether the rows are a MariaDB sequence's state (NEXTVAL), which are no table's changes. */
+        boolean isSequence() {
+            return sequence;
         }
 
         Row row(Serializable[] cells) {

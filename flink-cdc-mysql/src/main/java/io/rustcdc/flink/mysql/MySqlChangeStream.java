@@ -323,6 +323,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             return;
         }
         BinlogTables.Decoder decoder = tables.decoder(table, map);
+        if (decoder.isSequence()) {
+            return;
+        }
         Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
         int count = images != null ? images.size() : updates.size();
         for (int r = index == skipEvents ? (int) skipRows : 0; r < count; r++) {

@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * Row shapes from the catalogue: each column's name, its declared type exactly as
@@ -71,18 +72,28 @@ final class MySqlShapes {
      * the binlog and the primary key carry. Nothing for a table that does not exist.
      */
     static void requireUnversioned(Connection c, String database, String table) throws SQLException {
+        requireUnversioned(tableType(c, database, table), database, table);
+    }
+
+    static void requireUnversioned(@Nullable String tableType, String database, String table) {
+        if ("SYSTEM VERSIONED".equalsIgnoreCase(tableType)) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + database + "." + table + " is "
+                    + "system-versioned (WITH SYSTEM VERSIONING): MariaDB logs its deletes and updates as "
+                    + "changes to history rows, which this source does not turn into the table's changes. "
+                    + "Exclude the table from the source, or drop its versioning (ALTER TABLE " + database
+                    + "." + table + " DROP SYSTEM VERSIONING).");
+        }
+    }
+
+    /** {@code information_schema.TABLES.TABLE_TYPE}: BASE TABLE, SYSTEM VERSIONED, SEQUENCE, …; null when absent. */
+    @Nullable
+    static String tableType(Connection c, String database, String table) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT TABLE_TYPE FROM information_schema.TABLES "
                 + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
             s.setString(1, database);
             s.setString(2, table);
             try (ResultSet rs = s.executeQuery()) {
-                if (rs.next() && "SYSTEM VERSIONED".equalsIgnoreCase(rs.getString(1))) {
-                    throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + database + "." + table + " is "
-                            + "system-versioned (WITH SYSTEM VERSIONING): MariaDB logs its deletes and updates as "
-                            + "changes to history rows, which this source does not turn into the table's changes. "
-                            + "Exclude the table from the source, or drop its versioning (ALTER TABLE " + database
-                            + "." + table + " DROP SYSTEM VERSIONING).");
-                }
+                return rs.next() ? rs.getString(1) : null;
             }
         }
     }

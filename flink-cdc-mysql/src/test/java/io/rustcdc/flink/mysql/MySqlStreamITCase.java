@@ -232,6 +232,21 @@ class MySqlStreamITCase {
     }
 
     @Test
+    void aSequencesStateIsNotATablesChange(MySqlDatabase db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.server().isMariaDb(), "sequences are MariaDB's");
+        db.execute("CREATE TABLE after_seq (id INT PRIMARY KEY)", "CREATE SEQUENCE seq");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "after_seq");
+        // NEXTVAL writes the sequence's state to the binlog as a row of a table named like the sequence
+        db.execute("SELECT NEXTVAL(seq)", "INSERT INTO after_seq VALUES (1)");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.of(List.of(db.name() + ".*"),
+                List.of()))) {
+            ChangeEvent first = events(stream, 1).get(0);
+            assertThat(first.table().table()).isEqualTo("after_seq");
+        }
+    }
+
+    @Test
     void aSecondReaderWithTheSameServerIdFailsTheFirstLoudly(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE shared_id (id INT PRIMARY KEY)");
         MySqlSourceConfig config = MySqlTestConfigs.config(db);
