@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
 final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private static final Logger LOG = LoggerFactory.getLogger(MySqlChangeStream.class);
     private static final int QUEUE_CAPACITY = 4096;
+    /** MariaDB's GTID flag of an XA transaction's PREPARE group (log_event.h), unknown to the client. */
+    private static final int FL_PREPARED_XA = 64;
 
     private final MySqlSourceConfig config;
     private final TableFilter filter;
@@ -69,6 +71,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     @Nullable private MySqlPosition transaction;
     @Nullable private String gtid;
     private boolean standalone;
+    /** The transaction is an XA PREPARE: its rows are logged before it commits or rolls back. */
+    private boolean preparedXa;
     private long rowEvents;
     private long skipEvents;
     private long skipRows;
@@ -187,6 +191,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
                 // the event's own server id is not decoded by the client: the header's is the GTID's
                 begin(header.getPosition(), g.getDomainId() + "-" + header.getServerId() + "-" + g.getSequence());
                 standalone = (g.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
+                preparedXa = (g.getFlags() & FL_PREPARED_XA) != 0;
                 break;
             }
             case GTID: {
@@ -290,6 +295,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         transaction = committed.movedTo(file, offset);
         this.gtid = gtid;
         standalone = false;
+        preparedXa = false;
         rowEvents = 0;
         skipEvents = 0;
         skipRows = 0;
@@ -325,6 +331,14 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         BinlogTables.Decoder decoder = tables.decoder(table, map);
         if (decoder.isSequence()) {
             return;
+        }
+        if (preparedXa) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "The binlog of " + config.flavor() + " at "
+                    + config.hostname() + ":" + config.port() + " holds rows of " + table.database() + "."
+                    + table.table() + " in an XA transaction prepared at " + transaction + ": the server logs an XA "
+                    + "transaction's rows when it is prepared, before it commits or rolls back, and this source does "
+                    + "not hold them back until then (a rolled-back one would appear as changes). Write captured "
+                    + "tables in ordinary transactions (or XA ... ONE PHASE), or exclude the table.");
         }
         Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
         int count = images != null ? images.size() : updates.size();

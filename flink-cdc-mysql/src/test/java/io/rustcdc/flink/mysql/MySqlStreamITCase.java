@@ -247,6 +247,29 @@ class MySqlStreamITCase {
     }
 
     @Test
+    void aPreparedXaTransactionFailsInsteadOfEmittingRowsThatMayBeRolledBack(MySqlDatabase db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.server().isMariaDb(), "MariaDB logs XA PREPARE with the rows");
+        db.execute("CREATE TABLE xa_t (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "xa_t");
+        db.execute("XA START 'one'", "INSERT INTO xa_t VALUES (1)", "XA END 'one'", "XA COMMIT 'one' ONE PHASE");
+        try (var c = db.admin(); var s = c.createStatement()) {
+            s.execute("XA START 'two'");
+            s.execute("INSERT INTO xa_t VALUES (2)");
+            s.execute("XA END 'two'");
+            s.execute("XA PREPARE 'two'");
+        }
+        db.execute("XA ROLLBACK 'two'"); // row 2 never existed
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThat(describe(events(stream, 1).get(0))).as("one phase: an ordinary commit")
+                    .isEqualTo("insert null -> 1");
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining(db.name() + ".xa_t in an XA transaction prepared at");
+        }
+    }
+
+    @Test
     void aSecondReaderWithTheSameServerIdFailsTheFirstLoudly(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE shared_id (id INT PRIMARY KEY)");
         MySqlSourceConfig config = MySqlTestConfigs.config(db);
