@@ -43,6 +43,14 @@ public final class MySqlOptions {
             .withDescription("TLS to the server: require (encrypted; the default), verify-ca, verify-full, or "
                     + "disable for plaintext, which must be chosen explicitly.");
 
+    public static final ConfigOption<ForeignKeyCascades> FOREIGN_KEY_CASCADES = ConfigOptions
+            .key(MySqlSourceConfig.FOREIGN_KEY_CASCADES)
+            .enumType(ForeignKeyCascades.class)
+            .defaultValue(ForeignKeyCascades.REFUSE)
+            .withDescription("Captured tables whose foreign keys cascade (ON DELETE or ON UPDATE CASCADE, SET NULL, "
+                    + "SET DEFAULT): the server does not log the changes a cascade makes. refuse (the default) "
+                    + "fails at the start naming each such key; accept captures the tables without those changes.");
+
     public static final ConfigOption<String> TLS_ROOT_CERT = ConnectionOptions.TLS_ROOT_CERT;
 
     public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;

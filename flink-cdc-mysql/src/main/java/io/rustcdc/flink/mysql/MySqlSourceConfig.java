@@ -29,6 +29,7 @@ public final class MySqlSourceConfig implements Serializable {
     public static final String TLS_MODE = "tls.mode";
     public static final String TLS_ROOT_CERT = "tls.root-cert";
     public static final String CONNECT_TIMEOUT = "connect.timeout";
+    public static final String FOREIGN_KEY_CASCADES = "foreign-key-cascades";
 
     private static final long MAX_SERVER_ID = 4_294_967_295L;
 
@@ -41,6 +42,7 @@ public final class MySqlSourceConfig implements Serializable {
     private final MySqlTlsMode tlsMode;
     @Nullable private final String tlsRootCert;
     private final Duration connectTimeout;
+    private final ForeignKeyCascades foreignKeyCascades;
 
     private MySqlSourceConfig(Builder b) {
         this.flavor = b.flavor;
@@ -52,6 +54,7 @@ public final class MySqlSourceConfig implements Serializable {
         this.tlsMode = b.tlsMode;
         this.tlsRootCert = b.tlsRootCert;
         this.connectTimeout = b.connectTimeout;
+        this.foreignKeyCascades = b.foreignKeyCascades;
     }
 
     /** A builder for a source reading {@code flavor}: MySQL or MariaDB. */
@@ -67,7 +70,8 @@ public final class MySqlSourceConfig implements Serializable {
                 .username(options.get(MySqlOptions.USERNAME))
                 .tlsMode(options.get(MySqlOptions.TLS_MODE))
                 .tlsRootCert(options.get(MySqlOptions.TLS_ROOT_CERT))
-                .connectTimeout(options.get(MySqlOptions.CONNECT_TIMEOUT));
+                .connectTimeout(options.get(MySqlOptions.CONNECT_TIMEOUT))
+                .foreignKeyCascades(options.get(MySqlOptions.FOREIGN_KEY_CASCADES));
         options.getOptional(MySqlOptions.SERVER_ID).ifPresent(b::serverId);
         ConnectionOptions.password(options).ifPresent(b::password);
         return b.build();
@@ -110,6 +114,10 @@ public final class MySqlSourceConfig implements Serializable {
         return connectTimeout;
     }
 
+    public ForeignKeyCascades foreignKeyCascades() {
+        return foreignKeyCascades;
+    }
+
     @Override
     public String toString() {
         return "MySqlSourceConfig{" + flavor + " " + username + "@" + hostname + ":" + port + ", password=" + password
@@ -132,6 +140,7 @@ public final class MySqlSourceConfig implements Serializable {
         private MySqlTlsMode tlsMode = MySqlTlsMode.REQUIRE;
         private String tlsRootCert;
         private Duration connectTimeout = Duration.ofSeconds(30);
+        private ForeignKeyCascades foreignKeyCascades = ForeignKeyCascades.REFUSE;
 
         private Builder(ServerFlavor flavor) {
             this.flavor = flavor;
@@ -172,6 +181,12 @@ public final class MySqlSourceConfig implements Serializable {
         /** The CA certificate file for {@code VERIFY_CA} and {@code VERIFY_FULL}. */
         public Builder tlsRootCert(@Nullable String path) {
             this.tlsRootCert = path;
+            return this;
+        }
+
+        /** Whether tables whose foreign keys cascade are refused (the default) or captured without those changes. */
+        public Builder foreignKeyCascades(ForeignKeyCascades cascades) {
+            this.foreignKeyCascades = Objects.requireNonNull(cascades, "cascades");
             return this;
         }
 

@@ -116,6 +116,44 @@ class MySqlPrerequisitesITCase {
     }
 
     @Test
+    void tablesWhoseForeignKeysCascadeAreRefusedForTheStreamUnlessAccepted(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE parent (id INT PRIMARY KEY)",
+                "CREATE TABLE child (id INT PRIMARY KEY, p INT, CONSTRAINT child_parent FOREIGN KEY (p) "
+                        + "REFERENCES parent (id) ON DELETE CASCADE ON UPDATE SET NULL)",
+                "CREATE TABLE strict_child (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES parent (id))");
+        io.rustcdc.flink.source.model.TableId parent = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "parent");
+        io.rustcdc.flink.source.model.TableId child = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "child");
+        io.rustcdc.flink.source.model.TableId strict = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(),
+                "strict_child");
+        MySqlConnector refusing = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        try (var session = refusing.openSession()) {
+            // the parent's cascade changes the child, unlogged: only the child is at risk
+            assertThatCode(() -> session.prepareStream(java.util.List.of(parent, strict), false)).doesNotThrowAnyException();
+            assertThatThrownBy(() -> session.prepareStream(java.util.List.of(parent, child), false))
+                    .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
+                            .isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining(db.name() + ".child (key child_parent to " + db.name()
+                            + ".parent: ON DELETE CASCADE, ON UPDATE SET NULL)")
+                    .hasMessageContaining("'foreign-key-cascades' = 'accept'");
+        }
+        MySqlConnector accepting = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.builder(db)
+                .foreignKeyCascades(ForeignKeyCascades.ACCEPT).build());
+        MySqlPosition start;
+        try (var session = accepting.openSession()) {
+            start = session.prepareStream(java.util.List.of(parent, child), false);
+        }
+        // why: the cascade's delete of the child row happens below the binlog
+        db.execute("INSERT INTO parent VALUES (1)", "INSERT INTO child VALUES (10, 1)", "DELETE FROM parent WHERE id = 1");
+        org.assertj.core.api.Assertions.assertThat(db.queryValue("SELECT COUNT(*) FROM child")).isEqualTo("0");
+        try (var stream = accepting.openStream(start, io.rustcdc.flink.source.filter.TableFilter.all())) {
+            org.assertj.core.api.Assertions.assertThat(io.rustcdc.flink.testing.StreamTestSupport.events(stream, 3))
+                    .extracting(e -> e.op() + " " + e.table().table())
+                    .containsExactly("INSERT parent", "INSERT child", "DELETE parent");
+            io.rustcdc.flink.testing.StreamTestSupport.assertNoEvent(stream, java.time.Duration.ofSeconds(2));
+        }
+    }
+
+    @Test
     void aSourceConfiguredForTheOtherFlavorIsRefused(MySqlDatabase db) throws Exception {
         ServerFlavor other = flavor(db) == ServerFlavor.MARIADB ? ServerFlavor.MYSQL : ServerFlavor.MARIADB;
         try (Connection c = db.connect()) {

@@ -53,6 +53,7 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
     public Set<ConfigOption<?>> optionalOptions() {
         return Set.of(MySqlOptions.PORT, MySqlOptions.PASSWORD, MySqlOptions.PASSWORD_ENV, MySqlOptions.PASSWORD_FILE,
                 MySqlOptions.TLS_MODE, MySqlOptions.TLS_ROOT_CERT, MySqlOptions.CONNECT_TIMEOUT,
+                MySqlOptions.FOREIGN_KEY_CASCADES,
                 SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
                 CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED);
     }
