@@ -250,6 +250,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
 
     private void query(EventHeaderV4 header, QueryEventData query) {
         String sql = query.getSql().trim().toUpperCase(Locale.ROOT);
+        requireNoStatementChange(header, query);
         if (sql.equals("BEGIN")) {
             if (transaction == null) {
                 begin(header.getPosition(), null);
@@ -265,6 +266,25 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             statement(header, query);
             commit(header.getNextPosition());
         }
+    }
+
+    /**
+     * A change logged as a statement (a session set {@code binlog_format} to STATEMENT or MIXED) has
+     * no rows to read: fails unless it surely changes only a table this source does not capture.
+     */
+    private void requireNoStatementChange(EventHeaderV4 header, QueryEventData query) {
+        TableId table = MySqlDdl.dmlTable(query.getSql(), query.getDatabase());
+        if (table == MySqlDdl.NOT_DML || table != null && !filter.matches(table)) {
+            return;
+        }
+        // the statement itself is not quoted: its values are data
+        throw new CdcException(CdcException.Kind.PREREQUISITE, "The binlog of " + config.flavor() + " at "
+                + config.hostname() + ":" + config.port() + " holds a change logged as a statement, not as rows, at "
+                + file + ":" + header.getPosition() + ", to " + (table == null ? "tables of database "
+                + query.getDatabase() : table.database() + "." + table.table()) + ": a session set binlog_format to "
+                + "STATEMENT or MIXED, and the rows it changed are not in the binlog. Keep binlog_format = ROW in every "
+                + "session (changing it needs a privilege), and restart the source without its state once the "
+                + "tables are consistent again.");
     }
 
     /**

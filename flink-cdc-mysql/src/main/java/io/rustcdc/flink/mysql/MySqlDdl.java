@@ -53,6 +53,82 @@ final class MySqlDdl {
         }
     }
 
+    /** What a data-changing statement names: {@link #NOT_DML}, or the one table it changes, or null when unsure. */
+    static final TableId NOT_DML = TableId.of("", "", "");
+
+    /**
+     * For a statement-logged change (a session's {@code binlog_format} other than ROW): the table an
+     * INSERT, REPLACE, UPDATE, DELETE or LOAD DATA changes, null when it may change several or its
+     * table cannot be read, and {@link #NOT_DML} for any other statement.
+     */
+    @Nullable
+    static TableId dmlTable(String sql, @Nullable String database) {
+        MySqlDdl p = new MySqlDdl(tokens(sql), database == null ? "" : database);
+        try {
+            return p.dml();
+        } catch (IndexOutOfBoundsException truncated) {
+            return null;
+        }
+    }
+
+    @Nullable
+    private TableId dml() {
+        if (accept("INSERT") || accept("REPLACE")) {
+            skipAll("LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY", "IGNORE", "INTO");
+            return name();
+        }
+        if (accept("UPDATE")) {
+            skipAll("LOW_PRIORITY", "IGNORE");
+            TableId table = name();
+            return singleTable("SET") ? table : null;
+        }
+        if (accept("DELETE")) {
+            skipAll("LOW_PRIORITY", "QUICK", "IGNORE");
+            if (!accept("FROM")) {
+                return null; // DELETE t1, t2 FROM ...: several tables
+            }
+            TableId table = name();
+            return singleTable("WHERE") ? table : null;
+        }
+        if (accept("LOAD")) {
+            for (; at < tokens.size(); at++) {
+                if (accept("INTO", "TABLE")) {
+                    return name();
+                }
+            }
+            return null;
+        }
+        return NOT_DML;
+    }
+
+    private void skipAll(String... words) {
+        boolean skipped = true;
+        while (skipped) {
+            skipped = false;
+            for (String w : words) {
+                skipped |= accept(w);
+            }
+        }
+    }
+
+    /** Whether no other table joins before {@code until} (or the end): no comma, JOIN or USING at depth 0. */
+    private boolean singleTable(String until) {
+        int depth = 0;
+        for (; at < tokens.size(); at++) {
+            String t = upper(tokens.get(at));
+            if (t.equals("(")) {
+                depth++;
+            } else if (t.equals(")")) {
+                depth--;
+            } else if (depth == 0 && t.equals(until)) {
+                return true;
+            } else if (depth == 0 && (t.equals(",") || t.equals("JOIN") || t.equals("USING"))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private List<Change> statement() {
         List<Change> changes = new ArrayList<>();
         if (accept("CREATE")) {

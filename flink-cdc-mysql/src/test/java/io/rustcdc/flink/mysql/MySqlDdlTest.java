@@ -43,4 +43,26 @@ class MySqlDdlTest {
         assertThat(parse("CREATE INDEX i ON t (a)")).isEqualTo("[]");
         assertThat(parse("-- a comment\n/* another */ ALTER TABLE t ENGINE=InnoDB")).isEqualTo("[ALTER_TABLE shop.t]");
     }
+
+    private static String dml(String sql) {
+        io.rustcdc.flink.source.model.TableId t = MySqlDdl.dmlTable(sql, "shop");
+        return t == MySqlDdl.NOT_DML ? "not dml" : t == null ? "unknown" : t.database() + "." + t.table();
+    }
+
+    @Test
+    void statementLoggedChangesNameTheirTableOrSayTheyMayChangeSeveral() {
+        assertThat(dml("INSERT INTO orders VALUES (1)")).isEqualTo("shop.orders");
+        assertThat(dml("insert low_priority ignore other.`t``1` (a) select 1")).isEqualTo("other.t`1");
+        assertThat(dml("REPLACE orders SET id = 1")).isEqualTo("shop.orders");
+        assertThat(dml("UPDATE orders SET n = n + 1 WHERE id IN (SELECT id FROM x, y)")).isEqualTo("shop.orders");
+        assertThat(dml("UPDATE orders o JOIN items i ON o.id = i.o SET o.n = 1")).isEqualTo("unknown");
+        assertThat(dml("UPDATE orders, items SET orders.n = 1")).isEqualTo("unknown");
+        assertThat(dml("DELETE QUICK FROM orders WHERE id = 1")).isEqualTo("shop.orders");
+        assertThat(dml("DELETE o FROM orders o JOIN items i")).isEqualTo("unknown");
+        assertThat(dml("DELETE FROM orders USING orders, items WHERE 1")).isEqualTo("unknown");
+        assertThat(dml("LOAD DATA INFILE 'x.csv' INTO TABLE shop.orders")).isEqualTo("shop.orders");
+        assertThat(dml("BEGIN")).isEqualTo("not dml");
+        assertThat(dml("ALTER TABLE orders ADD COLUMN x INT")).isEqualTo("not dml");
+        assertThat(dml("XA COMMIT X'61',X'',1")).isEqualTo("not dml");
+    }
 }

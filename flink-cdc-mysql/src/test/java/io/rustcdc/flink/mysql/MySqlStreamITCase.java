@@ -270,6 +270,29 @@ class MySqlStreamITCase {
     }
 
     @Test
+    void aChangeLoggedAsAStatementToACapturedTableFailsInsteadOfBeingSkipped(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE by_rows (id INT PRIMARY KEY)", "CREATE TABLE elsewhere (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "by_rows");
+        try (var c = db.admin(); var s = c.createStatement()) {
+            s.execute("SET SESSION binlog_format = 'STATEMENT'");
+            s.execute("INSERT INTO elsewhere VALUES (1)"); // not captured: no rows lost for this source
+            s.execute("SET SESSION binlog_format = 'ROW'");
+            s.execute("INSERT INTO by_rows VALUES (2)");
+            s.execute("SET SESSION binlog_format = 'STATEMENT'");
+            s.execute("INSERT INTO by_rows VALUES (3)");
+        }
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".by_rows"), List.of());
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            assertThat(describe(events(stream, 1).get(0))).isEqualTo("insert null -> 2");
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("logged as a statement, not as rows")
+                    .hasMessageContaining(db.name() + ".by_rows").hasMessageNotContaining("VALUES (3)");
+        }
+    }
+
+    @Test
     void aSecondReaderWithTheSameServerIdFailsTheFirstLoudly(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE shared_id (id INT PRIMARY KEY)");
         MySqlSourceConfig config = MySqlTestConfigs.config(db);
