@@ -177,6 +177,33 @@ class MySqlPrerequisitesITCase {
         }
     }
 
+    @Test
+    void tablesOfADatabaseTheServerDoesNotLogAreRefused() throws Exception {
+        if (MySqlServer.external()) {
+            return; // needs a server of its own
+        }
+        MySqlServer server = MySqlServer.startPrivate("--binlog-ignore-db=unlogged");
+        try (Connection c = server.admin("");
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE unlogged");
+            s.execute("CREATE TABLE unlogged.t (id INT PRIMARY KEY)");
+            s.execute("CREATE DATABASE logged");
+            s.execute("CREATE TABLE logged.t (id INT PRIMARY KEY)");
+        }
+        MySqlConnector connector = MySqlConnector.create(
+                io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(server.database("logged")));
+        try (var session = connector.openSession()) {
+            assertThatCode(() -> session.prepareStream(java.util.List.of(
+                    io.rustcdc.flink.source.model.TableId.of("logged", "logged", "t")), false)).doesNotThrowAnyException();
+            assertThatThrownBy(() -> session.prepareStream(java.util.List.of(
+                    io.rustcdc.flink.source.model.TableId.of("logged", "logged", "t"),
+                    io.rustcdc.flink.source.model.TableId.of("unlogged", "unlogged", "t")), false))
+                    .isInstanceOf(CdcException.class)
+                    .hasMessageContaining("does not write changes of unlogged.t to its binlog")
+                    .hasMessageContaining("binlog-ignore-db=unlogged");
+        }
+    }
+
     private static ServerFlavor flavor(MySqlDatabase db) {
         return db.server().isMariaDb() ? ServerFlavor.MARIADB : ServerFlavor.MYSQL;
     }
