@@ -171,6 +171,21 @@ class MySqlReplicaITCase {
         }
     }
 
+    @Test
+    void aReplicaThatDoesNotLogWhatItReplicatesIsRefused() throws Exception {
+        MySqlServer silent = MySqlServer.startReplicaOf(primary, 3, "--log-slave-updates=0");
+        try (Connection c = silent.connect("", MySqlServer.CDC_USER, silent.cdcPassword())) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MySqlPrerequisites.check(c, ServerFlavor.MARIADB))
+                    .isInstanceOf(CdcException.class)
+                    .hasMessageContaining("log_slave_updates is 'OFF' on a server that replicates")
+                    .hasMessageContaining("read from its primary");
+        }
+        try (Connection c = replica.connect("", MySqlServer.CDC_USER, replica.cdcPassword())) {
+            org.assertj.core.api.Assertions.assertThatCode(() -> MySqlPrerequisites.check(c, ServerFlavor.MARIADB))
+                    .as("a replica that logs what it replicates").doesNotThrowAnyException();
+        }
+    }
+
     private static List<StreamRecord<MySqlPosition>> changes(List<StreamRecord<MySqlPosition>> records) {
         return records.stream().filter(r -> r.event() != null).collect(Collectors.toList());
     }

@@ -166,10 +166,13 @@ public final class MySqlServer {
     /**
      * A server of this test's own that replicates {@code primary} by GTID from the primary's current
      * position on: binlog files of another name ({@code replica-bin}), so positions of the two
-     * servers differ in file and offset and agree only in GTIDs. Its CDC user is its own.
+     * servers differ in file and offset and agree only in GTIDs. Its CDC user is its own. {@code
+     * extraArgs} come after the usual ones.
      */
-    public static MySqlServer startReplicaOf(MySqlServer primary, int serverId) {
-        MySqlServer replica = startPrivate("--server-id=" + serverId, "--log-bin=replica-bin");
+    public static MySqlServer startReplicaOf(MySqlServer primary, int serverId, String... extraArgs) {
+        List<String> args = new java.util.ArrayList<>(List.of("--server-id=" + serverId, "--log-bin=replica-bin"));
+        args.addAll(List.of(extraArgs));
+        MySqlServer replica = startPrivate(args.toArray(new String[0]));
         String from = primary.value("SELECT @@gtid_binlog_pos");
         try (Connection c = replica.admin("");
                 Statement s = c.createStatement()) {
