@@ -263,8 +263,15 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             if (transaction == null) {
                 begin(header.getPosition(), null);
             }
-            statement(header, query);
+            statement(header, query, MySqlDdl.parse(query.getSql(), query.getDatabase()));
             commit(header.getNextPosition());
+        } else {
+            // CREATE TABLE ... SELECT: the statement opens the transaction that holds its rows
+            List<MySqlDdl.Change> changes = MySqlDdl.parse(query.getSql(), query.getDatabase());
+            if (!changes.isEmpty()) {
+                tables.forgetShapes();
+                statement(header, query, changes);
+            }
         }
     }
 
@@ -289,17 +296,23 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
 
     /**
      * Schema changes (and truncations) of captured tables, one record each, positioned inside the
-     * statement's transaction so that a restart between them emits the rest once.
+     * statement's transaction so that a restart between them emits the rest once. A statement with
+     * changes counts as an event of its transaction, as a row event does.
      */
-    private void statement(EventHeaderV4 header, QueryEventData query) {
-        List<MySqlDdl.Change> changes = MySqlDdl.parse(query.getSql(), query.getDatabase());
+    private void statement(EventHeaderV4 header, QueryEventData query, List<MySqlDdl.Change> changes) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        // counted with the row events: a statement inside a transaction is followed by its rows
+        long index = rowEvents++;
         Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
-        for (int i = skipEvents == 0 ? (int) skipRows : changes.size(); i < changes.size(); i++) {
+        int from = index < skipEvents ? changes.size() : index == skipEvents ? (int) skipRows : 0;
+        for (int i = from; i < changes.size(); i++) {
             MySqlDdl.Change change = changes.get(i);
             if (!filter.matches(change.table)) {
                 continue;
             }
-            MySqlPosition position = transaction.inTransaction(0, i + 1);
+            MySqlPosition position = transaction.inTransaction(index, i + 1);
             SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
             ChangeEvent event = change.ddlType.equals("TRUNCATE_TABLE")
                     ? ChangeEvent.builder(Op.TRUNCATE, change.table, source).build()

@@ -170,6 +170,31 @@ class MySqlStreamITCase {
     }
 
     @Test
+    void createTableAsSelectEmitsItsSchemaChangeBeforeItsRowsAndResumesInsideExactly(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE src (id INT PRIMARY KEY, v VARCHAR(10))", "INSERT INTO src VALUES (1, 'a'), (2, 'b')");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "src");
+        // one transaction: the CREATE statement, then the copied rows
+        db.execute("CREATE TABLE copy (PRIMARY KEY (id)) AS SELECT * FROM src");
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".copy"), List.of());
+        List<StreamRecord<MySqlPosition>> first;
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            first = records(stream, 3, Duration.ofSeconds(30)).stream().filter(r -> r.event() != null)
+                    .collect(Collectors.toList());
+        }
+        assertThat(first).extracting(r -> describeDdl(r.event()))
+                .containsExactly("schema_change copy CREATE_TABLE id,v", "insert copy id,v", "insert copy id,v");
+        assertThat(first.get(2).event().after().get("id")).isEqualTo(2L);
+        for (int i = 0; i < 2; i++) {
+            try (ChangeStream<MySqlPosition> stream = connector.openStream(first.get(i).position(), filter)) {
+                List<ChangeEvent> rest = events(stream, 2 - i);
+                assertThat(rest).as("resumed after record %d", i).extracting(e -> e.after().get("id"))
+                        .isEqualTo(i == 0 ? List.of(1L, 2L) : List.of(2L));
+            }
+        }
+    }
+
+    @Test
     void anInvalidEnumValueFailsOnBothPathsNamingTableColumnAndTypeNotTheValue(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE e (id INT PRIMARY KEY, mood ENUM('sad','ok'))");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
