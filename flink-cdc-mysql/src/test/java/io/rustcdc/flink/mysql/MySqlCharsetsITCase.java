@@ -125,6 +125,32 @@ class MySqlCharsetsITCase {
         }
     }
 
+    @Test
+    void enumAndSetLabelsAreTextInTheirColumnsCharacterSetOnBothPaths(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE labels (id INT PRIMARY KEY, "
+                + "u ENUM('caf\u00e9', '\uD83C\uDF89') CHARACTER SET utf8mb4, "
+                + "l ENUM('caf\u00e9', '\u00fcber') CHARACTER SET latin1, "
+                + "c ENUM('\u0434\u0430', '\u043d\u0435\u0442') CHARACTER SET cp1251, "
+                + "s SET('\u00e4', '\u00f6', 'x') CHARACTER SET latin1)");
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        io.rustcdc.flink.source.model.TableId table = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(),
+                "labels");
+        MySqlPosition start;
+        List<io.rustcdc.flink.source.model.Row> snapshot = new ArrayList<>();
+        try (var session = connector.openSession()) {
+            start = session.prepareStream(List.of(table), false);
+            db.execute("INSERT INTO labels VALUES (1, '\uD83C\uDF89', '\u00fcber', '\u043d\u0435\u0442', '\u00e4,\u00f6')");
+            session.readChunk(session.describe(table), List.of("id"), null, null, e -> snapshot.add(e.after()));
+        }
+        List<Object> expected = List.of(1L, "\uD83C\uDF89", "\u00fcber", "\u043d\u0435\u0442", "\u00e4,\u00f6");
+        assertThat(List.of(snapshot.get(0).get("id"), snapshot.get(0).get("u"), snapshot.get(0).get("l"),
+                snapshot.get(0).get("c"), snapshot.get(0).get("s"))).isEqualTo(expected);
+        try (var stream = connector.openStream(start, io.rustcdc.flink.source.filter.TableFilter.all())) {
+            io.rustcdc.flink.source.model.Row row = io.rustcdc.flink.testing.StreamTestSupport.events(stream, 1).get(0).after();
+            assertThat(row).isEqualTo(snapshot.get(0));
+        }
+    }
+
     /** Whether hex-encoded bytes hold '?' (3F) at a byte boundary. */
     private static boolean containsQuestionMark(String hex) {
         for (int i = 0; i + 1 < hex.length(); i += 2) {

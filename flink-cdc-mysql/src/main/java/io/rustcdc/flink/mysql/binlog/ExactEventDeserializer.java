@@ -13,7 +13,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidListEvent
 import com.github.shyiko.mysql.binlog.event.deserialization.PreviousGtidSetDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.QueryEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.XidEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
@@ -38,7 +37,7 @@ final class ExactEventDeserializer {
         byType.put(EventType.FORMAT_DESCRIPTION, new FormatDescriptionEventDataDeserializer());
         byType.put(EventType.ROTATE, new RotateEventDataDeserializer());
         byType.put(EventType.QUERY, new QueryEventDataDeserializer());
-        byType.put(EventType.TABLE_MAP, new TableMapEventDataDeserializer());
+        byType.put(EventType.TABLE_MAP, new RawTableMaps());
         byType.put(EventType.XID, new XidEventDataDeserializer());
         byType.put(EventType.GTID, new GtidEventDataDeserializer());
         byType.put(EventType.PREVIOUS_GTIDS, new PreviousGtidSetDeserializer());

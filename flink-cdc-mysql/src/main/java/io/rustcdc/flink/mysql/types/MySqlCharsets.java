@@ -73,6 +73,11 @@ public final class MySqlCharsets {
         return false;
     }
 
+    /** An ENUM or SET label from its bytes in the Java charset {@code javaCharset}: labels are valid text. */
+    static String decodeLabel(String javaCharset, byte[] bytes) {
+        return LATIN1.equals(javaCharset) ? latin1(bytes) : new String(bytes, Charset.forName(javaCharset));
+    }
+
     /** Every byte is a latin1 character: the decoding cannot fail. */
     private static String latin1(byte[] bytes) {
         char[] chars = new char[bytes.length];

@@ -2,10 +2,10 @@ package io.rustcdc.flink.mysql.types;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
+import io.rustcdc.flink.mysql.binlog.RawTableMaps;
 import io.rustcdc.flink.mysql.types.MySqlColumn.Family;
 import io.rustcdc.flink.source.CdcException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
@@ -46,6 +46,7 @@ public final class TableMapTypes {
         List<MySqlColumn> columns = new ArrayList<>(n);
         int enums = 0;
         int sets = 0;
+        int enumsAndSets = 0;
         for (int i = 0; i < n; i++) {
             String name = meta.getColumnNames().get(i);
             boolean unsigned = meta.getSignedness() != null && meta.getSignedness().get(i);
@@ -55,14 +56,43 @@ public final class TableMapTypes {
                         + MySqlCharsets.NOT_EXACT);
             }
             List<String> labels = List.of();
-            if (realTypes[i] == ENUM) {
-                labels = Arrays.asList(meta.getEnumStrValues().get(enums++));
-            } else if (realTypes[i] == SET) {
-                labels = Arrays.asList(meta.getSetStrValues().get(sets++));
+            if (realTypes[i] == ENUM || realTypes[i] == SET) {
+                String[] raw = realTypes[i] == ENUM ? meta.getEnumStrValues().get(enums++) : meta.getSetStrValues().get(sets++);
+                labels = labels(table, name, raw, enumOrSetCollation(meta, enumsAndSets++), charsets);
             }
             columns.add(column(table, name, realTypes[i], map.getColumnMetadata()[i], lengths[i], unsigned, labels, charset));
         }
         return columns;
+    }
+
+    /** ENUM or SET labels in their column's character set, from the bytes the table map holds. */
+    private static List<String> labels(String table, String name, String[] raw, @Nullable Integer collation,
+            Map<Integer, String> charsets) {
+        String charset = collation == null ? null : charsets.get(collation);
+        if (charset == null) {
+            throw CatalogTypes.unsupported(table, name, "ENUM/SET with labels in collation " + collation,
+                    "the character set of its labels " + MySqlCharsets.NOT_EXACT);
+        }
+        List<String> labels = new ArrayList<>(raw.length);
+        for (String label : raw) {
+            labels.add(MySqlCharsets.decodeLabel(charset, RawTableMaps.labelBytes(label)));
+        }
+        return labels;
+    }
+
+    /** The collation of the {@code k}-th ENUM or SET column: listed per column, or a default with exceptions. */
+    @Nullable
+    private static Integer enumOrSetCollation(TableMapEventMetadata meta, int k) {
+        List<Integer> perColumn = meta.getEnumAndSetColumnCharsets();
+        if (perColumn != null && k < perColumn.size()) {
+            return perColumn.get(k);
+        }
+        TableMapEventMetadata.DefaultCharset defaults = meta.getEnumAndSetDefaultCharset();
+        if (defaults == null) {
+            return null;
+        }
+        Integer own = defaults.getCharsetCollations() == null ? null : defaults.getCharsetCollations().get(k);
+        return own != null ? own : defaults.getDefaultCharsetCollation();
     }
 
     private static final int DECIMAL = 0, TINY = 1, SHORT = 2, LONG = 3, FLOAT = 4, DOUBLE = 5, TIMESTAMP = 7,
