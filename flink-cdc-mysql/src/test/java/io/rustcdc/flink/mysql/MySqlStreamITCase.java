@@ -174,16 +174,16 @@ class MySqlStreamITCase {
         db.execute("CREATE TABLE src (id INT PRIMARY KEY, v VARCHAR(10))", "INSERT INTO src VALUES (1, 'a'), (2, 'b')");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         MySqlPosition start = prepare(connector, db, "src");
-        // one transaction: the CREATE statement, then the copied rows
-        db.execute("CREATE TABLE copy (PRIMARY KEY (id)) AS SELECT * FROM src");
-        TableFilter filter = TableFilter.of(List.of(db.name() + ".copy"), List.of());
+        // one transaction: the CREATE statement, then the copied rows (names are UTF-8 whatever the JVM's charset)
+        db.execute("CREATE TABLE `c\u00f6py` (PRIMARY KEY (id)) AS SELECT * FROM src");
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".c\u00f6py"), List.of());
         List<StreamRecord<MySqlPosition>> first;
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
             first = records(stream, 3, Duration.ofSeconds(30)).stream().filter(r -> r.event() != null)
                     .collect(Collectors.toList());
         }
         assertThat(first).extracting(r -> describeDdl(r.event()))
-                .containsExactly("schema_change copy CREATE_TABLE id,v", "insert copy id,v", "insert copy id,v");
+                .containsExactly("schema_change c\u00f6py CREATE_TABLE id,v", "insert c\u00f6py id,v", "insert c\u00f6py id,v");
         assertThat(first.get(2).event().after().get("id")).isEqualTo(2L);
         for (int i = 0; i < 2; i++) {
             try (ChangeStream<MySqlPosition> stream = connector.openStream(first.get(i).position(), filter)) {

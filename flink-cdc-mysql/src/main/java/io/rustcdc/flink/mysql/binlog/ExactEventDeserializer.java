@@ -11,7 +11,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.GtidEventDataDeseria
 import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidListEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.PreviousGtidSetDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.QueryEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.XidEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
@@ -36,7 +35,7 @@ final class ExactEventDeserializer {
         Map<EventType, EventDataDeserializer> byType = new HashMap<>();
         byType.put(EventType.FORMAT_DESCRIPTION, new FormatDescriptionEventDataDeserializer());
         byType.put(EventType.ROTATE, new RotateEventDataDeserializer());
-        byType.put(EventType.QUERY, new QueryEventDataDeserializer());
+        byType.put(EventType.QUERY, new Utf8Queries());
         byType.put(EventType.TABLE_MAP, new RawTableMaps());
         byType.put(EventType.XID, new XidEventDataDeserializer());
         byType.put(EventType.GTID, new GtidEventDataDeserializer());

@@ -7,7 +7,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDes
 import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventMetadataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Collectors;
@@ -58,31 +57,7 @@ public final class RawTableMaps implements EventDataDeserializer<TableMapEventDa
         return label.getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private static String utf8(String bytesAsChars) {
+    static String utf8(String bytesAsChars) {
         return bytesAsChars == null ? null : new String(labelBytes(bytesAsChars), StandardCharsets.UTF_8);
-    }
-
-    /** Strings read one char per byte, whatever the JVM's default character set. */
-    private static final class BytesAsChars extends ByteArrayInputStream {
-        BytesAsChars(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public String readString(int length) throws IOException {
-            return new String(read(length), StandardCharsets.ISO_8859_1);
-        }
-
-        @Override
-        public String readZeroTerminatedString() throws IOException {
-            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-            for (int b = read(); b != 0; b = read()) {
-                if (b < 0) {
-                    throw new java.io.EOFException();
-                }
-                bytes.write(b);
-            }
-            return bytes.toString(StandardCharsets.ISO_8859_1);
-        }
     }
 }
