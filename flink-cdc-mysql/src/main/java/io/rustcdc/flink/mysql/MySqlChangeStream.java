@@ -62,6 +62,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private final ArrayDeque<StreamRecord<MySqlPosition>> pending = new ArrayDeque<>();
     private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
     private final BinaryLogClient client;
+    private final StreamFailures failures;
     private volatile boolean closing;
 
     private String file;
@@ -84,6 +85,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.config = config;
         this.filter = filter;
         this.from = from;
+        this.failures = new StreamFailures(config);
         this.file = from.file();
         this.committed = from.movedTo(from.file(), from.offset());
         this.connection = MySqlConnections.connect(config);
@@ -157,21 +159,12 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             return (CdcException) e;
         }
         if (String.valueOf(e.getMessage()).contains("same server_uuid/server_id")) {
-            return new CdcException(CdcException.Kind.CONFIGURATION, "Another binlog reader of " + config.hostname()
-                    + ":" + config.port() + " connected with the same server-id " + config.serverId() + ", and the "
-                    + "server dropped this one: give every source and replica its own '" + MySqlSourceConfig.SERVER_ID
-                    + "'. (" + e.getMessage() + ")", e);
+            return failures.sameServerId(e);
         }
         if (byGtids && !resumed && e instanceof ServerException && ((ServerException) e).getErrorCode() == 1236) {
-            return new CdcException(CdcException.Kind.CONNECTION, config.flavor() + " at " + config.hostname() + ":"
-                    + config.port() + " does not hold the transactions this source resumes after (" + from.gtidText()
-                    + "): it lags behind the server the position was read from (the source succeeds once it has "
-                    + "caught up: Flink's restarts retry), or it is not a replica of that server or has diverged from it "
-                    + "(then point the source at one that is). (" + e.getMessage() + ")", e);
+            return failures.gtidsNotHeld(from, e);
         }
-        return new CdcException(CdcException.Kind.CONNECTION, "The binlog of " + config.flavor() + " at "
-                + config.hostname() + ":" + config.port() + " failed after " + (transaction != null ? transaction : committed)
-                + ": " + e.getMessage(), e);
+        return failures.lost(transaction != null ? transaction : committed, e);
     }
 
     private void handle(Event event) {
@@ -234,13 +227,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
                 if (transaction != null) {
                     // a compressed transaction, a JSON diff or an event this reader does not know, inside a
                     // transaction: skipping it could lose changes
-                    throw new CdcException(CdcException.Kind.PREREQUISITE, "The binlog of " + config.flavor() + " at "
-                            + config.hostname() + ":" + config.port() + " holds a " + header.getEventType()
-                            + " event inside the transaction at " + transaction + ", which this source cannot "
-                            + "decode: compressed binlogs (SET GLOBAL log_bin_compress = OFF on MariaDB, "
-                            + "binlog_transaction_compression = OFF on MySQL) and JSON diffs "
-                            + "(binlog_row_value_options = '') are not supported. Restart the source without its "
-                            + "state after the fix: the events already written stay unreadable.");
+                    throw failures.undecodable(header.getEventType(), transaction);
                 }
                 break;
             default:
@@ -284,14 +271,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (table == MySqlDdl.NOT_DML || table != null && !filter.matches(table)) {
             return;
         }
-        // the statement itself is not quoted: its values are data
-        throw new CdcException(CdcException.Kind.PREREQUISITE, "The binlog of " + config.flavor() + " at "
-                + config.hostname() + ":" + config.port() + " holds a change logged as a statement, not as rows, at "
-                + file + ":" + header.getPosition() + ", to " + (table == null ? "tables of database "
-                + query.getDatabase() : table.database() + "." + table.table()) + ": a session set binlog_format to "
-                + "STATEMENT or MIXED, and the rows it changed are not in the binlog. Keep binlog_format = ROW in every "
-                + "session (changing it needs a privilege), and restart the source without its state once the "
-                + "tables are consistent again.");
+        throw failures.loggedAsStatement(file + ":" + header.getPosition(), table, query.getDatabase());
     }
 
     /**
@@ -366,12 +346,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             return;
         }
         if (preparedXa) {
-            throw new CdcException(CdcException.Kind.PREREQUISITE, "The binlog of " + config.flavor() + " at "
-                    + config.hostname() + ":" + config.port() + " holds rows of " + table.database() + "."
-                    + table.table() + " in an XA transaction prepared at " + transaction + ": the server logs an XA "
-                    + "transaction's rows when it is prepared, before it commits or rolls back, and this source does "
-                    + "not hold them back until then (a rolled-back one would appear as changes). Write captured "
-                    + "tables in ordinary transactions (or XA ... ONE PHASE), or exclude the table.");
+            throw failures.preparedXa(table, transaction);
         }
         Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
         int count = images != null ? images.size() : updates.size();

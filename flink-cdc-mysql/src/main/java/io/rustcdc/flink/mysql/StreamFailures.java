@@ -1,0 +1,65 @@
+package io.rustcdc.flink.mysql;
+
+import com.github.shyiko.mysql.binlog.event.EventType;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.TableId;
+import javax.annotation.Nullable;
+
+/** The binlog stream's failures, each naming the server, where it happened and the remedy; never a value. */
+final class StreamFailures {
+    private final MySqlSourceConfig config;
+
+    StreamFailures(MySqlSourceConfig config) {
+        this.config = config;
+    }
+
+    private String binlog() {
+        return "The binlog of " + config.flavor() + " at " + config.hostname() + ":" + config.port();
+    }
+
+    CdcException sameServerId(Exception e) {
+        return new CdcException(CdcException.Kind.CONFIGURATION, "Another binlog reader of " + config.hostname()
+                + ":" + config.port() + " connected with the same server-id " + config.serverId() + ", and the "
+                + "server dropped this one: give every source and replica its own '" + MySqlSourceConfig.SERVER_ID
+                + "'. (" + e.getMessage() + ")", e);
+    }
+
+    CdcException gtidsNotHeld(MySqlPosition from, Exception e) {
+        return new CdcException(CdcException.Kind.CONNECTION, config.flavor() + " at " + config.hostname() + ":"
+                + config.port() + " does not hold the transactions this source resumes after (" + from.gtidText()
+                + "): it lags behind the server the position was read from (the source succeeds once it has "
+                + "caught up: Flink's restarts retry), or it is not a replica of that server or has diverged from it "
+                + "(then point the source at one that is). (" + e.getMessage() + ")", e);
+    }
+
+    CdcException lost(MySqlPosition after, Exception e) {
+        return new CdcException(CdcException.Kind.CONNECTION, binlog() + " failed after " + after + ": "
+                + e.getMessage(), e);
+    }
+
+    CdcException undecodable(EventType type, MySqlPosition transaction) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a " + type + " event inside the "
+                + "transaction at " + transaction + ", which this source cannot decode: compressed binlogs (SET "
+                + "GLOBAL log_bin_compress = OFF on MariaDB, binlog_transaction_compression = OFF on MySQL) and JSON "
+                + "diffs (binlog_row_value_options = '') are not supported. Restart the source without its state "
+                + "after the fix: the events already written stay unreadable.");
+    }
+
+    /** The statement itself is not quoted: its values are data. */
+    CdcException loggedAsStatement(String at, @Nullable TableId table, String database) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a change logged as a statement, "
+                + "not as rows, at " + at + ", to " + (table == null ? "tables of database " + database
+                : table.database() + "." + table.table()) + ": a session set binlog_format to STATEMENT or MIXED, "
+                + "and the rows it changed are not in the binlog. Keep binlog_format = ROW in every session "
+                + "(changing it needs a privilege), and restart the source without its state once the tables are "
+                + "consistent again.");
+    }
+
+    CdcException preparedXa(TableId table, MySqlPosition transaction) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds rows of " + table.database() + "."
+                + table.table() + " in an XA transaction prepared at " + transaction + ": the server logs an XA "
+                + "transaction's rows when it is prepared, before it commits or rolls back, and this source does not "
+                + "hold them back until then (a rolled-back one would appear as changes). Write captured tables in "
+                + "ordinary transactions (or XA ... ONE PHASE), or exclude the table.");
+    }
+}
