@@ -113,20 +113,20 @@ public final class MySqlCharsets {
         }
         Charset charset = column.javaCharset();
         String text = new String(bytes, charset);
-        if (text.indexOf('\uFFFD') < 0) {
-            if (EUCKR.equals(column.charset()) && hasPrivateUse(text)) {
-                // the server has no character for these (it writes '?'); Java maps them to private use
-                throw column.decodeFailure("the bytes are not a defined " + column.charset() + " character");
+        if (text.indexOf('\uFFFD') >= 0) {
+            try {
+                text = charset.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (CharacterCodingException e) {
+                throw column.decodeFailure("the bytes are not valid " + column.charset());
             }
-            return text;
         }
-        try {
-            return charset.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw column.decodeFailure("the bytes are not valid " + column.charset());
+        if (EUCKR.equals(column.charset()) && hasPrivateUse(text)) {
+            // the server has no character for these (it writes '?'); Java maps them to private use
+            throw column.decodeFailure("the bytes are not a defined " + column.charset() + " character");
         }
+        return text;
     }
 }
