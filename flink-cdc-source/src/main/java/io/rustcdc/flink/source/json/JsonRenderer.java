@@ -390,35 +390,50 @@ public final class JsonRenderer implements Serializable {
         return Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
     }
 
-    /** A writer into a StringBuilder: unlike StringWriter, without a lock on every write. */
+    /**
+     * A writer into a growable char array: unlike StringWriter, without a lock on every write, and
+     * unlike a StringBuilder, without checking each char for the compact string form as it is
+     * appended; the one String made at the end is compacted at once.
+     */
     private static final class StringBuilderWriter extends Writer {
-        private final StringBuilder sb;
+        private char[] chars;
+        private int length;
 
         StringBuilderWriter(int capacity) {
-            sb = new StringBuilder(capacity);
+            chars = new char[capacity];
         }
 
         void reset() {
-            if (sb.capacity() > 1 << 20) {
-                sb.setLength(0);
-                sb.trimToSize(); // a huge event once does not pin a huge buffer
+            if (chars.length > 1 << 20) {
+                chars = new char[4096]; // a huge event once does not pin a huge buffer
             }
-            sb.setLength(0);
+            length = 0;
+        }
+
+        private void room(int more) {
+            if (length + more > chars.length) {
+                chars = java.util.Arrays.copyOf(chars, Math.max(chars.length * 2, length + more));
+            }
         }
 
         @Override
-        public void write(char[] buffer, int offset, int length) {
-            sb.append(buffer, offset, length);
+        public void write(char[] buffer, int offset, int count) {
+            room(count);
+            System.arraycopy(buffer, offset, chars, length, count);
+            length += count;
         }
 
         @Override
-        public void write(String str, int offset, int length) {
-            sb.append(str, offset, offset + length);
+        public void write(String str, int offset, int count) {
+            room(count);
+            str.getChars(offset, offset + count, chars, length);
+            length += count;
         }
 
         @Override
         public void write(int c) {
-            sb.append((char) c);
+            room(1);
+            chars[length++] = (char) c;
         }
 
         @Override
@@ -429,7 +444,7 @@ public final class JsonRenderer implements Serializable {
 
         @Override
         public String toString() {
-            return sb.toString();
+            return new String(chars, 0, length);
         }
     }
 
