@@ -292,6 +292,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             if (!filter.matches(change.table)) {
                 continue;
             }
+            if (change.ddlType.equals("CREATE_TABLE") || change.ddlType.equals("ALTER_TABLE")) {
+                requireLoggedCascades(change.table);
+            }
             MySqlPosition position = transaction.inTransaction(index, i + 1);
             SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
             ChangeEvent event = change.ddlType.equals("TRUNCATE_TABLE")
@@ -301,6 +304,15 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
                             .shape(change.ddlType.equals("DROP_TABLE") ? null : tables.catalogueShape(change.table))
                             .build();
             pending.add(StreamRecord.of(event, position));
+        }
+    }
+
+    /** A captured table created or altered while the stream runs gets the start's foreign key check. */
+    private void requireLoggedCascades(TableId table) {
+        try {
+            config.foreignKeyCascades().check(connection, List.of(table));
+        } catch (SQLException goneOrUnreadable) {
+            // dropped since, or not readable: no key of it is in force now
         }
     }
 

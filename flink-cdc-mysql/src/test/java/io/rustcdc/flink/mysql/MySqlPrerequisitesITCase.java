@@ -151,6 +151,21 @@ class MySqlPrerequisitesITCase {
                     .containsExactly("INSERT parent", "INSERT child", "DELETE parent");
             io.rustcdc.flink.testing.StreamTestSupport.assertNoEvent(stream, java.time.Duration.ofSeconds(2));
         }
+        // a captured table given a cascading key while the stream runs is refused when the stream reads the DDL
+        start = prepareStream(refusing, strict);
+        db.execute("ALTER TABLE strict_child ADD CONSTRAINT later FOREIGN KEY (p) REFERENCES parent (id) ON DELETE CASCADE");
+        try (var stream = refusing.openStream(start, io.rustcdc.flink.source.filter.TableFilter.of(
+                java.util.List.of(db.name() + ".strict_child"), java.util.List.of()))) {
+            assertThatThrownBy(() -> io.rustcdc.flink.testing.StreamTestSupport.events(stream, 1))
+                    .isInstanceOf(CdcException.class)
+                    .hasMessageContaining(db.name() + ".strict_child (key later to " + db.name() + ".parent: ON DELETE CASCADE)");
+        }
+    }
+
+    private static MySqlPosition prepareStream(MySqlConnector connector, io.rustcdc.flink.source.model.TableId table) {
+        try (var session = connector.openSession()) {
+            return session.prepareStream(java.util.List.of(table), false);
+        }
     }
 
     @Test
