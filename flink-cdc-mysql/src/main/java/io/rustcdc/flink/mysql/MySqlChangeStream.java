@@ -292,6 +292,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             if (!filter.matches(change.table)) {
                 continue;
             }
+            if (change.renamedFrom != null && !filter.matches(change.renamedFrom)) {
+                throw failures.renamedIn(change.renamedFrom, change.table, file + ":" + header.getPosition());
+            }
             if (change.ddlType.equals("CREATE_TABLE") || change.ddlType.equals("ALTER_TABLE")) {
                 requireLoggedCascades(change.table);
             }

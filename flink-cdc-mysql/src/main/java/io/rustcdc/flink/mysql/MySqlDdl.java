@@ -17,10 +17,17 @@ final class MySqlDdl {
     static final class Change {
         final String ddlType;
         final TableId table;
+        /** For the CREATE_TABLE side of a rename: the table's old name; null otherwise. */
+        @Nullable final TableId renamedFrom;
 
         Change(String ddlType, TableId table) {
+            this(ddlType, table, null);
+        }
+
+        Change(String ddlType, TableId table, @Nullable TableId renamedFrom) {
             this.ddlType = ddlType;
             this.table = table;
+            this.renamedFrom = renamedFrom;
         }
 
         @Override
@@ -148,7 +155,7 @@ final class MySqlDdl {
                     changes.add(new Change("ALTER_TABLE", table));
                 } else {
                     changes.add(new Change("DROP_TABLE", table));
-                    changes.add(new Change("CREATE_TABLE", renamed));
+                    changes.add(new Change("CREATE_TABLE", renamed, table));
                 }
             }
         } else if (accept("DROP")) {
@@ -164,7 +171,7 @@ final class MySqlDdl {
                     TableId from = name();
                     accept("TO");
                     changes.add(new Change("DROP_TABLE", from));
-                    changes.add(new Change("CREATE_TABLE", name()));
+                    changes.add(new Change("CREATE_TABLE", name(), from));
                 } while (accept(","));
             }
         } else if (accept("TRUNCATE")) {

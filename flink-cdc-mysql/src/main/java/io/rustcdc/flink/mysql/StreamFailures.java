@@ -62,4 +62,12 @@ final class StreamFailures {
                 + "hold them back until then (a rolled-back one would appear as changes). Write captured tables in "
                 + "ordinary transactions (or XA ... ONE PHASE), or exclude the table.");
     }
+
+    CdcException renamedIn(TableId from, TableId to, String at) {
+        return new CdcException(CdcException.Kind.STATE, binlog() + " renames " + from.database() + "." + from.table()
+                + ", which this source does not capture, to " + to.database() + "." + to.table() + ", which it does, "
+                + "at " + at + ": the rows the table holds then are in no change of the binlog, so the stream cannot "
+                + "deliver them. Restart the source without its state so that the table is read again (or include "
+                + "the old name too, so that its rows were captured before the rename).");
+    }
 }

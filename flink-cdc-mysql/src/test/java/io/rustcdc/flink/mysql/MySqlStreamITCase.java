@@ -195,6 +195,29 @@ class MySqlStreamITCase {
     }
 
     @Test
+    void aTableRenamedIntoTheFilterFailsInsteadOfArrivingWithoutItsRows(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE target (id INT PRIMARY KEY)", "CREATE TABLE staging (id INT PRIMARY KEY)",
+                "INSERT INTO staging VALUES (1), (2)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "target");
+        // the blue/green swap: staging's rows become target's without a change in the binlog
+        db.execute("RENAME TABLE target TO target_old, staging TO target");
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".target"), List.of());
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("renames " + db.name() + ".staging, which this source does not capture, to "
+                            + db.name() + ".target");
+        }
+        // both names captured: the rows were delivered under the old name, the rename is only schema changes
+        TableFilter both = TableFilter.of(List.of(db.name() + ".target", db.name() + ".staging"), List.of());
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, both)) {
+            assertThat(events(stream, 2)).extracting(MySqlStreamITCase::describeDdl)
+                    .containsExactly("schema_change target DROP_TABLE", "schema_change staging DROP_TABLE");
+        }
+    }
+
+    @Test
     void anInvalidEnumValueFailsOnBothPathsNamingTableColumnAndTypeNotTheValue(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE e (id INT PRIMARY KEY, mood ENUM('sad','ok'))");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
