@@ -10,8 +10,10 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -42,7 +44,9 @@ class MySqlSqlITCase {
     @BeforeEach
     void setUp(MySqlDatabase db) {
         this.db = db;
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        // no restarts, set on the environment itself: a job that fails must end, never retry while a test waits
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                Configuration.fromMap(Map.of("restart-strategy.type", "none")));
         env.setParallelism(2);
         env.enableCheckpointing(300);
         tables = StreamTableEnvironment.create(env);
@@ -107,7 +111,6 @@ class MySqlSqlITCase {
     @Test
     void aTinyint1DeclaredBooleanCarriesZeroAndOneAndFailsOnAnythingElse() throws Exception {
         db.execute("CREATE TABLE flags (id INT PRIMARY KEY, active TINYINT(1))", "INSERT INTO flags VALUES (1, 0), (2, 1)");
-        tables.getConfig().set("restart-strategy.type", "none");
         tables.executeSql("CREATE TABLE flags (id INT, active BOOLEAN) " + with("flags", ""));
         List<String> seen = new ArrayList<>();
         assertThatThrownBy(() -> {
@@ -151,7 +154,6 @@ class MySqlSqlITCase {
     @Test
     void theMySqlConnectorRefusesAMariaDbServer() {
         db.execute("CREATE TABLE m (id INT PRIMARY KEY)");
-        tables.getConfig().set("restart-strategy.type", "none");
         tables.executeSql("CREATE TABLE m (id INT) " + with("m", "").replace("'rustcdc-mariadb'", "'rustcdc-mysql'"));
         assertThatThrownBy(() -> {
             try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM m").collect()) {

@@ -15,10 +15,12 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -47,7 +49,9 @@ class PostgresSqlITCase {
     @BeforeEach
     void setUp(PostgresDatabase db) {
         this.db = db;
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        // no restarts, set on the environment itself: a job that fails must end, never retry while a test waits
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                Configuration.fromMap(Map.of("restart-strategy.type", "none")));
         env.setParallelism(2);
         env.enableCheckpointing(300);
         tables = StreamTableEnvironment.create(env);
@@ -157,7 +161,6 @@ class PostgresSqlITCase {
         db.execute("CREATE TABLE evolving (id int PRIMARY KEY, name text, score int)",
                 "ALTER TABLE evolving REPLICA IDENTITY FULL", "ALTER TABLE evolving OWNER TO " + db.replicationUser(),
                 "INSERT INTO evolving VALUES (1, 'a', 10)");
-        tables.getConfig().set("restart-strategy.type", "none");
         tables.executeSql("CREATE TABLE evolving (id INT, name STRING, score INT, PRIMARY KEY (id) NOT ENFORCED) "
                 + with("public.evolving", "sql_evolving", ""));
         TableResult result = tables.executeSql("SELECT id, name, score FROM evolving");
@@ -182,7 +185,6 @@ class PostgresSqlITCase {
     void aDeclaredColumnRetypedAtTheSourceFailsAtTheNextRow() throws Exception {
         db.execute("CREATE TABLE retyped (id int PRIMARY KEY, score int)", "ALTER TABLE retyped REPLICA IDENTITY FULL",
                 "ALTER TABLE retyped OWNER TO " + db.replicationUser(), "INSERT INTO retyped VALUES (1, 10)");
-        tables.getConfig().set("restart-strategy.type", "none");
         tables.executeSql("CREATE TABLE retyped (id INT, score INT, PRIMARY KEY (id) NOT ENFORCED) "
                 + with("public.retyped", "sql_retyped", ""));
         try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM retyped").collect()) {

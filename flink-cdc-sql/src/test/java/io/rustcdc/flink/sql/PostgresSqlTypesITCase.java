@@ -11,6 +11,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -43,12 +45,13 @@ class PostgresSqlTypesITCase {
     @BeforeEach
     void setUp(PostgresDatabase db) {
         this.db = db;
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        // no restarts, set on the environment itself: a job that fails must end, never retry while a test waits
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                Configuration.fromMap(Map.of("restart-strategy.type", "none")));
         env.setParallelism(1);
         env.enableCheckpointing(300);
         tables = StreamTableEnvironment.create(env);
         tables.getConfig().set("table.local-time-zone", "UTC");
-        tables.getConfig().set("restart-strategy.type", "none");
     }
 
     private String with(String table, String slot) {
