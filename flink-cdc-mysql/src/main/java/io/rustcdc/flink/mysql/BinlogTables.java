@@ -73,17 +73,17 @@ final class BinlogTables {
             known.map = map;
             return known;
         }
-        boolean sequence;
+        String type;
         try {
-            // the catalogue read below gives up quietly; this refusal must not
-            String type = MySqlShapes.tableType(connection, table.database(), table.table());
-            MySqlShapes.requireUnversioned(type, table.database(), table.table());
-            sequence = "SEQUENCE".equalsIgnoreCase(type);
+            type = MySqlShapes.tableType(connection, table.database(), table.table());
         } catch (SQLException e) {
             throw new CdcException(CdcException.Kind.CONNECTION, "Could not read the catalogue entry of " + table
                     + ": " + e.getMessage(), e);
         }
-        MySqlTable now = sequence ? null : catalogue(table);
+        // the catalogue read below gives up quietly; this refusal must not
+        MySqlShapes.requireUnversioned(type, table.database(), table.table());
+        boolean sequence = "SEQUENCE".equalsIgnoreCase(type);
+        MySqlTable now = sequence ? null : catalogue(table, type);
         Decoder decoder = new Decoder(table, map, withCatalogueTypes(TableMapTypes.columns(map, charsets), now));
         decoder.sequence = sequence;
         decoder.shape = agreeingShape(decoder, now);
@@ -99,15 +99,20 @@ final class BinlogTables {
     /** The table's shape in the catalogue now; null when it does not exist or cannot be read. */
     @Nullable
     RowShape catalogueShape(TableId table) {
-        MySqlTable now = catalogue(table);
+        MySqlTable now;
+        try {
+            now = catalogue(table, MySqlShapes.tableType(connection, table.database(), table.table()));
+        } catch (SQLException e) {
+            return null;
+        }
         return now == null ? null : now.description.shape();
     }
 
     /** The table in the catalogue now; null when dropped or not readable now: no shape rather than a wrong one. */
     @Nullable
-    private MySqlTable catalogue(TableId table) {
+    private MySqlTable catalogue(TableId table, @Nullable String type) {
         try {
-            return MySqlShapes.describe(connection, table.database(), table.table());
+            return MySqlShapes.describe(connection, table.database(), table.table(), type);
         } catch (SQLException | CdcException e) {
             return null;
         }

@@ -237,7 +237,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
 
     private void query(EventHeaderV4 header, QueryEventData query) {
         String sql = query.getSql().trim().toUpperCase(Locale.ROOT);
-        requireNoStatementChange(header, query);
+        if (!sql.equals("BEGIN") && !sql.equals("COMMIT") && !sql.equals("ROLLBACK")) {
+            requireNoStatementChange(header, query); // transaction brackets need no parse
+        }
         if (sql.equals("BEGIN")) {
             if (transaction == null) {
                 begin(header.getPosition(), null);

@@ -32,7 +32,13 @@ final class MySqlShapes {
      * fails, and so does a system-versioned table ({@link #requireUnversioned}).
      */
     static MySqlTable describe(Connection c, String database, String table) throws SQLException {
-        requireUnversioned(c, database, table);
+        return describe(c, database, table, tableType(c, database, table));
+    }
+
+    /** As {@link #describe(Connection, String, String)}, with the table's type already read. */
+    static MySqlTable describe(Connection c, String database, String table, @Nullable String tableType)
+            throws SQLException {
+        requireUnversioned(tableType, database, table);
         List<RowShape.Column> columns = new ArrayList<>();
         List<MySqlColumn> types = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, CHARACTER_SET_NAME "
@@ -71,10 +77,6 @@ final class MySqlShapes {
      * change of the table as a query sees it; the catalogue hides the row_start and row_end columns
      * the binlog and the primary key carry. Nothing for a table that does not exist.
      */
-    static void requireUnversioned(Connection c, String database, String table) throws SQLException {
-        requireUnversioned(tableType(c, database, table), database, table);
-    }
-
     static void requireUnversioned(@Nullable String tableType, String database, String table) {
         if ("SYSTEM VERSIONED".equalsIgnoreCase(tableType)) {
             throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + database + "." + table + " is "
