@@ -15,7 +15,6 @@ import org.apache.flink.annotation.Internal;
 @Internal
 public final class PostgresChunkMark implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final long EPOCH_MASK = 0xFFFFFFFF00000000L;
 
     private final long xmin;
     private final long xmax;
@@ -54,14 +53,22 @@ public final class PostgresChunkMark implements Serializable {
         if (xid == PostgresPosition.NO_TRANSACTION || !highLsn.isAfter(commitLsn)) {
             return false;
         }
-        long full = (xmax & EPOCH_MASK) | (xid & 0xFFFFFFFFL);
-        if (Long.compareUnsigned(full, xmax) > 0) {
-            full -= 1L << 32; // an xid from before the snapshot's epoch wrapped
-        }
+        long full = widen(xid);
         if (full < xmin) {
             return true;
         }
         return full < xmax && Arrays.binarySearch(inProgress, full) < 0;
+    }
+
+    /**
+     * The 64-bit xid nearest {@code xmax} whose low 32 bits are {@code xid}. A transaction the stream
+     * sees while a chunk's handoff is open is never 2^31 xids away from the chunk's snapshot, so the
+     * nearest is the one: an xid at or above {@code xmax} (one that started after the snapshot, and is
+     * therefore invisible to it) stays above it, even when its commit record precedes the high LSN.
+     */
+    long widen(long xid) {
+        int distance = (int) ((xid & 0xFFFFFFFFL) - (xmax & 0xFFFFFFFFL));
+        return xmax + distance;
     }
 
     public long xmin() {
