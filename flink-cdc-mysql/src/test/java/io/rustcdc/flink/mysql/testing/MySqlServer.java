@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>By default a MariaDB server is started from the binaries artifact on the classpath ({@link
  * MariaDbBinaries}) on a free loopback port, with grant tables on, {@code log_bin}, {@code
  * binlog_format=ROW}, {@code binlog_row_image=FULL}, {@code binlog_row_metadata=FULL}, GTIDs in
- * strict mode and a {@code server_id}, and stopped when the JVM exits. Set {@code
+ * strict mode and a {@code server_id}, and stopped when the JVM exits. With {@code
+ * -Drustcdc.mysql.flavor=mysql} an Oracle MySQL server is started instead, from Debian's packages
+ * in a root of its own ({@link OracleMySqlRoot}), with the same settings ({@code gtid_mode=ON},
+ * {@code enforce_gtid_consistency=ON}). Set {@code
  * RUSTCDC_TEST_MYSQL_URL} ({@code jdbc:mysql://host:port/}), {@code RUSTCDC_TEST_MYSQL_USER} and
  * {@code RUSTCDC_TEST_MYSQL_PASSWORD} (a user that can create users and databases) to use an
  * external MySQL 8 or MariaDB server instead.
@@ -37,6 +40,8 @@ public final class MySqlServer {
     /** What {@link #CDC_USER} is granted on {@code *.*}; the connector documents exactly these. */
     public static final String CDC_GRANTS = "SELECT, REPLICATION SLAVE, REPLICATION CLIENT";
     static final String URL_VARIABLE = "RUSTCDC_TEST_MYSQL_URL";
+    /** Which server the harness starts when no external one is configured: {@code mariadb} (default) or {@code mysql}. */
+    public static final String FLAVOR_PROPERTY = "rustcdc.mysql.flavor";
 
     private static MySqlServer shared;
 
@@ -170,18 +175,29 @@ public final class MySqlServer {
      * extraArgs} come after the usual ones.
      */
     public static MySqlServer startReplicaOf(MySqlServer primary, int serverId, String... extraArgs) {
+        boolean mariaDb = primary.isMariaDb();
         List<String> args = new java.util.ArrayList<>(List.of("--server-id=" + serverId, "--log-bin=replica-bin"));
         args.addAll(List.of(extraArgs));
         MySqlServer replica = startPrivate(args.toArray(new String[0]));
-        String from = primary.value("SELECT @@gtid_binlog_pos");
+        String from = primary.value(mariaDb ? "SELECT @@gtid_binlog_pos" : "SELECT @@GLOBAL.gtid_executed");
         try (Connection c = replica.admin("");
                 Statement s = c.createStatement()) {
-            s.execute("RESET MASTER"); // forget the replica's own set-up transactions
-            s.execute("SET GLOBAL gtid_slave_pos = '" + from + "'");
-            s.execute("CHANGE MASTER TO MASTER_HOST = '" + primary.host + "', MASTER_PORT = " + primary.port
-                    + ", MASTER_USER = '" + CDC_USER + "', MASTER_PASSWORD = '" + primary.cdcPassword
-                    + "', MASTER_USE_GTID = slave_pos");
-            s.execute("START SLAVE");
+            if (mariaDb) {
+                s.execute("RESET MASTER"); // forget the replica's own set-up transactions
+                s.execute("SET GLOBAL gtid_slave_pos = '" + from + "'");
+                s.execute("CHANGE MASTER TO MASTER_HOST = '" + primary.host + "', MASTER_PORT = " + primary.port
+                        + ", MASTER_USER = '" + CDC_USER + "', MASTER_PASSWORD = '" + primary.cdcPassword
+                        + "', MASTER_USE_GTID = slave_pos");
+                s.execute("START SLAVE");
+            } else {
+                s.execute("RESET BINARY LOGS AND GTIDS"); // forget the replica's own set-up transactions
+                s.execute("SET GLOBAL gtid_purged = '" + from + "'"); // start at the primary's current position
+                // caching_sha2_password sends the password only over TLS (or RSA): the replica connects with TLS.
+                s.execute("CHANGE REPLICATION SOURCE TO SOURCE_HOST = '" + primary.host + "', SOURCE_PORT = "
+                        + primary.port + ", SOURCE_USER = '" + CDC_USER + "', SOURCE_PASSWORD = '"
+                        + primary.cdcPassword + "', SOURCE_AUTO_POSITION = 1, SOURCE_SSL = 1");
+                s.execute("START REPLICA");
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("Could not make a replica of port " + primary.port, e);
         }
@@ -190,11 +206,20 @@ public final class MySqlServer {
 
     /** Waits until this replica applied everything {@code primary} has written so far. */
     public void catchUpWith(MySqlServer primary) {
-        String target = primary.value("SELECT @@gtid_binlog_pos");
-        String reached = value("SELECT MASTER_GTID_WAIT('" + target + "', 60)");
-        if (!"0".equals(reached)) {
-            throw new IllegalStateException("The replica on port " + port + " did not reach " + target + ": "
-                    + value("SELECT @@gtid_slave_pos"));
+        if (primary.isMariaDb()) {
+            String target = primary.value("SELECT @@gtid_binlog_pos");
+            String reached = value("SELECT MASTER_GTID_WAIT('" + target + "', 60)");
+            if (!"0".equals(reached)) {
+                throw new IllegalStateException("The replica on port " + port + " did not reach " + target + ": "
+                        + value("SELECT @@gtid_slave_pos"));
+            }
+        } else {
+            String target = primary.value("SELECT @@GLOBAL.gtid_executed");
+            String reached = value("SELECT WAIT_FOR_EXECUTED_GTID_SET('" + target + "', 60)");
+            if (!"0".equals(reached)) {
+                throw new IllegalStateException("The replica on port " + port + " did not reach " + target + ": "
+                        + value("SELECT @@GLOBAL.gtid_executed"));
+            }
         }
     }
 
@@ -220,6 +245,19 @@ public final class MySqlServer {
     }
 
     private static MySqlServer startEmbedded(List<String> extraArgs) {
+        String flavor = System.getProperty(FLAVOR_PROPERTY, "mariadb").trim().toLowerCase(Locale.ROOT);
+        switch (flavor) {
+            case "mariadb":
+                return startMariaDb(extraArgs);
+            case "mysql":
+                return startOracleMySql(extraArgs);
+            default:
+                throw new IllegalArgumentException("-D" + FLAVOR_PROPERTY + "=" + flavor
+                        + ": expected mariadb or mysql");
+        }
+    }
+
+    private static MySqlServer startMariaDb(List<String> extraArgs) {
         Path base = MariaDbBinaries.unpacked();
         Path home = LocalProcesses.serverDirectory("rustcdc-mariadb-");
         Path data = home.resolve("data");
@@ -285,8 +323,144 @@ public final class MySqlServer {
         return new MySqlServer("127.0.0.1", port, "root", password);
     }
 
+    /**
+     * Oracle MySQL from the Debian root of {@link OracleMySqlRoot}: {@code mysqld} runs in it with
+     * {@code chroot}, as the unprivileged user, with its data in a folder of its own under the root's
+     * {@code /var/tmp} (the folder is named after this JVM's pid, so a killed JVM's leftovers are
+     * recognised and removed by the next start).
+     */
+    private static MySqlServer startOracleMySql(List<String> extraArgs) {
+        Path root = OracleMySqlRoot.get();
+        Path instances = OracleMySqlRoot.instances(root);
+        removeLeftovers(instances);
+        Path home;
+        try {
+            home = Files.createTempDirectory(instances, "rustcdc-mysql-" + ProcessHandle.current().pid() + "-");
+            Files.setPosixFilePermissions(home, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            LocalProcesses.chown(home);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        String inside = "/" + root.relativize(home); // the folder as mysqld sees it
+        String password = randomSecret();
+        // The administrator, created while the data folder is initialised (without a binlog, so no GTIDs).
+        Path initFile = home.resolve("init.sql");
+        try {
+            Files.writeString(initFile, "CREATE USER 'root'@'127.0.0.1' IDENTIFIED BY '" + password + "';\n"
+                    + "GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;\n");
+            LocalProcesses.chown(initFile);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        LocalProcesses.run(
+                new ProcessBuilder(inRoot(root, "KILL", List.of(
+                        "/usr/sbin/mysqld",
+                        "--no-defaults",
+                        "--initialize-insecure",
+                        "--datadir=" + inside + "/data",
+                        "--init-file=" + inside + "/init.sql",
+                        "--log-error-verbosity=2"))),
+                120);
+        try {
+            Files.delete(initFile);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        int port = LocalProcesses.freePort();
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "/usr/sbin/mysqld",
+                "--no-defaults",
+                "--datadir=" + inside + "/data",
+                "--port=" + port,
+                "--bind-address=127.0.0.1",
+                "--socket=" + inside + "/mysqld.sock",
+                "--pid-file=" + inside + "/mysqld.pid",
+                "--mysqlx=OFF",
+                "--skip-name-resolve",
+                "--secure-file-priv=" + inside,
+                "--log-bin=mysql-bin",
+                "--binlog-format=ROW",
+                "--binlog-row-image=FULL",
+                "--binlog-row-metadata=FULL",
+                "--gtid-mode=ON",
+                "--enforce-gtid-consistency=ON",
+                "--server-id=1",
+                "--log-replica-updates=ON",
+                "--character-set-server=utf8mb4",
+                "--max-connections=300",
+                // Durability of the test server itself does not matter; these only make tests faster.
+                "--innodb-flush-log-at-trx-commit=2",
+                "--sync-binlog=0",
+                "--innodb-buffer-pool-size=128M"));
+        for (String arg : extraArgs) {
+            // MySQL 8.0.26 renamed log_slave_updates; the old name is gone from MySQL 9.
+            args.add(arg.replaceFirst("^--log-slave-updates", "--log-replica-updates"));
+        }
+        Path log = home.resolve("mysqld.log");
+        ProcessBuilder builder = new ProcessBuilder(inRoot(root, "TERM", args));
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        Process process = LocalProcesses.start(builder);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process, home), "rustcdc-mysql-stop"));
+
+        MySqlServer server = new MySqlServer("127.0.0.1", port, "root", password);
+        Poll.until("Oracle MySQL to accept connections on port " + port + " (log: " + log + ")",
+                Duration.ofSeconds(90),
+                () -> {
+                    if (!process.isAlive()) {
+                        throw new IllegalStateException("Oracle MySQL exited:\n" + Files.readString(log));
+                    }
+                    try (Connection ignored = server.admin("")) {
+                        return true;
+                    }
+                });
+        return server;
+    }
+
+    /**
+     * {@code args} run in {@code root} with {@code chroot}, as the unprivileged user, with a
+     * parent-death signal set after the user changed (a change of user clears it).
+     */
+    private static List<String> inRoot(Path root, String signal, List<String> args) {
+        if (!LocalProcesses.runningAsRoot()) {
+            throw new IllegalStateException("Oracle MySQL runs in a chroot, which needs root: run the build as root"
+                    + " (as CI does), or use -D" + FLAVOR_PROPERTY + "=mariadb or " + URL_VARIABLE);
+        }
+        List<String> command = new java.util.ArrayList<>(List.of(
+                "/usr/sbin/chroot", root.toString(),
+                "/usr/bin/setpriv",
+                "--reuid=" + LocalProcesses.UNPRIVILEGED_ID,
+                "--regid=" + LocalProcesses.UNPRIVILEGED_ID,
+                "--clear-groups",
+                "--pdeathsig=" + signal,
+                "--"));
+        command.addAll(args);
+        return command;
+    }
+
+    /** Deletes the data folders of servers whose JVM is gone (killed before its shutdown hook ran). */
+    private static void removeLeftovers(Path instances) {
+        try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(instances, "rustcdc-mysql-*")) {
+            for (Path dir : dirs) {
+                String[] parts = dir.getFileName().toString().split("-");
+                long pid;
+                try {
+                    pid = Long.parseLong(parts[2]);
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    continue;
+                }
+                LocalProcesses.deleteTree(dir);
+            }
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+
     private static void stop(Process process, Path home) {
-        process.destroy(); // SIGTERM: a clean MariaDB shutdown
+        process.destroy(); // SIGTERM: a clean shutdown
         try {
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
