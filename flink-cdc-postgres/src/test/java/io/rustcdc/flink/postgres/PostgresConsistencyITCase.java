@@ -1,0 +1,94 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.consistency.ConsistencySuite;
+import io.rustcdc.flink.testing.consistency.ConsistencyTarget;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The adversarial consistency suite on PostgreSQL: randomized writers and faults, the changelog replayed. */
+@ExtendWith(PostgresExtension.class)
+@Timeout(1800)
+class PostgresConsistencyITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).withHaLeadershipControl().build());
+
+    @Test
+    void randomizedWorkloadsAndFaultsKeepTheChangelogExact(PostgresDatabase db, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        ConsistencySuite.run(cluster, new Target(db), 2, false);
+    }
+
+    private static final class Target implements ConsistencyTarget {
+        private final PostgresDatabase db;
+
+        Target(PostgresDatabase db) {
+            this.db = db;
+        }
+
+        @Override
+        public String server() {
+            return "PostgreSQL " + db.queryValue("SHOW server_version");
+        }
+
+        @Override
+        public Connection connect() throws SQLException {
+            return db.admin();
+        }
+
+        @Override
+        public void prepareTable(Connection c, String table) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE " + table + " REPLICA IDENTITY FULL");
+                s.execute("ALTER TABLE " + table + " OWNER TO " + db.replicationUser());
+            }
+        }
+
+        @Override
+        public String upsert(String insert, String table, String keyColumns, String assignments) {
+            return insert + " ON CONFLICT (" + keyColumns + ") DO UPDATE SET " + assignments;
+        }
+
+        @Override
+        public CdcSource<String, ?, ?> source(List<String> tables, int chunkSize, boolean atLeastOnceSinks, String run) {
+            return CdcSource.builder()
+                    .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, run)))
+                    .includeTables(tables.stream().map(t -> "public." + t).toArray(String[]::new))
+                    .chunkSize(chunkSize)
+                    .deserializer(ChangeEventDeserializer.json())
+                    .build();
+        }
+
+        @Override
+        public void finish(String run) throws Exception {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (true) {
+                try {
+                    db.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+                            + run + "'", "DROP PUBLICATION IF EXISTS " + run);
+                    return;
+                } catch (RuntimeException stillActive) {
+                    if (System.nanoTime() > deadline) {
+                        throw stillActive;
+                    }
+                    Thread.sleep(200);
+                }
+            }
+        }
+    }
+}

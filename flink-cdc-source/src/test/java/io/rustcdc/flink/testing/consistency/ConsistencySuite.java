@@ -1,0 +1,164 @@
+package io.rustcdc.flink.testing.consistency;
+
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+
+/**
+ * The adversarial consistency suite: randomized workloads against a connector's real server while
+ * a parallel snapshot runs and after it, with faults at random moments, judged by replaying the
+ * changelog against the tables' final content ({@link Replay}).
+ *
+ * <p>Each run draws its {@link Workload} from a seed printed before it starts and named in any
+ * failure. {@code -Drustcdc.consistency.seed=N} replays one run; {@code
+ * -Drustcdc.consistency.runs=N} sets how many runs a suite does (a soak), each with a new seed.
+ * The cluster needs one TaskManager with four slots and HA leadership control.
+ *
+ * <pre>{@code
+ * @Test
+ * void changelogIsExact(@InjectMiniCluster MiniCluster cluster) throws Exception {
+ *     ConsistencySuite.run(cluster, new MyTarget(db), 2, false);
+ * }
+ * }</pre>
+ */
+public final class ConsistencySuite {
+    public static final String SEED_PROPERTY = "rustcdc.consistency.seed";
+    public static final String RUNS_PROPERTY = "rustcdc.consistency.runs";
+    private static final Duration CONVERGENCE = Duration.ofSeconds(120);
+
+    private ConsistencySuite() {}
+
+    /**
+     * Runs {@code defaultRuns} runs (or as the properties say).
+     *
+     * @param atLeastOnceSinks whether runs may also deliver into an at-least-once sink, with the
+     *     source's option for such sinks on
+     */
+    public static void run(MiniCluster cluster, ConsistencyTarget target, int defaultRuns, boolean atLeastOnceSinks)
+            throws Exception {
+        String fixed = System.getProperty(SEED_PROPERTY, "");
+        long[] seeds;
+        if (!fixed.isBlank()) {
+            seeds = new long[] {Long.parseLong(fixed.trim())};
+        } else {
+            Random random = new SecureRandom();
+            seeds = new long[Integer.getInteger(RUNS_PROPERTY, defaultRuns)];
+            for (int i = 0; i < seeds.length; i++) {
+                seeds[i] = random.nextLong() >>> 16; // short enough to type
+            }
+        }
+        System.out.println("Consistency suite on " + target.server() + ": seeds " + Arrays.toString(seeds)
+                + " (replay one with -D" + SEED_PROPERTY + "=<seed>)");
+        for (long seed : seeds) {
+            runOne(cluster, target, new Workload(seed, atLeastOnceSinks));
+        }
+    }
+
+    static void runOne(MiniCluster cluster, ConsistencyTarget target, Workload workload) throws Exception {
+        String run = "cs" + Long.toHexString(workload.seed);
+        System.out.println("Consistency run on " + target.server() + ": " + workload);
+        long started = System.nanoTime();
+        createTables(target, workload);
+        List<String> tables = new ArrayList<>();
+        Arrays.stream(SuiteTable.values()).forEach(t -> tables.add(t.name));
+        Replay replay = new Replay(workload.sink == Workload.Sink.EXACTLY_ONCE);
+        String context = "";
+        try (SuiteJob job = new SuiteJob(cluster,
+                target.source(tables, workload.chunkSize, workload.sink == Workload.Sink.AT_LEAST_ONCE, run), workload, run);
+                Writers writers = new Writers(target, workload)) {
+            long start = System.nanoTime();
+            for (Workload.TimedFault f : workload.faults) {
+                pumpUntil(job, replay, start + TimeUnit.MILLISECONDS.toNanos(f.atMillis));
+                job.inject(f.fault);
+                System.out.println("  " + f + ": done at " + replay.ops());
+            }
+            while (!writers.ended()) {
+                pumpUntil(job, replay, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
+            }
+            writers.awaitEnd();
+            context = writers.toString();
+            if (writers.committed() < 20) {
+                throw new AssertionError("Run " + workload + ": the writers committed only " + writers);
+            }
+            Map<String, Map<String, Map<String, String>>> expected;
+            try (Connection c = target.connect()) {
+                expected = Replay.read(c);
+            }
+            long deadline = System.nanoTime() + CONVERGENCE.toNanos();
+            while (!replay.reached(expected)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(failure(target, workload, writers, replay,
+                            "the replayed changelog did not reach the tables' content within " + CONVERGENCE
+                                    + replay.differences(expected)));
+                }
+                pumpUntil(job, replay, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
+            }
+            if (replay.violationCount() > 0) {
+                throw new AssertionError(failure(target, workload, writers, replay, "the changelog reached the "
+                        + "tables' content, but broke the exact handoff"));
+            }
+        } finally {
+            target.finish(run);
+        }
+        System.out.printf("  passed in %d s: %s; events %s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
+                context, replay.ops());
+    }
+
+    private static String failure(ConsistencyTarget target, Workload workload, Writers writers, Replay replay,
+            String what) {
+        return "Consistency run on " + target.server() + " failed: " + what + "\n  " + replay.violationCount()
+                + " violations, first ones: " + String.join("\n    ", replay.violations()) + "\n  events " + replay.ops()
+                + "\n  writers: " + writers + "\n  workload: " + workload + "\n  replay it with -D" + SEED_PROPERTY + "="
+                + workload.seed;
+    }
+
+    /** Applies the job's records to the replay until {@code deadlineNanos}, failing if the job ended. */
+    private static void pumpUntil(SuiteJob job, Replay replay, long deadlineNanos) throws Exception {
+        List<String> batch = new ArrayList<>();
+        while (true) {
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            String first = job.records.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)), TimeUnit.NANOSECONDS);
+            if (first == null) {
+                job.checkRunning();
+                continue;
+            }
+            replay.apply(first);
+            batch.clear();
+            job.records.drainTo(batch);
+            batch.forEach(replay::apply);
+        }
+    }
+
+    private static void createTables(ConsistencyTarget target, Workload workload) throws Exception {
+        Random r = new Random(workload.seed);
+        try (Connection c = target.connect();
+                Statement s = c.createStatement()) {
+            for (SuiteTable t : SuiteTable.values()) {
+                s.execute("DROP TABLE IF EXISTS " + t.name);
+                s.execute(t.create());
+                target.prepareTable(c, t.name);
+                List<Integer> slots = workload.initialSlots(t);
+                for (int from = 0; from < slots.size(); from += 500) {
+                    StringBuilder insert = new StringBuilder("INSERT INTO ").append(t.name).append(" (")
+                            .append(t.columns()).append(") VALUES ");
+                    for (int i = from; i < Math.min(slots.size(), from + 500); i++) {
+                        insert.append(i == from ? "" : ", ").append('(').append(t.keyValues(slots.get(i))).append(", ")
+                                .append(Workload.values(r, 0)).append(')');
+                    }
+                    s.execute(insert.toString());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.rustcdc.flink.testing.consistency;
+
+import io.rustcdc.flink.source.CdcSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * What a connector gives the {@link ConsistencySuite}: connections to a fresh test database, the
+ * few statements its SQL dialect writes differently, and a JSON source over given tables. A run
+ * creates its own tables, so one target serves many runs.
+ */
+public interface ConsistencyTarget {
+
+    /** The server's name in failure messages, e.g. {@code PostgreSQL 17} or {@code MariaDB 11.4}. */
+    String server();
+
+    /** A new connection to the test database that may create, change and drop tables. */
+    Connection connect() throws SQLException;
+
+    /** Makes a table the suite just created capturable (PostgreSQL: full old rows, the source role's ownership). */
+    default void prepareTable(Connection c, String table) throws SQLException {}
+
+    /**
+     * {@code insert} (an {@code INSERT ... VALUES} statement) turned into an upsert on conflict with
+     * {@code keyColumns}, applying {@code assignments} (an SQL SET list, columns of the existing row
+     * qualified by the table's name) to the row already there.
+     */
+    String upsert(String insert, String table, String keyColumns, String assignments);
+
+    /**
+     * A source over {@code tables} (names without a schema, in this target's test database) with
+     * {@code chunkSize}, rendering native JSON. {@code run} is unique per run, for names a source
+     * must not share with another run (a replication slot).
+     *
+     * @param atLeastOnceSinks the source's option for sinks that keep what a failed attempt wrote
+     */
+    CdcSource<String, ?, ?> source(List<String> tables, int chunkSize, boolean atLeastOnceSinks, String run);
+
+    /** Drops what the run's source left on the server (a replication slot); called after its job ended. */
+    default void finish(String run) throws Exception {}
+}

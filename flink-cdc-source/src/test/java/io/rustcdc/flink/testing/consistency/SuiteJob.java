@@ -1,0 +1,144 @@
+package io.rustcdc.flink.testing.consistency;
+
+import io.rustcdc.flink.source.CdcSource;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.highavailability.nonha.embedded.HaLeadershipControl;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * The run's job on the test's MiniCluster, and the faults done to it: a TaskManager lost, the
+ * JobManager's leadership revoked and granted again, a stop with savepoint and a restore as a new
+ * job. Every record any of its jobs delivered reaches {@link #records}, in order.
+ */
+final class SuiteJob implements AutoCloseable {
+    private static final Duration FAULT_LIMIT = Duration.ofSeconds(90);
+
+    final BlockingQueue<String> records;
+    private final MiniCluster cluster;
+    private final CdcSource<String, ?, ?> source;
+    private final Workload workload;
+    private final String run;
+    private JobClient client;
+    @Nullable private CloseableIterator<String> results;
+    @Nullable private Thread collector;
+
+    SuiteJob(MiniCluster cluster, CdcSource<String, ?, ?> source, Workload workload, String run) throws Exception {
+        this.cluster = cluster;
+        this.source = source;
+        this.workload = workload;
+        this.run = run;
+        this.records = workload.sink == Workload.Sink.AT_LEAST_ONCE ? PlainSink.records(run) : new LinkedBlockingQueue<>();
+        start(null);
+    }
+
+    private void start(@Nullable String savepoint) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        if (savepoint != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true); // the collect sink is new
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(workload.parallelism);
+        env.enableCheckpointing(workload.checkpointMillis);
+        DataStream<String> stream = env.fromSource(source, WatermarkStrategy.noWatermarks(), "cdc").uid("cdc-source");
+        if (workload.sink == Workload.Sink.AT_LEAST_ONCE) {
+            stream.sinkTo(new PlainSink(run)).setParallelism(1).uid("plain-sink");
+            client = env.executeAsync("consistency " + run);
+            return;
+        }
+        CloseableIterator<String> it = stream.collectAsync();
+        client = env.executeAsync("consistency " + run);
+        results = it;
+        collector = new Thread(() -> {
+            try {
+                it.forEachRemaining(records::add);
+            } catch (RuntimeException closed) {
+                // closed by the test, or the job ended: its result tells which
+            }
+        }, "consistency-collect");
+        collector.setDaemon(true);
+        collector.start();
+    }
+
+    /** Fails when the job has ended, which none of the suite's jobs does by itself. */
+    void checkRunning() throws Exception {
+        if (client.getJobExecutionResult().isDone()) {
+            client.getJobExecutionResult().get(); // throws the job's failure
+            throw new AssertionError("The job ended by itself");
+        }
+    }
+
+    void inject(Workload.Fault fault) throws Exception {
+        switch (fault) {
+            case TASK_MANAGER_LOSS:
+                cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
+                cluster.startTaskManager();
+                break;
+            case JOB_MANAGER_FAILOVER:
+                HaLeadershipControl leadership = cluster.getHaLeadershipControl().orElseThrow();
+                leadership.revokeJobMasterLeadership(client.getJobID()).get(30, TimeUnit.SECONDS);
+                leadership.grantJobMasterLeadership(client.getJobID());
+                break;
+            default:
+                restartFromSavepoint();
+                break;
+        }
+    }
+
+    private void restartFromSavepoint() throws Exception {
+        String directory = Files.createTempDirectory("consistency-savepoint").toUri().toString();
+        long deadline = System.nanoTime() + FAULT_LIMIT.toNanos();
+        String savepoint = null;
+        while (savepoint == null) {
+            try {
+                savepoint = client.stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
+                        .get(60, TimeUnit.SECONDS);
+            } catch (Exception notYet) {
+                // the job is restarting, or a task is not running yet: try again
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("No savepoint could be taken within " + FAULT_LIMIT, notYet);
+                }
+                checkRunning();
+                Thread.sleep(300);
+            }
+        }
+        client.getJobExecutionResult().get(60, TimeUnit.SECONDS);
+        if (collector != null) {
+            collector.join(60_000);
+            if (collector.isAlive()) {
+                throw new AssertionError("The stopped job's last records were not collected within a minute");
+            }
+        }
+        start(savepoint);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (results != null) {
+            results.close();
+        }
+        try {
+            client.cancel().get(30, TimeUnit.SECONDS);
+        } catch (Exception ended) {
+            // already ended
+        }
+        PlainSink.forget(run);
+    }
+}

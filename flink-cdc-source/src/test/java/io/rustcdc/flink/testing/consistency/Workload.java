@@ -1,0 +1,118 @@
+package io.rustcdc.flink.testing.consistency;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Everything a run does, drawn from one seed: the tables' sizes, the job (parallelism, chunk
+ * size, checkpoint interval, sink), the writers and their transactions, and the faults with
+ * their moments. The same seed gives the same workload; the interleaving of writers and faults
+ * with the job is the machine's.
+ */
+final class Workload {
+    enum Fault {
+        TASK_MANAGER_LOSS, JOB_MANAGER_FAILOVER, SAVEPOINT_AND_RESTORE
+    }
+
+    enum Sink {
+        /** Flink's collect sink: what a failed attempt emitted is never delivered (a committing sink). */
+        EXACTLY_ONCE,
+        /** A sink that keeps everything any attempt wrote, read as an upsert by key (an idempotent sink). */
+        AT_LEAST_ONCE
+    }
+
+    static final class TimedFault {
+        final Fault fault;
+        final long atMillis;
+
+        TimedFault(Fault fault, long atMillis) {
+            this.fault = fault;
+            this.atMillis = atMillis;
+        }
+
+        @Override
+        public String toString() {
+            return fault + "@" + atMillis + "ms";
+        }
+    }
+
+    private static final int[] CHUNK_SIZES = {7, 25, 60, 150, 400};
+
+    final long seed;
+    final int rowsPerTable;
+    final int slots;
+    final int parallelism;
+    final int chunkSize;
+    final long checkpointMillis;
+    final int writers;
+    final long writeMillis;
+    final Sink sink;
+    final List<TimedFault> faults = new ArrayList<>();
+
+    Workload(long seed, boolean atLeastOnceSinks) {
+        this.seed = seed;
+        Random r = new Random(seed);
+        rowsPerTable = 1_000 + r.nextInt(3_000);
+        slots = rowsPerTable * 3;
+        parallelism = 1 + r.nextInt(4);
+        chunkSize = CHUNK_SIZES[r.nextInt(CHUNK_SIZES.length)];
+        checkpointMillis = 200 + r.nextInt(400);
+        writers = 2 + r.nextInt(3);
+        writeMillis = 6_000 + r.nextInt(6_000);
+        sink = atLeastOnceSinks && r.nextBoolean() ? Sink.AT_LEAST_ONCE : Sink.EXACTLY_ONCE;
+        int count = r.nextInt(3);
+        List<Long> moments = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            // half of them early, while the snapshot of these small tables is likely still running
+            moments.add(r.nextBoolean() ? 200 + r.nextInt(2_500) : 200 + r.nextInt((int) writeMillis));
+        }
+        moments.sort(null);
+        for (long at : moments) {
+            faults.add(new TimedFault(Fault.values()[r.nextInt(Fault.values().length)], at));
+        }
+    }
+
+    /** The seed of writer {@code w}'s transactions. */
+    long writerSeed(int w) {
+        return seed * 31 + w + 1;
+    }
+
+    @Override
+    public String toString() {
+        return "seed=" + seed + " rows/table=" + rowsPerTable + " parallelism=" + parallelism + " chunkSize=" + chunkSize
+                + " checkpoint=" + checkpointMillis + "ms writers=" + writers + " writing=" + writeMillis + "ms sink="
+                + sink + " faults=" + faults;
+    }
+
+    /** The initial rows' slots of a table: {@code rowsPerTable} distinct slots in 1..slots. */
+    List<Integer> initialSlots(SuiteTable table) {
+        Random r = new Random(seed ^ table.name.hashCode());
+        java.util.BitSet taken = new java.util.BitSet();
+        List<Integer> result = new ArrayList<>();
+        while (result.size() < rowsPerTable) {
+            int s = 1 + r.nextInt(slots);
+            if (!taken.get(s)) {
+                taken.set(s);
+                result.add(s);
+            }
+        }
+        return result;
+    }
+
+    /** One row's values after its key: {@code v, ver, pad}. */
+    static String values(Random r, int ver) {
+        return r.nextInt(1_000_000) + ", " + ver + ", " + pad(r);
+    }
+
+    static String pad(Random r) {
+        if (r.nextInt(5) == 0) {
+            return "NULL";
+        }
+        char[] text = new char[r.nextInt(200)];
+        for (int i = 0; i < text.length; i++) {
+            text[i] = (char) ('a' + r.nextInt(26));
+        }
+        return "'" + new String(text) + "'";
+    }
+}

@@ -1,0 +1,86 @@
+package io.rustcdc.flink.testing.consistency;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The run's writer connections, each running its own seeded transactions until the deadline. */
+final class Writers implements AutoCloseable {
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicInteger committed = new AtomicInteger();
+    private final AtomicInteger rolledBack = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+    private volatile Throwable failure;
+
+    Writers(ConsistencyTarget target, Workload workload) {
+        long deadline = System.currentTimeMillis() + workload.writeMillis;
+        for (int w = 0; w < workload.writers; w++) {
+            Transactions transactions = new Transactions(target, workload.slots, workload.writerSeed(w));
+            Thread t = new Thread(() -> {
+                try (Connection c = target.connect();
+                        Statement s = c.createStatement()) {
+                    c.setAutoCommit(false);
+                    while (!stop.get() && System.currentTimeMillis() < deadline) {
+                        List<String> statements = transactions.next();
+                        boolean rollBack = transactions.rollBack();
+                        try {
+                            for (String sql : statements) {
+                                s.execute(sql);
+                            }
+                            if (rollBack) {
+                                c.rollback();
+                                rolledBack.incrementAndGet();
+                            } else {
+                                c.commit();
+                                committed.incrementAndGet();
+                            }
+                        } catch (SQLException e) {
+                            c.rollback(); // a collision or a deadlock: the workload allows both
+                            failed.incrementAndGet();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure = e;
+                }
+            }, "consistency-writer-" + w);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    /** Waits for the writers to reach their deadline; fails when one of them failed. */
+    void awaitEnd() throws InterruptedException {
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failure != null) {
+            throw new AssertionError("A writer failed", failure);
+        }
+    }
+
+    boolean ended() {
+        return threads.stream().noneMatch(Thread::isAlive);
+    }
+
+    int committed() {
+        return committed.get();
+    }
+
+    @Override
+    public String toString() {
+        return committed + " transactions committed, " + rolledBack + " rolled back, " + failed + " failed by collision";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop.set(true);
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+}
