@@ -1,0 +1,68 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.consistency.ConsistencySuite;
+import io.rustcdc.flink.testing.consistency.ConsistencyTarget;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The adversarial consistency suite on the MySQL-protocol server: randomized writers and faults, the changelog replayed. */
+@ExtendWith(MySqlExtension.class)
+@Timeout(1800)
+class MySqlConsistencyITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).withHaLeadershipControl().build());
+
+    @Test
+    void randomizedWorkloadsAndFaultsKeepTheChangelogExact(MySqlDatabase db, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        ConsistencySuite.run(cluster, new Target(db), 2, false);
+    }
+
+    private static final class Target implements ConsistencyTarget {
+        private final MySqlDatabase db;
+
+        Target(MySqlDatabase db) {
+            this.db = db;
+        }
+
+        @Override
+        public String server() {
+            return db.queryValue("SELECT VERSION()");
+        }
+
+        @Override
+        public Connection connect() throws SQLException {
+            return db.admin();
+        }
+
+        @Override
+        public String upsert(String insert, String table, String keyColumns, String assignments) {
+            return insert + " ON DUPLICATE KEY UPDATE " + assignments;
+        }
+
+        @Override
+        public CdcSource<String, ?, ?> source(List<String> tables, int chunkSize, boolean atLeastOnceSinks, String run) {
+            return CdcSource.builder()
+                    .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                    .includeTables(tables.stream().map(t -> db.name() + "." + t).toArray(String[]::new))
+                    .chunkSize(chunkSize)
+                    .deserializer(ChangeEventDeserializer.json())
+                    .build();
+        }
+    }
+}
