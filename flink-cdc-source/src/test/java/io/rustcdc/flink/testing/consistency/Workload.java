@@ -65,7 +65,7 @@ final class Workload {
         List<Long> moments = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             // half of them early, while the snapshot of these small tables is likely still running
-            moments.add(r.nextBoolean() ? 200 + r.nextInt(2_500) : 200 + r.nextInt((int) writeMillis));
+            moments.add((long) (r.nextBoolean() ? 200 + r.nextInt(2_500) : 200 + r.nextInt((int) writeMillis)));
         }
         moments.sort(null);
         for (long at : moments) {
