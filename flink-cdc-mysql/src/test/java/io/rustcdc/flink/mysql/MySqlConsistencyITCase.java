@@ -4,6 +4,7 @@ import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.SinkGuarantee;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.consistency.ConsistencySuite;
 import io.rustcdc.flink.testing.consistency.ConsistencyTarget;
@@ -30,7 +31,7 @@ class MySqlConsistencyITCase {
     @Test
     void randomizedWorkloadsAndFaultsKeepTheChangelogExact(MySqlDatabase db, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
-        ConsistencySuite.run(cluster, new Target(db), 2, false);
+        ConsistencySuite.run(cluster, new Target(db), 2, true);
     }
 
     private static final class Target implements ConsistencyTarget {
@@ -61,6 +62,7 @@ class MySqlConsistencyITCase {
                     .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
                     .includeTables(tables.stream().map(t -> db.name() + "." + t).toArray(String[]::new))
                     .chunkSize(chunkSize)
+                    .sinkGuarantee(atLeastOnceSinks ? SinkGuarantee.AT_LEAST_ONCE : SinkGuarantee.EXACTLY_ONCE)
                     .deserializer(ChangeEventDeserializer.json())
                     .build();
         }

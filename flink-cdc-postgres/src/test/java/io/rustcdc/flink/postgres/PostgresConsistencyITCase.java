@@ -4,6 +4,7 @@ import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.SinkGuarantee;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.consistency.ConsistencySuite;
 import io.rustcdc.flink.testing.consistency.ConsistencyTarget;
@@ -31,7 +32,7 @@ class PostgresConsistencyITCase {
     @Test
     void randomizedWorkloadsAndFaultsKeepTheChangelogExact(PostgresDatabase db, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
-        ConsistencySuite.run(cluster, new Target(db), 2, false);
+        ConsistencySuite.run(cluster, new Target(db), 2, true);
     }
 
     private static final class Target implements ConsistencyTarget {
@@ -70,6 +71,7 @@ class PostgresConsistencyITCase {
                     .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, run)))
                     .includeTables(tables.stream().map(t -> "public." + t).toArray(String[]::new))
                     .chunkSize(chunkSize)
+                    .sinkGuarantee(atLeastOnceSinks ? SinkGuarantee.AT_LEAST_ONCE : SinkGuarantee.EXACTLY_ONCE)
                     .deserializer(ChangeEventDeserializer.json())
                     .build();
         }

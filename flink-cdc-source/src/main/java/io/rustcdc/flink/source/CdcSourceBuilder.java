@@ -28,6 +28,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
     private final Map<String, String> chunkKeyColumns = new HashMap<>();
     private boolean fullBeforeImages;
     private int checkpointsRetained = CdcSourceOptions.CHECKPOINTS_RETAINED.defaultValue();
+    private SinkGuarantee sinkGuarantee = CdcSourceOptions.SINK_GUARANTEE.defaultValue();
 
     CdcSourceBuilder(CdcConnector<P, M> connector, ChangeEventDeserializer<T> deserializer) {
         this.connector = Objects.requireNonNull(connector, "connector");
@@ -43,6 +44,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         b.chunkKeyColumns.putAll(chunkKeyColumns);
         b.fullBeforeImages = fullBeforeImages;
         b.checkpointsRetained = checkpointsRetained;
+        b.sinkGuarantee = sinkGuarantee;
         return b;
     }
 
@@ -95,6 +97,15 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         return this;
     }
 
+    /**
+     * What the job's sink keeps of an attempt that failed ({@link SinkGuarantee}); {@link
+     * SinkGuarantee#EXACTLY_ONCE} by default.
+     */
+    public CdcSourceBuilder<T, P, M> sinkGuarantee(SinkGuarantee guarantee) {
+        this.sinkGuarantee = Objects.requireNonNull(guarantee, "guarantee");
+        return this;
+    }
+
     /** Applies the options of {@link CdcSourceOptions} that {@code options} sets. */
     public CdcSourceBuilder<T, P, M> options(ReadableConfig options) {
         options.getOptional(CdcSourceOptions.TABLE_INCLUDE_LIST).ifPresent(include::addAll);
@@ -103,6 +114,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
                 options.getOptional(CdcSourceOptions.STARTUP_POSITION).orElse(null)));
         options.getOptional(CdcSourceOptions.CHUNK_SIZE).ifPresent(n -> chunkSize = n);
         options.getOptional(CdcSourceOptions.CHECKPOINTS_RETAINED).ifPresent(n -> checkpointsRetained = n);
+        options.getOptional(CdcSourceOptions.SINK_GUARANTEE).ifPresent(g -> sinkGuarantee = g);
         options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).ifPresent(entries -> {
             for (String entry : entries) {
                 int colon = entry.lastIndexOf(':');
@@ -134,7 +146,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
             }
         }
         SourceSettings settings = new SourceSettings(TableFilter.of(include, exclude), startupMode, chunkSize,
-                chunkKeyColumns, fullBeforeImages, checkpointsRetained);
+                chunkKeyColumns, fullBeforeImages, checkpointsRetained, sinkGuarantee);
         return new CdcSource<>(connector, settings, deserializer);
     }
 }

@@ -50,6 +50,15 @@ public final class CdcSourceOptions {
                     .withDescription("schema.table:column entries naming the column that splits a table, instead of "
                             + "its primary key; required for a table without one. Its values must be unique and not null.");
 
+    public static final ConfigOption<SinkGuarantee> SINK_GUARANTEE = ConfigOptions.key("scan.handoff.sink-guarantee")
+            .enumType(SinkGuarantee.class)
+            .defaultValue(SinkGuarantee.EXACTLY_ONCE)
+            .withDescription("What the job's sink keeps of an attempt that failed. 'exactly-once' (sinks that commit "
+                    + "with checkpoints): the changelog is exact. 'at-least-once' (upsert sinks that write at once): "
+                    + "after a restore during the snapshot, every change to the keys of a chunk read again is "
+                    + "delivered, so an upsert by key ends at the table's content; downstream may see duplicates, "
+                    + "an older value for a moment and deletes of rows it never saw.");
+
     public static final ConfigOption<Integer> CHECKPOINTS_RETAINED = ConfigOptions.key("checkpoints.retained-before-confirm")
             .intType()
             .defaultValue(1)

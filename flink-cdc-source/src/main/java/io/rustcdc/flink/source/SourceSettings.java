@@ -19,15 +19,17 @@ public final class SourceSettings implements Serializable {
     private final Map<String, String> chunkKeyColumns;
     private final boolean fullBeforeImages;
     private final int checkpointsRetained;
+    private final SinkGuarantee sinkGuarantee;
 
     SourceSettings(TableFilter filter, StartupMode startupMode, int chunkSize, Map<String, String> chunkKeyColumns,
-            boolean fullBeforeImages, int checkpointsRetained) {
+            boolean fullBeforeImages, int checkpointsRetained, SinkGuarantee sinkGuarantee) {
         this.filter = Objects.requireNonNull(filter, "filter");
         this.startupMode = Objects.requireNonNull(startupMode, "startupMode");
         this.chunkSize = chunkSize;
         this.chunkKeyColumns = Map.copyOf(chunkKeyColumns);
         this.fullBeforeImages = fullBeforeImages;
         this.checkpointsRetained = checkpointsRetained;
+        this.sinkGuarantee = Objects.requireNonNull(sinkGuarantee, "sinkGuarantee");
     }
 
     public TableFilter filter() {
@@ -57,10 +59,14 @@ public final class SourceSettings implements Serializable {
         return checkpointsRetained;
     }
 
+    public SinkGuarantee sinkGuarantee() {
+        return sinkGuarantee;
+    }
+
     @Override
     public String toString() {
         return "SourceSettings{" + filter + ", startup=" + startupMode + ", chunkSize=" + chunkSize
                 + ", chunkKeys=" + chunkKeyColumns + ", fullBeforeImages=" + fullBeforeImages
-                + ", checkpointsRetained=" + checkpointsRetained + "}";
+                + ", checkpointsRetained=" + checkpointsRetained + ", sinkGuarantee=" + sinkGuarantee + "}";
     }
 }

@@ -55,7 +55,8 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
                 MySqlOptions.TLS_MODE, MySqlOptions.TLS_ROOT_CERT, MySqlOptions.CONNECT_TIMEOUT,
                 MySqlOptions.FOREIGN_KEY_CASCADES,
                 SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
-                CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED);
+                CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
+                CdcSourceOptions.SINK_GUARANTEE);
     }
 
     @Override

@@ -40,7 +40,8 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
                 PostgresOptions.PUBLICATION_CREATE_IF_MISSING, PostgresOptions.TLS_MODE, PostgresOptions.TLS_ROOT_CERT,
                 PostgresOptions.CONNECT_TIMEOUT, PostgresOptions.STATUS_INTERVAL, SqlOptions.SCHEMA_NAME,
                 SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
-                CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED);
+                CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
+                CdcSourceOptions.SINK_GUARANTEE);
     }
 
     @Override

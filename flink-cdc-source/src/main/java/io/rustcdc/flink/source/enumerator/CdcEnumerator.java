@@ -3,6 +3,7 @@ package io.rustcdc.flink.source.enumerator;
 import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.SinkGuarantee;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.history.SchemaChange;
@@ -75,6 +76,11 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private final Map<TableId, TableDescription> descriptions = new HashMap<>();
     private final LazySession<P, M> session;
     private final StreamGate gate = new StreamGate();
+    /**
+     * Whether chunks handed out now may have been emitted already by an attempt that failed: after
+     * a restore, chunk boundaries and assignments since the checkpoint are lost.
+     */
+    private final boolean restored;
 
     public CdcEnumerator(SplitEnumeratorContext<CdcSplit> context, CdcConnector<P, M> connector, SourceSettings settings,
             EnumeratorState<P, M> state) {
@@ -92,6 +98,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         state.finished.forEach(c -> finished.put(c.splitId(), c));
         this.streamStatus = state.streamStatus;
         this.returnedStream = state.returnedStream;
+        this.restored = state.initialized;
     }
 
     @Override
@@ -224,7 +231,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 ChunkSplit<M> chunk = (ChunkSplit<M>) split;
                 inFlight.remove(chunk.splitId());
                 if (chunk.mark() == null) {
-                    unassigned.addFirst(chunk);
+                    unassigned.addFirst(redeliveredIfAtLeastOnce(chunk));
                 } else {
                     finished.put(chunk.splitId(), chunk);
                 }
@@ -273,6 +280,9 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 continue;
             }
             ChunkSplit<M> chunk = nextChunk();
+            if (chunk != null && restored) {
+                chunk = redeliveredIfAtLeastOnce(chunk);
+            }
             if (chunk != null) {
                 inFlight.put(chunk.splitId(), chunk);
                 context.assignSplit(chunk, subtask);
@@ -295,6 +305,11 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 it.remove();
             }
         }
+    }
+
+    /** With a sink that keeps a failed attempt's records, a chunk read again must leave out no change. */
+    private ChunkSplit<M> redeliveredIfAtLeastOnce(ChunkSplit<M> chunk) {
+        return settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE ? chunk.redelivered() : chunk;
     }
 
     private boolean streamMayStart() {

@@ -107,9 +107,9 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         for (int i = 0; i < planCount; i++) {
             plans.add(CdcSplitSerializer.readPlan(in));
         }
-        List<ChunkSplit<M>> unassigned = readChunks(in);
-        List<ChunkSplit<M>> inFlight = readChunks(in);
-        List<ChunkSplit<M>> finished = readChunks(in);
+        List<ChunkSplit<M>> unassigned = readChunks(in, splitVersion);
+        List<ChunkSplit<M>> inFlight = readChunks(in, splitVersion);
+        List<ChunkSplit<M>> finished = readChunks(in, splitVersion);
         EnumeratorState.StreamStatus status = StateIO.enumAt(EnumeratorState.StreamStatus.values(), in.readByte(),
                 "stream status");
         StreamSplit<P, M> returned = null;
@@ -130,11 +130,11 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         }
     }
 
-    private List<ChunkSplit<M>> readChunks(DataInputView in) throws IOException {
+    private List<ChunkSplit<M>> readChunks(DataInputView in, int splitVersion) throws IOException {
         int n = StateIO.readCount(in);
         List<ChunkSplit<M>> chunks = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            chunks.add(splits.readChunk(in));
+            chunks.add(splits.readChunk(in, splitVersion));
         }
         return chunks;
     }

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source.reader;
 
+import io.rustcdc.flink.source.SinkGuarantee;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.enumerator.ChunksAcknowledgedEvent;
@@ -67,6 +68,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     private final Map<String, ChunkSplit<M>> unacknowledged = new LinkedHashMap<>();
     @Nullable private StreamState<P, M> stream;
     private boolean noMoreSplits;
+    /** Splits added before {@link #start} come from this reader's restored state. */
+    private boolean started;
     private final org.apache.flink.metrics.Counter chunksRead;
 
     private final TreeMap<Long, P> checkpointPositions = new TreeMap<>();
@@ -87,6 +90,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
 
     @Override
     public void start() {
+        started = true;
         if (pendingChunks.isEmpty() && stream == null) {
             context.sendSplitRequest();
         }
@@ -99,7 +103,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         for (CdcSplit split : splits) {
             if (split.isStream()) {
                 StreamSplit<P, M> s = (StreamSplit<P, M>) split;
-                stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding()),
+                // a table whose snapshot was under way may have had chunks emitted by the attempt that failed
+                boolean redelivering = settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE;
+                stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding(), redelivering),
                         new ShapeRecorder(s.history().copy()));
                 LOG.info("Subtask {} streams: {}", context.getIndexOfSubtask(), s);
                 worker.stream(s.position(), settings.filter());
@@ -111,6 +117,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
                     unacknowledged.put(chunk.splitId(), chunk);
                     restoredFinished.add(chunk);
                 } else {
+                    if (!started && settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE) {
+                        chunk = chunk.redelivered(); // the attempt that failed may have emitted it
+                    }
                     pendingChunks.put(chunk.splitId(), chunk);
                     worker.readChunk(chunk);
                 }

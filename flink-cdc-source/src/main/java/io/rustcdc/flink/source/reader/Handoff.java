@@ -36,7 +36,14 @@ import org.apache.flink.annotation.Internal;
  * handoff is incomplete for a while. A change to a key whose chunk is not read yet is dropped: that
  * chunk is read later, in a snapshot taken after the stream delivered the change, so it shows it.
  * This is checked when the chunk arrives, and a change its mark does not reflect fails the source
- * rather than being lost. Not thread-safe.
+ * rather than being lost.
+ *
+ * <p>For a sink that keeps what an attempt that failed emitted ({@link
+ * io.rustcdc.flink.source.SinkGuarantee#AT_LEAST_ONCE}), a chunk that attempt may have emitted is
+ * {@linkplain ChunkSplit#isRedelivered() redelivered}, and so is every chunk of a table whose
+ * snapshot was under way when the stream split was restored: no change of their keys is left out,
+ * since the rows the failed attempt emitted may be older than what the new read shows. Not
+ * thread-safe.
  */
 @Internal
 final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializable> {
@@ -47,11 +54,15 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     /**
      * @param chunks the read chunks of every table in the handoff
      * @param adding the tables still being read (their chunks so far are among {@code chunks})
+     * @param redeliverAdding whether the chunks of {@code adding} still to be read are redelivered
+     *     (a restored stream, for a sink that keeps a failed attempt's records)
      */
-    Handoff(CdcConnector<P, M> connector, List<ChunkSplit<M>> chunks, List<TablePlan> adding) {
+    Handoff(CdcConnector<P, M> connector, List<ChunkSplit<M>> chunks, List<TablePlan> adding, boolean redeliverAdding) {
         this.connector = connector;
         for (TablePlan plan : adding) {
-            tables.put(plan.table(), new TableChunks(plan.key(), new ArrayList<>(), false));
+            TableChunks t = new TableChunks(plan.key(), new ArrayList<>(), false);
+            t.redelivering = redeliverAdding;
+            tables.put(plan.table(), t);
         }
         Map<TableId, List<ChunkSplit<M>>> byTable = new HashMap<>();
         for (ChunkSplit<M> c : chunks) {
@@ -80,7 +91,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      */
     void addChunk(ChunkSplit<M> chunk, boolean last) {
         TableChunks t = tables.get(chunk.table());
-        t.chunks.add(chunk);
+        t.chunks.add(t.redelivering ? chunk.redelivered() : chunk);
         for (Iterator<Pending<P>> it = t.pending.iterator(); it.hasNext(); ) {
             Pending<P> p = it.next();
             if (chunk.contains(p.key)) {
@@ -188,10 +199,13 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         Object[] key = chunks.key(row);
         ChunkSplit<M> chunk = chunks.find(key);
         if (chunk == null) {
+            if (chunks.redelivering) {
+                return false;
+            }
             chunks.pending.add(new Pending<>(key, position)); // its chunk, read later, will show it
             return true;
         }
-        return connector.reflects(chunk.mark(), position);
+        return !chunk.isRedelivered() && connector.reflects(chunk.mark(), position);
     }
 
     /** A change dropped because the chunk of its key was not read yet. */
@@ -212,6 +226,8 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         final String[] columns;
         final List<Pending<P>> pending = new ArrayList<>();
         boolean complete;
+        /** Whether the chunks still to be read are redelivered (see the class comment). */
+        boolean redelivering;
 
         TableChunks(ChunkKey key, List<ChunkSplit<M>> chunks, boolean complete) {
             this.key = key;

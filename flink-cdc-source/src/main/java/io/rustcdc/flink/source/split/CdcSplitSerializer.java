@@ -28,7 +28,9 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     static final int VERSION_1 = 1;
     /** Version 1, and the stream's plans of tables added after it started. */
     static final int VERSION_2 = 2;
-    static final int CURRENT_VERSION = VERSION_2;
+    /** Version 2, and whether each chunk is redelivered (at-least-once sinks). */
+    static final int VERSION_3 = 3;
+    static final int CURRENT_VERSION = VERSION_3;
 
     private static final byte CHUNK = 0;
     private static final byte STREAM = 1;
@@ -65,6 +67,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         switch (version) {
             case VERSION_1:
             case VERSION_2:
+            case VERSION_3:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("a split", version, CURRENT_VERSION);
@@ -79,7 +82,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         if (type == STREAM) {
             split = readStream(in, version);
         } else if (type == CHUNK) {
-            split = readChunk(in);
+            split = readChunk(in, version);
         } else {
             throw new IOException("Unknown split type " + type);
         }
@@ -99,17 +102,19 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         if (chunk.mark() != null) {
             StateIO.writeVersioned(out, marks, chunk.mark());
         }
+        out.writeBoolean(chunk.isRedelivered());
     }
 
-    /** Reads what {@link #writeChunk} wrote. */
-    public ChunkSplit<M> readChunk(DataInputView in) throws IOException {
+    /** Reads what {@link #writeChunk} wrote, in the split format {@code version}. */
+    public ChunkSplit<M> readChunk(DataInputView in, int version) throws IOException {
         TableId table = StateIO.readTableId(in);
         ChunkKey key = readKey(in);
         int index = in.readInt();
         Object[] after = KeyCodec.read(in, key.types());
         Object[] upTo = KeyCodec.read(in, key.types());
         M mark = in.readBoolean() ? StateIO.readVersioned(in, marks) : null;
-        return ChunkSplit.restore(table, key, index, after, upTo, mark);
+        boolean redelivered = version >= VERSION_3 && in.readBoolean();
+        return ChunkSplit.restore(table, key, index, after, upTo, mark, redelivered);
     }
 
     private void writeStream(DataOutputView out, StreamSplit<P, M> split) throws IOException {
@@ -170,7 +175,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         int chunks = StateIO.readCount(in);
         List<ChunkSplit<M>> handoff = new ArrayList<>(chunks);
         for (int i = 0; i < chunks; i++) {
-            handoff.add(readChunk(in));
+            handoff.add(readChunk(in, version));
         }
         int tableCount = StateIO.readCount(in);
         Set<TableId> tables = new HashSet<>();

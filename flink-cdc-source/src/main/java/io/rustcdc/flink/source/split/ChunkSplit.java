@@ -22,30 +22,48 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
     @Nullable private final Object[] after;
     @Nullable private final Object[] upTo;
     @Nullable private final M mark;
+    private final boolean redelivered;
 
     private ChunkSplit(TableId table, ChunkKey key, int index, @Nullable Object[] after, @Nullable Object[] upTo,
-            @Nullable M mark) {
+            @Nullable M mark, boolean redelivered) {
         this.table = Objects.requireNonNull(table, "table");
         this.key = Objects.requireNonNull(key, "key");
         this.index = index;
         this.after = after;
         this.upTo = upTo;
         this.mark = mark;
+        this.redelivered = redelivered;
     }
 
     public static <M> ChunkSplit<M> of(TableId table, ChunkKey key, int index, @Nullable Object[] after,
             @Nullable Object[] upTo) {
-        return new ChunkSplit<>(table, key, index, after, upTo, null);
+        return new ChunkSplit<>(table, key, index, after, upTo, null, false);
     }
 
     /** The same chunk, read, with what it reflects. */
     public ChunkSplit<M> finished(M mark) {
-        return new ChunkSplit<>(table, key, index, after, upTo, Objects.requireNonNull(mark, "mark"));
+        return new ChunkSplit<>(table, key, index, after, upTo, Objects.requireNonNull(mark, "mark"), redelivered);
+    }
+
+    /**
+     * The same chunk, read (or to be read) after a restore, by a source whose sink may have kept what
+     * a failed attempt emitted of it ({@link io.rustcdc.flink.source.SinkGuarantee#AT_LEAST_ONCE}).
+     */
+    public ChunkSplit<M> redelivered() {
+        return redelivered ? this : new ChunkSplit<>(table, key, index, after, upTo, mark, true);
+    }
+
+    /**
+     * Whether an attempt that failed may have emitted this chunk into a sink that kept it: the
+     * handoff then leaves out no change of its keys.
+     */
+    public boolean isRedelivered() {
+        return redelivered;
     }
 
     static <M> ChunkSplit<M> restore(TableId table, ChunkKey key, int index, @Nullable Object[] after,
-            @Nullable Object[] upTo, @Nullable M mark) {
-        return new ChunkSplit<>(table, key, index, after, upTo, mark);
+            @Nullable Object[] upTo, @Nullable M mark, boolean redelivered) {
+        return new ChunkSplit<>(table, key, index, after, upTo, mark, redelivered);
     }
 
     @Override
@@ -100,7 +118,7 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
         }
         ChunkSplit<?> c = (ChunkSplit<?>) o;
         return table.equals(c.table) && key.equals(c.key) && index == c.index && Arrays.deepEquals(after, c.after)
-                && Arrays.deepEquals(upTo, c.upTo) && Objects.equals(mark, c.mark);
+                && Arrays.deepEquals(upTo, c.upTo) && Objects.equals(mark, c.mark) && redelivered == c.redelivered;
     }
 
     @Override
@@ -111,6 +129,6 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
     /** Keys may be confidential: only the table, the chunk number and the mark. */
     @Override
     public String toString() {
-        return splitId() + (mark == null ? "" : " read, " + mark);
+        return splitId() + (mark == null ? "" : " read, " + mark) + (redelivered ? ", redelivered" : "");
     }
 }

@@ -45,7 +45,7 @@ class HandoffTest {
                 ChunkSplit.<HashSet<Long>>of(T, KEY, 2, new Object[] {20L}, null).finished(new HashSet<>()));
     }
 
-    private final Handoff<TestPosition, HashSet<Long>> handoff = new Handoff<>(new FakeConnector(), chunks(), List.of());
+    private final Handoff<TestPosition, HashSet<Long>> handoff = new Handoff<>(new FakeConnector(), chunks(), List.of(), false);
     private final TestPosition at5 = new TestPosition(5);
 
     @Test
@@ -104,7 +104,7 @@ class HandoffTest {
     @Test
     void aTableBeingAddedDropsChangesOfUnreadChunksAndChecksThemWhenTheChunkArrives() {
         Handoff<TestPosition, HashSet<Long>> adding = new Handoff<>(new FakeConnector(), List.of(),
-                List.of(TablePlan.start(T, KEY)));
+                List.of(TablePlan.start(T, KEY)), false);
         assertThat(adding.decide(insert(3), at5)).isNull();
         assertThat(adding.decide(insert(15), new TestPosition(7))).isNull();
         adding.addChunk(ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L}).finished(new HashSet<>(Set.of(5L))), false);
@@ -113,6 +113,33 @@ class HandoffTest {
                 ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, null).finished(new HashSet<>(Set.of(5L)));
         assertThatThrownBy(() -> adding.addChunk(missesPosition7, true)).isInstanceOf(CdcException.class)
                 .hasMessageContaining("is not in the chunk read after it").hasMessageContaining("Nothing was lost");
+    }
+
+    @Test
+    void aRedeliveredChunkLeavesOutNoChangeOfItsKeys() {
+        List<ChunkSplit<HashSet<Long>>> chunks = new java.util.ArrayList<>(chunks());
+        chunks.set(1, chunks.get(1).redelivered());
+        Handoff<TestPosition, HashSet<Long>> h = new Handoff<>(new FakeConnector(), chunks, List.of(), false);
+        assertThat(h.decide(insert(3), at5)).as("its neighbour still decides by its mark").isNull();
+        assertThat(h.decide(insert(15), at5)).isNotNull();
+        assertThat(h.decide(delete(15), at5)).isNotNull();
+        assertThat(h.decide(update(5, 15), at5).op()).as("into the redelivered chunk").isEqualTo(Op.INSERT);
+        assertThat(h.remaining()).contains(chunks.get(1));
+    }
+
+    @Test
+    void aRestoredTableBeingAddedForAnAtLeastOnceSinkLeavesOutNoChangeOfChunksStillToRead() {
+        ChunkSplit<HashSet<Long>> readBefore =
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L}).finished(new HashSet<>(Set.of(5L)));
+        Handoff<TestPosition, HashSet<Long>> adding = new Handoff<>(new FakeConnector(), List.of(readBefore),
+                List.of(TablePlan.start(T, KEY).after(new Object[] {10L})), true);
+        assertThat(adding.decide(insert(3), at5)).as("a chunk read before the checkpoint decides by its mark").isNull();
+        assertThat(adding.decide(insert(15), at5)).as("its chunk is not read yet").isNotNull();
+        ChunkSplit<HashSet<Long>> readAfter =
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, null).finished(new HashSet<>(Set.of(5L)));
+        adding.addChunk(readAfter, true);
+        assertThat(adding.decide(insert(15), at5)).isNotNull();
+        assertThat(adding.remaining()).containsExactly(readBefore, readAfter.redelivered());
     }
 
     @Test

@@ -87,10 +87,28 @@ public class CdcSplitSerializerTest {
         assertThat(roundTrip(streamAdding())).isEqualTo(streamAdding());
     }
 
+    /** A stream split adding a table whose handoff holds a redelivered chunk (version 3 and later). */
+    static StreamSplit<TestPosition, Long> streamRedelivered() {
+        StreamSplit<TestPosition, Long> base = streamAdding();
+        List<ChunkSplit<Long>> handoff = List.of(base.handoff().get(0), chunk().redelivered());
+        return StreamSplit.of(base.position(), handoff, base.tables(), base.history(), base.adding());
+    }
+
+    @Test
+    void readsBytesWrittenByVersion3() throws IOException {
+        StreamSplit<?, ?> v3 = (StreamSplit<?, ?>) SERIALIZER.deserialize(3, resource("/serializer-snapshots/stream-split-v3.bin"));
+        assertThat(v3).isEqualTo(streamRedelivered());
+        assertThat(v3.handoff().get(1).isRedelivered()).isTrue();
+        assertThat(v3.handoff().get(0).isRedelivered()).isFalse();
+        assertThat(roundTrip(chunk().redelivered())).isEqualTo(chunk().redelivered()).isNotEqualTo(chunk());
+        assertThat(((ChunkSplit<?>) roundTrip(ChunkSplit.of(ORDERS, key(), 0, null, null).redelivered())).isRedelivered())
+                .isTrue();
+    }
+
     @Test
     void refusesUnknownVersions() {
-        assertThatThrownBy(() -> SERIALIZER.deserialize(3, new byte[0])).isInstanceOf(CdcException.class)
-                .hasMessageContaining("serializer version 3");
+        assertThatThrownBy(() -> SERIALIZER.deserialize(4, new byte[0])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 4");
     }
 
     private static CdcSplit roundTrip(CdcSplit split) throws IOException {
@@ -107,6 +125,6 @@ public class CdcSplitSerializerTest {
     /** Writes the snapshot of the current version; run once when a format version is introduced. */
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
-        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"), SERIALIZER.serialize(streamAdding()));
+        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"), SERIALIZER.serialize(streamRedelivered()));
     }
 }

@@ -18,7 +18,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
  * changelog against the tables' final content ({@link Replay}).
  *
  * <p>Each run draws its {@link Workload} from a seed printed before it starts and named in any
- * failure. {@code -Drustcdc.consistency.seed=N} replays one run; {@code
+ * failure. {@code -Drustcdc.consistency.seed=N} replays one run (or several: {@code N,M}); {@code
  * -Drustcdc.consistency.runs=N} sets how many runs a suite does (a soak), each with a new seed.
  * The cluster needs one TaskManager with four slots and HA leadership control.
  *
@@ -47,7 +47,7 @@ public final class ConsistencySuite {
         String fixed = System.getProperty(SEED_PROPERTY, "");
         long[] seeds;
         if (!fixed.isBlank()) {
-            seeds = new long[] {Long.parseLong(fixed.trim())};
+            seeds = Arrays.stream(fixed.split(",")).mapToLong(t -> Long.parseLong(t.trim())).toArray();
         } else {
             Random random = new SecureRandom();
             seeds = new long[Integer.getInteger(RUNS_PROPERTY, defaultRuns)];
