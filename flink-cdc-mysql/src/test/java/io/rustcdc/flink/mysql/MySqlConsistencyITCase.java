@@ -10,6 +10,7 @@ import io.rustcdc.flink.testing.consistency.ConsistencySuite;
 import io.rustcdc.flink.testing.consistency.ConsistencyTarget;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -62,6 +63,7 @@ class MySqlConsistencyITCase {
                     .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
                     .includeTables(tables.stream().map(t -> db.name() + "." + t).toArray(String[]::new))
                     .chunkSize(chunkSize)
+                    .tableDiscoveryInterval(Duration.ofSeconds(1))
                     .sinkGuarantee(atLeastOnceSinks ? SinkGuarantee.AT_LEAST_ONCE : SinkGuarantee.EXACTLY_ONCE)
                     .deserializer(ChangeEventDeserializer.json())
                     .build();

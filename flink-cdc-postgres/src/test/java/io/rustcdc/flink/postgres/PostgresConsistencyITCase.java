@@ -11,6 +11,7 @@ import io.rustcdc.flink.testing.consistency.ConsistencyTarget;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -67,10 +68,13 @@ class PostgresConsistencyITCase {
 
         @Override
         public CdcSource<String, ?, ?> source(List<String> tables, int chunkSize, boolean atLeastOnceSinks, String run) {
+            // of every table, so that a table created while the job runs is published too
+            db.execute("CREATE PUBLICATION " + run + " FOR ALL TABLES");
             return CdcSource.builder()
                     .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, run)))
                     .includeTables(tables.stream().map(t -> "public." + t).toArray(String[]::new))
                     .chunkSize(chunkSize)
+                    .tableDiscoveryInterval(Duration.ofSeconds(1))
                     .sinkGuarantee(atLeastOnceSinks ? SinkGuarantee.AT_LEAST_ONCE : SinkGuarantee.EXACTLY_ONCE)
                     .deserializer(ChangeEventDeserializer.json())
                     .build();

@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
     private boolean fullBeforeImages;
     private int checkpointsRetained = CdcSourceOptions.CHECKPOINTS_RETAINED.defaultValue();
     private SinkGuarantee sinkGuarantee = CdcSourceOptions.SINK_GUARANTEE.defaultValue();
+    private Duration tableDiscoveryInterval = CdcSourceOptions.TABLE_DISCOVERY_INTERVAL.defaultValue();
 
     CdcSourceBuilder(CdcConnector<P, M> connector, ChangeEventDeserializer<T> deserializer) {
         this.connector = Objects.requireNonNull(connector, "connector");
@@ -45,6 +47,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         b.fullBeforeImages = fullBeforeImages;
         b.checkpointsRetained = checkpointsRetained;
         b.sinkGuarantee = sinkGuarantee;
+        b.tableDiscoveryInterval = tableDiscoveryInterval;
         return b;
     }
 
@@ -106,6 +109,15 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         return this;
     }
 
+    /**
+     * How often a streaming source looks for new tables the include list matches, to snapshot and
+     * then stream them; {@link Duration#ZERO} looks only at start and restore. 10 s by default.
+     */
+    public CdcSourceBuilder<T, P, M> tableDiscoveryInterval(Duration interval) {
+        this.tableDiscoveryInterval = Objects.requireNonNull(interval, "interval");
+        return this;
+    }
+
     /** Applies the options of {@link CdcSourceOptions} that {@code options} sets. */
     public CdcSourceBuilder<T, P, M> options(ReadableConfig options) {
         options.getOptional(CdcSourceOptions.TABLE_INCLUDE_LIST).ifPresent(include::addAll);
@@ -115,6 +127,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         options.getOptional(CdcSourceOptions.CHUNK_SIZE).ifPresent(n -> chunkSize = n);
         options.getOptional(CdcSourceOptions.CHECKPOINTS_RETAINED).ifPresent(n -> checkpointsRetained = n);
         options.getOptional(CdcSourceOptions.SINK_GUARANTEE).ifPresent(g -> sinkGuarantee = g);
+        options.getOptional(CdcSourceOptions.TABLE_DISCOVERY_INTERVAL).ifPresent(d -> tableDiscoveryInterval = d);
         options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).ifPresent(entries -> {
             for (String entry : entries) {
                 int colon = entry.lastIndexOf(':');
@@ -139,6 +152,10 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.CHECKPOINTS_RETAINED.key()
                     + "' must be at least 1, not " + checkpointsRetained);
         }
+        if (tableDiscoveryInterval.isNegative()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.TABLE_DISCOVERY_INTERVAL.key()
+                    + "' must not be negative, not " + tableDiscoveryInterval);
+        }
         for (String table : chunkKeyColumns.keySet()) {
             if (!table.contains(".")) {
                 throw new CdcException(CdcException.Kind.CONFIGURATION, "A chunk key column needs its table as "
@@ -146,7 +163,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
             }
         }
         SourceSettings settings = new SourceSettings(TableFilter.of(include, exclude), startupMode, chunkSize,
-                chunkKeyColumns, fullBeforeImages, checkpointsRetained, sinkGuarantee);
+                chunkKeyColumns, fullBeforeImages, checkpointsRetained, sinkGuarantee,
+                tableDiscoveryInterval);
         return new CdcSource<>(connector, settings, deserializer);
     }
 }

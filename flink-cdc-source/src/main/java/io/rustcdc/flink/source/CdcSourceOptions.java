@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source;
 
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -49,6 +50,14 @@ public final class CdcSourceOptions {
                     .defaultValues()
                     .withDescription("schema.table:column entries naming the column that splits a table, instead of "
                             + "its primary key; required for a table without one. Its values must be unique and not null.");
+
+    public static final ConfigOption<Duration> TABLE_DISCOVERY_INTERVAL = ConfigOptions.key("scan.table-discovery.interval")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(10))
+            .withDescription("How often a streaming source looks for tables the include list matches that were "
+                    + "created (or, for PostgreSQL, added to the publication) since it started; each one found is "
+                    + "snapshotted while the stream runs, then streamed. 0 looks only when the job starts or is "
+                    + "restored; changes of such a table are left out until then (with a warning).");
 
     public static final ConfigOption<SinkGuarantee> SINK_GUARANTEE = ConfigOptions.key("scan.handoff.sink-guarantee")
             .enumType(SinkGuarantee.class)

@@ -3,6 +3,7 @@ package io.rustcdc.flink.source;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.TableId;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import javax.annotation.Nullable;
@@ -20,9 +21,11 @@ public final class SourceSettings implements Serializable {
     private final boolean fullBeforeImages;
     private final int checkpointsRetained;
     private final SinkGuarantee sinkGuarantee;
+    private final Duration tableDiscoveryInterval;
 
     SourceSettings(TableFilter filter, StartupMode startupMode, int chunkSize, Map<String, String> chunkKeyColumns,
-            boolean fullBeforeImages, int checkpointsRetained, SinkGuarantee sinkGuarantee) {
+            boolean fullBeforeImages, int checkpointsRetained, SinkGuarantee sinkGuarantee,
+            Duration tableDiscoveryInterval) {
         this.filter = Objects.requireNonNull(filter, "filter");
         this.startupMode = Objects.requireNonNull(startupMode, "startupMode");
         this.chunkSize = chunkSize;
@@ -30,6 +33,7 @@ public final class SourceSettings implements Serializable {
         this.fullBeforeImages = fullBeforeImages;
         this.checkpointsRetained = checkpointsRetained;
         this.sinkGuarantee = Objects.requireNonNull(sinkGuarantee, "sinkGuarantee");
+        this.tableDiscoveryInterval = Objects.requireNonNull(tableDiscoveryInterval, "tableDiscoveryInterval");
     }
 
     public TableFilter filter() {
@@ -63,10 +67,16 @@ public final class SourceSettings implements Serializable {
         return sinkGuarantee;
     }
 
+    /** How often the enumerator looks for new tables; zero for only at start and restore. */
+    public Duration tableDiscoveryInterval() {
+        return tableDiscoveryInterval;
+    }
+
     @Override
     public String toString() {
         return "SourceSettings{" + filter + ", startup=" + startupMode + ", chunkSize=" + chunkSize
                 + ", chunkKeys=" + chunkKeyColumns + ", fullBeforeImages=" + fullBeforeImages
-                + ", checkpointsRetained=" + checkpointsRetained + ", sinkGuarantee=" + sinkGuarantee + "}";
+                + ", checkpointsRetained=" + checkpointsRetained + ", sinkGuarantee=" + sinkGuarantee
+                + ", tableDiscoveryInterval=" + tableDiscoveryInterval + "}";
     }
 }

@@ -81,6 +81,10 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
      * a restore, chunk boundaries and assignments since the checkpoint are lost.
      */
     private final boolean restored;
+    /** The subtask reading the stream split; -1 while none does. */
+    private int streamOwner = -1;
+    /** The captured and added tables, for discovery on a worker thread. */
+    private volatile Set<TableId> known = Set.of();
 
     public CdcEnumerator(SplitEnumeratorContext<CdcSplit> context, CdcConnector<P, M> connector, SourceSettings settings,
             EnumeratorState<P, M> state) {
@@ -99,6 +103,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         this.streamStatus = state.streamStatus;
         this.returnedStream = state.returnedStream;
         this.restored = state.initialized;
+        refreshKnown();
     }
 
     @Override
@@ -109,6 +114,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             findAddedTables();
         }
         registerMetrics();
+        scheduleDiscovery();
         // opens the stream gate's fallback when no checkpoint comes (see StreamGate)
         context.callAsync(() -> null, (ignored, error) -> {
             if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED && gate.armed() && !gate.open()
@@ -119,39 +125,103 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     }
 
     /**
-     * After a restore: tables the include list now matches that were not captured. Before the
-     * stream split exists they join the snapshot; after, the stream's reader snapshots them while it
-     * streams. Tables already captured are never read again.
+     * Tables the include list matches that are not captured: found after a restore, and while the
+     * job runs, every {@code scan.table-discovery.interval}. Before the stream split exists they join
+     * the snapshot; after, the stream's reader snapshots them while it streams (each change it
+     * passed over before is older than that snapshot, so the snapshot shows it). Tables already
+     * captured are never read again.
      */
     private void findAddedTables() {
-        List<TableId> found = new ArrayList<>();
+        accept(discover(known));
+    }
+
+    /** Finds, prepares and describes the tables not in {@code captured}; no enumerator state is touched. */
+    private List<Found> discover(Set<TableId> captured) {
+        List<TableId> tablesFound = new ArrayList<>();
+        List<Found> found = new ArrayList<>();
         try (CatalogSession<P, M> s = connector.openSession()) {
             for (TableId table : s.discoverTables(settings.filter())) {
-                if (!tables.contains(table)) {
-                    found.add(table);
+                if (!captured.contains(table)) {
+                    tablesFound.add(table);
                 }
             }
-            if (found.isEmpty()) {
-                return;
+            if (tablesFound.isEmpty()) {
+                return found;
             }
-            s.checkSnapshotPrerequisites(found);
-            s.prepareStream(found, settings.fullBeforeImages());
-            for (TableId table : found) {
+            s.checkSnapshotPrerequisites(tablesFound);
+            s.prepareStream(tablesFound, settings.fullBeforeImages());
+            for (TableId table : tablesFound) {
                 TableDescription description = s.describe(table);
-                TablePlan plan = TablePlan.start(table, ChunkKey.of(description, settings.chunkKeyColumn(table),
-                        CdcSourceOptions.CHUNK_KEY_COLUMNS.key()));
-                if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED) {
-                    plans.add(plan);
-                    tables.add(table);
-                    history.recordDdl("shape:" + table.qualifiedName() + ":start",
-                            SchemaChange.rowShape(table, description.shape(), Instant.now()));
-                } else {
-                    added.add(plan);
-                }
+                found.add(new Found(TablePlan.start(table, ChunkKey.of(description, settings.chunkKeyColumn(table),
+                        CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
             }
         }
-        LOG.info("Tables added to the {} source since its last run: {}; they are snapshotted {}", connector.name(),
-                found, streamStatus == EnumeratorState.StreamStatus.NOT_CREATED ? "with the others" : "while the stream runs");
+        return found;
+    }
+
+    /** Takes the tables {@link #discover} found into the snapshot, or hands them to the stream's reader. */
+    private void accept(List<Found> found) {
+        List<TablePlan> forStream = new ArrayList<>();
+        List<TableId> names = new ArrayList<>();
+        for (Found f : found) {
+            TableId table = f.plan.table();
+            if (tables.contains(table) || added.stream().anyMatch(p -> p.table().equals(table))) {
+                continue; // found twice
+            }
+            names.add(table);
+            if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED) {
+                plans.add(f.plan);
+                tables.add(table);
+                history.recordDdl("shape:" + table.qualifiedName() + ":start",
+                        SchemaChange.rowShape(table, f.description.shape(), Instant.now()));
+            } else {
+                added.add(f.plan);
+                forStream.add(f.plan);
+            }
+        }
+        if (names.isEmpty()) {
+            return;
+        }
+        refreshKnown();
+        LOG.info("Tables the {} source captures from now on: {}; they are snapshotted {}", connector.name(), names,
+                streamStatus == EnumeratorState.StreamStatus.NOT_CREATED ? "with the others" : "while the stream runs");
+        if (!forStream.isEmpty() && streamOwner >= 0) {
+            context.sendEventToSourceReader(streamOwner, new TablesAddedEvent(forStream));
+        } else if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED) {
+            assignPending();
+        }
+    }
+
+    /** Looks for new tables on a worker thread every interval; a table that cannot be captured fails the job. */
+    private void scheduleDiscovery() {
+        long interval = settings.tableDiscoveryInterval().toMillis();
+        if (interval <= 0 || !settings.startupMode().streams()) {
+            return;
+        }
+        context.callAsync(() -> discover(known), (found, error) -> {
+            if (error != null) {
+                throw new CdcException(CdcException.Kind.CONNECTION, "Looking for tables of the " + connector.name()
+                        + " source created since it started failed: " + error.getMessage(), error);
+            }
+            accept(found);
+        }, interval, interval);
+    }
+
+    private void refreshKnown() {
+        Set<TableId> all = new HashSet<>(tables);
+        added.forEach(p -> all.add(p.table()));
+        known = Set.copyOf(all);
+    }
+
+    /** A table found by {@link #discover}, with its chunk plan. */
+    private final class Found {
+        final TablePlan plan;
+        final TableDescription description;
+
+        Found(TablePlan plan, TableDescription description) {
+            this.plan = plan;
+            this.description = description;
+        }
     }
 
     /** Snapshot progress: chunks planned and read, in all and per table, and tables still being planned. */
@@ -208,6 +278,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             }
             tables.addAll(discovered);
         }
+        refreshKnown();
         streamStatus = EnumeratorState.StreamStatus.NOT_CREATED;
         initialized = true;
         LOG.info("The {} source captures {} tables ({}), startup mode {}{}", connector.name(), tables.size(), tables,
@@ -225,6 +296,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     public void addSplitsBack(List<CdcSplit> splits, int subtaskId) {
         for (CdcSplit split : splits) {
             if (split.isStream()) {
+                streamOwner = -1;
                 returnedStream = (StreamSplit<P, M>) split;
                 streamStatus = EnumeratorState.StreamStatus.RETURNED;
             } else {
@@ -260,6 +332,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             context.sendEventToSourceReader(subtaskId, new ChunksAcknowledgedEvent(ids));
             assignPending();
         } else if (event instanceof StreamOwnerEvent) {
+            streamOwner = subtaskId;
             if (!added.isEmpty()) {
                 context.sendEventToSourceReader(subtaskId, new TablesAddedEvent(added));
             }
@@ -267,6 +340,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             List<TableId> accepted = ((TablesAcceptedEvent) event).tables();
             tables.addAll(accepted);
             added.removeIf(p -> accepted.contains(p.table()));
+            refreshKnown();
         } else {
             LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
         }

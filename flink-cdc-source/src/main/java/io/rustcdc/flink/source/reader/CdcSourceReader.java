@@ -196,7 +196,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         StreamState<P, M> s = stream;
         for (StreamRecord<P> record : batch) {
             ChangeEvent event = record.event();
-            if (event != null && s.captures(event)) {
+            if (event != null && !s.captures(event)) {
+                s.warnIfLeftOut(event);
+            } else if (event != null) {
                 ChangeEvent decided = s.handoff.decide(event, record.position());
                 if (decided != null) {
                     s.recorder.record(decided, record.position());
@@ -285,6 +287,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         final ShapeRecorder recorder;
         final Set<TableId> tables;
         final Map<TableId, TablePlan> adding = new LinkedHashMap<>();
+        final Set<TableId> leftOut = new java.util.HashSet<>();
         P position;
 
         StreamState(StreamSplit<P, M> split, Handoff<P, M> handoff, ShapeRecorder recorder) {
@@ -302,6 +305,15 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
          */
         boolean captures(ChangeEvent event) {
             return event.op() == Op.MESSAGE || tables.contains(event.table()) || adding.containsKey(event.table());
+        }
+
+        /** Says once per table that a change of a table not captured yet was left out, and why. */
+        void warnIfLeftOut(ChangeEvent event) {
+            if (event.op() != Op.SCHEMA_CHANGE && leftOut.add(event.table())) {
+                LOG.warn("A change of table {}, which the include list matches but which is not captured yet, was left "
+                        + "out; the source snapshots it once it finds the table (see 'scan.table-discovery.interval'), "
+                        + "and that snapshot holds every change left out before", event.table());
+            }
         }
     }
 

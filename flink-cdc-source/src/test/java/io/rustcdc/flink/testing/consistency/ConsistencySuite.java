@@ -75,10 +75,20 @@ public final class ConsistencySuite {
                 target.source(tables, workload.chunkSize, workload.sink == Workload.Sink.AT_LEAST_ONCE, run), workload, run);
                 Writers writers = new Writers(target, workload)) {
             long start = System.nanoTime();
+            boolean created = false;
             for (Workload.TimedFault f : workload.faults) {
+                if (!created && workload.createLaterMillis <= f.atMillis) {
+                    pumpUntil(job, replay, start + TimeUnit.MILLISECONDS.toNanos(workload.createLaterMillis));
+                    createTable(target, workload, SuiteTable.CREATED_LATER);
+                    created = true;
+                }
                 pumpUntil(job, replay, start + TimeUnit.MILLISECONDS.toNanos(f.atMillis));
                 job.inject(f.fault);
                 System.out.println("  " + f + ": done at " + replay.ops());
+            }
+            if (!created) {
+                pumpUntil(job, replay, start + TimeUnit.MILLISECONDS.toNanos(workload.createLaterMillis));
+                createTable(target, workload, SuiteTable.CREATED_LATER);
             }
             while (!writers.ended()) {
                 pumpUntil(job, replay, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
@@ -141,23 +151,36 @@ public final class ConsistencySuite {
     }
 
     private static void createTables(ConsistencyTarget target, Workload workload) throws Exception {
-        Random r = new Random(workload.seed);
         try (Connection c = target.connect();
                 Statement s = c.createStatement()) {
             for (SuiteTable t : SuiteTable.values()) {
                 s.execute("DROP TABLE IF EXISTS " + t.name);
-                s.execute(t.create());
-                target.prepareTable(c, t.name);
-                List<Integer> slots = workload.initialSlots(t);
-                for (int from = 0; from < slots.size(); from += 500) {
-                    StringBuilder insert = new StringBuilder("INSERT INTO ").append(t.name).append(" (")
-                            .append(t.columns()).append(") VALUES ");
-                    for (int i = from; i < Math.min(slots.size(), from + 500); i++) {
-                        insert.append(i == from ? "" : ", ").append('(').append(t.keyValues(slots.get(i))).append(", ")
-                                .append(Workload.values(r, 0)).append(')');
-                    }
-                    s.execute(insert.toString());
+            }
+        }
+        for (SuiteTable t : SuiteTable.values()) {
+            if (t != SuiteTable.CREATED_LATER) {
+                createTable(target, workload, t);
+            }
+        }
+    }
+
+    private static void createTable(ConsistencyTarget target, Workload workload, SuiteTable t) throws Exception {
+        Random r = new Random(workload.seed ^ t.ordinal());
+        try (Connection c = target.connect();
+                Statement s = c.createStatement()) {
+            s.execute(t.create());
+            target.prepareTable(c, t.name);
+            List<Integer> slots = workload.initialSlots(t);
+            for (int from = 0; from < slots.size(); from += 500) {
+                StringBuilder insert = new StringBuilder("INSERT INTO ").append(t.name).append(" (").append(t.columns())
+                        .append(") VALUES ");
+                for (int i = from; i < Math.min(slots.size(), from + 500); i++) {
+                    insert.append(i == from ? "" : ", ").append('(').append(t.keyValues(slots.get(i))).append(", ")
+                            .append(Workload.values(r, 0)).append(')');
                 }
+                // the writers may have taken some of these keys already, once the table exists
+                s.execute(target.upsert(insert.toString(), t.name, String.join(", ", t.keyColumns),
+                        "ver = " + t.name + ".ver + 1"));
             }
         }
     }

@@ -29,8 +29,9 @@ public interface ConsistencyTarget {
     String upsert(String insert, String table, String keyColumns, String assignments);
 
     /**
-     * A source over {@code tables} (names without a schema, in this target's test database) with
-     * {@code chunkSize}, rendering native JSON. {@code run} is unique per run, for names a source
+     * A source over {@code tables} (names without a schema, in this target's test database, one of
+     * them created only while the job runs) with {@code chunkSize}, rendering native JSON, that looks
+     * for new tables every second. {@code run} is unique per run, for names a source
      * must not share with another run (a replication slot).
      *
      * @param atLeastOnceSinks the source's option for sinks that keep what a failed attempt wrote

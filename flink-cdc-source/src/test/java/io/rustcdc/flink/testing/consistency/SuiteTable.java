@@ -13,7 +13,12 @@ enum SuiteTable {
     /** A composite key whose second part is text. */
     COMPOSITE_KEY("c_comp", List.of("a", "b"), "a INT NOT NULL, b VARCHAR(24) NOT NULL"),
     /** A text key whose order is not the slots' order. */
-    TEXT_KEY("c_text", List.of("k"), "k VARCHAR(40) NOT NULL");
+    TEXT_KEY("c_text", List.of("k"), "k VARCHAR(40) NOT NULL"),
+    /**
+     * A bigint key, in a table created while the job runs: the source must find it, snapshot it while
+     * it streams, then stream it. Statements on it fail (and roll back) until it exists.
+     */
+    CREATED_LATER("c_later", List.of("id"), "id BIGINT NOT NULL");
 
     final String name;
     final List<String> keyColumns;
@@ -38,6 +43,7 @@ enum SuiteTable {
     String keyValues(int slot) {
         switch (this) {
             case INTEGER_KEY:
+            case CREATED_LATER:
                 return Integer.toString(slot);
             case COMPOSITE_KEY:
                 return (slot % 7) + ", '" + compositeText(slot) + "'";
@@ -50,6 +56,7 @@ enum SuiteTable {
     String keyIs(int slot) {
         switch (this) {
             case INTEGER_KEY:
+            case CREATED_LATER:
                 return "id = " + slot;
             case COMPOSITE_KEY:
                 return "a = " + (slot % 7) + " AND b = '" + compositeText(slot) + "'";
@@ -67,6 +74,7 @@ enum SuiteTable {
     String keyRange(int slot, int width) {
         switch (this) {
             case INTEGER_KEY:
+            case CREATED_LATER:
                 return "id BETWEEN " + slot + " AND " + (slot + width);
             case COMPOSITE_KEY:
                 return "a = " + (slot % 7) + " AND b BETWEEN '" + compositeText(slot) + "' AND '"

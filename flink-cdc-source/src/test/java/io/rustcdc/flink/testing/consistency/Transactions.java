@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Draws a writer's next transaction: most change one to four rows (updates, upserts, deletes,
+ * Draws a writer's next transaction: most change one to three rows (updates, upserts, deletes,
  * plain inserts that may collide, key updates that move a row to another chunk), some change
  * dozens, a few insert hundreds or update up to ten thousand rows at once; one in ten is rolled
  * back. A statement that fails (a collision, a deadlock) rolls the whole transaction back.
@@ -28,15 +28,15 @@ final class Transactions {
 
     List<String> next() {
         List<String> statements = new ArrayList<>();
-        int size = random.nextInt(100);
-        if (size < 2) {
+        int size = random.nextInt(1000);
+        if (size < 5) {
             SuiteTable t = table();
             statements.add("UPDATE " + t.name + " SET v = v + 1, ver = ver + 1 WHERE "
                     + t.keyRange(slot(), 100 + random.nextInt(10_000)));
-        } else if (size < 8) {
+        } else if (size < 35) {
             statements.add(bulkUpsert(table(), 50 + random.nextInt(500)));
         } else {
-            int n = size < 25 ? 5 + random.nextInt(40) : 1 + random.nextInt(4);
+            int n = size < 135 ? 5 + random.nextInt(40) : 1 + random.nextInt(3);
             for (int i = 0; i < n; i++) {
                 statements.add(rowChange(table()));
             }

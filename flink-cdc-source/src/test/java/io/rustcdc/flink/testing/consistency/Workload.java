@@ -48,6 +48,8 @@ final class Workload {
     final int writers;
     final long writeMillis;
     final Sink sink;
+    /** When the table {@link SuiteTable#CREATED_LATER} is created, from the job's start. */
+    final long createLaterMillis;
     final List<TimedFault> faults = new ArrayList<>();
 
     Workload(long seed, boolean atLeastOnceSinks) {
@@ -61,6 +63,7 @@ final class Workload {
         writers = 2 + r.nextInt(3);
         writeMillis = 6_000 + r.nextInt(6_000);
         sink = atLeastOnceSinks && r.nextBoolean() ? Sink.AT_LEAST_ONCE : Sink.EXACTLY_ONCE;
+        createLaterMillis = 300 + r.nextInt((int) (writeMillis * 2 / 3));
         int count = r.nextInt(3);
         List<Long> moments = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -82,7 +85,7 @@ final class Workload {
     public String toString() {
         return "seed=" + seed + " rows/table=" + rowsPerTable + " parallelism=" + parallelism + " chunkSize=" + chunkSize
                 + " checkpoint=" + checkpointMillis + "ms writers=" + writers + " writing=" + writeMillis + "ms sink="
-                + sink + " faults=" + faults;
+                + sink + " faults=" + faults + " c_later created@" + createLaterMillis + "ms";
     }
 
     /** The initial rows' slots of a table: {@code rowsPerTable} distinct slots in 1..slots. */
@@ -90,7 +93,8 @@ final class Workload {
         Random r = new Random(seed ^ table.name.hashCode());
         java.util.BitSet taken = new java.util.BitSet();
         List<Integer> result = new ArrayList<>();
-        while (result.size() < rowsPerTable) {
+        int rows = table == SuiteTable.CREATED_LATER ? rowsPerTable / 3 : rowsPerTable;
+        while (result.size() < rows) {
             int s = 1 + r.nextInt(slots);
             if (!taken.get(s)) {
                 taken.set(s);
