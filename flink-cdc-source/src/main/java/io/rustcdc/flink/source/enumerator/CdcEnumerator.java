@@ -132,16 +132,21 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
      * captured are never read again.
      */
     private void findAddedTables() {
-        accept(discover(known));
+        accept(discover(known, true));
     }
 
-    /** Finds, prepares and describes the tables not in {@code captured}; no enumerator state is touched. */
-    private List<Found> discover(Set<TableId> captured) {
+    /**
+     * Finds, prepares and describes the tables not in {@code captured}; no enumerator state is
+     * touched. A table whose prerequisites fail fails the call when {@code strict}; otherwise it is
+     * left for the next look, with a WARN naming what is missing (a table just created often gets its
+     * grants a moment later, and its snapshot, whenever it comes, holds every change until then).
+     */
+    private List<Found> discover(Set<TableId> captured, boolean strict) {
         List<TableId> tablesFound = new ArrayList<>();
         List<Found> found = new ArrayList<>();
         try (CatalogSession<P, M> s = connector.openSession()) {
             for (TableId table : s.discoverTables(settings.filter())) {
-                if (!captured.contains(table)) {
+                if (!captured.contains(table) && (strict || ready(s, table))) {
                     tablesFound.add(table);
                 }
             }
@@ -192,13 +197,31 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         }
     }
 
-    /** Looks for new tables on a worker thread every interval; a table that cannot be captured fails the job. */
+    private boolean ready(CatalogSession<P, M> s, TableId table) {
+        try {
+            s.checkSnapshotPrerequisites(List.of(table));
+            s.prepareStream(List.of(table), settings.fullBeforeImages());
+            return true;
+        } catch (CdcException e) {
+            if (e.kind() != CdcException.Kind.PREREQUISITE) {
+                throw e;
+            }
+            LOG.warn("Table {} matches the include list of the {} source but cannot be captured yet; its changes are "
+                    + "left out until it can, and then its snapshot holds them. {}", table, connector.name(), e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * Looks for new tables on a worker thread every interval; a table whose prerequisites are not met
+     * is looked at again next time, any other failure fails the job.
+     */
     private void scheduleDiscovery() {
         long interval = settings.tableDiscoveryInterval().toMillis();
         if (interval <= 0 || !settings.startupMode().streams()) {
             return;
         }
-        context.callAsync(() -> discover(known), (found, error) -> {
+        context.callAsync(() -> discover(known, false), (found, error) -> {
             if (error != null) {
                 throw new CdcException(CdcException.Kind.CONNECTION, "Looking for tables of the " + connector.name()
                         + " source created since it started failed: " + error.getMessage(), error);

@@ -92,14 +92,32 @@ final class SuiteJob implements AutoCloseable {
                 cluster.startTaskManager();
                 break;
             case JOB_MANAGER_FAILOVER:
-                HaLeadershipControl leadership = cluster.getHaLeadershipControl().orElseThrow();
-                leadership.revokeJobMasterLeadership(client.getJobID()).get(30, TimeUnit.SECONDS);
-                leadership.grantJobMasterLeadership(client.getJobID());
+                failOverJobManager();
                 break;
             default:
                 restartFromSavepoint();
                 break;
         }
+    }
+
+    private void failOverJobManager() throws Exception {
+        HaLeadershipControl leadership = cluster.getHaLeadershipControl().orElseThrow();
+        long deadline = System.nanoTime() + FAULT_LIMIT.toNanos();
+        while (true) {
+            try {
+                leadership.revokeJobMasterLeadership(client.getJobID()).get(30, TimeUnit.SECONDS);
+                break;
+            } catch (java.util.concurrent.ExecutionException notYet) {
+                // a job just restored from a savepoint may not have its leader yet ("Still waiting for the leadership")
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("The JobManager's leadership could not be revoked within " + FAULT_LIMIT,
+                            notYet);
+                }
+                checkRunning();
+                Thread.sleep(300);
+            }
+        }
+        leadership.grantJobMasterLeadership(client.getJobID());
     }
 
     private void restartFromSavepoint() throws Exception {
