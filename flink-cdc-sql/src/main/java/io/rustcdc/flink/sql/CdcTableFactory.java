@@ -79,6 +79,7 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
                 .options(options)
                 .includeTables(table.qualifiedName())
                 .requireFullBeforeImages(fullBeforeImages),
-                table, columns, schema.toPhysicalRowDataType(), upsert);
+                table, context.getObjectIdentifier().asSummaryString(), columns, schema.toPhysicalRowDataType(),
+                upsert);
     }
 }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import javax.annotation.Nullable;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
@@ -28,17 +29,22 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
         implements ScanTableSource, SupportsReadingMetadata {
     private final Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder;
     private final TableId table;
+    @Nullable private final String flinkTable;
     private final DeclaredColumns columns;
     private final DataType physicalType;
     private final boolean upsert;
     private List<MetadataColumn> metadata = new ArrayList<>();
     private DataType producedType;
 
-    /** @param builder a source builder for the table, given whether whole old rows are required */
-    CdcTableSource(Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder, TableId table, DeclaredColumns columns,
-            DataType physicalType, boolean upsert) {
+    /**
+     * @param builder a source builder for the table, given whether whole old rows are required
+     * @param flinkTable the Flink table's identifier ({@code catalog.database.table}), for messages; null when unknown
+     */
+    CdcTableSource(Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder, TableId table,
+            @Nullable String flinkTable, DeclaredColumns columns, DataType physicalType, boolean upsert) {
         this.builder = builder;
         this.table = table;
+        this.flinkTable = flinkTable;
         this.columns = columns;
         this.physicalType = physicalType;
         this.upsert = upsert;
@@ -55,7 +61,7 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        RowDataDeserializer deserializer = new RowDataDeserializer(table, columns, metadata, upsert,
+        RowDataDeserializer deserializer = new RowDataDeserializer(table, flinkTable, columns, metadata, upsert,
                 context.createTypeInformation(producedType));
         CdcSource<RowData, P, M> source = builder.apply(!upsert).deserializer(deserializer).build();
         return SourceProvider.of(source);
@@ -80,7 +86,7 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
 
     @Override
     public DynamicTableSource copy() {
-        CdcTableSource<P, M> copy = new CdcTableSource<>(builder, table, columns, physicalType, upsert);
+        CdcTableSource<P, M> copy = new CdcTableSource<>(builder, table, flinkTable, columns, physicalType, upsert);
         copy.metadata = new ArrayList<>(metadata);
         copy.producedType = producedType;
         return copy;

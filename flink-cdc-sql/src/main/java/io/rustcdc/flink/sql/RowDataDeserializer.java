@@ -8,7 +8,9 @@ import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.TableId;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import javax.annotation.Nullable;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -21,21 +23,26 @@ import org.apache.flink.util.Collector;
  * -U (with the whole old row; needs REPLICA IDENTITY FULL) and +U in {@code all} mode, +U alone in
  * {@code upsert} mode; a delete is -D. When a row arrives with a new shape, the declared columns are
  * checked against it again: a dropped or retyped column fails the job with the same message as at
- * planning time, never becomes null; a new column is ignored until declared.
+ * planning time, never becomes null; a new column is ignored until declared. A truncate, and a drop
+ * of the table (a {@code DROP_TABLE} schema change, which a rename of the table away is too), fail
+ * the job: its changelog cannot go on without retracting rows it never gets.
  */
 final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private static final long serialVersionUID = 1L;
 
     private final TableId table;
+    @Nullable private final String flinkTable;
     private final DeclaredColumns columns;
     private final List<MetadataColumn> metadata;
     private final boolean upsert;
     private final TypeInformation<RowData> producedType;
     private transient Map<String, FieldConverter[]> converters;
 
-    RowDataDeserializer(TableId table, DeclaredColumns columns, List<MetadataColumn> metadata, boolean upsert,
-            TypeInformation<RowData> producedType) {
+    /** @param flinkTable the Flink table's identifier, for messages; null when unknown */
+    RowDataDeserializer(TableId table, @Nullable String flinkTable, DeclaredColumns columns,
+            List<MetadataColumn> metadata, boolean upsert, TypeInformation<RowData> producedType) {
         this.table = table;
+        this.flinkTable = flinkTable;
         this.columns = columns;
         this.metadata = List.copyOf(metadata);
         this.upsert = upsert;
@@ -65,10 +72,13 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                 out.collect(row(e, e.before(), RowKind.DELETE));
                 break;
             case TRUNCATE:
-                throw new CdcException(CdcException.Kind.DECODE, "Table " + table.qualifiedName() + " was truncated; "
-                        + "a Flink changelog cannot express a truncate without the rows it removed. Restart the job "
-                        + "without state to read the table anew.");
+                throw new CdcException(CdcException.Kind.DECODE, "Table " + table.qualifiedName() + readBy()
+                        + " was truncated; a Flink changelog cannot express a truncate without the rows it removed. "
+                        + "Restart the job without state to read the table anew.");
             case SCHEMA_CHANGE:
+                if (e.after() != null && "DROP_TABLE".equals(text(e.after(), "ddl_type"))) {
+                    throw dropped(e);
+                }
                 if (e.shape() != null) {
                     // the event's own row describes the change, not the table: types are checked with the next row
                     columns.check(table, e.shape(), null, "any more (its shape changed to " + e.shape().id() + ")");
@@ -77,6 +87,37 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
             default:
                 break; // logical messages are not rows of this table
         }
+    }
+
+    /** {@code " (read by Flink table x)"}, or nothing when the Flink table is unknown. */
+    private String readBy() {
+        return flinkTable == null ? "" : " (read by Flink table " + flinkTable + ")";
+    }
+
+    /**
+     * The failure for a {@code DROP_TABLE} of the table: dropped, or renamed away (a rename is the old
+     * name dropped and the new one created). The same kind as a truncate's: the rows the table held
+     * are never retracted, so no changelog after it is right.
+     */
+    private CdcException dropped(ChangeEvent e) {
+        String statement = text(e.after(), "statement");
+        String words = statement == null ? "" : statement.stripLeading().toUpperCase(Locale.ROOT);
+        boolean renamed = words.startsWith("RENAME") || words.startsWith("ALTER");
+        String name = e.table().qualifiedName();
+        return new CdcException(CdcException.Kind.DECODE, "Table " + name + readBy()
+                + (renamed ? " was renamed at the source, which ends the changelog of its name as a drop does"
+                        : " was dropped at the source")
+                + "; a Flink changelog cannot express a drop without the rows it removed, so the table's rows are "
+                + "not retracted and its changelog cannot continue. Recreate the table " + name
+                + (renamed ? " (or rename it back)" : "") + " and restart the job without state to read it anew, "
+                + "or remove the table from the job.");
+    }
+
+    /** The text field {@code name} of a schema change's row, or null when it has none. */
+    @Nullable
+    private static String text(Row row, String name) {
+        int i = row.type().indexOf(name);
+        return i < 0 || !row.isPresent(i) ? null : (String) row.get(i);
     }
 
     private RowData row(ChangeEvent e, Row values, RowKind kind) {
