@@ -33,6 +33,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
 
     private final MySqlSourceConfig config;
     private final TableFilter filter;
+    /** The tables the reader captures (see {@link #captured}); null until it says, then the filter counts. */
+    @Nullable private volatile Set<TableId> captured;
     private final MySqlPosition from;
     private final Connection connection;
     private final BinlogTables tables;
@@ -294,7 +297,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             if (!filter.matches(change.table)) {
                 continue;
             }
-            if (change.renamedFrom != null && !filter.matches(change.renamedFrom)) {
+            if (change.renamedFrom != null && isCaptured(change.table) && !isCaptured(change.renamedFrom)) {
                 throw failures.renamedIn(change.renamedFrom, change.table, file + ":" + header.getPosition());
             }
             if (change.ddlType.equals("CREATE_TABLE") || change.ddlType.equals("ALTER_TABLE")) {
@@ -385,6 +388,17 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     @Override
     public void confirm(MySqlPosition position) {
         // the server keeps no reader state: binlog retention is the server's own setting
+    }
+
+    @Override
+    public void captured(Set<TableId> tables) {
+        captured = Set.copyOf(tables);
+    }
+
+    /** Whether the reader delivers {@code table}'s changes as a changelog (the filter's, until it says). */
+    private boolean isCaptured(TableId table) {
+        Set<TableId> known = captured;
+        return known == null ? filter.matches(table) : known.contains(table);
     }
 
     @Override

@@ -108,7 +108,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
                 stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding(), redelivering),
                         new ShapeRecorder(s.history().copy()));
                 LOG.info("Subtask {} streams: {}", context.getIndexOfSubtask(), s);
-                worker.stream(s.position(), settings.filter());
+                worker.stream(s.position(), settings.filter(), s.tables());
                 s.adding().forEach(worker::addTable);
                 context.sendSourceEventToCoordinator(new StreamOwnerEvent());
             } else {

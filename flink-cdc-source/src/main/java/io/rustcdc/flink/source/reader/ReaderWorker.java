@@ -97,7 +97,8 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         tablesToRead.add(plan);
     }
 
-    private void readAddedChunk(TablePlan plan) throws Exception {
+    /** Reads the next chunk of a table being added; true when it was the table's last. */
+    private boolean readAddedChunk(TablePlan plan) throws Exception {
         CatalogSession<P, M> s = session.get();
         TableDescription table = described.computeIfAbsent(plan.table(), s::describe);
         Object[] upTo = plan.key().splittable()
@@ -110,18 +111,25 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         if (upTo != null) {
             tablesToRead.addFirst(plan.after(upTo));
         }
+        return upTo == null;
     }
 
-    void stream(P from, TableFilter filter) {
+    /** Streams from {@code from}; {@code captured} are the tables snapshotted already (see {@link ChangeStream#captured}). */
+    void stream(P from, TableFilter filter, java.util.Set<io.rustcdc.flink.source.model.TableId> captured) {
+        java.util.Set<io.rustcdc.flink.source.model.TableId> tables = new java.util.HashSet<>(captured);
         thread.execute(() -> guarded(() -> {
             session.close(); // chunks are done: the stream needs only its own connections, until a table is added
             ChangeStream<P> s = connector.openStream(from, filter);
             s.registerMetrics(metrics.addGroup(connector.name()));
+            s.captured(java.util.Set.copyOf(tables));
             stream = s;
             while (!closed) {
                 TablePlan added = tablesToRead.peek();
                 if (added != null) {
-                    readAddedChunk(added);
+                    if (readAddedChunk(added)) {
+                        tables.add(added.table());
+                        s.captured(java.util.Set.copyOf(tables));
+                    }
                     continue;
                 }
                 StreamRecord<P> first = s.poll(Duration.ofMillis(200));

@@ -1,6 +1,8 @@
 package io.rustcdc.flink.source.spi;
 
+import io.rustcdc.flink.source.model.TableId;
 import java.time.Duration;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -31,6 +33,15 @@ public interface ChangeStream<P> extends AutoCloseable {
      * read from other threads.
      */
     default void registerMetrics(org.apache.flink.metrics.MetricGroup group) {}
+
+    /**
+     * The tables whose changes the reader delivers as a changelog, now: those the filter selects minus
+     * those not snapshotted yet. Called by the polling thread before the first poll, and again, in
+     * the stream's order, when a table joins (its snapshot was read). A connector may use it to fail
+     * on a change that brings rows into a captured table from one that is not (a rename), whose rows
+     * the changelog never held. Until it is called, every table the filter selects counts.
+     */
+    default void captured(Set<TableId> tables) {}
 
     @Override
     void close();
