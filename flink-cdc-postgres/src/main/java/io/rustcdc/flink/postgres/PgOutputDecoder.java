@@ -305,6 +305,14 @@ final class PgOutputDecoder {
         PgRelation relation = new PgRelation(oid, table, shape, identity,
                 new RowDecoder(table, rowType, columns, decoders), filter.matches(table));
         PgRelation previous = relations.put(oid, relation);
+        if (previous != null && previous.captured && !previous.table.equals(table)) {
+            throw new CdcException(CdcException.Kind.STATE, "Table " + previous.table.qualifiedName() + " was renamed to "
+                    + table.qualifiedName() + " (relation " + oid + ") in the transaction committing at " + position
+                    + ": its later changes come under a name " + (relation.captured ? "whose rows this source never "
+                    + "snapshotted" : "the include list does not match") + ", so the changelog of "
+                    + previous.table.qualifiedName() + " cannot continue. Rename it back, or include the new name and "
+                    + "restart the source without state so that it is read again.");
+        }
         if (previous != null && !previous.sameColumns(relation) && relation.captured) {
             SourceInfo source = SourceInfo.stream(CONNECTOR, position, txCommitTime);
             pending.add(StreamRecord.of(ChangeEvent.builder(Op.SCHEMA_CHANGE, table, source)
