@@ -48,6 +48,7 @@ class BinlogRetentionITCase {
     @Test
     void mariadbGtidsPurgedBeforeTheyWereReadAreNamedPerDomain() throws Exception {
         assumeFalse(MySqlServer.external(), "purges binlogs: only on a server of the test's own");
+        assumeTrue(MySqlServer.shared().isMariaDb(), "GTID domains are MariaDB's");
         MySqlDatabase db = MySqlServer.startPrivate().createDatabase("purged_gtids");
         db.execute("CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)");
         MariaDbGtidPosition read = MariaDbGtidPosition.parse(db.queryValue("SELECT @@gtid_binlog_pos"));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlFeatures;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
@@ -32,6 +33,7 @@ class MySqlFailoverITCase {
     @Test
     void taskManagerAndJobManagerFailuresKeepTheChangelogExact(MySqlDatabase db, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
         MySqlWriters.createTables(db, 20_000);
         CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))

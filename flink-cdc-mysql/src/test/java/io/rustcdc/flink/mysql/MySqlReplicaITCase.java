@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlFeatures;
 import io.rustcdc.flink.mysql.testing.MySqlServer;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcException;
@@ -57,6 +58,8 @@ class MySqlReplicaITCase {
 
     @Test
     void aPositionInsideATransactionOnThePrimaryResumesOnTheReplicaWithEachRowOnce() throws Exception {
+        MySqlFeatures.assumeGtidPositions(primary);
+        MySqlFeatures.assumeSnapshot(primary);
         MySqlDatabase onPrimary = primary.createDatabase("moved");
         onPrimary.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))");
         MySqlConnector primaryConnector = MySqlConnector.create(MySqlTestConfigs.config(onPrimary));
@@ -100,6 +103,8 @@ class MySqlReplicaITCase {
      */
     @Test
     void aJobStoppedOnThePrimaryMidSnapshotContinuesOnTheReplicaExactly(@TempDir Path savepoints) throws Exception {
+        MySqlFeatures.assumeGtidPositions(primary);
+        MySqlFeatures.assumeSnapshot(primary);
         MySqlDatabase onPrimary = primary.createDatabase("job");
         MySqlWriters.createTables(onPrimary, 6000);
         replica.catchUpWith(primary);
@@ -138,12 +143,13 @@ class MySqlReplicaITCase {
 
     @Test
     void aReplicaWithoutThePositionsTransactionsFailsUntilItHasCaughtUp() throws Exception {
+        MySqlFeatures.assumeGtidPositions(primary);
         MySqlDatabase onPrimary = primary.createDatabase("lagging");
         onPrimary.execute("CREATE TABLE t (id INT PRIMARY KEY)");
         replica.catchUpWith(primary);
         MySqlConnector primaryConnector = MySqlConnector.create(MySqlTestConfigs.config(onPrimary));
         MySqlPosition start = prepare(primaryConnector, onPrimary);
-        execute(replica, "STOP SLAVE");
+        execute(replica, "STOP REPLICA"); // MariaDB 10.5+ and MySQL 8.0.22+ know this name
         MySqlPosition ahead;
         try {
             onPrimary.execute("INSERT INTO t VALUES (1)", "INSERT INTO t VALUES (2)", "INSERT INTO t VALUES (3)");
@@ -161,7 +167,7 @@ class MySqlReplicaITCase {
                     .hasMessageContaining("does not hold the transactions this source resumes after")
                     .hasMessageContaining(ahead.gtidText()).hasMessageContaining("lags behind");
         } finally {
-            execute(replica, "START SLAVE");
+            execute(replica, "START REPLICA");
         }
         replica.catchUpWith(primary);
         MySqlConnector replicaConnector = MySqlConnector.create(MySqlTestConfigs.config(replica.database(onPrimary.name())));
@@ -173,6 +179,7 @@ class MySqlReplicaITCase {
 
     @Test
     void aReplicaThatDoesNotLogWhatItReplicatesIsRefused() throws Exception {
+        MySqlFeatures.assumeReplicaLoggingCheck(primary);
         MySqlServer silent = MySqlServer.startReplicaOf(primary, 3, "--log-slave-updates=0");
         try (Connection c = silent.connect("", MySqlServer.CDC_USER, silent.cdcPassword())) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> MySqlPrerequisites.check(c, ServerFlavor.MARIADB))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlFeatures;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.StartupMode;
@@ -38,6 +39,7 @@ class MySqlSourceITCase {
 
     @Test
     void parallelSnapshotUnderConcurrentWritesHandsOffExactly(MySqlDatabase db) throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
         MySqlWriters.createTables(db, 3000);
         CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
@@ -53,6 +55,7 @@ class MySqlSourceITCase {
 
     @Test
     void snapshotModeReadsTheTablesAndFinishes(MySqlDatabase db) throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
         MySqlWriters.createTables(db, 500);
         CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
@@ -77,7 +80,7 @@ class MySqlSourceITCase {
     @Test
     void specificOffsetStreamsFromTheGivenPositionOnly(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE so (id INT PRIMARY KEY)", "INSERT INTO so VALUES (1)");
-        List<String> status = db.query("SHOW MASTER STATUS").get(0);
+        List<String> status = db.binlogStatus();
         db.execute("INSERT INTO so VALUES (2)");
         CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlFeatures;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
@@ -45,7 +46,8 @@ class MySqlStreamITCase {
                     .collect(Collectors.toList());
             assertThat(changes).containsExactly("insert null -> 1|a", "insert null -> 2|b", "update 1|a -> 1|c",
                     "delete 2|b -> null");
-            assertThat(records.get(records.size() - 1).event().source().connector()).isEqualTo("mariadb");
+            assertThat(records.get(records.size() - 1).event().source().connector())
+                    .isEqualTo(db.server().isMariaDb() ? "mariadb" : "mysql");
             // positions only grow, and a commit adds the transaction's GTID
             for (int i = 1; i < records.size(); i++) {
                 assertThat(records.get(i).position()).isGreaterThanOrEqualTo(records.get(i - 1).position());
@@ -117,7 +119,8 @@ class MySqlStreamITCase {
             ChangeEvent after = events.get(2);
             assertThat(after.shape()).isNotNull();
             assertThat(after.shape().columns()).extracting(c -> c.name() + " " + c.dataType())
-                    .containsExactly("id int(11)", "v varchar(10)", "w int(11)");
+                    .containsExactly(db.server().isMariaDb() ? "id int(11)" : "id int", "v varchar(10)",
+                            db.server().isMariaDb() ? "w int(11)" : "w int"); // MySQL 8.0.19+ shows no display width
             assertThat(after.after().get("w")).isEqualTo(7L);
         }
     }
@@ -229,6 +232,7 @@ class MySqlStreamITCase {
                     .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.DECODE))
                     .hasMessageContaining(column).hasMessageContaining("ENUM index 0").hasMessageNotContaining("furious");
         }
+        MySqlFeatures.assumeSnapshot(db.server()); // the stream's half above ran on every server
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
             var table = session.describe(TableId.of(db.name(), db.name(), "e"));
             assertThatThrownBy(() -> session.readChunk(table, List.of("id"), null, null, e -> { }))

@@ -44,7 +44,7 @@ final class MySqlWriters {
                 return "INSERT IGNORE INTO t1 VALUES (" + id + ", 'gap', 1)";
             case 2:
             case 3:
-                return "UPDATE t1 SET n = n + 1, v = MD5(RAND()) WHERE id = " + id;
+                return "UPDATE t1 SET n = n + 1, v = LEFT(SHA2(RAND(), 256), 32) WHERE id = " + id;
             case 4:
                 // a key change that moves the row into another chunk, up or down
                 int to = r.nextBoolean() ? id + 1000 : Math.max(1, id - 1000);
@@ -52,7 +52,7 @@ final class MySqlWriters {
             case 5:
                 return "DELETE FROM t1 WHERE id = " + id;
             case 6:
-                return "UPDATE IGNORE t2 SET v = MD5(RAND()), b = b + 100000 WHERE a = " + (id % 10) + " AND b = " + id;
+                return "UPDATE IGNORE t2 SET v = LEFT(SHA2(RAND(), 256), 32), b = b + 100000 WHERE a = " + (id % 10) + " AND b = " + id;
             default:
                 return "INSERT IGNORE INTO t2 VALUES (" + (id % 10) + ", " + (idSpace + r.nextInt(idSpace)) + ", 'x')";
         }

@@ -96,6 +96,14 @@ public final class MySqlDatabase {
         }
     }
 
+    /**
+     * The binlog's end as {@code [file, position, ...]}: {@code SHOW BINARY LOG STATUS} on Oracle MySQL
+     * 8.2 and later (8.4 removed the older name), {@code SHOW MASTER STATUS} on MariaDB and older MySQL.
+     */
+    public List<String> binlogStatus() {
+        return query(server.binaryLogStatusStatement()).get(0);
+    }
+
     void drop() {
         server.drop(name);
     }

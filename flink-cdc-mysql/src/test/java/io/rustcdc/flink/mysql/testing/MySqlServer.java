@@ -86,6 +86,17 @@ public final class MySqlServer {
         return value("SELECT VERSION()").contains("MariaDB");
     }
 
+    /** {@code SHOW BINARY LOG STATUS} on Oracle MySQL 8.2+ (8.4 removed the older name), else {@code SHOW MASTER STATUS}. */
+    public String binaryLogStatusStatement() {
+        if (isMariaDb()) {
+            return "SHOW MASTER STATUS";
+        }
+        String[] version = value("SELECT VERSION()").split("[.-]");
+        int major = Integer.parseInt(version[0]);
+        int minor = Integer.parseInt(version[1]);
+        return major > 8 || major == 8 && minor >= 2 ? "SHOW BINARY LOG STATUS" : "SHOW MASTER STATUS";
+    }
+
     /** An administrative connection, to {@code database} or to none when it is empty. */
     public Connection admin(String database) throws SQLException {
         return connect(database, adminUser, adminPassword);
