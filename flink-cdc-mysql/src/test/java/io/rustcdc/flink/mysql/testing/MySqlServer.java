@@ -435,7 +435,8 @@ public final class MySqlServer {
     private static List<String> inRoot(Path root, String signal, List<String> args) {
         if (!LocalProcesses.runningAsRoot()) {
             throw new IllegalStateException("Oracle MySQL runs in a chroot, which needs root: run the build as root"
-                    + " (as CI does), or use -D" + FLAVOR_PROPERTY + "=mariadb or " + URL_VARIABLE);
+                    + " (as CI does), or leave out the Oracle MySQL execution (-Doracle-mysql.skip), or set "
+                    + URL_VARIABLE + " to use a server of your own");
         }
         List<String> command = new java.util.ArrayList<>(List.of(
                 "/usr/sbin/chroot", root.toString(),

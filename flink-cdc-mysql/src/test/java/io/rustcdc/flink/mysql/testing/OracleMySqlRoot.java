@@ -82,26 +82,36 @@ final class OracleMySqlRoot {
                     }
                 }
                 Path staging = parent.resolve(target.getFileName() + ".staging-" + ProcessHandle.current().pid());
-                String mirror = debianMirror();
-                ensureDebootstrap();
-                run(900, "debootstrap",
-                        List.of("debootstrap", "--variant=minbase", "sid", staging.toString(), mirror),
-                        "check the network and the Debian mirror in /etc/apt/sources.list*, or set -D"
-                                + MIRROR_PROPERTY + "=<a Debian mirror URL>");
-                List<String> install = new ArrayList<>(List.of("chroot", staging.toString(),
-                        "apt-get", "install", "-y", "--no-install-recommends"));
-                install.addAll(PACKAGES);
-                run(600, "installing " + PACKAGES + " in the root", install, "check the network");
-                run(120, "apt-get clean in the root", List.of("chroot", staging.toString(), "apt-get", "clean"), "");
-                String version = run(60, "mysqld --version in the root",
-                        List.of("chroot", staging.toString(), "/usr/sbin/mysqld", "--version"), "");
-                Files.writeString(staging.resolve(MARKER), version);
+                try {
+                    buildInto(staging);
+                } catch (RuntimeException e) {
+                    LocalProcesses.deleteTree(staging);
+                    throw e;
+                }
                 Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
             }
             return target;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not build the Oracle MySQL root " + target, e);
         }
+    }
+
+    /** debootstrap, then the MySQL packages, into {@code staging}; the marker last. */
+    private static void buildInto(Path staging) throws IOException {
+        String mirror = debianMirror();
+        ensureDebootstrap();
+        run(900, "debootstrap",
+                List.of("debootstrap", "--variant=minbase", "sid", staging.toString(), mirror),
+                "check the network and the Debian mirror in /etc/apt/sources.list*, or set -D"
+                        + MIRROR_PROPERTY + "=<a Debian mirror URL>");
+        List<String> install = new ArrayList<>(List.of("chroot", staging.toString(),
+                "apt-get", "install", "-y", "--no-install-recommends"));
+        install.addAll(PACKAGES);
+        run(600, "installing " + PACKAGES + " in the root", install, "check the network");
+        run(120, "apt-get clean in the root", List.of("chroot", staging.toString(), "apt-get", "clean"), "");
+        String version = run(60, "mysqld --version in the root",
+                List.of("chroot", staging.toString(), "/usr/sbin/mysqld", "--version"), "");
+        Files.writeString(staging.resolve(MARKER), version);
     }
 
     /** Installs debootstrap with apt when it is missing (running as root). */
@@ -220,7 +230,8 @@ final class OracleMySqlRoot {
     private static IllegalStateException failure(String what, String remedy) {
         return new IllegalStateException("Could not build the Oracle MySQL test server's root (Debian sid with "
                 + PACKAGES + "): " + what + (remedy.isEmpty() ? "" : ". Fix: " + remedy)
-                + ". Or run the tests on MariaDB (-Drustcdc.mysql.flavor=mariadb), or against a server of your own ("
-                + MySqlServer.URL_VARIABLE + ", RUSTCDC_TEST_MYSQL_USER, RUSTCDC_TEST_MYSQL_PASSWORD).");
+                + ". Or leave out the build's Oracle MySQL execution (-Doracle-mysql.skip), or run the tests against a"
+                + " server of your own (" + MySqlServer.URL_VARIABLE + ", RUSTCDC_TEST_MYSQL_USER, "
+                + "RUSTCDC_TEST_MYSQL_PASSWORD).");
     }
 }
