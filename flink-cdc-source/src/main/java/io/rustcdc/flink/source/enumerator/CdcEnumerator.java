@@ -76,6 +76,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private final Map<TableId, TableDescription> descriptions = new HashMap<>();
     private final LazySession<P, M> session;
     private final StreamGate gate = new StreamGate();
+    private final TableDiscovery<P, M> discovery;
     /**
      * Whether chunks handed out now may have been emitted already by an attempt that failed: after
      * a restore, chunk boundaries and assignments since the checkpoint are lost.
@@ -92,6 +93,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         this.connector = connector;
         this.settings = settings;
         this.session = new LazySession<>(connector);
+        this.discovery = new TableDiscovery<>(connector, settings);
         this.initialized = state.initialized;
         this.streamStart = state.streamStart;
         this.history = state.history;
@@ -132,43 +134,14 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
      * captured are never read again.
      */
     private void findAddedTables() {
-        accept(discover(known, true));
+        accept(discovery.find(known, true));
     }
 
-    /**
-     * Finds, prepares and describes the tables not in {@code captured}; no enumerator state is
-     * touched. A table whose prerequisites fail fails the call when {@code strict}; otherwise it is
-     * left for the next look, with a WARN naming what is missing (a table just created often gets its
-     * grants a moment later, and its snapshot, whenever it comes, holds every change until then).
-     */
-    private List<Found> discover(Set<TableId> captured, boolean strict) {
-        List<TableId> tablesFound = new ArrayList<>();
-        List<Found> found = new ArrayList<>();
-        try (CatalogSession<P, M> s = connector.openSession()) {
-            for (TableId table : s.discoverTables(settings.filter())) {
-                if (!captured.contains(table) && (strict || ready(s, table))) {
-                    tablesFound.add(table);
-                }
-            }
-            if (tablesFound.isEmpty()) {
-                return found;
-            }
-            s.checkSnapshotPrerequisites(tablesFound);
-            s.prepareStream(tablesFound, settings.fullBeforeImages());
-            for (TableId table : tablesFound) {
-                TableDescription description = s.describe(table);
-                found.add(new Found(TablePlan.start(table, ChunkKey.of(description, settings.chunkKeyColumn(table),
-                        CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
-            }
-        }
-        return found;
-    }
-
-    /** Takes the tables {@link #discover} found into the snapshot, or hands them to the stream's reader. */
-    private void accept(List<Found> found) {
+    /** Takes the tables {@link TableDiscovery#find} found into the snapshot, or hands them to the stream's reader. */
+    private void accept(List<TableDiscovery.Found> found) {
         List<TablePlan> forStream = new ArrayList<>();
         List<TableId> names = new ArrayList<>();
-        for (Found f : found) {
+        for (TableDiscovery.Found f : found) {
             TableId table = f.plan.table();
             if (tables.contains(table) || added.stream().anyMatch(p -> p.table().equals(table))) {
                 continue; // found twice
@@ -197,21 +170,6 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         }
     }
 
-    private boolean ready(CatalogSession<P, M> s, TableId table) {
-        try {
-            s.checkSnapshotPrerequisites(List.of(table));
-            s.prepareStream(List.of(table), settings.fullBeforeImages());
-            return true;
-        } catch (CdcException e) {
-            if (e.kind() != CdcException.Kind.PREREQUISITE) {
-                throw e;
-            }
-            LOG.warn("Table {} matches the include list of the {} source but cannot be captured yet; its changes are "
-                    + "left out until it can, and then its snapshot holds them. {}", table, connector.name(), e.getMessage());
-            return false;
-        }
-    }
-
     /**
      * Looks for new tables on a worker thread every interval; a table whose prerequisites are not met
      * is looked at again next time, any other failure fails the job.
@@ -221,7 +179,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         if (interval <= 0 || !settings.startupMode().streams()) {
             return;
         }
-        context.callAsync(() -> discover(known, false), (found, error) -> {
+        context.callAsync(() -> discovery.find(known, false), (found, error) -> {
             if (error != null) {
                 throw new CdcException(CdcException.Kind.CONNECTION, "Looking for tables of the " + connector.name()
                         + " source created since it started failed: " + error.getMessage(), error);
@@ -234,17 +192,6 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         Set<TableId> all = new HashSet<>(tables);
         added.forEach(p -> all.add(p.table()));
         known = Set.copyOf(all);
-    }
-
-    /** A table found by {@link #discover}, with its chunk plan. */
-    private final class Found {
-        final TablePlan plan;
-        final TableDescription description;
-
-        Found(TablePlan plan, TableDescription description) {
-            this.plan = plan;
-            this.description = description;
-        }
     }
 
     /** Snapshot progress: chunks planned and read, in all and per table, and tables still being planned. */

@@ -1,0 +1,92 @@
+package io.rustcdc.flink.source.enumerator;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.SourceSettings;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.TablePlan;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds the tables the include list matches that the source does not capture yet, checks and
+ * prepares them as at a first start, and plans their chunks. Does database I/O and touches no
+ * enumerator state, so it may run on a worker thread.
+ */
+@Internal
+final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends Serializable> {
+    private static final Logger LOG = LoggerFactory.getLogger(TableDiscovery.class);
+
+    private final CdcConnector<P, M> connector;
+    private final SourceSettings settings;
+
+    TableDiscovery(CdcConnector<P, M> connector, SourceSettings settings) {
+        this.connector = connector;
+        this.settings = settings;
+    }
+
+    /**
+     * Finds, prepares and describes the tables not in {@code captured}; no enumerator state is
+     * touched. A table whose prerequisites fail fails the call when {@code strict}; otherwise it is
+     * left for the next look, with a WARN naming what is missing (a table just created often gets its
+     * grants a moment later, and its snapshot, whenever it comes, holds every change until then).
+     */
+    List<Found> find(Set<TableId> captured, boolean strict) {
+        List<TableId> tablesFound = new ArrayList<>();
+        List<Found> found = new ArrayList<>();
+        try (CatalogSession<P, M> s = connector.openSession()) {
+            for (TableId table : s.discoverTables(settings.filter())) {
+                if (!captured.contains(table) && (strict || ready(s, table))) {
+                    tablesFound.add(table);
+                }
+            }
+            if (tablesFound.isEmpty()) {
+                return found;
+            }
+            s.checkSnapshotPrerequisites(tablesFound);
+            s.prepareStream(tablesFound, settings.fullBeforeImages());
+            for (TableId table : tablesFound) {
+                TableDescription description = s.describe(table);
+                found.add(new Found(TablePlan.start(table, ChunkKey.of(description, settings.chunkKeyColumn(table),
+                        CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
+            }
+        }
+        return found;
+    }
+
+    private boolean ready(CatalogSession<P, M> s, TableId table) {
+        try {
+            s.checkSnapshotPrerequisites(List.of(table));
+            s.prepareStream(List.of(table), settings.fullBeforeImages());
+            return true;
+        } catch (CdcException e) {
+            if (e.kind() != CdcException.Kind.PREREQUISITE) {
+                throw e;
+            }
+            LOG.warn("Table {} matches the include list of the {} source but cannot be captured yet; its changes are "
+                    + "left out until it can, and then its snapshot holds them. {}", table, connector.name(), e.getMessage());
+            return false;
+        }
+    }
+
+    /** A table found by {@link #find}, with its chunk plan. */
+    static final class Found {
+        final TablePlan plan;
+        final TableDescription description;
+
+        Found(TablePlan plan, TableDescription description) {
+            this.plan = plan;
+            this.description = description;
+        }
+    }
+}
