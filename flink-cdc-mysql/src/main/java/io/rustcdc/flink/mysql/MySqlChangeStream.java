@@ -53,6 +53,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private static final int QUEUE_CAPACITY = 4096;
     /** MariaDB's GTID flag of an XA transaction's PREPARE group (log_event.h), unknown to the client. */
     private static final int FL_PREPARED_XA = 64;
+    /** Queued by a backfill's client when the server reached the binlog's end and closed the connection. */
+    private static final Object END = new Object();
 
     private final MySqlSourceConfig config;
     private final TableFilter filter;
@@ -83,17 +85,42 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private boolean resumed;
     /** Whether the binlog was opened at the position's GTIDs rather than its file and offset. */
     private final boolean byGtids;
+    /** A chunk's backfill: read to the binlog's end without blocking, as server-id 0 (see {@link #backfill}). */
+    private final boolean backfill;
+    /** The server closed a backfill's binlog at its end, and everything before was delivered. */
+    private boolean ended;
 
     MySqlChangeStream(MySqlSourceConfig config, TableFilter filter, MySqlPosition from) {
+        this(config, filter, from, false, false);
+    }
+
+    /**
+     * A chunk's backfill on Oracle MySQL: the binlog from {@code from} to its current end, then
+     * {@link #ended()}. With {@code byGtids} it starts at {@code from}'s MySQL GTID set (the server
+     * sends every transaction not in it, in binlog order), else at its file and offset. It connects
+     * in the non-blocking mode {@code mysqlbinlog} uses: server-id 0, which the server ends at the
+     * binlog's end and never takes for another reader's id (a connection with id 0 neither drops nor
+     * is dropped by another one), so concurrent backfills need no ids of their own. A heartbeat, which
+     * the server sends where it skipped transactions of the GTID set, is a progress record.
+     */
+    static MySqlChangeStream backfill(MySqlSourceConfig config, TableFilter filter, MySqlPosition from,
+            boolean byGtids) {
+        return new MySqlChangeStream(config, filter, from, true, byGtids);
+    }
+
+    private MySqlChangeStream(MySqlSourceConfig config, TableFilter filter, MySqlPosition from, boolean backfill,
+            boolean backfillByGtids) {
         this.config = config;
         this.filter = filter;
         this.from = from;
+        this.backfill = backfill;
         this.failures = new StreamFailures(config);
         this.file = from.file();
         this.committed = from.movedTo(from.file(), from.offset());
         this.connection = MySqlConnections.connect(config);
         this.byGtids = from.flavor() == ServerFlavor.MARIADB && from.gtidText() != null
-                && !from.mariaDbGtids().isEmpty();
+                && !from.mariaDbGtids().isEmpty()
+                || backfillByGtids && from.flavor() == ServerFlavor.MYSQL && from.gtidText() != null;
         try {
             if (!byGtids) {
                 BinlogRetention.requireFile(connection, from.file(), from.offset());
@@ -108,7 +135,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             closeConnection();
             throw e instanceof SQLException ? MySqlConnections.failure(config, (SQLException) e) : (RuntimeException) e;
         }
-        this.client = BinlogClients.create(config, from.file(), from.offset(), this::enqueue, this::fail);
+        this.client = BinlogClients.create(config, from.file(), from.offset(), this::enqueue, this::fail,
+                backfill ? this::end : null);
         if (byGtids) {
             // the server finds the first transaction after the GTIDs in its own binlog: a replica's too
             client.setGtidSet(from.gtidText());
@@ -122,8 +150,23 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
                     + " at " + config.hostname() + ":" + config.port() + " as '" + config.username() + "' from "
                     + from + " (server-id " + config.serverId() + "): " + e.getMessage());
         }
-        LOG.info("Reading the binlog of {}:{} from {} as server-id {}", config.hostname(), config.port(), from,
-                config.serverId());
+        if (backfill) {
+            LOG.debug("Backfilling from the binlog of {}:{} from {}", config.hostname(), config.port(), from);
+        } else {
+            LOG.info("Reading the binlog of {}:{} from {} as server-id {}", config.hostname(), config.port(), from,
+                    config.serverId());
+        }
+    }
+
+    private void end() {
+        if (!closing) {
+            enqueue(END);
+        }
+    }
+
+    /** A backfill's binlog reached its end (the server closed it) and every record before was polled. */
+    boolean ended() {
+        return ended && pending.isEmpty();
     }
 
     private void enqueue(Object eventOrFailure) {
@@ -147,6 +190,10 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         while (pending.isEmpty()) {
             Object next = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             if (next == null) {
+                return null;
+            }
+            if (next == END) {
+                ended = true;
                 return null;
             }
             if (next instanceof Exception) {
@@ -173,6 +220,13 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private void handle(Event event) {
         EventHeaderV4 header = event.getHeader();
         switch (header.getEventType()) {
+            case HEARTBEAT:
+                // a backfill's server skips the transactions of the start's GTIDs, and says how far it read
+                if (backfill && transaction == null && header.getNextPosition() > 0) {
+                    committed = committed.movedTo(file, header.getNextPosition());
+                    pending.add(StreamRecord.progress(committed));
+                }
+                break;
             case ROTATE: {
                 RotateEventData rotate = event.getData();
                 file = rotate.getBinlogFilename();

@@ -29,7 +29,9 @@ import javax.annotation.Nullable;
  * TIMESTAMP reads as the instant the binlog holds. Each chunk is read in its own {@code START
  * TRANSACTION WITH CONSISTENT SNAPSHOT}, whose binlog position (MariaDB's {@code
  * binlog_snapshot_file} and {@code binlog_snapshot_position}) is the chunk's mark: exactly the
- * transactions before it are in the chunk. Not thread-safe.
+ * transactions before it are in the chunk. Oracle MySQL reports no such position: there a chunk is
+ * completed from the binlog up to the binlog's end read after its snapshot, which is its mark
+ * ({@link #readChunkWithBackfill}). Not thread-safe.
  */
 final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition> {
     private final MySqlSourceConfig config;
@@ -52,6 +54,9 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
 
     @Override
     public void checkSnapshotPrerequisites(List<TableId> tables) {
+        if (config.flavor() == ServerFlavor.MYSQL && !tables.isEmpty()) {
+            requireGtidMode();
+        }
         for (TableId table : tables) {
             try (Statement s = connection.createStatement()) {
                 s.executeQuery("SELECT 1 FROM " + MySqlSql.qualified(table) + " LIMIT 0").close();
@@ -61,6 +66,30 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                         + "SELECT ON " + MySqlSql.qualified(table) + " TO '" + config.username() + "';");
             }
             requireInnoDb(table);
+        }
+    }
+
+    /**
+     * Oracle MySQL reports no binlog position of a consistent snapshot: a chunk is made exact by a
+     * backfill from the GTIDs executed before its snapshot ({@link #readChunkWithBackfill}), so
+     * snapshots need GTIDs.
+     */
+    private void requireGtidMode() {
+        String mode;
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_mode")) {
+            mode = rs.next() ? rs.getString(1) : null;
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+        if (!"ON".equalsIgnoreCase(mode)) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "The Oracle MySQL server at " + config.hostname()
+                    + ":" + config.port() + " has gtid_mode = " + mode + ": a snapshot on Oracle MySQL needs GTIDs "
+                    + "(each chunk is completed from the binlog after the GTIDs executed before its snapshot, since "
+                    + "MySQL reports no binlog position of a consistent snapshot). Set gtid_mode = ON and "
+                    + "enforce_gtid_consistency = ON (SET PERSIST enforce_gtid_consistency = ON; then SET PERSIST "
+                    + "gtid_mode step by step: OFF_PERMISSIVE, ON_PERMISSIVE, ON), or start the source without a "
+                    + "snapshot (startup mode 'latest', 'committed' or a binlog position).");
         }
     }
 
@@ -162,6 +191,9 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     public MySqlPosition readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        if (config.flavor() == ServerFlavor.MYSQL) {
+            return readChunkWithBackfill(table.table(), keyColumns, after, upTo, out);
+        }
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
             s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
@@ -178,6 +210,60 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
             }
         } catch (SQLException e) {
             throw failure(e);
+        }
+    }
+
+    /**
+     * A chunk on Oracle MySQL, exact without locks (docs/mysql.md, "Snapshot and handoff"): {@code L}
+     * = {@code @@GLOBAL.gtid_executed} read before the consistent snapshot is opened (a GTID is added
+     * there only after its transaction committed in the engine, so the snapshot sees every
+     * transaction of {@code L}); the chunk's rows read in the snapshot; {@code H} = the binlog's end
+     * read after the snapshot was opened (a transaction the snapshot sees was written to the binlog
+     * before it committed, so it lies before {@code H}). The binlog from {@code L} (every transaction
+     * not in it, in binlog order) up to {@code H} is then applied to the rows by key, full row images
+     * setting or removing a row: for each key the last change before {@code H} decides, and a key
+     * without one is as the snapshot read it, as no transaction after {@code L} touched it. The rows are
+     * then the table's at {@code H}, which is the chunk's mark. A schema change of the table in that
+     * window reads the chunk again.
+     */
+    private MySqlPosition readChunkWithBackfill(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        for (int attempt = 1; ; attempt++) {
+            MySqlTable described;
+            MySqlGtidSet low;
+            MySqlPosition high;
+            List<Row> read = new ArrayList<>();
+            try (Statement s = connection.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
+                    rs.next();
+                    low = MySqlGtidSet.parse(rs.getString(1));
+                }
+                s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+                try {
+                    high = masterStatus(); // after the snapshot was opened
+                    described = table(tableId);
+                    readRows(described, keyColumns, after, upTo, e -> read.add(e.after()));
+                    s.execute("COMMIT");
+                } catch (SQLException | RuntimeException e) {
+                    s.execute("ROLLBACK");
+                    throw e;
+                }
+            } catch (SQLException e) {
+                throw failure(e);
+            }
+            ChunkBackfill backfill = new ChunkBackfill(config, described.description, keyColumns, after, upTo, read);
+            if (backfill.apply(low, high)) {
+                TableDescription d = described.description;
+                backfill.rows().forEach(row -> out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource)
+                        .after(row).shape(d.shape()).build()));
+                return high;
+            }
+            if (attempt == 3) {
+                throw new CdcException(CdcException.Kind.STATE, "Table " + tableId.database() + "." + tableId.table()
+                        + " changed its schema while each of " + attempt + " reads of one of its chunks was completed "
+                        + "from the binlog; the source fails so that it restarts and reads the chunk again.");
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import io.rustcdc.flink.mysql.MySqlSourceConfig;
 import java.util.function.Consumer;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -17,12 +18,26 @@ public final class BinlogClients {
 
     public static BinaryLogClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
             Consumer<Exception> failures) {
+        return create(config, file, offset, events, failures, null);
+    }
+
+    /**
+     * With {@code ended} not null, a client that reads to the binlog's current end and stops there
+     * (the server closes the connection, and {@code ended} runs after the last event): the
+     * non-blocking mode of {@code mysqlbinlog}, in which the client connects as server-id 0, so it
+     * never collides with the id of a source or replica.
+     */
+    public static BinaryLogClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
+            Consumer<Exception> failures, @Nullable Runnable ended) {
         BinaryLogClient client = new BinaryLogClient(config.hostname(), config.port(), config.username(),
                 config.password().reveal());
         client.setServerId(config.serverId());
         client.setBinlogFilename(file);
         client.setBinlogPosition(offset);
         client.setKeepAlive(false);
+        if (ended != null) {
+            client.setBlocking(false); // the client then sends server-id 0
+        }
         client.setEventDeserializer(ExactEventDeserializer.create());
         client.registerEventListener(events::accept);
         client.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
@@ -38,6 +53,10 @@ public final class BinlogClients {
 
             @Override
             public void onDisconnect(BinaryLogClient c) {
+                if (ended != null) {
+                    ended.run(); // after a failure, which was queued first
+                    return;
+                }
                 failures.accept(new java.io.EOFException("the server closed the binlog connection (it does so when "
                         + "another reader connects with the same server-id " + config.serverId() + ": give every "
                         + "source and replica a server-id of its own)"));

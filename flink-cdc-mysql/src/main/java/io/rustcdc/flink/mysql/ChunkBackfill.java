@@ -1,0 +1,224 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.source.split.KeyOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.annotation.Nullable;
+
+/**
+ * A snapshot chunk of Oracle MySQL completed from the binlog (see {@code
+ * MySqlSession.readChunkWithBackfill}): the rows the snapshot read, then, in binlog order, every
+ * change of the table in the chunk's key range from the transactions not in the GTID set read
+ * before the snapshot, up to the binlog position read after it. Full row images (the server check
+ * requires {@code binlog_row_image = FULL}) set a key's row; a delete, or the old key of an update
+ * that moves it, removes it. Not thread-safe.
+ */
+final class ChunkBackfill {
+    /** How long the binlog may stay silent before the backfill gives up (it is read without blocking). */
+    private static final Duration SILENCE = Duration.ofSeconds(60);
+
+    private final MySqlSourceConfig config;
+    private final TableDescription table;
+    private final RowType rowType;
+    private final int[] keyIndexes;
+    private final List<ValueType> keyTypes;
+    @Nullable private final Object[] after;
+    @Nullable private final Object[] upTo;
+    private final Map<Object, Row> rows;
+
+    ChunkBackfill(MySqlSourceConfig config, TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, List<Row> snapshot) {
+        this.config = config;
+        this.table = table;
+        this.rowType = table.rowType();
+        this.keyIndexes = new int[keyColumns.size()];
+        this.keyTypes = new ArrayList<>();
+        boolean ordered = true;
+        for (int i = 0; i < keyIndexes.length; i++) {
+            keyIndexes[i] = rowType.indexOf(keyColumns.get(i));
+            if (keyIndexes[i] < 0) {
+                throw new IllegalStateException("No key column " + keyColumns.get(i) + " in " + table.table());
+            }
+            ValueType type = rowType.type(keyIndexes[i]);
+            keyTypes.add(type);
+            ordered &= KeyOrder.isOrdered(type);
+        }
+        if ((after != null || upTo != null) && !ordered) {
+            throw new IllegalStateException("A chunk range over keys without an exact order: " + keyTypes);
+        }
+        this.after = after;
+        this.upTo = upTo;
+        // keys as stored: each row's images in the binlog carry exactly the key the snapshot reads
+        this.rows = ordered ? new TreeMap<>((a, b) -> KeyOrder.compare(keyTypes, ((Key) a).values, ((Key) b).values))
+                : new LinkedHashMap<>();
+        for (Row row : snapshot) {
+            rows.put(key(row), row);
+        }
+    }
+
+    /** The chunk's rows, in key order where the key has an exact order. */
+    Collection<Row> rows() {
+        return rows.values();
+    }
+
+    /**
+     * Applies the binlog after the GTIDs {@code low} up to {@code high}; false when the table's
+     * schema changed in between (the chunk must be read again).
+     */
+    boolean apply(MySqlGtidSet low, MySqlPosition high) {
+        TableId id = table.table();
+        TableFilter filter = TableFilter.of(List.of(id.database() + "." + id.table()), List.of());
+        MySqlPosition from = MySqlPosition.at(high.file(), 4, low); // by GTIDs: the file is not used
+        boolean byGtids = true;
+        while (true) {
+            MySqlPosition last = null;
+            try (MySqlChangeStream stream = MySqlChangeStream.backfill(config, filter, from, byGtids)) {
+                long silentSince = System.nanoTime();
+                while (true) {
+                    StreamRecord<MySqlPosition> record;
+                    try {
+                        record = stream.poll(Duration.ofMillis(200));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new CdcException(CdcException.Kind.CONNECTION, "Interrupted while completing a chunk of "
+                                + id.database() + "." + id.table() + " from the binlog");
+                    }
+                    if (record == null) {
+                        if (stream.ended()) {
+                            break;
+                        }
+                        if (System.nanoTime() - silentSince > SILENCE.toNanos()) {
+                            throw new CdcException(CdcException.Kind.CONNECTION, "The binlog of " + config.hostname()
+                                    + ":" + config.port() + " sent nothing for " + SILENCE.toSeconds() + " s while a "
+                                    + "chunk of " + id.database() + "." + id.table() + " was completed from it up to "
+                                    + high + " (read from " + from + ")");
+                        }
+                        continue;
+                    }
+                    silentSince = System.nanoTime();
+                    MySqlPosition at = record.position();
+                    // the start of the record's transaction, or where the next one starts
+                    if (at.movedTo(at.file(), at.offset()).compareTo(high) >= 0) {
+                        return true;
+                    }
+                    if (record.event() == null) {
+                        last = at;
+                    } else if (!apply(record.event())) {
+                        return false;
+                    }
+                }
+            }
+            // The server's end was before H (transactions it skips are reported by a heartbeat at their
+            // end, so this is not them): H is where the binlog is written, and the server sends only
+            // what it has flushed, a moment later. Go on from the last transaction boundary, by file and
+            // offset: a transaction of the GTID set met again there changes nothing the snapshot did not
+            // show, as each key's last change before H still decides.
+            if (last != null) {
+                from = last;
+                byGtids = false;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CdcException(CdcException.Kind.CONNECTION, "Interrupted while completing a chunk of "
+                        + id.database() + "." + id.table() + " from the binlog");
+            }
+        }
+    }
+
+    private boolean apply(ChangeEvent event) {
+        if (!event.table().equals(table.table())) {
+            return true;
+        }
+        switch (event.op()) {
+            case INSERT:
+                return set(event.after());
+            case UPDATE:
+                return remove(event.before()) && set(event.after());
+            case DELETE:
+                return remove(event.before());
+            case TRUNCATE:
+                rows.clear();
+                return true;
+            case SCHEMA_CHANGE:
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    private boolean set(Row row) {
+        if (!exact(row)) {
+            return false;
+        }
+        Key key = key(row);
+        if (inRange(key.values)) {
+            rows.put(key, row);
+        }
+        return true;
+    }
+
+    private boolean remove(@Nullable Row row) {
+        if (row == null || !exact(row)) {
+            return false;
+        }
+        Key key = key(row);
+        if (inRange(key.values)) {
+            rows.remove(key);
+        }
+        return true;
+    }
+
+    /** A binlog row of the snapshot's columns and types, every value present. */
+    private boolean exact(Row row) {
+        return row.type().equals(rowType) && row.absentFields().isEmpty();
+    }
+
+    private boolean inRange(Object[] key) {
+        return (after == null || KeyOrder.compare(keyTypes, key, after) > 0)
+                && (upTo == null || KeyOrder.compare(keyTypes, key, upTo) <= 0);
+    }
+
+    private Key key(Row row) {
+        Object[] values = new Object[keyIndexes.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = row.get(keyIndexes[i]);
+        }
+        return new Key(values);
+    }
+
+    /** Key values compared as stored (byte arrays by content). */
+    private static final class Key {
+        final Object[] values;
+
+        Key(Object[] values) {
+            this.values = values;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key && Arrays.deepEquals(values, ((Key) o).values);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.deepHashCode(values);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Oracle MySQL's snapshot chunk, completed from the binlog between the GTIDs executed before its
+ * snapshot and the binlog's end after it (docs/mysql.md, "Oracle MySQL: each chunk completed from
+ * the binlog"). Skipped on MariaDB, whose chunks take the snapshot's own binlog position.
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(180)
+class MySqlOracleSnapshotITCase {
+
+    @Test
+    void staleRowsCompletedFromTheBinlogAreTheTableAtTheEndPosition(MySqlDatabase db) throws Exception {
+        assumeOracle(db);
+        db.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR(20), b VARBINARY(4))");
+        for (int i = 1; i <= 12; i++) {
+            db.execute("INSERT INTO t VALUES (" + i + ", 'v" + i + "', x'0" + (i % 10) + "')");
+        }
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        MySqlSourceConfig config = connector.config();
+        TableId id = TableId.of(db.name(), db.name(), "t");
+        Object[] after = {2L};
+        Object[] upTo = {10L};
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            TableDescription table = session.describe(id);
+            List<Row> stale = new ArrayList<>();
+            session.readChunk(table, List.of("id"), after, upTo, e -> stale.add(e.after()));
+            assertThat(stale).hasSize(8);
+            MySqlGtidSet low = MySqlGtidSet.parse(db.queryValue("SELECT @@GLOBAL.gtid_executed"));
+            db.execute("UPDATE t SET v = 'changed' WHERE id = 3",
+                    "DELETE FROM t WHERE id = 4",
+                    "UPDATE t SET id = 50 WHERE id = 5", // moves out of the range
+                    "INSERT INTO t VALUES (20, 'out', NULL)",
+                    "INSERT INTO t VALUES (4, 'again', x'ff')");
+            db.execute("DELETE FROM t WHERE id = 9");
+            db.execute("UPDATE t SET id = 9 WHERE id = 1"); // into the range
+            db.execute("UPDATE t SET b = NULL WHERE id = 10");
+            List<String> status = db.binlogStatus();
+            MySqlPosition high = MySqlPosition.at(ServerFlavor.MYSQL, status.get(0), Long.parseLong(status.get(1)));
+            db.execute("UPDATE t SET v = 'after H' WHERE id = 6"); // after the end position: not applied
+
+            ChunkBackfill backfill = new ChunkBackfill(config, table, List.of("id"), after, upTo, stale);
+            assertThat(backfill.apply(low, high)).isTrue();
+            List<Object> ids = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            backfill.rows().forEach(r -> {
+                ids.add(r.get("id"));
+                values.add(r.get("v"));
+            });
+            assertThat(ids).containsExactly(3L, 4L, 6L, 7L, 8L, 9L, 10L);
+            assertThat(values).containsExactly("changed", "again", "v6", "v7", "v8", "v1", "v10");
+
+            // a chunk read now is the table as it is, rows equal to the binlog's images
+            db.execute("UPDATE t SET v = 'v6' WHERE id = 6");
+            List<Row> now = new ArrayList<>();
+            session.readChunk(table, List.of("id"), after, upTo, e -> now.add(e.after()));
+            assertThat(now).containsExactlyElementsOf(backfill.rows());
+        }
+    }
+
+    @Test
+    void backfillsAsServerIdZeroDoNotDropTheStream(MySqlDatabase db) throws Exception {
+        assumeOracle(db);
+        db.execute("CREATE TABLE s (id INT PRIMARY KEY, v INT)", "INSERT INTO s VALUES (1, 1)");
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        TableId id = TableId.of(db.name(), db.name(), "s");
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession();
+                CatalogSession<MySqlPosition, MySqlPosition> other = connector.openSession();
+                ChangeStream<MySqlPosition> stream = connector.openStream(session.currentPosition(),
+                        TableFilter.of(List.of(db.name() + ".s"), List.of()))) {
+            TableDescription table = session.describe(id);
+            for (int i = 0; i < 5; i++) {
+                db.execute("UPDATE s SET v = v + 1");
+                MySqlPosition a = session.readChunk(table, List.of("id"), null, null, e -> { });
+                MySqlPosition b = other.readChunk(table, List.of("id"), null, null, e -> { });
+                assertThat(a.gtidText()).isNull();
+                assertThat(b.compareTo(a)).isGreaterThanOrEqualTo(0);
+            }
+            int updates = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (updates < 5 && System.nanoTime() < deadline) {
+                StreamRecord<MySqlPosition> r = stream.poll(Duration.ofMillis(200));
+                if (r != null && r.event() != null) {
+                    updates++;
+                }
+            }
+            assertThat(updates).as("the stream kept its connection").isEqualTo(5);
+        }
+    }
+
+    @Test
+    void aSnapshotWithoutGtidsIsRefusedNamingTheSettings(MySqlDatabase db) throws Exception {
+        assumeOracle(db);
+        db.execute("CREATE TABLE g (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        db.execute("SET GLOBAL gtid_mode = ON_PERMISSIVE");
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            assertThatThrownBy(() -> session.checkSnapshotPrerequisites(List.of(TableId.of(db.name(), db.name(), "g"))))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("gtid_mode = ON_PERMISSIVE")
+                    .hasMessageContaining("gtid_mode = ON")
+                    .hasMessageContaining("enforce_gtid_consistency = ON")
+                    .hasMessageContaining("startup mode 'latest'");
+        } finally {
+            db.execute("SET GLOBAL gtid_mode = ON");
+        }
+    }
+
+    private static void assumeOracle(MySqlDatabase db) {
+        Assumptions.assumeFalse(db.server().isMariaDb(), "Oracle MySQL's chunk backfill; MariaDB reports the "
+                + "snapshot's binlog position");
+    }
+}
