@@ -52,10 +52,13 @@ final class MySqlPrerequisites {
             problems.add("binlog_row_value_options is '" + valueOptions + "': JSON updates would be written as diffs, "
                     + "which cannot be applied exactly. SET GLOBAL binlog_row_value_options = '';");
         }
-        if ("OFF".equalsIgnoreCase(vars.get("log_slave_updates")) && replicating(c, flavor)) {
-            problems.add("log_slave_updates is 'OFF' on a server that replicates: the changes it receives from its "
+        // Oracle MySQL's name since 8.0.26; MariaDB's (and older MySQL's) is log_slave_updates
+        String logsReplicated = flavor == ServerFlavor.MYSQL && vars.containsKey("log_replica_updates")
+                ? "log_replica_updates" : "log_slave_updates";
+        if ("OFF".equalsIgnoreCase(vars.get(logsReplicated)) && replicating(c, flavor)) {
+            problems.add(logsReplicated + " is 'OFF' on a server that replicates: the changes it receives from its "
                     + "primary are not written to its own binlog, so this source would miss them. Start it with "
-                    + "log_slave_updates = ON (it cannot be changed at run time), or read from its primary.");
+                    + logsReplicated + " = ON (it cannot be changed at run time), or read from its primary.");
         }
         String grantProblem = missingGrants(c, flavor);
         if (grantProblem != null) {
@@ -111,7 +114,7 @@ final class MySqlPrerequisites {
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SHOW GLOBAL VARIABLES WHERE Variable_name IN ('log_bin', "
                         + "'binlog_format', 'binlog_row_image', 'binlog_row_metadata', 'binlog_row_value_options', "
-                        + "'log_bin_compress', 'binlog_transaction_compression', 'log_slave_updates')")) {
+                        + "'log_bin_compress', 'binlog_transaction_compression', 'log_slave_updates', 'log_replica_updates')")) {
             while (rs.next()) {
                 vars.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
             }
@@ -120,15 +123,15 @@ final class MySqlPrerequisites {
     }
 
     /**
-     * Whether the server runs replication threads now: MariaDB's {@code Slaves_running} status. (Oracle
-     * MySQL is not checked: its status is in performance_schema, and no test server is at hand.)
+     * Whether the server runs replication threads now: MariaDB's {@code Slaves_running} status, Oracle
+     * MySQL's replication channels in performance_schema (their receiver or applier on).
      */
     private static boolean replicating(Connection c, ServerFlavor flavor) throws SQLException {
-        if (flavor != ServerFlavor.MARIADB) {
-            return false;
-        }
+        String sql = flavor == ServerFlavor.MARIADB ? "SHOW GLOBAL STATUS LIKE 'Slaves_running'"
+                : "SELECT 'channels', COUNT(*) FROM performance_schema.replication_connection_status "
+                        + "WHERE SERVICE_STATE = 'ON'";
         try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Slaves_running'")) {
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.next() && !"0".equals(rs.getString(2));
         }
     }

@@ -180,15 +180,17 @@ class MySqlReplicaITCase {
     @Test
     void aReplicaThatDoesNotLogWhatItReplicatesIsRefused() throws Exception {
         MySqlFeatures.assumeReplicaLoggingCheck(primary);
-        MySqlServer silent = MySqlServer.startReplicaOf(primary, 3, "--log-slave-updates=0");
+        ServerFlavor flavor = primary.isMariaDb() ? ServerFlavor.MARIADB : ServerFlavor.MYSQL;
+        String variable = primary.isMariaDb() ? "log_slave_updates" : "log_replica_updates";
+        MySqlServer silent = MySqlServer.startReplicaOf(primary, 3, "--" + variable.replace('_', '-') + "=0");
         try (Connection c = silent.connect("", MySqlServer.CDC_USER, silent.cdcPassword())) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MySqlPrerequisites.check(c, ServerFlavor.MARIADB))
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MySqlPrerequisites.check(c, flavor))
                     .isInstanceOf(CdcException.class)
-                    .hasMessageContaining("log_slave_updates is 'OFF' on a server that replicates")
+                    .hasMessageContaining(variable + " is 'OFF' on a server that replicates")
                     .hasMessageContaining("read from its primary");
         }
         try (Connection c = replica.connect("", MySqlServer.CDC_USER, replica.cdcPassword())) {
-            org.assertj.core.api.Assertions.assertThatCode(() -> MySqlPrerequisites.check(c, ServerFlavor.MARIADB))
+            org.assertj.core.api.Assertions.assertThatCode(() -> MySqlPrerequisites.check(c, flavor))
                     .as("a replica that logs what it replicates").doesNotThrowAnyException();
         }
     }

@@ -30,10 +30,10 @@ public final class MySqlFeatures {
 
     /**
      * The check that a replica writes what it replicates to its own binlog ({@code
-     * log_replica_updates}): implemented for MariaDB ({@code Slaves_running}) only.
+     * log_replica_updates}): MariaDB by {@code Slaves_running}, Oracle MySQL by its replication channels.
      */
     public static boolean oracleReplicaLoggingCheckSupported() {
-        return false;
+        return true;
     }
 
     /**
