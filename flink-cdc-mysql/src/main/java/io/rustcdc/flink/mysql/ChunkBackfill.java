@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.KeyOrder;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +34,9 @@ final class ChunkBackfill {
     private static final Duration SILENCE = Duration.ofSeconds(60);
 
     private final MySqlSourceConfig config;
+    /** The catalogue session's connection, for the backfill's catalogue look-ups; not in a transaction. */
+    private final Connection session;
+    private final Map<Integer, String> charsets;
     private final TableDescription table;
     private final RowType rowType;
     private final int[] keyIndexes;
@@ -40,10 +44,14 @@ final class ChunkBackfill {
     @Nullable private final Object[] after;
     @Nullable private final Object[] upTo;
     private final Map<Object, Row> rows;
+    /** Where the transactions not in the GTID set of {@link #apply} are at the earliest; null until it ran. */
+    @Nullable private MySqlPosition nextBound;
 
-    ChunkBackfill(MySqlSourceConfig config, TableDescription table, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, List<Row> snapshot) {
+    ChunkBackfill(MySqlSourceConfig config, Connection session, Map<Integer, String> charsets, TableDescription table,
+            List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo, List<Row> snapshot) {
         this.config = config;
+        this.session = session;
+        this.charsets = charsets;
         this.table = table;
         this.rowType = table.rowType();
         this.keyIndexes = new int[keyColumns.size()];
@@ -77,17 +85,32 @@ final class ChunkBackfill {
     }
 
     /**
-     * Applies the binlog after the GTIDs {@code low} up to {@code high}; false when the table's
+     * A binlog position before which no transaction is missing from the GTID set given to {@link
+     * #apply} (so from any larger set too: {@code gtid_executed} only grows), for the next chunk's
+     * backfill to start at instead of the binlog file's start; null before {@link #apply} ran.
+     */
+    @Nullable
+    MySqlPosition nextBound() {
+        return nextBound;
+    }
+
+    /**
+     * Applies the binlog after the GTIDs {@code low} up to {@code high}, read from {@code bound}
+     * (null: from the first binlog file holding a transaction not in {@code low}), which must be
+     * such that every transaction not in {@code low} lies at or after it; false when the table's
      * schema changed in between (the chunk must be read again).
      */
-    boolean apply(MySqlGtidSet low, MySqlPosition high) {
+    boolean apply(MySqlGtidSet low, MySqlPosition high, @Nullable MySqlPosition bound) {
         TableId id = table.table();
         TableFilter filter = TableFilter.of(List.of(id.database() + "." + id.table()), List.of());
-        MySqlPosition from = MySqlPosition.at(high.file(), 4, low); // by GTIDs: the file is not used
+        // by GTIDs only, the file is not used
+        MySqlPosition from = bound != null ? MySqlPosition.at(bound.file(), bound.offset(), low)
+                : MySqlPosition.at(high.file(), 4, low);
         boolean byGtids = true;
         while (true) {
             MySqlPosition last = null;
-            try (MySqlChangeStream stream = MySqlChangeStream.backfill(config, filter, from, byGtids)) {
+            try (MySqlChangeStream stream = MySqlChangeStream.backfill(config, filter, from, byGtids,
+                    byGtids && bound != null, session, charsets)) {
                 long silentSince = System.nanoTime();
                 while (true) {
                     StreamRecord<MySqlPosition> record;
@@ -114,14 +137,17 @@ final class ChunkBackfill {
                     MySqlPosition at = record.position();
                     // the start of the record's transaction, or where the next one starts
                     if (at.movedTo(at.file(), at.offset()).compareTo(high) >= 0) {
+                        bound(stream, byGtids, high);
                         return true;
                     }
                     if (record.event() == null) {
                         last = at;
                     } else if (!apply(record.event())) {
+                        bound(stream, byGtids, high);
                         return false;
                     }
                 }
+                bound(stream, byGtids, high);
             }
             // The server's end was before H (transactions it skips are reported by a heartbeat at their
             // end, so this is not them): H is where the binlog is written, and the server sends only
@@ -139,6 +165,14 @@ final class ChunkBackfill {
                 throw new CdcException(CdcException.Kind.CONNECTION, "Interrupted while completing a chunk of "
                         + id.database() + "." + id.table() + " from the binlog");
             }
+        }
+    }
+
+    /** Only a read by GTIDs says where the transactions not in them start. */
+    private void bound(MySqlChangeStream stream, boolean byGtids, MySqlPosition high) {
+        if (byGtids) {
+            MySqlPosition sent = stream.sentFrom();
+            nextBound = sent.compareTo(high) < 0 ? MySqlPosition.at(ServerFlavor.MYSQL, sent.file(), sent.offset()) : high;
         }
     }
 

@@ -62,6 +62,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     @Nullable private volatile Set<TableId> captured;
     private final MySqlPosition from;
     private final Connection connection;
+    private final boolean ownsConnection;
     private final BinlogTables tables;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final ArrayDeque<StreamRecord<MySqlPosition>> pending = new ArrayDeque<>();
@@ -89,27 +90,36 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private final boolean backfill;
     /** The server closed a backfill's binlog at its end, and everything before was delivered. */
     private boolean ended;
+    /** A backfill's first transaction the server sent: where it starts. */
+    @Nullable private MySqlPosition firstSent;
 
     MySqlChangeStream(MySqlSourceConfig config, TableFilter filter, MySqlPosition from) {
-        this(config, filter, from, false, false);
+        this(config, filter, from, false, false, false, null, null);
     }
 
     /**
      * A chunk's backfill on Oracle MySQL: the binlog from {@code from} to its current end, then
      * {@link #ended()}. With {@code byGtids} it starts at {@code from}'s MySQL GTID set (the server
-     * sends every transaction not in it, in binlog order), else at its file and offset. It connects
-     * in the non-blocking mode {@code mysqlbinlog} uses: server-id 0, which the server ends at the
-     * binlog's end and never takes for another reader's id (a connection with id 0 neither drops nor
-     * is dropped by another one), so concurrent backfills need no ids of their own. A heartbeat, which
-     * the server sends where it skipped transactions of the GTID set, is a progress record.
+     * sends every transaction not in it, in binlog order), from the first binlog file that holds
+     * one, or with {@code atPosition} from {@code from}'s file and offset; else at its file and
+     * offset. It connects in the non-blocking mode {@code mysqlbinlog} uses: server-id 0, which the
+     * server ends at the binlog's end and never takes for another reader's id (a connection with id
+     * 0 neither drops nor is dropped by another one), so concurrent backfills need no ids of their
+     * own. A heartbeat, which the server sends where it skipped transactions of the GTID set, is a
+     * progress record.
      */
     static MySqlChangeStream backfill(MySqlSourceConfig config, TableFilter filter, MySqlPosition from,
-            boolean byGtids) {
-        return new MySqlChangeStream(config, filter, from, true, byGtids);
+            boolean byGtids, boolean atPosition, Connection session, Map<Integer, String> charsets) {
+        return new MySqlChangeStream(config, filter, from, true, byGtids, atPosition, session, charsets);
     }
 
+    /**
+     * @param session for a backfill, the catalogue session's connection (not in a transaction),
+     *     used and not closed; null to open one of its own
+     */
     private MySqlChangeStream(MySqlSourceConfig config, TableFilter filter, MySqlPosition from, boolean backfill,
-            boolean backfillByGtids) {
+            boolean backfillByGtids, boolean backfillAtPosition, @Nullable Connection session,
+            @Nullable Map<Integer, String> charsets) {
         this.config = config;
         this.filter = filter;
         this.from = from;
@@ -117,12 +127,13 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.failures = new StreamFailures(config);
         this.file = from.file();
         this.committed = from.movedTo(from.file(), from.offset());
-        this.connection = MySqlConnections.connect(config);
+        this.connection = session != null ? session : MySqlConnections.connect(config);
+        this.ownsConnection = session == null;
         this.byGtids = from.flavor() == ServerFlavor.MARIADB && from.gtidText() != null
                 && !from.mariaDbGtids().isEmpty()
                 || backfillByGtids && from.flavor() == ServerFlavor.MYSQL && from.gtidText() != null;
         try {
-            if (!byGtids) {
+            if (!byGtids || backfillAtPosition) {
                 BinlogRetention.requireFile(connection, from.file(), from.offset());
             }
             if (from.gtidText() != null && from.flavor() == ServerFlavor.MARIADB) {
@@ -130,7 +141,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             } else if (from.gtidText() != null) {
                 BinlogRetention.requireMySqlGtids(connection, from.mysqlGtids());
             }
-            this.tables = new BinlogTables(connection, BinlogTables.charsets(connection));
+            this.tables = new BinlogTables(connection, charsets != null ? charsets : BinlogTables.charsets(connection));
         } catch (SQLException | RuntimeException e) {
             closeConnection();
             throw e instanceof SQLException ? MySqlConnections.failure(config, (SQLException) e) : (RuntimeException) e;
@@ -140,6 +151,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (byGtids) {
             // the server finds the first transaction after the GTIDs in its own binlog: a replica's too
             client.setGtidSet(from.gtidText());
+            // a backfill may say where in the binlog the first of them is at the earliest
+            client.setUseBinlogFilenamePositionInGtidMode(backfill && backfillAtPosition);
         }
         BinlogTls.configure(client, config);
         try {
@@ -162,6 +175,14 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (!closing) {
             enqueue(END);
         }
+    }
+
+    /**
+     * A backfill's lower bound of where the transactions not in its GTID set are: the start of the
+     * first one the server sent, or before one came, how far the server read (skipping the others).
+     */
+    MySqlPosition sentFrom() {
+        return firstSent != null ? firstSent : committed;
     }
 
     /** A backfill's binlog reached its end (the server closed it) and every record before was polled. */
@@ -380,6 +401,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
 
     private void begin(long offset, @Nullable String gtid) {
         transaction = committed.movedTo(file, offset);
+        if (backfill && firstSent == null) {
+            firstSent = transaction;
+        }
         this.gtid = gtid;
         standalone = false;
         preparedXa = false;
@@ -467,6 +491,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     }
 
     private void closeConnection() {
+        if (!ownsConnection) {
+            return;
+        }
         try {
             connection.close();
         } catch (SQLException ignored) {

@@ -39,6 +39,14 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     private final SourceInfo snapshotSource;
     /** Tables as described for their chunk boundaries, which are found many times per table. */
     private final Map<TableId, MySqlTable> keyTables = new HashMap<>();
+    /**
+     * Oracle MySQL: a binlog position before which every transaction is in the GTIDs executed when
+     * the last chunk was read, so in those of every later chunk; its backfill starts there instead
+     * of at the start of the binlog file (which the server would read through). Null until then.
+     */
+    @Nullable private MySqlPosition backfillBound;
+    /** The server's character sets by collation id, for backfills; read once. */
+    @Nullable private Map<Integer, String> charsets;
 
     MySqlSession(MySqlSourceConfig config) {
         this.config = config;
@@ -252,8 +260,13 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
             } catch (SQLException e) {
                 throw failure(e);
             }
-            ChunkBackfill backfill = new ChunkBackfill(config, described.description, keyColumns, after, upTo, read);
-            if (backfill.apply(low, high)) {
+            ChunkBackfill backfill = new ChunkBackfill(config, connection, charsets(), described.description,
+                    keyColumns, after, upTo, read);
+            boolean complete = backfill.apply(low, high, backfillBound);
+            if (backfill.nextBound() != null) {
+                backfillBound = backfill.nextBound();
+            }
+            if (complete) {
                 TableDescription d = described.description;
                 backfill.rows().forEach(row -> out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource)
                         .after(row).shape(d.shape()).build()));
@@ -265,6 +278,17 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                         + "from the binlog; the source fails so that it restarts and reads the chunk again.");
             }
         }
+    }
+
+    private Map<Integer, String> charsets() {
+        if (charsets == null) {
+            try {
+                charsets = BinlogTables.charsets(connection);
+            } catch (SQLException e) {
+                throw failure(e);
+            }
+        }
+        return charsets;
     }
 
     private void readRows(MySqlTable table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,

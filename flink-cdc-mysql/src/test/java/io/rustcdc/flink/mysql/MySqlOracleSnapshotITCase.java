@@ -42,7 +42,8 @@ class MySqlOracleSnapshotITCase {
         TableId id = TableId.of(db.name(), db.name(), "t");
         Object[] after = {2L};
         Object[] upTo = {10L};
-        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession();
+                java.sql.Connection catalogue = MySqlConnections.connect(config)) {
             TableDescription table = session.describe(id);
             List<Row> stale = new ArrayList<>();
             session.readChunk(table, List.of("id"), after, upTo, e -> stale.add(e.after()));
@@ -60,8 +61,10 @@ class MySqlOracleSnapshotITCase {
             MySqlPosition high = MySqlPosition.at(ServerFlavor.MYSQL, status.get(0), Long.parseLong(status.get(1)));
             db.execute("UPDATE t SET v = 'after H' WHERE id = 6"); // after the end position: not applied
 
-            ChunkBackfill backfill = new ChunkBackfill(config, table, List.of("id"), after, upTo, stale);
-            assertThat(backfill.apply(low, high)).isTrue();
+            ChunkBackfill backfill = new ChunkBackfill(config, catalogue, BinlogTables.charsets(catalogue), table, List.of("id"), after, upTo, stale);
+            assertThat(backfill.apply(low, high, null)).isTrue();
+            assertThat(backfill.nextBound()).isNotNull();
+            assertThat(backfill.nextBound().compareTo(high)).isLessThanOrEqualTo(0);
             List<Object> ids = new ArrayList<>();
             List<Object> values = new ArrayList<>();
             backfill.rows().forEach(r -> {
