@@ -88,7 +88,13 @@ final class SuiteJob implements AutoCloseable {
     void inject(Workload.Fault fault) throws Exception {
         switch (fault) {
             case TASK_MANAGER_LOSS:
-                cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
+                long start = System.nanoTime();
+                // Flink's own bound on cancelling a task (task.cancellation.timeout) is 180 s
+                cluster.terminateTaskManager(0).get(180, TimeUnit.SECONDS);
+                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+                if (seconds >= 30) {
+                    System.out.println("  the TaskManager took " + seconds + " s to terminate");
+                }
                 cluster.startTaskManager();
                 break;
             case JOB_MANAGER_FAILOVER:

@@ -58,7 +58,8 @@ final class Workload {
         rowsPerTable = 1_000 + r.nextInt(3_000);
         slots = rowsPerTable * 3;
         parallelism = 1 + r.nextInt(4);
-        chunkSize = CHUNK_SIZES[r.nextInt(CHUNK_SIZES.length)];
+        chunkSize = Math.max(CHUNK_SIZES[r.nextInt(CHUNK_SIZES.length)],
+                Integer.getInteger(ConsistencySuite.MIN_CHUNK_PROPERTY, 0));
         checkpointMillis = 200 + r.nextInt(400);
         writers = 2 + r.nextInt(3);
         writeMillis = 6_000 + r.nextInt(6_000);
