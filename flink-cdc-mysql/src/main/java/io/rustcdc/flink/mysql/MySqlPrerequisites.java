@@ -21,13 +21,7 @@ final class MySqlPrerequisites {
     private MySqlPrerequisites() {}
 
     static void check(Connection c, ServerFlavor flavor) throws SQLException {
-        String version = single(c, "SELECT @@version");
-        ServerFlavor actual = ServerFlavor.ofVersion(version);
-        if (actual != flavor) {
-            throw new CdcException(CdcException.Kind.PREREQUISITE, "The server is " + actual + " (version " + version
-                    + ") but the source is configured for " + flavor + ": their binlog positions and GTIDs differ "
-                    + "and are never mixed. Use '" + actual.connectorName() + "' (ServerFlavor." + actual + ").");
-        }
+        requireFlavor(c, flavor);
         Map<String, String> vars = variables(c);
         List<String> problems = new ArrayList<>();
         if (!"ON".equalsIgnoreCase(vars.get("log_bin"))) {
@@ -107,6 +101,17 @@ final class MySqlPrerequisites {
         return "the user " + grantee + " lacks " + String.join(" and ", missing) + ", which reading the binlog "
                 + "needs: GRANT " + String.join(", ", missing) + " ON *.* TO " + grantee + ";"
                 + (flavor == ServerFlavor.MARIADB ? " (REPLICATION CLIENT is BINLOG MONITOR on MariaDB 10.5+)" : "");
+    }
+
+    /** The server is the flavor the source was configured for: checked before any flavor's own query. */
+    static void requireFlavor(Connection c, ServerFlavor flavor) throws SQLException {
+        String version = single(c, "SELECT @@version");
+        ServerFlavor actual = ServerFlavor.ofVersion(version);
+        if (actual != flavor) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "The server is " + actual + " (version " + version
+                    + ") but the source is configured for " + flavor + ": their binlog positions and GTIDs differ "
+                    + "and are never mixed. Use '" + actual.connectorName() + "' (ServerFlavor." + actual + ").");
+        }
     }
 
     private static Map<String, String> variables(Connection c) throws SQLException {

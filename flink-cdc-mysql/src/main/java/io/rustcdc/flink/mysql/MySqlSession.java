@@ -84,8 +84,9 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
      */
     private void requireGtidMode() {
         String mode;
-        try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_mode")) {
+        try (Statement s = connection.createStatement()) {
+            MySqlPrerequisites.requireFlavor(connection, config.flavor()); // a MariaDB server has no gtid_mode
+            ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_mode");
             mode = rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {
             throw failure(e);
