@@ -63,7 +63,7 @@ public final class ConsistencySuite {
         System.out.println("Consistency suite on " + target.server() + ": seeds " + Arrays.toString(seeds)
                 + " (replay one with -D" + SEED_PROPERTY + "=<seed>)");
         for (long seed : seeds) {
-            runOne(cluster, target, new Workload(seed, atLeastOnceSinks));
+            runOne(cluster, target, new Workload(seed, atLeastOnceSinks, target.taskManagerLoss()));
         }
     }
 

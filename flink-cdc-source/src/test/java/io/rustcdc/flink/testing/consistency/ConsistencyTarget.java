@@ -38,6 +38,14 @@ public interface ConsistencyTarget {
      */
     CdcSource<String, ?, ?> source(List<String> tables, int chunkSize, boolean atLeastOnceSinks, String run);
 
+    /**
+     * Whether runs may kill the TaskManager. False only where a known defect makes the lost
+     * TaskManager's source task hang on cancellation (say which, and where it is tracked).
+     */
+    default boolean taskManagerLoss() {
+        return true;
+    }
+
     /** Drops what the run's source left on the server (a replication slot); called after its job ended. */
     default void finish(String run) throws Exception {}
 }

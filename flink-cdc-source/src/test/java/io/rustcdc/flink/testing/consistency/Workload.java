@@ -53,6 +53,10 @@ final class Workload {
     final List<TimedFault> faults = new ArrayList<>();
 
     Workload(long seed, boolean atLeastOnceSinks) {
+        this(seed, atLeastOnceSinks, true);
+    }
+
+    Workload(long seed, boolean atLeastOnceSinks, boolean taskManagerLoss) {
         this.seed = seed;
         Random r = new Random(seed);
         rowsPerTable = 1_000 + r.nextInt(3_000);
@@ -73,7 +77,9 @@ final class Workload {
         }
         moments.sort(null);
         for (long at : moments) {
-            faults.add(new TimedFault(Fault.values()[r.nextInt(Fault.values().length)], at));
+            Fault fault = Fault.values()[r.nextInt(Fault.values().length)];
+            faults.add(new TimedFault(fault == Fault.TASK_MANAGER_LOSS && !taskManagerLoss
+                    ? Fault.JOB_MANAGER_FAILOVER : fault, at));
         }
     }
 
