@@ -39,8 +39,8 @@ public interface ConsistencyTarget {
     CdcSource<String, ?, ?> source(List<String> tables, int chunkSize, boolean atLeastOnceSinks, String run);
 
     /**
-     * Whether runs may kill the TaskManager. False only where a known defect makes the lost
-     * TaskManager's source task hang on cancellation (say which, and where it is tracked).
+     * Whether runs may kill the TaskManager and fail the JobManager over (else their faults are
+     * savepoints and restores). False only for a known defect (say which, and where it is tracked).
      */
     default boolean taskManagerLoss() {
         return true;

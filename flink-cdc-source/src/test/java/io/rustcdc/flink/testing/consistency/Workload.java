@@ -78,8 +78,8 @@ final class Workload {
         moments.sort(null);
         for (long at : moments) {
             Fault fault = Fault.values()[r.nextInt(Fault.values().length)];
-            faults.add(new TimedFault(fault == Fault.TASK_MANAGER_LOSS && !taskManagerLoss
-                    ? Fault.JOB_MANAGER_FAILOVER : fault, at));
+            faults.add(new TimedFault(fault != Fault.SAVEPOINT_AND_RESTORE && !taskManagerLoss
+                    ? Fault.SAVEPOINT_AND_RESTORE : fault, at));
         }
     }
 
