@@ -6,14 +6,13 @@ import io.rustcdc.benchmark.DebeziumJson;
 import io.rustcdc.benchmark.Measurement;
 import io.rustcdc.flink.mysql.MySqlConnector;
 import io.rustcdc.flink.mysql.MySqlSourceConfig;
-import io.rustcdc.flink.mysql.MySqlTlsMode;
 import io.rustcdc.flink.mysql.ServerFlavor;
 import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
-import io.rustcdc.flink.postgres.TlsMode;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.TlsMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.spi.CdcConnector;
@@ -87,7 +86,7 @@ public final class OurBenchmark {
                 .username(args.get("user"))
                 .password(Secret.of(args.get("password")))
                 .serverId(args.getLong("server-id"))
-                .tlsMode(MySqlTlsMode.DISABLE)
+                .tlsMode(TlsMode.DISABLE)
                 .build());
     }
 

@@ -2,9 +2,9 @@ package io.rustcdc.flink.e2e;
 
 import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
-import io.rustcdc.flink.postgres.TlsMode;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.TlsMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import java.util.HashMap;
 import java.util.Map;

@@ -2,11 +2,12 @@ package io.rustcdc.flink.quickstart;
 
 import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
-import io.rustcdc.flink.postgres.TlsMode;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresServer;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.SecretProvider;
+import io.rustcdc.flink.source.TlsMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.json.JsonRenderer;
 import io.rustcdc.flink.source.json.ShapeRendering;
@@ -63,7 +64,7 @@ public final class Quickstart {
                     .port(Integer.parseInt(options.getOrDefault("port", "5432")))
                     .database(require(options, "database"))
                     .username(require(options, "username"))
-                    .password(options.containsKey("password-env") ? Secret.fromEnvironment(options.get("password-env"))
+                    .password(options.containsKey("password-env") ? SecretProvider.environment(options.get("password-env"))
                             : Secret.of(require(options, "password")))
                     .slotName(require(options, "slot"))
                     .publicationName(require(options, "publication"))
@@ -152,7 +153,7 @@ public final class Quickstart {
         say("Flink SQL:");
         out.println(ddl.replaceAll("(?m)^", "    ") + ";");
         out.println("    " + query + ";");
-        tables.executeSql(ddl.replace("'******'", "'" + config.password().reveal() + "'"));
+        tables.executeSql(ddl.replace("'******'", "'" + config.password().resolve().reveal() + "'"));
         banner("the query's changelog: +I / -U / +U / -D rows of (status, orders, total)");
         var result = tables.executeSql(query);
         JobClient job = result.getJobClient().orElseThrow();

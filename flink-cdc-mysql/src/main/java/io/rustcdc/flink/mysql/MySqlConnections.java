@@ -1,17 +1,20 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.TlsMode;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import javax.annotation.Nullable;
 
 /**
  * Opens JDBC connections (MariaDB Connector/J, which speaks to MySQL and MariaDB alike) with the
- * configured TLS and credentials. A failure names the server, the user and the option to check,
- * never the password.
+ * configured TLS and credentials, the password resolved anew for each connection. A failure names
+ * the server, the user and the option to check, never the password.
  */
 final class MySqlConnections {
     /** Words of the driver's messages about TLS (certificates, key and trust stores, handshakes). */
@@ -21,10 +24,11 @@ final class MySqlConnections {
     private MySqlConnections() {}
 
     static Connection connect(MySqlSourceConfig config) {
+        Secret password = config.password().resolve();
         Properties props = new Properties();
         props.setProperty("user", config.username());
-        props.setProperty("password", config.password().reveal());
-        props.setProperty("sslMode", config.tlsMode().sslMode());
+        props.setProperty("password", password.reveal());
+        props.setProperty("sslMode", sslMode(config.tlsMode()));
         if (config.tlsRootCert() != null) {
             props.setProperty("serverSslCert", config.tlsRootCert());
         }
@@ -33,23 +37,44 @@ final class MySqlConnections {
         try {
             return DriverManager.getConnection(url, props);
         } catch (SQLException e) {
-            String message = message(config, e);
+            String message = message(password, e);
             String lower = message.toLowerCase(Locale.ROOT);
             boolean tls = TLS_WORDS.stream().anyMatch(lower::contains);
             throw new CdcException(CdcException.Kind.CONNECTION, "Could not connect to " + config.flavor() + " at "
                     + config.hostname() + ":" + config.port() + " as '" + config.username() + "' (tls.mode "
-                    + config.tlsMode().name().toLowerCase(Locale.ROOT).replace('_', '-') + "): " + message
-                    + (tls ? ". Check 'tls.mode' and 'tls.root-cert'." : ". Check host, port, user and password."));
+                    + config.tlsMode() + "): " + message
+                    + (tls ? ". Check 'tls.mode' and 'tls.root-cert'." : ". Check host, port, user and password."),
+                    password.redact(e));
         }
     }
 
-    /** A failure on an open connection, naming the server and user, never the password. */
-    static CdcException failure(MySqlSourceConfig config, SQLException e) {
-        return new CdcException(CdcException.Kind.CONNECTION, config.flavor() + " at " + config.hostname() + ":"
-                + config.port() + " as '" + config.username() + "' failed: " + message(config, e), e);
+    /** MariaDB Connector/J's {@code sslMode} of each mode. */
+    static String sslMode(TlsMode mode) {
+        switch (mode) {
+            case DISABLE:
+                return "disable";
+            case REQUIRE:
+                return "trust";
+            case VERIFY_CA:
+                return "verify-ca";
+            default:
+                return "verify-full";
+        }
     }
 
-    private static String message(MySqlSourceConfig config, SQLException e) {
-        return e.getMessage() == null ? "" : e.getMessage().replace(config.password().reveal(), "******");
+    /**
+     * A failure on an open connection, naming the server and user, never the password: our
+     * statements never hold it, and a literal one is masked all the same.
+     */
+    static CdcException failure(MySqlSourceConfig config, SQLException e) {
+        Secret password = config.connection().literalPassword();
+        return new CdcException(CdcException.Kind.CONNECTION, config.flavor() + " at " + config.hostname() + ":"
+                + config.port() + " as '" + config.username() + "' failed: " + message(password, e),
+                password == null ? e : password.redact(e));
+    }
+
+    private static String message(@Nullable Secret password, SQLException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        return password == null ? message : password.redact(message);
     }
 }

@@ -1,6 +1,7 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.ConnectionOptions;
+import io.rustcdc.flink.source.TlsMode;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -37,11 +38,7 @@ public final class MySqlOptions {
             .withDescription("The id the source's binlog client uses, 1 to 4294967295. Required, no default: "
                     + "two clients or replicas with one id make the server drop one of them.");
 
-    public static final ConfigOption<MySqlTlsMode> TLS_MODE = ConfigOptions.key(MySqlSourceConfig.TLS_MODE)
-            .enumType(MySqlTlsMode.class)
-            .defaultValue(MySqlTlsMode.REQUIRE)
-            .withDescription("TLS to the server: require (encrypted; the default), verify-ca, verify-full, or "
-                    + "disable for plaintext, which must be chosen explicitly.");
+    public static final ConfigOption<TlsMode> TLS_MODE = ConnectionOptions.TLS_MODE;
 
     public static final ConfigOption<ForeignKeyCascades> FOREIGN_KEY_CASCADES = ConfigOptions
             .key(MySqlSourceConfig.FOREIGN_KEY_CASCADES)

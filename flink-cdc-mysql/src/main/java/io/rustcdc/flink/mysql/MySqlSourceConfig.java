@@ -1,8 +1,9 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
-import io.rustcdc.flink.source.ConnectionOptions;
-import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.ConnectionSettings;
+import io.rustcdc.flink.source.SecretProvider;
+import io.rustcdc.flink.source.TlsMode;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,8 +12,10 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * How to reach one MySQL or MariaDB server as a binlog client; validated when built. The password
- * is a {@link Secret} and never appears in {@code toString}. Immutable.
+ * How to reach one MySQL or MariaDB server as a binlog client; validated when built. The connection
+ * (host, port, user, password, TLS) is a {@link ConnectionSettings}, checked as for every
+ * connector; the password is a {@link SecretProvider}, resolved at each connection, and never
+ * appears in {@code toString}. Immutable.
  *
  * <p>{@code server-id} has no default: two binlog clients with one id make the server drop one of
  * them, which shows only as a disconnect, so each source must be given an id of its own.
@@ -34,26 +37,14 @@ public final class MySqlSourceConfig implements Serializable {
     private static final long MAX_SERVER_ID = 4_294_967_295L;
 
     private final ServerFlavor flavor;
-    private final String hostname;
-    private final int port;
-    private final String username;
-    private final Secret password;
+    private final ConnectionSettings connection;
     private final long serverId;
-    private final MySqlTlsMode tlsMode;
-    @Nullable private final String tlsRootCert;
-    private final Duration connectTimeout;
     private final ForeignKeyCascades foreignKeyCascades;
 
-    private MySqlSourceConfig(Builder b) {
+    private MySqlSourceConfig(Builder b, ConnectionSettings connection) {
         this.flavor = b.flavor;
-        this.hostname = b.hostname;
-        this.port = b.port;
-        this.username = b.username;
-        this.password = b.password;
+        this.connection = connection;
         this.serverId = b.serverId;
-        this.tlsMode = b.tlsMode;
-        this.tlsRootCert = b.tlsRootCert;
-        this.connectTimeout = b.connectTimeout;
         this.foreignKeyCascades = b.foreignKeyCascades;
     }
 
@@ -62,18 +53,15 @@ public final class MySqlSourceConfig implements Serializable {
         return new Builder(Objects.requireNonNull(flavor, "flavor"));
     }
 
-    /** A configuration from Flink options ({@link MySqlOptions}), for a server of {@code flavor}. */
+    /**
+     * A configuration from Flink options ({@link MySqlOptions}), for a server of {@code flavor}.
+     * {@code password.env} and {@code password.file} are not read here but at each connection,
+     * where the source runs.
+     */
     public static MySqlSourceConfig fromConfiguration(ServerFlavor flavor, ReadableConfig options) {
-        Builder b = builder(flavor)
-                .hostname(options.get(MySqlOptions.HOSTNAME))
-                .port(options.get(MySqlOptions.PORT))
-                .username(options.get(MySqlOptions.USERNAME))
-                .tlsMode(options.get(MySqlOptions.TLS_MODE))
-                .tlsRootCert(options.get(MySqlOptions.TLS_ROOT_CERT))
-                .connectTimeout(options.get(MySqlOptions.CONNECT_TIMEOUT))
-                .foreignKeyCascades(options.get(MySqlOptions.FOREIGN_KEY_CASCADES));
+        Builder b = builder(flavor).foreignKeyCascades(options.get(MySqlOptions.FOREIGN_KEY_CASCADES));
+        b.connection.options(options, MySqlOptions.PORT);
         options.getOptional(MySqlOptions.SERVER_ID).ifPresent(b::serverId);
-        ConnectionOptions.password(options).ifPresent(b::password);
         return b.build();
     }
 
@@ -81,37 +69,43 @@ public final class MySqlSourceConfig implements Serializable {
         return flavor;
     }
 
+    /** Host, port, user, password and TLS. */
+    public ConnectionSettings connection() {
+        return connection;
+    }
+
     public String hostname() {
-        return hostname;
+        return connection.hostname();
     }
 
     public int port() {
-        return port;
+        return connection.port();
     }
 
     public String username() {
-        return username;
+        return connection.username();
     }
 
-    public Secret password() {
-        return password;
+    /** Where the password comes from; resolved at each connection. */
+    public SecretProvider password() {
+        return connection.password();
     }
 
     public long serverId() {
         return serverId;
     }
 
-    public MySqlTlsMode tlsMode() {
-        return tlsMode;
+    public TlsMode tlsMode() {
+        return connection.tlsMode();
     }
 
     @Nullable
     public String tlsRootCert() {
-        return tlsRootCert;
+        return connection.tlsRootCert();
     }
 
     public Duration connectTimeout() {
-        return connectTimeout;
+        return connection.connectTimeout();
     }
 
     public ForeignKeyCascades foreignKeyCascades() {
@@ -120,8 +114,8 @@ public final class MySqlSourceConfig implements Serializable {
 
     @Override
     public String toString() {
-        return "MySqlSourceConfig{" + flavor + " " + username + "@" + hostname + ":" + port + ", password=" + password
-                + ", server-id=" + serverId + ", tls=" + tlsMode + "}";
+        return "MySqlSourceConfig{" + flavor + " " + connection.describe() + ", password=" + connection.password()
+                + ", server-id=" + serverId + ", tls=" + connection.tlsMode() + "}";
     }
 
     private static CdcException configuration(String message) {
@@ -132,14 +126,9 @@ public final class MySqlSourceConfig implements Serializable {
     @PublicEvolving
     public static final class Builder {
         private final ServerFlavor flavor;
-        private String hostname;
-        private int port = 3306;
-        private String username;
-        private Secret password;
+        private final ConnectionSettings.Builder connection =
+                ConnectionSettings.builder(MySqlOptions.PORT.defaultValue());
         private long serverId;
-        private MySqlTlsMode tlsMode = MySqlTlsMode.REQUIRE;
-        private String tlsRootCert;
-        private Duration connectTimeout = Duration.ofSeconds(30);
         private ForeignKeyCascades foreignKeyCascades = ForeignKeyCascades.REFUSE;
 
         private Builder(ServerFlavor flavor) {
@@ -147,22 +136,27 @@ public final class MySqlSourceConfig implements Serializable {
         }
 
         public Builder hostname(String hostname) {
-            this.hostname = hostname;
+            connection.hostname(hostname);
             return this;
         }
 
         public Builder port(int port) {
-            this.port = port;
+            connection.port(port);
             return this;
         }
 
         public Builder username(String username) {
-            this.username = username;
+            connection.username(username);
             return this;
         }
 
-        public Builder password(Secret password) {
-            this.password = password;
+        /**
+         * Where the password comes from, asked at each connection: {@link
+         * SecretProvider#environment}, {@link SecretProvider#file}, a provider of your own, or a
+         * {@link io.rustcdc.flink.source.Secret} (which is then part of the job graph).
+         */
+        public Builder password(SecretProvider password) {
+            connection.password(password);
             return this;
         }
 
@@ -173,14 +167,14 @@ public final class MySqlSourceConfig implements Serializable {
         }
 
         /** TLS to the server: {@code REQUIRE} (encrypted) by default; {@code DISABLE} only when chosen. */
-        public Builder tlsMode(MySqlTlsMode tlsMode) {
-            this.tlsMode = Objects.requireNonNull(tlsMode, "tlsMode");
+        public Builder tlsMode(TlsMode tlsMode) {
+            connection.tlsMode(tlsMode);
             return this;
         }
 
         /** The CA certificate file for {@code VERIFY_CA} and {@code VERIFY_FULL}. */
         public Builder tlsRootCert(@Nullable String path) {
-            this.tlsRootCert = path;
+            connection.tlsRootCert(path);
             return this;
         }
 
@@ -191,20 +185,13 @@ public final class MySqlSourceConfig implements Serializable {
         }
 
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
+            connection.connectTimeout(timeout);
             return this;
         }
 
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public MySqlSourceConfig build() {
-            require(hostname, HOSTNAME);
-            require(username, USERNAME);
-            if (password == null) {
-                throw configuration("No password: set '" + PASSWORD + "'");
-            }
-            if (port < 1 || port > 65535) {
-                throw configuration("Option '" + PORT + "' must be 1 to 65535, not " + port);
-            }
+            ConnectionSettings settings = connection.build();
             if (serverId == 0) {
                 throw configuration("Option '" + SERVER_ID + "' is required and has no default: give each source "
                         + "an id of its own, 1 to " + MAX_SERVER_ID + ", that no replica or other binlog client of "
@@ -213,16 +200,7 @@ public final class MySqlSourceConfig implements Serializable {
             if (serverId < 1 || serverId > MAX_SERVER_ID) {
                 throw configuration("Option '" + SERVER_ID + "' must be 1 to " + MAX_SERVER_ID + ", not " + serverId);
             }
-            if (connectTimeout.compareTo(Duration.ofSeconds(1)) < 0 || connectTimeout.compareTo(Duration.ofSeconds(300)) > 0) {
-                throw configuration("Option '" + CONNECT_TIMEOUT + "' must be 1 s to 300 s, not " + connectTimeout);
-            }
-            return new MySqlSourceConfig(this);
-        }
-
-        private static void require(String value, String option) {
-            if (value == null || value.isBlank()) {
-                throw configuration("Option '" + option + "' is required");
-            }
+            return new MySqlSourceConfig(this, settings);
         }
     }
 }

@@ -7,6 +7,7 @@ import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.TlsMode;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -35,7 +36,7 @@ class MySqlConnectionsITCase {
 
     @Test
     void plaintextOnlyWhenChosen(MySqlDatabase db) throws Exception {
-        try (Connection c = MySqlConnections.connect(config(db).tlsMode(MySqlTlsMode.DISABLE).build())) {
+        try (Connection c = MySqlConnections.connect(config(db).tlsMode(TlsMode.DISABLE).build())) {
             assertThat(sslCipher(c)).isEmpty();
         }
     }
@@ -52,7 +53,7 @@ class MySqlConnectionsITCase {
 
     @Test
     void verifyFullWithARootCertThatIsNotThereFailsNamingTheTlsOptions(MySqlDatabase db) {
-        assertThatThrownBy(() -> MySqlConnections.connect(config(db).tlsMode(MySqlTlsMode.VERIFY_FULL)
+        assertThatThrownBy(() -> MySqlConnections.connect(config(db).tlsMode(TlsMode.VERIFY_FULL)
                         .tlsRootCert("/nonexistent/ca.pem").build()))
                 .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONNECTION))
                 .hasMessageContaining("(tls.mode verify-full)")

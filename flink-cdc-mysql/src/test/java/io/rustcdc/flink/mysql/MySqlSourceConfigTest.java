@@ -3,7 +3,13 @@ package io.rustcdc.flink.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.SecretProvider;
+import io.rustcdc.flink.source.TlsMode;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 
 class MySqlSourceConfigTest {
@@ -34,6 +40,28 @@ class MySqlSourceConfigTest {
         assertThatThrownBy(() -> valid().port(0).build()).hasMessageContaining("'port' must be 1 to 65535");
         MySqlSourceConfig config = valid().build();
         assertThat(config.toString()).contains("MARIADB", "cdc@db:3306", "server-id=5401").doesNotContain("s3cret-value");
+    }
+
+    @Test
+    void verifyingTheServerCertificateNeedsTheRootCertificate() {
+        for (TlsMode mode : new TlsMode[] {TlsMode.VERIFY_CA, TlsMode.VERIFY_FULL}) {
+            assertThatThrownBy(() -> valid().tlsMode(mode).build()).isInstanceOf(CdcException.class)
+                    .hasMessageContaining("'tls.mode' = " + mode).hasMessageContaining("set 'tls.root-cert'")
+                    .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.CONFIGURATION));
+            assertThat(valid().tlsMode(mode).tlsRootCert("/ca.pem").build().tlsMode()).isEqualTo(mode);
+        }
+    }
+
+    @Test
+    void readsTheSharedConnectionOptionsWithItsOwnPort() {
+        MySqlSourceConfig config = MySqlSourceConfig.fromConfiguration(ServerFlavor.MYSQL, Configuration.fromMap(Map.of(
+                "hostname", "db", "username", "cdc", "password.env", "CDC_PASSWORD", "server-id", "7",
+                "tls.mode", "disable", "connect.timeout", "4 s")));
+        assertThat(config.port()).isEqualTo(3306);
+        assertThat(config.tlsMode()).isEqualTo(TlsMode.DISABLE);
+        assertThat(config.connectTimeout()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(config.password()).isEqualTo(SecretProvider.environment("CDC_PASSWORD"));
+        assertThat(MySqlConnections.sslMode(TlsMode.REQUIRE)).isEqualTo("trust");
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.TlsMode;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -9,7 +11,8 @@ import java.util.Properties;
 import org.postgresql.PGProperty;
 
 /**
- * Opens connections with the configured TLS and credentials, and with the session settings under
+ * Opens connections with the configured TLS and credentials (the password resolved anew for each
+ * connection, and offered only by a method {@link PgAuthentication} allows), and with the session settings under
  * which PostgreSQL writes values as text (UTC, ISO dates, hex bytea, exact floats). The snapshot
  * and the stream use the same settings, so the same stored value gives the same text, and the
  * same decoded value, on both paths.
@@ -36,6 +39,8 @@ final class PgConnections {
 
     private static Connection connect(PostgresSourceConfig config, Properties props) {
         String url = "jdbc:postgresql://" + config.hostname() + ":" + config.port() + "/";
+        Secret password = config.password().resolve();
+        PGProperty.PASSWORD.set(props, password.reveal());
         try {
             Connection connection = DriverManager.getConnection(url, withDatabase(props, config));
             try (Statement s = connection.createStatement()) {
@@ -43,7 +48,7 @@ final class PgConnections {
             }
             return connection;
         } catch (SQLException e) {
-            throw failure(config, e);
+            throw failure(config, password, e);
         }
     }
 
@@ -55,8 +60,8 @@ final class PgConnections {
     private static Properties properties(PostgresSourceConfig config) {
         Properties props = new Properties();
         PGProperty.USER.set(props, config.username());
-        PGProperty.PASSWORD.set(props, config.password().reveal());
-        PGProperty.SSL_MODE.set(props, config.tlsMode().sslMode());
+        PGProperty.SSL_MODE.set(props, sslMode(config.tlsMode()));
+        PGProperty.AUTHENTICATION_PLUGIN_CLASS_NAME.set(props, PgAuthentication.class.getName());
         if (config.tlsRootCert() != null) {
             PGProperty.SSL_ROOT_CERT.set(props, config.tlsRootCert());
         }
@@ -66,23 +71,50 @@ final class PgConnections {
         return props;
     }
 
-    /** A connection failure as a CdcException naming where, never the password. */
+    /** PgJDBC's {@code sslmode} of each mode: the same names. */
+    static String sslMode(TlsMode mode) {
+        switch (mode) {
+            case DISABLE:
+                return "disable";
+            case REQUIRE:
+                return "require";
+            case VERIFY_CA:
+                return "verify-ca";
+            default:
+                return "verify-full";
+        }
+    }
+
+    /**
+     * A failure on an open connection as a CdcException naming where, never the password: our
+     * statements never hold it, and a literal one is masked all the same.
+     */
     static CdcException failure(PostgresSourceConfig config, SQLException e) {
-        String where = config.username() + "@" + config.hostname() + ":" + config.port() + "/" + config.database();
+        return failure(config, config.connection().literalPassword(), e);
+    }
+
+    private static CdcException failure(PostgresSourceConfig config, Secret password, SQLException e) {
+        String where = config.connection().describe() + "/" + config.database();
+        PgAuthentication.Refusal refusal = PgAuthentication.refusal(e);
+        if (refusal != null) {
+            return new CdcException(CdcException.Kind.CONFIGURATION, "PostgreSQL at " + where + " " + refusal.getMessage(), e);
+        }
+        String message = password == null ? e.getMessage() : password.redact(e.getMessage());
+        Throwable cause = password == null ? e : password.redact(e);
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         if (state.equals("28P01") || state.equals("28000")) {
             return new CdcException(CdcException.Kind.PREREQUISITE, "PostgreSQL refused the login of " + where
-                    + ": " + e.getMessage() + ". Check the user name and password, and that pg_hba.conf allows "
-                    + "this host" + " (for streaming, a 'replication' line).", e);
+                    + ": " + message + ". Check the user name and password, and that pg_hba.conf allows "
+                    + "this host" + " (for streaming, a 'replication' line).", cause);
         }
         if (state.equals("42501")) {
             return new CdcException(CdcException.Kind.PREREQUISITE, "PostgreSQL refused " + where + " a privilege: "
-                    + e.getMessage() + ". Grant it to the role, or do this step as a role that has it.", e);
+                    + message + ". Grant it to the role, or do this step as a role that has it.", cause);
         }
         if (state.startsWith("08")) {
             return new CdcException(CdcException.Kind.CONNECTION, "Cannot connect to PostgreSQL at " + where + ": "
-                    + e.getMessage() + (state.equals("08004") ? "" : ". Check host, port, network and the 'tls.mode' option."), e);
+                    + message + (state.equals("08004") ? "" : ". Check host, port, network and the 'tls.mode' option."), cause);
         }
-        return new CdcException(CdcException.Kind.CONNECTION, "PostgreSQL at " + where + " failed: " + e.getMessage(), e);
+        return new CdcException(CdcException.Kind.CONNECTION, "PostgreSQL at " + where + " failed: " + message, cause);
     }
 }

@@ -1,6 +1,7 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.ConnectionOptions;
+import io.rustcdc.flink.source.TlsMode;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -61,11 +62,7 @@ public final class PostgresOptions {
                     .defaultValue(false)
                     .withDescription("Create the publication, for exactly the captured tables, when it does not exist.");
 
-    public static final ConfigOption<TlsMode> TLS_MODE = ConfigOptions.key("tls.mode")
-            .enumType(TlsMode.class)
-            .defaultValue(TlsMode.REQUIRE)
-            .withDescription("TLS to the server: require (encrypted; the default), verify-ca, verify-full, or "
-                    + "disable for plaintext, which must be chosen explicitly.");
+    public static final ConfigOption<TlsMode> TLS_MODE = ConnectionOptions.TLS_MODE;
 
     public static final ConfigOption<String> TLS_ROOT_CERT = ConnectionOptions.TLS_ROOT_CERT;
 

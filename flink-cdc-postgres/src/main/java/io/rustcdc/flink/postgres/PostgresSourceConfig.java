@@ -1,8 +1,9 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
-import io.rustcdc.flink.source.ConnectionOptions;
-import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.ConnectionSettings;
+import io.rustcdc.flink.source.SecretProvider;
+import io.rustcdc.flink.source.TlsMode;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,13 +12,15 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * How to reach and capture one PostgreSQL database; validated when built. The password is a
- * {@link Secret} and never appears in {@code toString}. Immutable.
+ * How to reach and capture one PostgreSQL database; validated when built. The connection (host,
+ * port, user, password, TLS) is a {@link ConnectionSettings}, checked as for every connector; the
+ * password is a {@link SecretProvider}, resolved at each connection, and never appears in {@code
+ * toString}. Immutable.
  *
  * <pre>{@code
  * PostgresSourceConfig config = PostgresSourceConfig.builder()
  *         .hostname("db.internal").database("shop")
- *         .username("cdc").password(Secret.fromEnvironment("PGPASSWORD"))
+ *         .username("cdc").password(SecretProvider.environment("PGPASSWORD"))
  *         .slotName("shop_cdc").publicationName("shop_cdc")
  *         .build();
  * }</pre>
@@ -26,36 +29,24 @@ import org.apache.flink.configuration.ReadableConfig;
 public final class PostgresSourceConfig implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private final String hostname;
-    private final int port;
+    private final ConnectionSettings connection;
     private final String database;
-    private final String username;
-    private final Secret password;
     @Nullable private final String slotName;
     private final boolean createSlotIfMissing;
     private final boolean failoverSlot;
     @Nullable private final String publicationName;
     private final boolean createPublicationIfMissing;
-    private final TlsMode tlsMode;
-    @Nullable private final String tlsRootCert;
-    private final Duration connectTimeout;
     private final boolean captureLogicalMessages;
     private final Duration statusInterval;
 
-    private PostgresSourceConfig(Builder b) {
-        this.hostname = b.hostname;
-        this.port = b.port;
+    private PostgresSourceConfig(Builder b, ConnectionSettings connection) {
+        this.connection = connection;
         this.database = b.database;
-        this.username = b.username;
-        this.password = b.password;
         this.slotName = b.slotName;
         this.createSlotIfMissing = b.createSlotIfMissing;
         this.failoverSlot = b.failoverSlot;
         this.publicationName = b.publicationName;
         this.createPublicationIfMissing = b.createPublicationIfMissing;
-        this.tlsMode = b.tlsMode;
-        this.tlsRootCert = b.tlsRootCert;
-        this.connectTimeout = b.connectTimeout;
         this.captureLogicalMessages = b.captureLogicalMessages;
         this.statusInterval = b.statusInterval;
     }
@@ -64,33 +55,35 @@ public final class PostgresSourceConfig implements Serializable {
         return new Builder();
     }
 
-    /** A config from options named as in {@link PostgresOptions}. */
+    /**
+     * A config from options named as in {@link PostgresOptions}. {@code password.env} and {@code
+     * password.file} are not read here but at each connection, where the source runs.
+     */
     public static PostgresSourceConfig fromConfiguration(ReadableConfig options) {
-        Builder b = builder()
-                .hostname(options.get(PostgresOptions.HOSTNAME))
-                .port(options.get(PostgresOptions.PORT))
-                .database(options.get(PostgresOptions.DATABASE_NAME))
-                .username(options.get(PostgresOptions.USERNAME))
+        Builder b = builder();
+        b.connection.options(options, PostgresOptions.PORT);
+        return b.database(options.get(PostgresOptions.DATABASE_NAME))
                 .slotName(options.get(PostgresOptions.SLOT_NAME))
                 .createSlotIfMissing(options.get(PostgresOptions.SLOT_CREATE_IF_MISSING))
                 .failoverSlot(options.get(PostgresOptions.SLOT_FAILOVER))
                 .publicationName(options.get(PostgresOptions.PUBLICATION_NAME))
                 .createPublicationIfMissing(options.get(PostgresOptions.PUBLICATION_CREATE_IF_MISSING))
-                .tlsMode(options.get(PostgresOptions.TLS_MODE))
-                .tlsRootCert(options.get(PostgresOptions.TLS_ROOT_CERT))
-                .connectTimeout(options.get(PostgresOptions.CONNECT_TIMEOUT))
                 .captureLogicalMessages(options.get(PostgresOptions.CAPTURE_LOGICAL_MESSAGES))
-                .statusInterval(options.get(PostgresOptions.STATUS_INTERVAL));
-        ConnectionOptions.password(options).ifPresent(b::password);
-        return b.build();
+                .statusInterval(options.get(PostgresOptions.STATUS_INTERVAL))
+                .build();
+    }
+
+    /** Host, port, user, password and TLS. */
+    public ConnectionSettings connection() {
+        return connection;
     }
 
     public String hostname() {
-        return hostname;
+        return connection.hostname();
     }
 
     public int port() {
-        return port;
+        return connection.port();
     }
 
     public String database() {
@@ -98,11 +91,12 @@ public final class PostgresSourceConfig implements Serializable {
     }
 
     public String username() {
-        return username;
+        return connection.username();
     }
 
-    public Secret password() {
-        return password;
+    /** Where the password comes from; resolved at each connection. */
+    public SecretProvider password() {
+        return connection.password();
     }
 
     /** The replication slot, or null for a source that only snapshots. */
@@ -130,16 +124,16 @@ public final class PostgresSourceConfig implements Serializable {
     }
 
     public TlsMode tlsMode() {
-        return tlsMode;
+        return connection.tlsMode();
     }
 
     @Nullable
     public String tlsRootCert() {
-        return tlsRootCert;
+        return connection.tlsRootCert();
     }
 
     public Duration connectTimeout() {
-        return connectTimeout;
+        return connection.connectTimeout();
     }
 
     public boolean captureLogicalMessages() {
@@ -168,26 +162,24 @@ public final class PostgresSourceConfig implements Serializable {
             return false;
         }
         PostgresSourceConfig c = (PostgresSourceConfig) o;
-        return hostname.equals(c.hostname) && port == c.port && database.equals(c.database)
-                && username.equals(c.username) && password.equals(c.password) && Objects.equals(slotName, c.slotName)
+        return connection.equals(c.connection) && database.equals(c.database) && Objects.equals(slotName, c.slotName)
                 && createSlotIfMissing == c.createSlotIfMissing && failoverSlot == c.failoverSlot
                 && Objects.equals(publicationName, c.publicationName)
-                && createPublicationIfMissing == c.createPublicationIfMissing && tlsMode == c.tlsMode
-                && Objects.equals(tlsRootCert, c.tlsRootCert) && connectTimeout.equals(c.connectTimeout)
+                && createPublicationIfMissing == c.createPublicationIfMissing
                 && captureLogicalMessages == c.captureLogicalMessages && statusInterval.equals(c.statusInterval);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(hostname, port, database, username, slotName, publicationName);
+        return Objects.hash(connection, database, slotName, publicationName);
     }
 
     @Override
     public String toString() {
-        return "PostgresSourceConfig{" + username + "@" + hostname + ":" + port + "/" + database
-                + ", password=" + password + ", slot=" + slotName + (createSlotIfMissing ? " (create if missing)" : "")
+        return "PostgresSourceConfig{" + connection.describe() + "/" + database + ", password="
+                + connection.password() + ", slot=" + slotName + (createSlotIfMissing ? " (create if missing)" : "")
                 + (failoverSlot ? " (failover)" : "") + ", publication=" + publicationName
-                + (createPublicationIfMissing ? " (create if missing)" : "") + ", tls=" + tlsMode
+                + (createPublicationIfMissing ? " (create if missing)" : "") + ", tls=" + connection.tlsMode()
                 + ", logicalMessages=" + captureLogicalMessages + "}";
     }
 
@@ -198,31 +190,26 @@ public final class PostgresSourceConfig implements Serializable {
     /** Builds a {@link PostgresSourceConfig}; {@link #build()} says what is missing or wrong. */
     @PublicEvolving
     public static final class Builder {
-        private String hostname;
-        private int port = PostgresOptions.PORT.defaultValue();
+        private final ConnectionSettings.Builder connection =
+                ConnectionSettings.builder(PostgresOptions.PORT.defaultValue());
         private String database;
-        private String username;
-        private Secret password;
         private String slotName;
         private boolean createSlotIfMissing;
         private boolean failoverSlot;
         private String publicationName;
         private boolean createPublicationIfMissing;
-        private TlsMode tlsMode = PostgresOptions.TLS_MODE.defaultValue();
-        private String tlsRootCert;
-        private Duration connectTimeout = PostgresOptions.CONNECT_TIMEOUT.defaultValue();
         private boolean captureLogicalMessages;
         private Duration statusInterval = PostgresOptions.STATUS_INTERVAL.defaultValue();
 
         private Builder() {}
 
         public Builder hostname(String hostname) {
-            this.hostname = hostname;
+            connection.hostname(hostname);
             return this;
         }
 
         public Builder port(int port) {
-            this.port = port;
+            connection.port(port);
             return this;
         }
 
@@ -232,12 +219,17 @@ public final class PostgresSourceConfig implements Serializable {
         }
 
         public Builder username(String username) {
-            this.username = username;
+            connection.username(username);
             return this;
         }
 
-        public Builder password(Secret password) {
-            this.password = password;
+        /**
+         * Where the password comes from, asked at each connection: {@link
+         * SecretProvider#environment}, {@link SecretProvider#file}, a provider of your own, or a
+         * {@link io.rustcdc.flink.source.Secret} (which is then part of the job graph).
+         */
+        public Builder password(SecretProvider password) {
+            connection.password(password);
             return this;
         }
 
@@ -267,17 +259,17 @@ public final class PostgresSourceConfig implements Serializable {
         }
 
         public Builder tlsMode(TlsMode tlsMode) {
-            this.tlsMode = tlsMode;
+            connection.tlsMode(tlsMode);
             return this;
         }
 
         public Builder tlsRootCert(@Nullable String path) {
-            this.tlsRootCert = path;
+            connection.tlsRootCert(path);
             return this;
         }
 
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = timeout;
+            connection.connectTimeout(timeout);
             return this;
         }
 
@@ -293,16 +285,8 @@ public final class PostgresSourceConfig implements Serializable {
 
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public PostgresSourceConfig build() {
-            require(hostname, PostgresOptions.HOSTNAME.key());
+            ConnectionSettings settings = connection.build();
             require(database, PostgresOptions.DATABASE_NAME.key());
-            require(username, PostgresOptions.USERNAME.key());
-            if (password == null) {
-                throw configuration("No password: set '" + PostgresOptions.PASSWORD.key() + "', '"
-                        + PostgresOptions.PASSWORD_ENV.key() + "' or '" + PostgresOptions.PASSWORD_FILE.key() + "'");
-            }
-            if (port < 1 || port > 65535) {
-                throw configuration("Option '" + PostgresOptions.PORT.key() + "' must be 1 to 65535, not " + port);
-            }
             if (slotName != null && !slotName.matches("[a-z0-9_]{1,63}")) {
                 throw configuration("Option '" + PostgresOptions.SLOT_NAME.key() + "' must be 1 to 63 characters of "
                         + "lower-case letters, digits and underscores (PostgreSQL's rule for slot names), not '"
@@ -313,19 +297,11 @@ public final class PostgresSourceConfig implements Serializable {
                         + "connector creates: also set '" + PostgresOptions.SLOT_CREATE_IF_MISSING.key()
                         + "', or create the slot with failover yourself");
             }
-            if ((tlsMode == TlsMode.VERIFY_CA || tlsMode == TlsMode.VERIFY_FULL) && tlsRootCert == null) {
-                throw configuration("Option '" + PostgresOptions.TLS_MODE.key() + "' = " + tlsMode + " verifies the "
-                        + "server's certificate: set '" + PostgresOptions.TLS_ROOT_CERT.key() + "' to the CA certificate");
-            }
-            if (connectTimeout.compareTo(Duration.ofSeconds(1)) < 0 || connectTimeout.compareTo(Duration.ofSeconds(300)) > 0) {
-                throw configuration("Option '" + PostgresOptions.CONNECT_TIMEOUT.key() + "' must be 1 s to 300 s, not "
-                        + connectTimeout);
-            }
             if (statusInterval.compareTo(Duration.ofSeconds(1)) < 0 || statusInterval.compareTo(Duration.ofMinutes(10)) > 0) {
                 throw configuration("Option '" + PostgresOptions.STATUS_INTERVAL.key() + "' must be 1 s to 10 min, not "
                         + statusInterval);
             }
-            return new PostgresSourceConfig(this);
+            return new PostgresSourceConfig(this, settings);
         }
 
         private static void require(String value, String option) {

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.TlsMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PostgresSourceConfigTest {
 
@@ -48,7 +52,27 @@ class PostgresSourceConfigTest {
         assertThat(config.tlsMode()).isEqualTo(TlsMode.VERIFY_FULL);
         assertThat(config.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.slotName()).isEqualTo("shop_cdc");
-        assertThat(config.password().reveal()).isEqualTo("pw");
+        assertThat(config.password().resolve().reveal()).isEqualTo("pw");
+    }
+
+    @Test
+    void aPasswordFileOrVariableIsOnlyNamedWhenTheConfigIsBuiltAndReadAtEachConnection(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("pw");
+        Configuration options = Configuration.fromMap(Map.of("hostname", "db", "database-name", "shop", "username", "cdc",
+                "password.file", file.toString()));
+        PostgresSourceConfig config = PostgresSourceConfig.fromConfiguration(options); // the file does not exist yet
+        assertThat(config.toString()).contains("password=file:" + file);
+        Files.writeString(file, "first\n");
+        assertThat(config.password().resolve().reveal()).isEqualTo("first");
+        Files.writeString(file, "second");
+        assertThat(config.password().resolve().reveal()).isEqualTo("second");
+
+        PostgresSourceConfig fromEnv = PostgresSourceConfig.fromConfiguration(Configuration.fromMap(Map.of("hostname",
+                "db", "database-name", "shop", "username", "cdc", "password.env", "RUSTCDC_TEST_UNSET_VARIABLE")));
+        assertThat(fromEnv.toString()).contains("password=env:RUSTCDC_TEST_UNSET_VARIABLE");
+        assertThatThrownBy(() -> fromEnv.password().resolve()).isInstanceOf(CdcException.class)
+                .hasMessageContaining("RUSTCDC_TEST_UNSET_VARIABLE").hasMessageContaining("is not set");
     }
 
     @Test

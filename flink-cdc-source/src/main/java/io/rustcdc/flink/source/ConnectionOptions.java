@@ -1,6 +1,5 @@
 package io.rustcdc.flink.source;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +10,9 @@ import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * The options every connector reaches its database with, the same for each (port and TLS modes are
- * each connector's own), and the one way a password is given.
+ * The options every connector reaches its database with, the same for each (the port and its
+ * default are each connector's own), and the one way a password is given. {@link
+ * ConnectionSettings} reads them.
  */
 @PublicEvolving
 public final class ConnectionOptions {
@@ -31,22 +31,31 @@ public final class ConnectionOptions {
     public static final ConfigOption<String> PASSWORD = ConfigOptions.key("password")
             .stringType()
             .noDefaultValue()
-            .withDescription("Password of the user. Never logged. Prefer password.env or password.file.");
+            .withDescription("Password of the user. Never logged, but part of the job graph (and of the SQL "
+                    + "DDL): prefer password.env or password.file, which the job graph holds only by name.");
 
     public static final ConfigOption<String> PASSWORD_ENV = ConfigOptions.key("password.env")
             .stringType()
             .noDefaultValue()
-            .withDescription("Name of an environment variable holding the password, read where the source runs.");
+            .withDescription("Name of an environment variable holding the password, read at each connection "
+                    + "where the source runs: on the JobManager and on every TaskManager.");
 
     public static final ConfigOption<String> PASSWORD_FILE = ConfigOptions.key("password.file")
             .stringType()
             .noDefaultValue()
-            .withDescription("Path of a file holding the password, read where the source runs.");
+            .withDescription("Path of a file holding the password, read at each connection where the source "
+                    + "runs (JobManager and TaskManagers), so a rotated password is used from the next connection on.");
 
     public static final ConfigOption<String> DATABASE_NAME = ConfigOptions.key("database-name")
             .stringType()
             .noDefaultValue()
             .withDescription("Database to capture.");
+
+    public static final ConfigOption<TlsMode> TLS_MODE = ConfigOptions.key("tls.mode")
+            .enumType(TlsMode.class)
+            .defaultValue(TlsMode.REQUIRE)
+            .withDescription("TLS to the server: require (encrypted; the default), verify-ca, verify-full, or "
+                    + "disable for plaintext, which must be chosen explicitly.");
 
     public static final ConfigOption<String> TLS_ROOT_CERT = ConfigOptions.key("tls.root-cert")
             .stringType()
@@ -59,30 +68,31 @@ public final class ConnectionOptions {
             .withDescription("How long to wait for a connection, 1 s to 300 s.");
 
     /**
-     * The password from whichever of {@code password}, {@code password.env} and {@code
-     * password.file} is set; empty when none is.
+     * Where the password comes from, by whichever of {@code password}, {@code password.env} and
+     * {@code password.file} is set; empty when none is. Nothing is read here: an environment
+     * variable or a file is read at each connection, where the source runs.
      *
      * @throws CdcException of kind CONFIGURATION when more than one is set
      */
-    public static Optional<Secret> password(ReadableConfig options) {
+    public static Optional<SecretProvider> password(ReadableConfig options) {
         List<String> given = new ArrayList<>();
-        Secret secret = null;
+        SecretProvider provider = null;
         if (options.getOptional(PASSWORD).isPresent()) {
             given.add(PASSWORD.key());
-            secret = Secret.of(options.get(PASSWORD));
+            provider = Secret.of(options.get(PASSWORD));
         }
         if (options.getOptional(PASSWORD_ENV).isPresent()) {
             given.add(PASSWORD_ENV.key());
-            secret = Secret.fromEnvironment(options.get(PASSWORD_ENV));
+            provider = SecretProvider.environment(options.get(PASSWORD_ENV));
         }
         if (options.getOptional(PASSWORD_FILE).isPresent()) {
             given.add(PASSWORD_FILE.key());
-            secret = Secret.fromFile(Path.of(options.get(PASSWORD_FILE)));
+            provider = SecretProvider.file(options.get(PASSWORD_FILE));
         }
         if (given.size() > 1) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "Set only one of " + String.join(", ", given)
                     + ": they all give the password");
         }
-        return Optional.ofNullable(secret);
+        return Optional.ofNullable(provider);
     }
 }

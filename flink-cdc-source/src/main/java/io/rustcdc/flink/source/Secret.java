@@ -1,10 +1,5 @@
 package io.rustcdc.flink.source;
 
-import java.io.IOException;
-import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -12,14 +7,18 @@ import org.apache.flink.annotation.PublicEvolving;
  * A password or other secret. It never appears in {@code toString}, a log line or an exception
  * message; only {@link #reveal()} gives it out, to the driver that needs it.
  *
+ * <p>A {@code Secret} given to a source is its own {@link SecretProvider} and is serialized with
+ * the source into the job graph; to keep the password out of the job graph, give a provider that
+ * reads it where the source runs ({@link SecretProvider#environment}, {@link SecretProvider#file}).
+ *
  * <pre>{@code
- * Secret.of(System.getenv("PGPASSWORD"));
- * Secret.fromFile(Path.of("/run/secrets/pg"));
+ * Secret.of(vault.read("db/cdc"));
  * }</pre>
  */
 @PublicEvolving
-public final class Secret implements Serializable {
+public final class Secret implements SecretProvider {
     private static final long serialVersionUID = 1L;
+    private static final String MASK = "******";
 
     private final String value;
 
@@ -31,28 +30,34 @@ public final class Secret implements Serializable {
         return new Secret(value);
     }
 
-    /** The value of environment variable {@code name}, read now. */
-    public static Secret fromEnvironment(String name) {
-        String value = System.getenv(name);
-        if (value == null) {
-            throw new CdcException(CdcException.Kind.CONFIGURATION,
-                    "The environment variable " + name + " that should hold the password is not set");
-        }
-        return new Secret(value);
-    }
-
-    /** The content of {@code file} without its trailing line break, read now. */
-    public static Secret fromFile(Path file) {
-        try {
-            return new Secret(Files.readString(file, StandardCharsets.UTF_8).replaceFirst("\\R$", ""));
-        } catch (IOException e) {
-            throw new CdcException(CdcException.Kind.CONFIGURATION, "Cannot read the password file " + file, e);
-        }
+    /** Itself: a literal secret needs no resolving. */
+    @Override
+    public Secret resolve() {
+        return this;
     }
 
     /** The secret itself: hand it only to the driver. */
     public String reveal() {
         return value;
+    }
+
+    /**
+     * {@code text} with every occurrence of this secret masked, for driver messages that may echo
+     * it; null stays null.
+     */
+    public String redact(String text) {
+        if (text == null || value.isEmpty()) {
+            return text;
+        }
+        return text.replace(value, MASK);
+    }
+
+    /**
+     * {@code error} itself when no message in its chain holds this secret, else a copy with the
+     * messages masked (same stack traces), to attach as the cause of an exception that may be logged.
+     */
+    public Throwable redact(Throwable error) {
+        return RedactedException.of(error, this);
     }
 
     @Override
@@ -67,6 +72,6 @@ public final class Secret implements Serializable {
 
     @Override
     public String toString() {
-        return "******";
+        return MASK;
     }
 }

@@ -3,6 +3,8 @@ package io.rustcdc.flink.mysql.binlog;
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import io.rustcdc.flink.mysql.MySqlSourceConfig;
+import java.net.Socket;
+import java.time.Duration;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
@@ -11,9 +13,19 @@ import org.apache.flink.annotation.Internal;
  * A binlog client that reads from a file and offset, decodes rows exactly ({@link ExactCells}) and
  * never reconnects on its own: a reconnect would resume in the middle of a transaction, without its
  * table maps, so a lost connection fails the stream and the source resumes from its checkpoint.
+ *
+ * <p>A dead peer is detected: the server is asked for a heartbeat every {@link #HEARTBEAT} on an idle
+ * binlog, and a read that gets nothing, not even a heartbeat, for {@link #READ_TIMEOUT} fails (a
+ * {@link java.net.SocketTimeoutException}), as a half-open connection would otherwise wait forever.
+ * TCP keep-alive is on too. (The client's own keep-alive, which reconnects, stays off.)
  */
 @Internal
 public final class BinlogClients {
+    /** How often the server sends a heartbeat event on a binlog connection with nothing else to send. */
+    public static final Duration HEARTBEAT = Duration.ofSeconds(5);
+    /** How long a binlog read may get nothing before the connection counts as dead: six heartbeats. */
+    public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+
     private BinlogClients() {}
 
     public static BinaryLogClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
@@ -30,13 +42,21 @@ public final class BinlogClients {
     public static BinaryLogClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
             Consumer<Exception> failures, @Nullable Runnable ended) {
         BinaryLogClient client = new BinaryLogClient(config.hostname(), config.port(), config.username(),
-                config.password().reveal());
+                config.password().resolve().reveal());
         client.setServerId(config.serverId());
         client.setBinlogFilename(file);
         client.setBinlogPosition(offset);
         client.setKeepAlive(false);
+        client.setSocketFactory(() -> {
+            Socket socket = new Socket();
+            socket.setKeepAlive(true);
+            socket.setSoTimeout((int) READ_TIMEOUT.toMillis()); // also bounds the TLS handshake's reads
+            return socket;
+        });
         if (ended != null) {
             client.setBlocking(false); // the client then sends server-id 0
+        } else {
+            client.setHeartbeatInterval(HEARTBEAT.toMillis()); // a backfill ends at the binlog's end instead
         }
         client.setEventDeserializer(ExactEventDeserializer.create());
         client.registerEventListener(events::accept);

@@ -1,8 +1,8 @@
 package io.rustcdc.flink.postgres.testing;
 
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
-import io.rustcdc.flink.postgres.TlsMode;
 import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.TlsMode;
 
 /** Source configurations for a test database, as its replication role, over plaintext. */
 public final class PostgresTestConfigs {
