@@ -12,11 +12,16 @@ import org.apache.flink.annotation.PublicEvolving;
 public class CdcException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /** What kind of failure this is; decides whether a retry can help. */
+    /**
+     * What kind of failure this is; decides whether a retry can help. Every kind but {@link
+     * #CONNECTION} is final: the source marks it so that Flink fails the job once instead of
+     * restarting it (see {@link FinalFailure}). A connector picks the kind by the cause, so a refused
+     * login is a {@link #PREREQUISITE}, not a {@link #CONNECTION}.
+     */
     public enum Kind {
         /** An option is missing, malformed or contradicts another. Fix the configuration. */
         CONFIGURATION,
-        /** The database is not set up for capture (settings, grants, slot, publication). */
+        /** The database is not set up for capture (settings, grants, slot, publication, login). */
         PREREQUISITE,
         /** A value cannot be decoded or converted exactly. */
         DECODE,
@@ -44,6 +49,14 @@ public class CdcException extends RuntimeException {
 
     public Kind kind() {
         return kind;
+    }
+
+    /**
+     * Whether a restart cannot cure this failure: the same configuration, database and state fail
+     * the same way again. Only {@link Kind#CONNECTION} may be transient.
+     */
+    public boolean isFinal() {
+        return kind != Kind.CONNECTION;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.rustcdc.flink.source.enumerator;
 
 import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.SinkGuarantee;
 import io.rustcdc.flink.source.SourceSettings;
@@ -110,6 +111,14 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
 
     @Override
     public void start() {
+        try {
+            startDiscovery();
+        } catch (RuntimeException e) {
+            throw FinalFailure.markUnchecked(e); // the coordinator fails the job with it: once, when final
+        }
+    }
+
+    private void startDiscovery() {
         if (!initialized) {
             initialize();
         } else if (settings.startupMode().streams()) {
@@ -181,10 +190,15 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         }
         context.callAsync(() -> discovery.find(known, false), (found, error) -> {
             if (error != null) {
-                throw new CdcException(CdcException.Kind.CONNECTION, "Looking for tables of the " + connector.name()
-                        + " source created since it started failed: " + error.getMessage(), error);
+                throw FinalFailure.markUnchecked(new CdcException(CdcException.Kind.CONNECTION, "Looking for tables "
+                        + "of the " + connector.name() + " source created since it started failed: "
+                        + error.getMessage(), error));
             }
-            accept(found);
+            try {
+                accept(found);
+            } catch (RuntimeException e) {
+                throw FinalFailure.markUnchecked(e);
+            }
         }, interval, interval);
     }
 
@@ -316,7 +330,16 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         }
     }
 
+    /** Plans chunks as needed (reading the database) and hands them out; a final failure is marked so. */
     private void assignPending() {
+        try {
+            assignWaiting();
+        } catch (RuntimeException e) {
+            throw FinalFailure.markUnchecked(e);
+        }
+    }
+
+    private void assignWaiting() {
         for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
             int subtask = it.next();
             if (!context.registeredReaders().containsKey(subtask)) {

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source.reader;
 
+import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.SinkGuarantee;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
@@ -133,9 +134,18 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     @Override
     @SuppressWarnings("unchecked")
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+        try {
+            return poll(output);
+        } catch (Exception e) {
+            throw FinalFailure.mark(e); // a final failure fails the job once, whatever the restart strategy
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private InputStatus poll(ReaderOutput<T> output) throws Exception {
         Throwable failure = worker.failure();
         if (failure != null) {
-            throw failure instanceof Exception ? (Exception) failure : new RuntimeException(failure);
+            throw FinalFailure.mark(failure);
         }
         Object item = queue.poll();
         if (item == null) {
