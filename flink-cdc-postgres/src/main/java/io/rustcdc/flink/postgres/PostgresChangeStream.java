@@ -11,6 +11,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.replication.LogSequenceNumber;
@@ -24,8 +26,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Between transactions, the server's keepalives move the position forward, so an idle database
  * does not pin WAL once that position is confirmed. Nothing is confirmed to the slot except
- * through {@link #confirm}, which may be called from another thread; everything else belongs to
- * the polling thread.
+ * through {@link #confirm}, which may be called from another thread.
+ *
+ * <p>PgJDBC reports the stream's status only while it is read. When the job is backpressured the
+ * polling thread stops reading (it waits for room in the reader's queue), and the walsender would
+ * drop the connection after {@code wal_sender_timeout}. So a thread of this stream's own sends a
+ * status update every {@code status.interval} in which the polling thread has not read. Such an
+ * update carries only what {@link #confirm} was given as flushed; the write position PgJDBC reports
+ * beside it does not move the slot. The {@link PGReplicationStream} is not thread-safe: every use of
+ * it, from either thread, holds {@link #streamLock}.
  */
 final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeStream.class);
@@ -35,6 +44,10 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private final Connection replicationConnection;
     private final PGReplicationStream stream;
     private final PgOutputDecoder decoder;
+    private final Object streamLock = new Object();
+    private final ScheduledExecutorService keepalive;
+    /** When the polling thread last read the stream (so PgJDBC sent its status if it was due). */
+    private volatile long lastRead = System.nanoTime();
 
     private volatile Lsn toConfirm;
     private Lsn confirmed = Lsn.ZERO;
@@ -60,6 +73,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         }
         this.catalogConnection = catalogConn;
         this.replicationConnection = replicationConn;
+        this.keepalive = startKeepalive();
         LOG.info("Streaming changes of {} from slot '{}' at {}", config.database(), config.slotName(), from);
     }
 
@@ -101,19 +115,25 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         long pauseMillis = 1;
         try {
             while (true) {
-                applyConfirmation();
                 checkSlot();
                 StreamRecord<PostgresPosition> record = decoder.next();
                 if (record != null) {
                     return record;
                 }
-                ByteBuffer message = stream.readPending();
+                ByteBuffer message;
+                Lsn received;
+                synchronized (streamLock) {
+                    applyConfirmation();
+                    message = stream.readPending();
+                    received = Lsn.valueOf(stream.getLastReceiveLSN().asLong());
+                    lastRead = System.nanoTime();
+                }
                 if (message != null) {
                     decoder.handle(message);
                     pauseMillis = 1;
                     continue;
                 }
-                record = decoder.progress(Lsn.valueOf(stream.getLastReceiveLSN().asLong()));
+                record = decoder.progress(received);
                 if (record != null) {
                     return record;
                 }
@@ -169,6 +189,40 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         }
     }
 
+    /** Sends the status when the polling thread has not read for a status interval; see the class comment. */
+    private ScheduledExecutorService startKeepalive() {
+        String slot = config.slotName();
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "rustcdc-postgres-keepalive-" + slot);
+            t.setDaemon(true);
+            return t;
+        });
+        long interval = config.statusInterval().toNanos();
+        long period = Math.max(TimeUnit.NANOSECONDS.toMillis(interval) / 2, 100);
+        executor.scheduleWithFixedDelay(() -> {
+            if (System.nanoTime() - lastRead < interval) {
+                return;
+            }
+            try {
+                synchronized (streamLock) {
+                    if (System.nanoTime() - lastRead < interval || stream.isClosed()) {
+                        return;
+                    }
+                    applyConfirmation();
+                    stream.forceUpdateStatus();
+                }
+                LOG.debug("Sent the status of slot '{}' while the stream is not read (backpressure)", slot);
+            } catch (SQLException | RuntimeException e) {
+                // the polling thread meets the same failure when it reads again, and fails with it
+                LOG.warn("Could not send the status of slot '{}' while the stream is not read: {}", slot,
+                        e.toString());
+                throw new IllegalStateException(e); // no more attempts on a broken connection
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+        return executor;
+    }
+
+    /** Holding {@link #streamLock}. */
     private void applyConfirmation() throws SQLException {
         Lsn wanted = toConfirm;
         if (wanted != null && wanted.isAfter(confirmed)) {
@@ -183,8 +237,11 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
 
     @Override
     public void close() {
+        keepalive.shutdownNow();
         try {
-            stream.close();
+            synchronized (streamLock) {
+                stream.close();
+            }
         } catch (SQLException e) {
             LOG.debug("Closing the replication stream of slot '{}' failed", config.slotName(), e);
         }
