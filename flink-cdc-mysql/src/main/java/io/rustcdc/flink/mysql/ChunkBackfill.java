@@ -9,7 +9,6 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.spi.TableDescription;
-import io.rustcdc.flink.source.split.KeyOrder;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,7 +63,7 @@ final class ChunkBackfill {
             }
             ValueType type = rowType.type(keyIndexes[i]);
             keyTypes.add(type);
-            ordered &= KeyOrder.isOrdered(type);
+            ordered &= MySqlKeyOrder.INSTANCE.orders(type);
         }
         if ((after != null || upTo != null) && !ordered) {
             throw new IllegalStateException("A chunk range over keys without an exact order: " + keyTypes);
@@ -72,7 +71,7 @@ final class ChunkBackfill {
         this.after = after;
         this.upTo = upTo;
         // keys as stored: each row's images in the binlog carry exactly the key the snapshot reads
-        this.rows = ordered ? new TreeMap<>((a, b) -> KeyOrder.compare(keyTypes, ((Key) a).values, ((Key) b).values))
+        this.rows = ordered ? new TreeMap<>((a, b) -> MySqlKeyOrder.INSTANCE.compare(keyTypes, ((Key) a).values, ((Key) b).values))
                 : new LinkedHashMap<>();
         for (Row row : snapshot) {
             rows.put(key(row), row);
@@ -225,8 +224,8 @@ final class ChunkBackfill {
     }
 
     private boolean inRange(Object[] key) {
-        return (after == null || KeyOrder.compare(keyTypes, key, after) > 0)
-                && (upTo == null || KeyOrder.compare(keyTypes, key, upTo) <= 0);
+        return (after == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, key, after) > 0)
+                && (upTo == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, key, upTo) <= 0);
     }
 
     private Key key(Row row) {

@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.KeyOrder;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -50,6 +51,12 @@ public final class MySqlConnector implements CdcConnector<MySqlPosition, MySqlPo
     @Override
     public SimpleVersionedSerializer<MySqlPosition> markSerializer() {
         return MySqlPositionSerializer.INSTANCE;
+    }
+
+    /** The server's own order of key values: see {@link MySqlKeyOrder}. */
+    @Override
+    public KeyOrder keyOrder() {
+        return MySqlKeyOrder.INSTANCE;
     }
 
     /** {@code mariadb-bin.000003:1234} (binlog file and offset, as {@code SHOW BINARY LOGS} and events print it). */

@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.KeyOrder;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -52,6 +53,12 @@ public final class PostgresConnector implements CdcConnector<PostgresPosition, P
     @Override
     public SimpleVersionedSerializer<PostgresChunkMark> markSerializer() {
         return PostgresChunkMarkSerializer.INSTANCE;
+    }
+
+    /** The server's own order of key values: see {@link PostgresKeyOrder}. */
+    @Override
+    public KeyOrder keyOrder() {
+        return PostgresKeyOrder.INSTANCE;
     }
 
     @Override

@@ -13,7 +13,6 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.ChunkKey;
-import io.rustcdc.flink.source.split.KeyOrder;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -52,7 +51,7 @@ class PostgresChunkingITCase {
                 "INSERT INTO composite SELECT a, b, a || '-' || b FROM generate_series(1, 10) a, generate_series(1, 100) b",
                 "GRANT SELECT ON composite TO " + db.replicationUser());
         TableDescription table = session.describe(table("composite"));
-        ChunkKey key = ChunkKey.of(table, null, OPTION);
+        ChunkKey key = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, null, OPTION);
         assertThat(key.columns()).containsExactly("a", "b");
         assertThat(key.splittable()).isTrue();
         List<String> rows = readInChunks(table, key, 128);
@@ -74,7 +73,7 @@ class PostgresChunkingITCase {
         db.execute("DROP TABLE IF EXISTS keyed", "CREATE TABLE keyed (k " + type + " PRIMARY KEY)",
                 "INSERT INTO keyed VALUES " + values, "GRANT SELECT ON keyed TO " + db.replicationUser());
         TableDescription table = session.describe(table("keyed"));
-        ChunkKey key = ChunkKey.of(table, null, OPTION);
+        ChunkKey key = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, null, OPTION);
         assertThat(key.splittable()).isTrue();
         List<Object[]> ends = new ArrayList<>();
         Object[] end = null;
@@ -82,7 +81,7 @@ class PostgresChunkingITCase {
             ends.add(end);
         }
         for (int i = 1; i < ends.size(); i++) {
-            assertThat(KeyOrder.compare(key.types(), ends.get(i - 1), ends.get(i))).as("chunk ends in order").isNegative();
+            assertThat(key.compare(ends.get(i - 1), ends.get(i))).as("chunk ends in order").isNegative();
         }
         int count = Integer.parseInt(db.queryValue("SELECT count(*) FROM keyed"));
         assertThat(readInChunks(table, key, 2)).hasSize(count).doesNotHaveDuplicates();
@@ -94,19 +93,19 @@ class PostgresChunkingITCase {
                 "INSERT INTO keyless SELECT 'v' || g, g FROM generate_series(1, 50) g",
                 "GRANT SELECT ON keyless TO " + db.replicationUser());
         TableDescription table = session.describe(table("keyless"));
-        assertThatThrownBy(() -> ChunkKey.of(table, null, OPTION))
+        assertThatThrownBy(() -> ChunkKey.of(table, PostgresKeyOrder.INSTANCE, null, OPTION))
                 .isInstanceOf(CdcException.class)
                 .hasMessageContaining("Table public.keyless has no primary key")
                 .hasMessageContaining("'" + OPTION + "'");
-        assertThatThrownBy(() -> ChunkKey.of(table, "missing", OPTION)).hasMessageContaining("has no such column");
-        ChunkKey byText = ChunkKey.of(table, "v", OPTION);
+        assertThatThrownBy(() -> ChunkKey.of(table, PostgresKeyOrder.INSTANCE, "missing", OPTION)).hasMessageContaining("has no such column");
+        ChunkKey byText = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, "v", OPTION);
         assertThat(byText.splittable()).as("text order depends on a collation").isFalse();
         List<ChangeEvent> all = new ArrayList<>();
         session.readChunk(table, byText.columns(), null, null, all::add);
         assertThat(all).hasSize(50).allSatisfy(e -> assertThat(e.op()).isEqualTo(Op.READ));
         assertThat(all.get(0).source().snapshot()).isTrue();
         assertThat(all.get(0).shape()).isEqualTo(table.shape());
-        ChunkKey byInt = ChunkKey.of(table, "n", OPTION);
+        ChunkKey byInt = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, "n", OPTION);
         assertThat(readInChunks(table, byInt, 7)).hasSize(50).doesNotHaveDuplicates();
     }
 

@@ -115,12 +115,13 @@ public final class CdcSource<T, P extends SourcePosition & Comparable<P>, M exte
 
     @Override
     public SimpleVersionedSerializer<CdcSplit> getSplitSerializer() {
-        return new CdcSplitSerializer<>(connector.positionSerializer(), connector.markSerializer());
+        return new CdcSplitSerializer<>(connector.positionSerializer(), connector.markSerializer(), connector.keyOrder());
     }
 
     @Override
     public SimpleVersionedSerializer<EnumeratorState<P, M>> getEnumeratorCheckpointSerializer() {
-        return new EnumeratorStateSerializer<>(connector.positionSerializer(), connector.markSerializer());
+        return new EnumeratorStateSerializer<>(connector.positionSerializer(), connector.markSerializer(),
+                connector.keyOrder());
     }
 
     @Override

@@ -2,8 +2,10 @@ package io.rustcdc.flink.mysql.state;
 
 import io.rustcdc.flink.mysql.MySqlPosition;
 import io.rustcdc.flink.mysql.ServerFlavor;
+import io.rustcdc.flink.source.serde.EnumCodes;
 import io.rustcdc.flink.source.serde.StateIO;
 import java.io.IOException;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -16,7 +18,16 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
 
     /** Flavor (byte: ordinal), file, offset, events taken, rows taken, GTIDs (nullable string). */
     static final int VERSION_1 = 1;
-    static final int CURRENT_VERSION = VERSION_1;
+    /** Version 1 with the flavor as an explicit code. */
+    static final int VERSION_2 = 2;
+    static final int CURRENT_VERSION = VERSION_2;
+
+    /** The flavors in the order version 1 wrote their ordinals; frozen. */
+    private static final ServerFlavor[] VERSION_1_FLAVORS = {ServerFlavor.MYSQL, ServerFlavor.MARIADB};
+
+    /** The codes of version 2 and later; never change or reuse one. */
+    private static final EnumCodes<ServerFlavor> FLAVORS = EnumCodes.of(ServerFlavor.class, "server flavor",
+            Map.of(ServerFlavor.MYSQL, 1, ServerFlavor.MARIADB, 2));
 
     @Override
     public int getVersion() {
@@ -26,7 +37,7 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
     @Override
     public byte[] serialize(MySqlPosition position) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(64);
-        out.writeByte(position.flavor().ordinal());
+        FLAVORS.write(out, position.flavor());
         StateIO.writeString(out, position.file());
         out.writeLong(position.offset());
         out.writeLong(position.eventsTaken());
@@ -37,11 +48,13 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
 
     @Override
     public MySqlPosition deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1) {
+        if (version != VERSION_1 && version != VERSION_2) {
             throw StateIO.unknownVersion("a MySQL/MariaDB position", version, CURRENT_VERSION);
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        ServerFlavor flavor = StateIO.enumAt(ServerFlavor.values(), in.readByte(), "a server flavor");
+        ServerFlavor flavor = version == VERSION_1
+                ? StateIO.enumAt(VERSION_1_FLAVORS, in.readByte(), "a server flavor")
+                : FLAVORS.read(in);
         String file = StateIO.readString(in);
         long offset = in.readLong();
         long events = in.readLong();

@@ -31,16 +31,30 @@ class MySqlPositionSerializerTest {
     void readsVersion1Bytes() throws IOException {
         MySqlPosition p = MySqlPosition.at("mariadb-bin.000003", 1234, MariaDbGtidPosition.parse("0-1-77"))
                 .inTransaction(2, 5);
-        String bytes = HexFormat.of().formatHex(serializer.serialize(p));
         assertThat(serializer.deserialize(1, HexFormat.of().parseHex(V1))).isEqualTo(p);
-        assertThat(bytes).isEqualTo(V1);
         assertThat(p.toString()).isEqualTo("mariadb-bin.000003:1234#2.5 [0-1-77]");
+        MySqlPosition mysql = MySqlPosition.at(ServerFlavor.MYSQL, "binlog.000001", 4);
+        assertThat(serializer.deserialize(1, HexFormat.of().parseHex(V1_MYSQL))).isEqualTo(mysql);
+    }
+
+    @Test
+    void version2WritesTheFlavorAsItsCode() throws IOException {
+        MySqlPosition p = MySqlPosition.at("mariadb-bin.000003", 1234, MariaDbGtidPosition.parse("0-1-77"))
+                .inTransaction(2, 5);
+        assertThat(serializer.getVersion()).isEqualTo(2);
+        assertThat(HexFormat.of().formatHex(serializer.serialize(p))).isEqualTo(V2);
+        assertThat(serializer.deserialize(2, HexFormat.of().parseHex(V2))).isEqualTo(p);
+        byte[] mysql = serializer.serialize(MySqlPosition.at(ServerFlavor.MYSQL, "binlog.000001", 4));
+        assertThat(mysql[0]).as("MySQL's code").isEqualTo((byte) 1);
+        byte[] unknown = HexFormat.of().parseHex(V2);
+        unknown[0] = 0;
+        assertThatThrownBy(() -> serializer.deserialize(2, unknown)).hasMessageContaining("Unknown server flavor code 0");
     }
 
     @Test
     void unknownVersionsAndTheWrongFlavorsGtidsFail() {
-        assertThatThrownBy(() -> serializer.deserialize(2, new byte[0])).isInstanceOf(CdcException.class)
-                .hasMessageContaining("version 2");
+        assertThatThrownBy(() -> serializer.deserialize(3, new byte[0])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("version 3");
         MySqlPosition mariadb = MySqlPosition.at("mariadb-bin.000003", 1234, MariaDbGtidPosition.parse("0-1-77"));
         assertThatThrownBy(mariadb::mysqlGtids).hasMessageContaining("A MARIADB position has no MYSQL GTIDs");
         assertThatThrownBy(() -> MySqlPosition.restore(ServerFlavor.MYSQL, "binlog.000001", 4, 0, 0, "0-1-77"))
@@ -50,4 +64,11 @@ class MySqlPositionSerializerTest {
     /** Version-1 bytes of {@code mariadb-bin.000003:1234#2.5 [0-1-77]}: flavor, file, offset, events, rows, GTIDs. Never change them. */
     private static final String V1 = "01" + "00000012" + "6d6172696164622d62696e2e303030303033" + "00000000000004d2"
             + "0000000000000002" + "0000000000000005" + "01" + "00000006" + "302d312d3737";
+
+    /** Version-1 bytes of {@code binlog.000001:4} on Oracle MySQL (flavor ordinal 0, no GTIDs). Never change them. */
+    private static final String V1_MYSQL = "00" + "0000000d" + "62696e6c6f672e303030303031" + "0000000000000004"
+            + "0000000000000000" + "0000000000000000" + "00";
+
+    /** Version-2 bytes of the position of {@link #V1}: the same but the flavor's code (MariaDB: 2). Never change them. */
+    private static final String V2 = "02" + V1.substring(2);
 }

@@ -255,7 +255,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 history.recordDdl("shape:" + table.qualifiedName() + ":start",
                         SchemaChange.rowShape(table, description.shape(), now));
                 if (mode.snapshots()) {
-                    ChunkKey key = ChunkKey.of(description, settings.chunkKeyColumn(table),
+                    ChunkKey key = ChunkKey.of(description, connector.keyOrder(), settings.chunkKeyColumn(table),
                             CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
                     plans.add(TablePlan.start(table, key));
                 }

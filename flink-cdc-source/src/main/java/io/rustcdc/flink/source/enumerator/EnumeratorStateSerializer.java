@@ -4,17 +4,17 @@ import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.history.SchemaHistorySerializer;
 import io.rustcdc.flink.source.model.TableId;
-import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.serde.EnumCodes;
 import io.rustcdc.flink.source.serde.StateIO;
+import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.split.CdcSplitSerializer;
-import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.ChunkSplit;
-import io.rustcdc.flink.source.split.KeyCodec;
 import io.rustcdc.flink.source.split.StreamSplit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -28,14 +28,26 @@ import org.apache.flink.core.memory.DataOutputView;
 public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSerializer<EnumeratorState<P, M>> {
     /** Nested versions, flags, stream start, history, tables, plans, then four lists of chunks and the stream. */
     static final int VERSION_1 = 1;
-    static final int CURRENT_VERSION = VERSION_1;
+    /** Version 1 in nested format {@link StateIO#FORMAT_2}, the stream status as an explicit code (version 1: ordinal). */
+    static final int VERSION_2 = 2;
+    static final int CURRENT_VERSION = VERSION_2;
+
+    /** The statuses in the order version 1 wrote their ordinals; frozen. */
+    private static final EnumeratorState.StreamStatus[] VERSION_1_STATUSES = {EnumeratorState.StreamStatus.NOT_CREATED,
+        EnumeratorState.StreamStatus.ASSIGNED, EnumeratorState.StreamStatus.RETURNED};
+
+    /** The codes of version 2 and later; never change or reuse one. */
+    private static final EnumCodes<EnumeratorState.StreamStatus> STATUSES = EnumCodes.of(
+            EnumeratorState.StreamStatus.class, "stream status", Map.of(EnumeratorState.StreamStatus.NOT_CREATED, 1,
+                    EnumeratorState.StreamStatus.ASSIGNED, 2, EnumeratorState.StreamStatus.RETURNED, 3));
 
     private final SimpleVersionedSerializer<P> positions;
     private final CdcSplitSerializer<P, M> splits;
 
-    public EnumeratorStateSerializer(SimpleVersionedSerializer<P> positions, SimpleVersionedSerializer<M> marks) {
+    public EnumeratorStateSerializer(SimpleVersionedSerializer<P> positions, SimpleVersionedSerializer<M> marks,
+            KeyOrder keyOrder) {
         this.positions = positions;
-        this.splits = new CdcSplitSerializer<>(positions, marks);
+        this.splits = new CdcSplitSerializer<>(positions, marks, keyOrder);
     }
 
     @Override
@@ -64,12 +76,12 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         }
         out.writeInt(state.plans.size());
         for (TablePlan plan : state.plans) {
-            CdcSplitSerializer.writePlan(out, plan);
+            splits.writePlan(out, plan);
         }
         writeChunks(out, state.unassigned);
         writeChunks(out, state.inFlight);
         writeChunks(out, state.finished);
-        out.writeByte(state.streamStatus.ordinal());
+        STATUSES.write(out, state.streamStatus);
         out.writeBoolean(state.returnedStream != null);
         if (state.returnedStream != null) {
             byte[] bytes = splits.serialize(state.returnedStream);
@@ -83,16 +95,17 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
     public EnumeratorState<P, M> deserialize(int version, byte[] serialized) throws IOException {
         switch (version) {
             case VERSION_1:
-                return deserializeVersion1(serialized);
+            case VERSION_2:
+                return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("the enumerator state", version, CURRENT_VERSION);
         }
     }
 
     @SuppressWarnings("unchecked")
-    private EnumeratorState<P, M> deserializeVersion1(byte[] serialized) throws IOException {
+    private EnumeratorState<P, M> deserializeVersion(int version, byte[] serialized) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        StateIO.requireFormat(in.readInt(), "the enumerator state");
+        int format = StateIO.requireFormat(in.readInt(), "the enumerator state");
         int splitVersion = in.readInt();
         boolean initialized = in.readBoolean();
         P streamStart = in.readBoolean() ? StateIO.readVersioned(in, positions) : null;
@@ -105,13 +118,14 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         int planCount = StateIO.readCount(in);
         List<TablePlan> plans = new ArrayList<>(planCount);
         for (int i = 0; i < planCount; i++) {
-            plans.add(CdcSplitSerializer.readPlan(in));
+            plans.add(splits.readPlan(in, format));
         }
-        List<ChunkSplit<M>> unassigned = readChunks(in, splitVersion);
-        List<ChunkSplit<M>> inFlight = readChunks(in, splitVersion);
-        List<ChunkSplit<M>> finished = readChunks(in, splitVersion);
-        EnumeratorState.StreamStatus status = StateIO.enumAt(EnumeratorState.StreamStatus.values(), in.readByte(),
-                "stream status");
+        List<ChunkSplit<M>> unassigned = readChunks(in, splitVersion, format);
+        List<ChunkSplit<M>> inFlight = readChunks(in, splitVersion, format);
+        List<ChunkSplit<M>> finished = readChunks(in, splitVersion, format);
+        EnumeratorState.StreamStatus status = version == VERSION_1
+                ? StateIO.enumAt(VERSION_1_STATUSES, in.readByte(), "stream status")
+                : STATUSES.read(in);
         StreamSplit<P, M> returned = null;
         if (in.readBoolean()) {
             byte[] bytes = new byte[StateIO.readCount(in)];
@@ -130,11 +144,11 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         }
     }
 
-    private List<ChunkSplit<M>> readChunks(DataInputView in, int splitVersion) throws IOException {
+    private List<ChunkSplit<M>> readChunks(DataInputView in, int splitVersion, int format) throws IOException {
         int n = StateIO.readCount(in);
         List<ChunkSplit<M>> chunks = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            chunks.add(splits.readChunk(in, splitVersion));
+            chunks.add(splits.readChunk(in, splitVersion, format));
         }
         return chunks;
     }

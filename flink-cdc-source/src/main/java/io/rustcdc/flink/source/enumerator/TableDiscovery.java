@@ -57,7 +57,7 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
             s.prepareStream(tablesFound, settings.fullBeforeImages());
             for (TableId table : tablesFound) {
                 TableDescription description = s.describe(table);
-                found.add(new Found(TablePlan.start(table, ChunkKey.of(description, settings.chunkKeyColumn(table),
+                found.add(new Found(TablePlan.start(table, ChunkKey.of(description, connector.keyOrder(), settings.chunkKeyColumn(table),
                         CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
             }
         }

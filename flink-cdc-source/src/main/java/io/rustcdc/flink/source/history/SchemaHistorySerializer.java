@@ -12,11 +12,13 @@ import static io.rustcdc.flink.source.serde.StateIO.writeTableId;
 
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.serde.EnumCodes;
 import io.rustcdc.flink.source.serde.StateIO;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -31,11 +33,23 @@ public final class SchemaHistorySerializer implements SimpleVersionedSerializer<
 
     /** Retention, last version, nested format, then every entry with the shape it leaves. */
     static final int VERSION_1 = 1;
-    static final int CURRENT_VERSION = VERSION_1;
+    /** Version 1 with entry kinds and column change types as explicit codes (version 1: ordinals). */
+    static final int VERSION_2 = 2;
+    static final int CURRENT_VERSION = VERSION_2;
 
-    // Enum constants are written by ordinal: new constants go at the end of their enum.
-    private static final SchemaChange.Kind[] KINDS = SchemaChange.Kind.values();
-    private static final ColumnChange.Type[] CHANGE_TYPES = ColumnChange.Type.values();
+    /** The kinds and column change types in the order version 1 wrote their ordinals; frozen. */
+    private static final SchemaChange.Kind[] VERSION_1_KINDS = {SchemaChange.Kind.CREATE_TABLE,
+        SchemaChange.Kind.ALTER_TABLE, SchemaChange.Kind.DROP_TABLE, SchemaChange.Kind.ROW_SHAPE};
+    private static final ColumnChange.Type[] VERSION_1_CHANGE_TYPES = {ColumnChange.Type.ADD, ColumnChange.Type.DROP,
+        ColumnChange.Type.MODIFY, ColumnChange.Type.RENAME};
+
+    /** The codes of version 2 and later; never change or reuse one. */
+    private static final EnumCodes<SchemaChange.Kind> KINDS = EnumCodes.of(SchemaChange.Kind.class,
+            "schema change kind", Map.of(SchemaChange.Kind.CREATE_TABLE, 1, SchemaChange.Kind.ALTER_TABLE, 2,
+                    SchemaChange.Kind.DROP_TABLE, 3, SchemaChange.Kind.ROW_SHAPE, 4));
+    private static final EnumCodes<ColumnChange.Type> CHANGE_TYPES = EnumCodes.of(ColumnChange.Type.class,
+            "column change type", Map.of(ColumnChange.Type.ADD, 1, ColumnChange.Type.DROP, 2,
+                    ColumnChange.Type.MODIFY, 3, ColumnChange.Type.RENAME, 4));
 
     @Override
     public int getVersion() {
@@ -76,13 +90,14 @@ public final class SchemaHistorySerializer implements SimpleVersionedSerializer<
     public SchemaHistory read(int version, DataInputView in) throws IOException {
         switch (version) {
             case VERSION_1:
-                return readVersion1(in);
+            case VERSION_2:
+                return readVersion(version, in);
             default:
                 throw StateIO.unknownVersion("the schema history", version, CURRENT_VERSION);
         }
     }
 
-    private static SchemaHistory readVersion1(DataInputView in) throws IOException {
+    private static SchemaHistory readVersion(int serializerVersion, DataInputView in) throws IOException {
         SchemaHistory history = new SchemaHistory(in.readInt());
         long lastVersion = in.readLong();
         StateIO.requireFormat(in.readInt(), "the schema history");
@@ -90,7 +105,7 @@ public final class SchemaHistorySerializer implements SimpleVersionedSerializer<
         for (int i = 0; i < count; i++) {
             long version = in.readLong();
             String ddlId = readString(in);
-            SchemaChange change = readChange(in);
+            SchemaChange change = readChange(in, serializerVersion);
             RowShape shape = readNullableShape(in);
             history.restore(new SchemaHistory.Entry(version, ddlId, change, shape));
         }
@@ -99,13 +114,13 @@ public final class SchemaHistorySerializer implements SimpleVersionedSerializer<
     }
 
     private static void writeChange(DataOutputView out, SchemaChange change) throws IOException {
-        out.writeByte(change.kind().ordinal());
+        KINDS.write(out, change.kind());
         writeTableId(out, change.table());
         writeNullableString(out, change.statement());
         writeNullableShape(out, change.resultShape());
         out.writeInt(change.diff().size());
         for (ColumnChange c : change.diff()) {
-            out.writeByte(c.type().ordinal());
+            CHANGE_TYPES.write(out, c.type());
             writeString(out, c.name());
             out.writeBoolean(c.column() != null);
             if (c.column() != null) {
@@ -118,15 +133,19 @@ public final class SchemaHistorySerializer implements SimpleVersionedSerializer<
         out.writeInt(change.timestamp().getNano());
     }
 
-    private static SchemaChange readChange(DataInputView in) throws IOException {
-        SchemaChange.Kind kind = StateIO.enumAt(KINDS, in.readByte(), "schema change kind");
+    private static SchemaChange readChange(DataInputView in, int version) throws IOException {
+        SchemaChange.Kind kind = version == VERSION_1
+                ? StateIO.enumAt(VERSION_1_KINDS, in.readByte(), "schema change kind")
+                : KINDS.read(in);
         TableId table = readTableId(in);
         String statement = readNullableString(in);
         RowShape shape = readNullableShape(in);
         int diffCount = readCount(in);
         List<ColumnChange> diff = new ArrayList<>(diffCount);
         for (int i = 0; i < diffCount; i++) {
-            ColumnChange.Type type = StateIO.enumAt(CHANGE_TYPES, in.readByte(), "column change type");
+            ColumnChange.Type type = version == VERSION_1
+                    ? StateIO.enumAt(VERSION_1_CHANGE_TYPES, in.readByte(), "column change type")
+                    : CHANGE_TYPES.read(in);
             String name = readString(in);
             RowShape.Column column = in.readBoolean() ? StateIO.readColumn(in) : null;
             String newName = readNullableString(in);

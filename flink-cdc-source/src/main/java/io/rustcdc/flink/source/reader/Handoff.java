@@ -9,7 +9,6 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.ChunkSplit;
-import io.rustcdc.flink.source.split.KeyOrder;
 import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -262,9 +261,9 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             while (low <= high) {
                 int mid = (low + high) >>> 1;
                 ChunkSplit<M> c = chunks.get(mid);
-                if (c.after() != null && KeyOrder.compare(key.types(), values, c.after()) <= 0) {
+                if (c.after() != null && key.compare(values, c.after()) <= 0) {
                     high = mid - 1;
-                } else if (c.upTo() != null && KeyOrder.compare(key.types(), values, c.upTo()) > 0) {
+                } else if (c.upTo() != null && key.compare(values, c.upTo()) > 0) {
                     low = mid + 1;
                 } else {
                     return c;

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -25,8 +26,27 @@ import org.apache.flink.core.memory.DataOutputView;
  */
 @Internal
 public final class StateIO {
+    /** Value kinds written by their ordinals, which tied old bytes to the order of {@link ValueKind}. */
+    public static final int FORMAT_1 = 1;
+    /** Value kinds (and, in chunk keys, special values) written as explicit codes. */
+    public static final int FORMAT_2 = 2;
     /** The version of the formats below; written by each serializer that uses them. */
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = FORMAT_2;
+
+    /** The kinds in the order format 1 wrote their ordinals; frozen. */
+    private static final ValueKind[] FORMAT_1_KINDS = {ValueKind.BOOLEAN, ValueKind.INTEGER, ValueKind.BIGINT,
+        ValueKind.UNSIGNED_BIGINT, ValueKind.DECIMAL, ValueKind.FLOAT32, ValueKind.FLOAT64, ValueKind.TEXT,
+        ValueKind.BYTES, ValueKind.BITS, ValueKind.DATE, ValueKind.TIME, ValueKind.TIMESTAMP, ValueKind.TIMESTAMP_TZ,
+        ValueKind.UUID, ValueKind.ARRAY};
+
+    /** The codes of format 2 and later; never change or reuse one. */
+    private static final EnumCodes<ValueKind> KINDS = EnumCodes.of(ValueKind.class, "value kind", Map.ofEntries(
+            Map.entry(ValueKind.BOOLEAN, 1), Map.entry(ValueKind.INTEGER, 2), Map.entry(ValueKind.BIGINT, 3),
+            Map.entry(ValueKind.UNSIGNED_BIGINT, 4), Map.entry(ValueKind.DECIMAL, 5), Map.entry(ValueKind.FLOAT32, 6),
+            Map.entry(ValueKind.FLOAT64, 7), Map.entry(ValueKind.TEXT, 8), Map.entry(ValueKind.BYTES, 9),
+            Map.entry(ValueKind.BITS, 10), Map.entry(ValueKind.DATE, 11), Map.entry(ValueKind.TIME, 12),
+            Map.entry(ValueKind.TIMESTAMP, 13), Map.entry(ValueKind.TIMESTAMP_TZ, 14), Map.entry(ValueKind.UUID, 15),
+            Map.entry(ValueKind.ARRAY, 16)));
 
     private StateIO() {}
 
@@ -115,20 +135,22 @@ public final class StateIO {
         return RowShape.Column.of(readString(in), readString(in), in.readBoolean());
     }
 
+    /** Writes {@code type} in the current format. */
     public static void writeValueType(DataOutputView out, ValueType type) throws IOException {
-        out.writeByte(type.kind().ordinal());
+        KINDS.write(out, type.kind());
         out.writeInt(type.precision());
         if (type.kind() == ValueKind.ARRAY) {
             writeValueType(out, type.element());
         }
     }
 
-    public static ValueType readValueType(DataInputView in) throws IOException {
-        ValueKind kind = enumAt(ValueKind.values(), in.readByte(), "value kind");
+    /** Reads what {@link #writeValueType} wrote in nested format {@code format}. */
+    public static ValueType readValueType(DataInputView in, int format) throws IOException {
+        ValueKind kind = format == FORMAT_1 ? enumAt(FORMAT_1_KINDS, in.readByte(), "value kind") : KINDS.read(in);
         int precision = in.readInt();
         switch (kind) {
             case ARRAY:
-                return ValueType.arrayOf(readValueType(in));
+                return ValueType.arrayOf(readValueType(in, format));
             case TIME:
             case TIMESTAMP:
             case TIMESTAMP_TZ:
@@ -164,7 +186,10 @@ public final class StateIO {
         return n;
     }
 
-    /** The constant at {@code ordinal}, failing on a value this release does not know. */
+    /**
+     * The constant at {@code ordinal} of a frozen table of an old format (never an enum's {@code
+     * values()}, whose order may change), failing on a value this release does not know.
+     */
     public static <E extends Enum<E>> E enumAt(E[] values, int ordinal, String what) throws IOException {
         if (ordinal < 0 || ordinal >= values.length) {
             throw new IOException("Unknown " + what + " " + ordinal + "; this state was written by a newer release");
@@ -172,12 +197,13 @@ public final class StateIO {
         return values[ordinal];
     }
 
-    /** Fails when {@code version} is not one of the formats this code reads. */
-    public static void requireFormat(int version, String what) throws IOException {
-        if (version != FORMAT_VERSION) {
+    /** {@code version}, the nested format read from {@code what}; fails when it is none this code reads. */
+    public static int requireFormat(int version, String what) throws IOException {
+        if (version != FORMAT_1 && version != FORMAT_2) {
             throw new IOException("Unknown nested format version " + version + " in " + what
                     + "; this state was written by a newer release");
         }
+        return version;
     }
 
     /** Fails when the serialized form had bytes after the value: a sign of a format mix-up. */

@@ -24,6 +24,12 @@ public interface CdcConnector<P extends SourcePosition & Comparable<P>, M extend
     SimpleVersionedSerializer<M> markSerializer();
 
     /**
+     * How the database orders chunk key values: the order its {@code ORDER BY} gives the key columns
+     * of {@link CatalogSession#nextChunkEnd}, by which the framework decides which chunk holds a key.
+     */
+    KeyOrder keyOrder();
+
+    /**
      * The position written as {@code text} in the connector's own notation, for startup mode {@code
      * specific-offset}.
      *

@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.history.SchemaHistorySerializer;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.serde.StateIO;
+import io.rustcdc.flink.source.spi.KeyOrder;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,7 +21,8 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * The state format of {@link CdcSplit}s. Positions and marks are written by the connector's own
  * serializers, with their versions; the schema history by {@link SchemaHistorySerializer}, with its
- * version.
+ * version. Chunk keys read back are ordered by the connector's {@link KeyOrder}, which is code, not
+ * state.
  */
 @Internal
 public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer<CdcSplit> {
@@ -30,17 +32,25 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     static final int VERSION_2 = 2;
     /** Version 2, and whether each chunk is redelivered (at-least-once sinks). */
     static final int VERSION_3 = 3;
-    static final int CURRENT_VERSION = VERSION_3;
+    /**
+     * Version 3 in nested format {@link StateIO#FORMAT_2}: value kinds and special values of chunk
+     * keys as explicit codes (versions 1 to 3 wrote ordinals, in format 1), zero dates in keys.
+     */
+    static final int VERSION_4 = 4;
+    static final int CURRENT_VERSION = VERSION_4;
 
     private static final byte CHUNK = 0;
     private static final byte STREAM = 1;
 
     private final SimpleVersionedSerializer<P> positions;
     private final SimpleVersionedSerializer<M> marks;
+    private final KeyOrder keyOrder;
 
-    public CdcSplitSerializer(SimpleVersionedSerializer<P> positions, SimpleVersionedSerializer<M> marks) {
+    public CdcSplitSerializer(SimpleVersionedSerializer<P> positions, SimpleVersionedSerializer<M> marks,
+            KeyOrder keyOrder) {
         this.positions = positions;
         this.marks = marks;
+        this.keyOrder = keyOrder;
     }
 
     @Override
@@ -68,6 +78,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             case VERSION_1:
             case VERSION_2:
             case VERSION_3:
+            case VERSION_4:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("a split", version, CURRENT_VERSION);
@@ -77,12 +88,12 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     private CdcSplit deserializeVersion(int version, byte[] serialized) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         byte type = in.readByte();
-        StateIO.requireFormat(in.readInt(), "a split");
+        int format = StateIO.requireFormat(in.readInt(), "a split");
         CdcSplit split;
         if (type == STREAM) {
-            split = readStream(in, version);
+            split = readStream(in, version, format);
         } else if (type == CHUNK) {
-            split = readChunk(in, version);
+            split = readChunk(in, version, format);
         } else {
             throw new IOException("Unknown split type " + type);
         }
@@ -105,13 +116,13 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         out.writeBoolean(chunk.isRedelivered());
     }
 
-    /** Reads what {@link #writeChunk} wrote, in the split format {@code version}. */
-    public ChunkSplit<M> readChunk(DataInputView in, int version) throws IOException {
+    /** Reads what {@link #writeChunk} wrote, in the split format {@code version} and nested {@code format}. */
+    public ChunkSplit<M> readChunk(DataInputView in, int version, int format) throws IOException {
         TableId table = StateIO.readTableId(in);
-        ChunkKey key = readKey(in);
+        ChunkKey key = readKey(in, format);
         int index = in.readInt();
-        Object[] after = KeyCodec.read(in, key.types());
-        Object[] upTo = KeyCodec.read(in, key.types());
+        Object[] after = KeyCodec.read(in, key.types(), format);
+        Object[] upTo = KeyCodec.read(in, key.types(), format);
         M mark = in.readBoolean() ? StateIO.readVersioned(in, marks) : null;
         boolean redelivered = version >= VERSION_3 && in.readBoolean();
         return ChunkSplit.restore(table, key, index, after, upTo, mark, redelivered);
@@ -136,19 +147,19 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     }
 
     /** Writes a table's chunk plan inside an enclosing format. */
-    public static void writePlan(DataOutputView out, TablePlan plan) throws IOException {
+    public void writePlan(DataOutputView out, TablePlan plan) throws IOException {
         StateIO.writeTableId(out, plan.table());
         writeKey(out, plan.key());
         out.writeInt(plan.nextIndex());
         KeyCodec.write(out, plan.key().types(), plan.nextAfter());
     }
 
-    /** Reads what {@link #writePlan} wrote. */
-    public static TablePlan readPlan(DataInputView in) throws IOException {
+    /** Reads what {@link #writePlan} wrote, in nested {@code format}. */
+    public TablePlan readPlan(DataInputView in, int format) throws IOException {
         TableId table = StateIO.readTableId(in);
-        ChunkKey key = readKey(in);
+        ChunkKey key = readKey(in, format);
         int index = in.readInt();
-        return new TablePlan(table, key, index, KeyCodec.read(in, key.types()));
+        return new TablePlan(table, key, index, KeyCodec.read(in, key.types(), format));
     }
 
     private static void writeKey(DataOutputView out, ChunkKey key) throws IOException {
@@ -159,23 +170,23 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         }
     }
 
-    private static ChunkKey readKey(DataInputView in) throws IOException {
+    private ChunkKey readKey(DataInputView in, int format) throws IOException {
         int columns = StateIO.readCount(in);
         List<String> names = new ArrayList<>(columns);
         List<ValueType> types = new ArrayList<>(columns);
         for (int i = 0; i < columns; i++) {
             names.add(StateIO.readString(in));
-            types.add(StateIO.readValueType(in));
+            types.add(StateIO.readValueType(in, format));
         }
-        return ChunkKey.restored(names, types);
+        return ChunkKey.restored(names, types, keyOrder);
     }
 
-    private StreamSplit<P, M> readStream(DataInputView in, int version) throws IOException {
+    private StreamSplit<P, M> readStream(DataInputView in, int version, int format) throws IOException {
         P position = StateIO.readVersioned(in, positions);
         int chunks = StateIO.readCount(in);
         List<ChunkSplit<M>> handoff = new ArrayList<>(chunks);
         for (int i = 0; i < chunks; i++) {
-            handoff.add(readChunk(in, version));
+            handoff.add(readChunk(in, version, format));
         }
         int tableCount = StateIO.readCount(in);
         Set<TableId> tables = new HashSet<>();
@@ -188,7 +199,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         if (version >= VERSION_2) {
             int plans = StateIO.readCount(in);
             for (int i = 0; i < plans; i++) {
-                adding.add(readPlan(in));
+                adding.add(readPlan(in, format));
             }
         }
         return StreamSplit.of(position, handoff, tables, history, adding);

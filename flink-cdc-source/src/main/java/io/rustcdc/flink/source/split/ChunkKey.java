@@ -3,6 +3,7 @@ package io.rustcdc.flink.source.split;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -12,10 +13,10 @@ import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
- * The columns that split a table into chunks (its primary key, or a configured column) and
- * whether it may be split at all: only when every key column is of a kind whose order {@link
- * KeyOrder} reproduces exactly as the database orders it. A table that may not be split is read as
- * one chunk, still streamed in bounded memory. Immutable.
+ * The columns that split a table into chunks (its primary key, or a configured column), the
+ * database's order of their values (its connector's {@link KeyOrder}) and whether the table may be
+ * split at all: only when that order {@linkplain KeyOrder#orders orders} every key column's type.
+ * A table that may not be split is read as one chunk, still streamed in bounded memory. Immutable.
  */
 @Internal
 public final class ChunkKey implements Serializable {
@@ -23,21 +24,25 @@ public final class ChunkKey implements Serializable {
 
     private final List<String> columns;
     private final List<ValueType> types;
+    private final KeyOrder order;
     private final boolean splittable;
 
-    private ChunkKey(List<String> columns, List<ValueType> types) {
+    private ChunkKey(List<String> columns, List<ValueType> types, KeyOrder order) {
         this.columns = List.copyOf(columns);
         this.types = List.copyOf(types);
-        this.splittable = types.stream().allMatch(KeyOrder::isOrdered);
+        this.order = Objects.requireNonNull(order, "order");
+        this.splittable = order.orders(this.types);
     }
 
     /**
-     * The chunk key of {@code table}: {@code configuredColumn} when given, else the primary key.
+     * The chunk key of {@code table}: {@code configuredColumn} when given, else the primary key,
+     * ordered as {@code order} (the connector's) orders it.
      *
      * @throws CdcException of kind CONFIGURATION when the table has no primary key and no column is
      *     configured, or the configured column does not exist
      */
-    public static ChunkKey of(TableDescription table, @Nullable String configuredColumn, String optionName) {
+    public static ChunkKey of(TableDescription table, KeyOrder order, @Nullable String configuredColumn,
+            String optionName) {
         RowType rowType = table.rowType();
         List<String> columns = configuredColumn != null ? List.of(configuredColumn) : table.shape().primaryKey();
         if (columns.isEmpty()) {
@@ -56,12 +61,12 @@ public final class ChunkKey implements Serializable {
             }
             types.add(rowType.type(i));
         }
-        return new ChunkKey(columns, types);
+        return new ChunkKey(columns, types, order);
     }
 
-    /** A key read back from state. */
-    public static ChunkKey restored(List<String> columns, List<ValueType> types) {
-        return new ChunkKey(columns, types);
+    /** A key read back from state, ordered by its connector's {@code order}. */
+    public static ChunkKey restored(List<String> columns, List<ValueType> types, KeyOrder order) {
+        return new ChunkKey(columns, types, order);
     }
 
     public List<String> columns() {
@@ -72,6 +77,15 @@ public final class ChunkKey implements Serializable {
         return types;
     }
 
+    public KeyOrder order() {
+        return order;
+    }
+
+    /** Compares two keys of these columns as the database orders them. */
+    public int compare(Object[] a, Object[] b) {
+        return order.compare(types, a, b);
+    }
+
     /** Whether the table may be read in more than one chunk. */
     public boolean splittable() {
         return splittable;
@@ -79,7 +93,8 @@ public final class ChunkKey implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ChunkKey && ((ChunkKey) o).columns.equals(columns) && ((ChunkKey) o).types.equals(types);
+        return o instanceof ChunkKey && ((ChunkKey) o).columns.equals(columns) && ((ChunkKey) o).types.equals(types)
+                && ((ChunkKey) o).order.equals(order);
     }
 
     @Override

@@ -105,10 +105,9 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
         return mark;
     }
 
-    /** Whether {@code keyValues} lies in this chunk's range. */
+    /** Whether {@code keyValues} lies in this chunk's range, in the database's order of the key. */
     public boolean contains(Object[] keyValues) {
-        return (after == null || KeyOrder.compare(key.types(), keyValues, after) > 0)
-                && (upTo == null || KeyOrder.compare(key.types(), keyValues, upTo) <= 0);
+        return (after == null || key.compare(keyValues, after) > 0) && (upTo == null || key.compare(keyValues, upTo) <= 0);
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.rustcdc.flink.source.split;
 import io.rustcdc.flink.source.model.SpecialValue;
 import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.serde.EnumCodes;
+import io.rustcdc.flink.source.serde.StateIO;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -10,6 +12,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
@@ -17,14 +20,25 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Writes chunk boundary keys into state, by their columns' value types: only the kinds {@link
- * KeyOrder} orders, plus special values (infinities, NaN). A tag byte precedes each value.
+ * Writes chunk boundary keys into state, by their columns' value types: the kinds a connector's key
+ * order may order, plus special values (infinities, NaN, and since nested format 2 MySQL zero dates
+ * with their text). A tag byte precedes each value; a special value's type is an explicit code
+ * since format 2 (format 1 wrote its ordinal).
  */
 @Internal
 public final class KeyCodec {
     private static final byte NULL = 0;
     private static final byte ORDINARY = 1;
     private static final byte SPECIAL = 2;
+
+    /** The special value types in the order format 1 wrote their ordinals; frozen. */
+    private static final SpecialValue.Type[] FORMAT_1_SPECIALS = {SpecialValue.Type.NAN,
+        SpecialValue.Type.POSITIVE_INFINITY, SpecialValue.Type.NEGATIVE_INFINITY, SpecialValue.Type.ZERO_DATE};
+
+    /** The codes of format 2 and later; never change or reuse one. */
+    private static final EnumCodes<SpecialValue.Type> SPECIALS = EnumCodes.of(SpecialValue.Type.class,
+            "special value", Map.of(SpecialValue.Type.NAN, 1, SpecialValue.Type.POSITIVE_INFINITY, 2,
+                    SpecialValue.Type.NEGATIVE_INFINITY, 3, SpecialValue.Type.ZERO_DATE, 4));
 
     private KeyCodec() {}
 
@@ -38,14 +52,15 @@ public final class KeyCodec {
         }
     }
 
+    /** Reads what {@link #write} wrote, in nested format {@code format} ({@link StateIO#FORMAT_1} or later). */
     @Nullable
-    public static Object[] read(DataInputView in, List<ValueType> types) throws IOException {
+    public static Object[] read(DataInputView in, List<ValueType> types, int format) throws IOException {
         if (!in.readBoolean()) {
             return null;
         }
         Object[] key = new Object[types.size()];
         for (int i = 0; i < key.length; i++) {
-            key[i] = readValue(in, types.get(i).kind());
+            key[i] = readValue(in, types.get(i).kind(), format);
         }
         return key;
     }
@@ -56,8 +71,12 @@ public final class KeyCodec {
             return;
         }
         if (v instanceof SpecialValue) {
+            SpecialValue special = (SpecialValue) v;
             out.writeByte(SPECIAL);
-            out.writeByte(((SpecialValue) v).type().ordinal());
+            SPECIALS.write(out, special.type());
+            if (special.type() == SpecialValue.Type.ZERO_DATE) {
+                StateIO.writeString(out, special.temporalText());
+            }
             return;
         }
         out.writeByte(ORDINARY);
@@ -97,14 +116,15 @@ public final class KeyCodec {
         }
     }
 
-    private static Object readValue(DataInputView in, ValueKind kind) throws IOException {
+    private static Object readValue(DataInputView in, ValueKind kind, int format) throws IOException {
         byte tag = in.readByte();
         if (tag == NULL) {
             return null;
         }
         if (tag == SPECIAL) {
-            SpecialValue.Type type = io.rustcdc.flink.source.serde.StateIO.enumAt(SpecialValue.Type.values(), in.readByte(),
-                    "special value");
+            SpecialValue.Type type = format == StateIO.FORMAT_1
+                    ? StateIO.enumAt(FORMAT_1_SPECIALS, in.readByte(), "special value")
+                    : SPECIALS.read(in);
             switch (type) {
                 case NAN:
                     return SpecialValue.NAN;
@@ -113,8 +133,14 @@ public final class KeyCodec {
                 case NEGATIVE_INFINITY:
                     return SpecialValue.NEGATIVE_INFINITY;
                 default:
-                    throw new IOException("A zero date in a chunk key");
+                    if (format == StateIO.FORMAT_1) {
+                        throw new IOException("A zero date in a chunk key of nested format 1, which wrote no zero dates");
+                    }
+                    return SpecialValue.zeroDate(StateIO.readString(in));
             }
+        }
+        if (tag != ORDINARY) {
+            throw new IOException("Unknown chunk key value tag " + tag);
         }
         switch (kind) {
             case INTEGER:
@@ -145,7 +171,7 @@ public final class KeyCodec {
     }
 
     private static byte[] readBytes(DataInputView in) throws IOException {
-        byte[] b = new byte[io.rustcdc.flink.source.serde.StateIO.readCount(in)];
+        byte[] b = new byte[StateIO.readCount(in)];
         in.readFully(b);
         return b;
     }

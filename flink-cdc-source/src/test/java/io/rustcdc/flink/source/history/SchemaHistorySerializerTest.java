@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 class SchemaHistorySerializerTest {
     private static final String VERSION_1_BYTES = "/serializer-snapshots/schema-history-v1.bin";
+    private static final String VERSION_2_BYTES = "/serializer-snapshots/schema-history-v2.bin";
 
     /** The history whose version-1 bytes are kept in test resources; never change it. */
     static SchemaHistory sample() {
@@ -62,6 +63,21 @@ class SchemaHistorySerializerTest {
     }
 
     @Test
+    void version2WritesKindsAndColumnChangesAsCodes() throws IOException {
+        byte[] frozen;
+        try (InputStream in = getClass().getResourceAsStream(VERSION_2_BYTES)) {
+            assertThat(in).as("resource %s", VERSION_2_BYTES).isNotNull();
+            frozen = in.readAllBytes();
+        }
+        assertThat(SchemaHistorySerializer.INSTANCE.getVersion()).isEqualTo(2);
+        assertSameHistory(SchemaHistorySerializer.INSTANCE.deserialize(2, frozen), sample());
+        assertThat(SchemaHistorySerializer.INSTANCE.serialize(sample())).as("the writer still writes the frozen bytes")
+                .isEqualTo(frozen);
+        // retention (4), latest version (8), nested format (4), entry count (4), version (8), ddl id "0/10" (4 + 4): CREATE_TABLE's code
+        assertThat(frozen[4 + 8 + 4 + 4 + 8 + 4 + 4]).isEqualTo((byte) 1);
+    }
+
+    @Test
     void refusesUnknownVersionWithAClearMessage() {
         assertThatThrownBy(() -> SchemaHistorySerializer.INSTANCE.deserialize(99, new byte[0]))
                 .isInstanceOf(CdcException.class)
@@ -72,7 +88,7 @@ class SchemaHistorySerializerTest {
     void refusesLeftoverBytes() throws IOException {
         byte[] bytes = SchemaHistorySerializer.INSTANCE.serialize(sample());
         byte[] longer = Arrays.copyOf(bytes, bytes.length + 3);
-        assertThatThrownBy(() -> SchemaHistorySerializer.INSTANCE.deserialize(1, longer))
+        assertThatThrownBy(() -> SchemaHistorySerializer.INSTANCE.deserialize(SchemaHistorySerializer.INSTANCE.getVersion(), longer))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("3 unread bytes");
     }

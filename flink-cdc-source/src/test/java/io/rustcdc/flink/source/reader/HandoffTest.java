@@ -20,6 +20,7 @@ import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.TestKeyOrder;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.split.TestPosition;
@@ -35,7 +36,8 @@ import org.junit.jupiter.api.Test;
 class HandoffTest {
     static final TableId T = TableId.of("d", "s", "t");
     static final RowType TYPE = RowType.of(List.of("id", "v"), List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.TEXT)));
-    static final ChunkKey KEY = ChunkKey.restored(List.of("id"), List.of(ValueType.of(ValueKind.BIGINT)));
+    static final ChunkKey KEY = ChunkKey.restored(List.of("id"), List.of(ValueType.of(ValueKind.BIGINT)),
+            TestKeyOrder.ASCENDING);
 
     /** Chunks (-inf, 10], (10, 20], (20, +inf); the first two reflect position 5, the last does not. */
     private static List<ChunkSplit<HashSet<Long>>> chunks() {
@@ -197,6 +199,11 @@ class HandoffTest {
         @Override
         public SimpleVersionedSerializer<HashSet<Long>> markSerializer() {
             throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public io.rustcdc.flink.source.spi.KeyOrder keyOrder() {
+            return TestKeyOrder.ASCENDING;
         }
 
         @Override

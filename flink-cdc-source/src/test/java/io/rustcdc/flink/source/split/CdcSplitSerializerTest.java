@@ -26,14 +26,14 @@ import org.junit.jupiter.api.Test;
 
 public class CdcSplitSerializerTest {
     static final CdcSplitSerializer<TestPosition, Long> SERIALIZER =
-            new CdcSplitSerializer<>(TestPosition.POSITIONS, TestPosition.MARKS);
+            new CdcSplitSerializer<>(TestPosition.POSITIONS, TestPosition.MARKS, TestKeyOrder.ASCENDING);
     static final TableId ORDERS = TableId.of("shop", "public", "orders");
 
     /** Samples whose version-1 bytes are kept in test resources; never change them. */
     public static ChunkKey key() {
         return ChunkKey.restored(List.of("id", "amount", "uid", "day", "at", "raw"), List.of(ValueType.of(ValueKind.BIGINT),
                 ValueType.of(ValueKind.DECIMAL), ValueType.of(ValueKind.UUID), ValueType.of(ValueKind.DATE),
-                ValueType.temporal(ValueKind.TIMESTAMP, 3), ValueType.of(ValueKind.BYTES)));
+                ValueType.temporal(ValueKind.TIMESTAMP, 3), ValueType.of(ValueKind.BYTES)), TestKeyOrder.ASCENDING);
     }
 
     static ChunkSplit<Long> chunk() {
@@ -105,10 +105,36 @@ public class CdcSplitSerializerTest {
                 .isTrue();
     }
 
+    /** A stream split whose handoff holds a chunk bounded by MySQL zero dates (version 4 and later). */
+    static StreamSplit<TestPosition, Long> streamWithZeroDates() {
+        StreamSplit<TestPosition, Long> base = streamRedelivered();
+        Object[] after = {8L, new BigDecimal("-0.001"), UUID.fromString("ffffffff-ffff-ffff-ffff-ffffffffffff"),
+                SpecialValue.zeroDate("2024-00-00"), SpecialValue.zeroDate("2024-02-30 10:11:12.000500"), null};
+        ChunkSplit<Long> zeroDates = ChunkSplit.<Long>of(ORDERS, key(), 4, after, null).finished(100L);
+        List<ChunkSplit<Long>> handoff = List.of(base.handoff().get(0), base.handoff().get(1), zeroDates);
+        return StreamSplit.of(base.position(), handoff, base.tables(), base.history(), base.adding());
+    }
+
+    @Test
+    void version4WritesExplicitCodesAndZeroDates() throws IOException {
+        byte[] frozen = resource("/serializer-snapshots/stream-split-v4.bin");
+        assertThat(SERIALIZER.getVersion()).isEqualTo(4);
+        assertThat(SERIALIZER.deserialize(4, frozen)).isEqualTo(streamWithZeroDates());
+        assertThat(SERIALIZER.serialize(streamWithZeroDates())).as("the writer still writes the frozen bytes").isEqualTo(frozen);
+        assertThat(roundTrip(streamWithZeroDates())).isEqualTo(streamWithZeroDates());
+        // the nested format is 2 (after the split's type byte), and the first key column's kind (BIGINT) is code 3
+        byte[] chunk = SERIALIZER.serialize(ChunkSplit.of(ORDERS, key(), 0, null, null));
+        assertThat(chunk[4]).isEqualTo((byte) 2);
+        int firstKind = 1 + 4 + (4 + 4) + (1 + 4 + 6) + (4 + 6) + 4 + (4 + 2);
+        assertThat(chunk[firstKind]).isEqualTo((byte) 3);
+        chunk[firstKind] = 0;
+        assertThatThrownBy(() -> SERIALIZER.deserialize(4, chunk)).hasMessageContaining("Unknown value kind code 0");
+    }
+
     @Test
     void refusesUnknownVersions() {
-        assertThatThrownBy(() -> SERIALIZER.deserialize(4, new byte[0])).isInstanceOf(CdcException.class)
-                .hasMessageContaining("serializer version 4");
+        assertThatThrownBy(() -> SERIALIZER.deserialize(5, new byte[0])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 5");
     }
 
     private static CdcSplit roundTrip(CdcSplit split) throws IOException {
@@ -125,6 +151,6 @@ public class CdcSplitSerializerTest {
     /** Writes the snapshot of the current version; run once when a format version is introduced. */
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
-        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"), SERIALIZER.serialize(streamRedelivered()));
+        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"), SERIALIZER.serialize(streamWithZeroDates()));
     }
 }

@@ -1,35 +1,33 @@
-package io.rustcdc.flink.source.split;
+package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.model.SpecialValue;
-import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.KeyOrder;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Arrays;
-import java.util.List;
 import java.util.UUID;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
- * Orders chunk key values exactly as the databases do, for the kinds where that order is defined
- * by the value alone: integers, decimals (PostgreSQL: {@code -Infinity} < numbers < {@code
- * Infinity} < {@code NaN}), UUIDs and binary strings (unsigned bytes), dates and timestamps
- * ({@code -infinity} first, {@code infinity} last). Text is not among them: its order depends on a
- * collation. A null key value sorts last, as in a default {@code ORDER BY}.
+ * PostgreSQL's order of key values, as the default btree operator classes sort them: integers;
+ * numeric with {@code -Infinity} < numbers < {@code Infinity} < {@code NaN} (1.50 = 1.5); uuid and
+ * bytea by unsigned bytes (a prefix first); date and timestamps with {@code -infinity} first and
+ * {@code infinity} last. Text is not ordered here: its order depends on a collation. A null sorts
+ * last, as in {@code ORDER BY ... ASC}.
  */
 @Internal
-public final class KeyOrder {
-    private KeyOrder() {}
+public enum PostgresKeyOrder implements KeyOrder {
+    INSTANCE;
 
-    /** Whether values of {@code type} can be ordered here exactly as the database orders them. */
-    public static boolean isOrdered(ValueType type) {
+    @Override
+    public boolean orders(ValueType type) {
         switch (type.kind()) {
             case INTEGER:
             case BIGINT:
-            case UNSIGNED_BIGINT:
             case DECIMAL:
             case UUID:
             case BYTES:
@@ -42,18 +40,11 @@ public final class KeyOrder {
         }
     }
 
-    /** Compares two keys of the given column types, column by column. */
-    public static int compare(List<ValueType> types, Object[] a, Object[] b) {
-        for (int i = 0; i < types.size(); i++) {
-            int c = compare(types.get(i), a[i], b[i]);
-            if (c != 0) {
-                return c;
-            }
+    @Override
+    public int compare(ValueType type, @Nullable Object a, @Nullable Object b) {
+        if (!orders(type)) {
+            throw new IllegalArgumentException("PostgreSQL keys of kind " + type.kind() + " are not ordered here");
         }
-        return 0;
-    }
-
-    static int compare(ValueType type, Object a, Object b) {
         if (a == null || b == null) {
             return a == b ? 0 : a == null ? 1 : -1;
         }
@@ -62,13 +53,10 @@ public final class KeyOrder {
         if (ra != 0 || rb != 0) {
             return Integer.compare(ra, rb);
         }
-        ValueKind kind = type.kind();
-        switch (kind) {
+        switch (type.kind()) {
             case INTEGER:
             case BIGINT:
                 return Long.compare((Long) a, (Long) b);
-            case UNSIGNED_BIGINT:
-                return ((BigInteger) a).compareTo((BigInteger) b);
             case DECIMAL:
                 return ((BigDecimal) a).compareTo((BigDecimal) b);
             case UUID: {
@@ -83,10 +71,8 @@ public final class KeyOrder {
                 return ((LocalDate) a).compareTo((LocalDate) b);
             case TIMESTAMP:
                 return ((LocalDateTime) a).compareTo((LocalDateTime) b);
-            case TIMESTAMP_TZ:
-                return ((Instant) a).compareTo((Instant) b);
             default:
-                throw new IllegalArgumentException("No exact order for chunk keys of kind " + kind);
+                return ((Instant) a).compareTo((Instant) b);
         }
     }
 
@@ -103,7 +89,7 @@ public final class KeyOrder {
             case NAN:
                 return 2;
             default:
-                throw new IllegalArgumentException("A zero date has no place in a key order");
+                throw new IllegalArgumentException("PostgreSQL has no zero dates");
         }
     }
 }

@@ -1,0 +1,112 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.model.SpecialValue;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.KeyOrder;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.Arrays;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * MySQL's and MariaDB's order of key values: integers of either signedness (BIGINT UNSIGNED as
+ * {@link BigInteger}), DECIMAL by value (1.50 = 1.5), BINARY/VARBINARY/BLOB by unsigned bytes (a
+ * prefix first; a BINARY value is padded to its length with zero bytes as stored), DATE and DATETIME
+ * by their fields, zero dates included ({@code 0000-00-00} first, {@code 2024-00-00} between
+ * {@code 2023-12-31} and {@code 2024-01-01}, as the server compares them), TIMESTAMP by instant with
+ * the zero timestamp first. Character types are not ordered here (their order is a collation's),
+ * nor MariaDB's UUID type (the server orders time-based UUIDs by node, clock, then time), which
+ * decodes to text. A null sorts first, as in {@code ORDER BY ... ASC} on MySQL.
+ */
+@Internal
+public enum MySqlKeyOrder implements KeyOrder {
+    INSTANCE;
+
+    @Override
+    public boolean orders(ValueType type) {
+        switch (type.kind()) {
+            case INTEGER:
+            case BIGINT:
+            case UNSIGNED_BIGINT:
+            case DECIMAL:
+            case BYTES:
+            case DATE:
+            case TIMESTAMP:
+            case TIMESTAMP_TZ:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    @Override
+    public int compare(ValueType type, @Nullable Object a, @Nullable Object b) {
+        if (!orders(type)) {
+            throw new IllegalArgumentException("MySQL keys of kind " + type.kind() + " are not ordered here");
+        }
+        if (a == null || b == null) {
+            return a == b ? 0 : a == null ? -1 : 1;
+        }
+        switch (type.kind()) {
+            case INTEGER:
+            case BIGINT:
+                return Long.compare((Long) a, (Long) b);
+            case UNSIGNED_BIGINT:
+                return ((BigInteger) a).compareTo((BigInteger) b);
+            case DECIMAL:
+                return ((BigDecimal) a).compareTo((BigDecimal) b);
+            case BYTES:
+                return Arrays.compareUnsigned((byte[]) a, (byte[]) b);
+            case TIMESTAMP_TZ:
+                return compareTimestamps(a, b);
+            default:
+                return Arrays.compare(fields(a), fields(b));
+        }
+    }
+
+    /** The zero timestamp (stored as 0) first, then instants. */
+    private static int compareTimestamps(Object a, Object b) {
+        boolean zeroA = a instanceof SpecialValue;
+        boolean zeroB = b instanceof SpecialValue;
+        if (zeroA || zeroB) {
+            return zeroA == zeroB ? 0 : zeroA ? -1 : 1;
+        }
+        return ((Instant) a).compareTo((Instant) b);
+    }
+
+    /** Year, month, day, hour, minute, second, nanosecond of a DATE or DATETIME value, zero dates too. */
+    private static long[] fields(Object v) {
+        if (v instanceof LocalDate) {
+            LocalDate d = (LocalDate) v;
+            return new long[] {d.getYear(), d.getMonthValue(), d.getDayOfMonth(), 0, 0, 0, 0};
+        }
+        if (v instanceof LocalDateTime) {
+            LocalDateTime t = (LocalDateTime) v;
+            return new long[] {t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(),
+                t.getSecond(), t.getNano()};
+        }
+        return zeroDateFields(((SpecialValue) v).temporalText());
+    }
+
+    /** The fields of a zero date as written: {@code YYYY-MM-DD[ HH:MM:SS[.ffffff]]}. */
+    private static long[] zeroDateFields(String text) {
+        long[] f = new long[7];
+        f[0] = Long.parseLong(text.substring(0, 4));
+        f[1] = Long.parseLong(text.substring(5, 7));
+        f[2] = Long.parseLong(text.substring(8, 10));
+        if (text.length() >= 19) {
+            f[3] = Long.parseLong(text.substring(11, 13));
+            f[4] = Long.parseLong(text.substring(14, 16));
+            f[5] = Long.parseLong(text.substring(17, 19));
+        }
+        if (text.length() > 20) {
+            String fraction = (text.substring(20) + "000000000").substring(0, 9);
+            f[6] = Long.parseLong(fraction);
+        }
+        return f;
+    }
+}

@@ -1,0 +1,52 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.source.model.SpecialValue;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import org.junit.jupiter.api.Test;
+
+/** Examples of MySQL's key order; MySqlKeyOrderITCase checks it against the server. */
+class MySqlKeyOrderTest {
+    private static final MySqlKeyOrder ORDER = MySqlKeyOrder.INSTANCE;
+
+    @Test
+    void zeroDatesSortAsTheServerComparesTheirFields() {
+        ValueType date = ValueType.of(ValueKind.DATE);
+        assertThat(ORDER.compare(date, SpecialValue.zeroDate("0000-00-00"), LocalDate.of(1000, 1, 1))).isNegative();
+        assertThat(ORDER.compare(date, LocalDate.of(2023, 12, 31), SpecialValue.zeroDate("2024-00-00"))).isNegative();
+        assertThat(ORDER.compare(date, SpecialValue.zeroDate("2024-00-00"), LocalDate.of(2024, 1, 1))).isNegative();
+        assertThat(ORDER.compare(date, LocalDate.of(2024, 2, 29), SpecialValue.zeroDate("2024-02-30"))).isNegative();
+        ValueType datetime = ValueType.temporal(ValueKind.TIMESTAMP, 6);
+        assertThat(ORDER.compare(datetime, SpecialValue.zeroDate("2024-02-30 10:00:00.000001"),
+                SpecialValue.zeroDate("2024-02-30 10:00:00"))).isPositive();
+        assertThat(ORDER.compare(datetime, LocalDateTime.of(2024, 3, 1, 0, 0),
+                SpecialValue.zeroDate("2024-02-30 23:59:59.999999"))).isPositive();
+        ValueType timestamp = ValueType.temporal(ValueKind.TIMESTAMP_TZ, 0);
+        assertThat(ORDER.compare(timestamp, SpecialValue.zeroDate("0000-00-00 00:00:00"), Instant.ofEpochSecond(1)))
+                .isNegative();
+    }
+
+    @Test
+    void unsignedBigintsAndBinariesAndNullsFirst() {
+        ValueType unsigned = ValueType.of(ValueKind.UNSIGNED_BIGINT);
+        assertThat(ORDER.compare(unsigned, new BigInteger("9223372036854775807"), new BigInteger("18446744073709551615")))
+                .isNegative();
+        ValueType bytes = ValueType.of(ValueKind.BYTES);
+        assertThat(ORDER.compare(bytes, new byte[] {1}, new byte[] {1, 0})).isNegative();
+        assertThat(ORDER.compare(bytes, new byte[] {0x7f}, new byte[] {(byte) 0x80})).isNegative();
+        assertThat(ORDER.compare(bytes, null, new byte[0])).as("MySQL sorts NULL first").isNegative();
+    }
+
+    @Test
+    void textAndUuidsAreNotOrderedHere() {
+        assertThat(ORDER.orders(ValueType.of(ValueKind.TEXT))).isFalse();
+        assertThat(ORDER.orders(ValueType.of(ValueKind.UUID))).isFalse();
+        assertThat(ORDER.orders(ValueType.of(ValueKind.FLOAT64))).isFalse();
+    }
+}

@@ -1,0 +1,44 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.model.SpecialValue;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import java.math.BigDecimal;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Examples of PostgreSQL's key order; PostgresKeyOrderITCase checks it against the server. */
+class PostgresKeyOrderTest {
+    private static final PostgresKeyOrder ORDER = PostgresKeyOrder.INSTANCE;
+
+    @Test
+    void decimalsPlaceSpecialValuesAsPostgresDoes() {
+        ValueType decimal = ValueType.of(ValueKind.DECIMAL);
+        assertThat(ORDER.compare(decimal, SpecialValue.NEGATIVE_INFINITY, new BigDecimal("-1e100"))).isNegative();
+        assertThat(ORDER.compare(decimal, new BigDecimal("1e100"), SpecialValue.POSITIVE_INFINITY)).isNegative();
+        assertThat(ORDER.compare(decimal, SpecialValue.POSITIVE_INFINITY, SpecialValue.NAN)).isNegative();
+        assertThat(ORDER.compare(decimal, new BigDecimal("1.50"), new BigDecimal("1.5"))).isZero();
+    }
+
+    @Test
+    void uuidsAndBytesCompareUnsignedAndNullsSortLast() {
+        ValueType uuid = ValueType.of(ValueKind.UUID);
+        assertThat(ORDER.compare(uuid, UUID.fromString("7fffffff-ffff-ffff-ffff-ffffffffffff"),
+                UUID.fromString("80000000-0000-0000-0000-000000000000"))).isNegative();
+        ValueType bytes = ValueType.of(ValueKind.BYTES);
+        assertThat(ORDER.compare(bytes, new byte[] {0x7f}, new byte[] {(byte) 0x80})).isNegative();
+        assertThat(ORDER.compare(bytes, new byte[] {}, new byte[] {0})).isNegative();
+        assertThat(ORDER.compare(bytes, null, new byte[] {(byte) 0xff})).isPositive();
+    }
+
+    @Test
+    void textAndFloatsAreNotOrderedHere() {
+        assertThat(ORDER.orders(ValueType.of(ValueKind.TEXT))).as("a collation's order").isFalse();
+        assertThat(ORDER.orders(ValueType.of(ValueKind.FLOAT64))).isFalse();
+        assertThatThrownBy(() -> ORDER.compare(ValueType.of(ValueKind.TEXT), "a", "b"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TEXT");
+    }
+}

@@ -1,0 +1,62 @@
+package io.rustcdc.flink.source.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A chunk key orders keys by the order its connector gives, and only splits what that order orders. */
+class ChunkKeyTest {
+    static final TableId ID = TableId.of("d", "s", "t");
+    static final TableDescription KEYLESS = TableDescription.of(ID,
+            RowShape.of("s", "t", List.of(RowShape.Column.of("name", "text", true), RowShape.Column.of("n", "integer", true)),
+                    List.of()),
+            RowType.of(List.of("name", "n"), List.of(ValueType.of(ValueKind.TEXT), ValueType.of(ValueKind.INTEGER))));
+
+    @Test
+    void chunksFollowTheConnectorsOrder() {
+        ChunkKey ascending = ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, "n", "chunk-key");
+        ChunkKey descending = ChunkKey.of(KEYLESS, TestKeyOrder.DESCENDING, "n", "chunk-key");
+        // (10, 20] in ascending order holds 15; in descending order (10, 20] is empty and (20, 10] holds 15
+        assertThat(ChunkSplit.of(ID, ascending, 1, new Object[] {10L}, new Object[] {20L}).contains(new Object[] {15L}))
+                .isTrue();
+        assertThat(ChunkSplit.of(ID, descending, 1, new Object[] {10L}, new Object[] {20L}).contains(new Object[] {15L}))
+                .isFalse();
+        assertThat(ChunkSplit.of(ID, descending, 1, new Object[] {20L}, new Object[] {10L}).contains(new Object[] {15L}))
+                .isTrue();
+        assertThat(ChunkSplit.of(ID, descending, 0, null, new Object[] {10L}).contains(new Object[] {11L})).isTrue();
+        assertThat(ascending.compare(new Object[] {1L}, new Object[] {2L})).isNegative();
+        assertThat(descending.compare(new Object[] {1L}, new Object[] {2L})).isPositive();
+        assertThat(ascending).isNotEqualTo(descending);
+        assertThat(ChunkKey.restored(List.of("n"), List.of(ValueType.of(ValueKind.INTEGER)), TestKeyOrder.ASCENDING))
+                .isEqualTo(ascending);
+    }
+
+    @Test
+    void compositeKeysCompareColumnByColumn() {
+        List<ValueType> types = List.of(ValueType.of(ValueKind.INTEGER), ValueType.of(ValueKind.BIGINT));
+        ChunkKey key = ChunkKey.restored(List.of("a", "b"), types, TestKeyOrder.ASCENDING);
+        assertThat(key.compare(new Object[] {1L, 9L}, new Object[] {2L, 1L})).isNegative();
+        assertThat(key.compare(new Object[] {2L, 1L}, new Object[] {2L, 1L})).isZero();
+        assertThat(key.compare(new Object[] {2L, 2L}, new Object[] {2L, 1L})).isPositive();
+    }
+
+    @Test
+    void aKeyTheOrderDoesNotOrderIsOneChunkAndAKeylessTableNeedsAColumn() {
+        assertThatThrownBy(() -> ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, null, "chunk-key"))
+                .isInstanceOf(CdcException.class)
+                .hasMessageContaining("s.t has no primary key").hasMessageContaining("'chunk-key' (e.g. s.t:name)");
+        assertThatThrownBy(() -> ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, "missing", "chunk-key"))
+                .hasMessageContaining("has no such column");
+        assertThat(ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, "name", "chunk-key").splittable()).isFalse();
+        assertThat(ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, "n", "chunk-key").splittable()).isTrue();
+    }
+}
