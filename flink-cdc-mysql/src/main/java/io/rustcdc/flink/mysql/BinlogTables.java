@@ -34,11 +34,19 @@ import javax.annotation.Nullable;
 final class BinlogTables {
     private final Connection connection;
     private final Map<Integer, String> charsets;
+    /** The server's flavor: its table maps list the character sets of other columns than the other's. */
+    private final ServerFlavor flavor;
     private final Map<Long, Decoder> decoders = new HashMap<>();
 
     BinlogTables(Connection connection, Map<Integer, String> charsets) {
         this.connection = connection;
         this.charsets = charsets;
+        try {
+            this.flavor = MySqlShapes.flavor(connection);
+        } catch (SQLException e) {
+            throw new CdcException(CdcException.Kind.CONNECTION, "Could not read the server's version: "
+                    + e.getMessage(), e);
+        }
     }
 
     /** Java charset names by collation id, from the server's catalogue of collations. */
@@ -84,7 +92,7 @@ final class BinlogTables {
         MySqlShapes.requireUnversioned(type, table.database(), table.table());
         boolean sequence = "SEQUENCE".equalsIgnoreCase(type);
         MySqlTable now = sequence ? null : catalogue(table, type);
-        Decoder decoder = new Decoder(table, map, withCatalogueTypes(TableMapTypes.columns(map, charsets), now));
+        Decoder decoder = new Decoder(table, map, withCatalogueTypes(TableMapTypes.columns(map, charsets, flavor), now));
         decoder.sequence = sequence;
         decoder.shape = agreeingShape(decoder, now);
         decoders.put(map.getTableId(), decoder);

@@ -23,6 +23,16 @@ import javax.annotation.Nullable;
 final class MySqlShapes {
     private MySqlShapes() {}
 
+    /**
+     * The flavor of the server {@code c} is connected to, from the version its handshake gave the
+     * driver (no query).
+     */
+    static ServerFlavor flavor(Connection c) throws SQLException {
+        java.sql.DatabaseMetaData meta = c.getMetaData();
+        return "MariaDB".equalsIgnoreCase(meta.getDatabaseProductName()) ? ServerFlavor.MARIADB
+                : ServerFlavor.ofVersion(meta.getDatabaseProductVersion());
+    }
+
     static RowShape read(Connection c, String database, String table) throws SQLException {
         return describe(c, database, table).description.shape();
     }

@@ -2,6 +2,7 @@ package io.rustcdc.flink.mysql.types;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
+import io.rustcdc.flink.mysql.ServerFlavor;
 import io.rustcdc.flink.mysql.binlog.RawTableMaps;
 import io.rustcdc.flink.mysql.types.MySqlColumn.Family;
 import io.rustcdc.flink.source.CdcException;
@@ -22,8 +23,11 @@ public final class TableMapTypes {
 
     /**
      * @param charsets Java charset names by collation id ({@link MySqlCharsets#BINARY} for 63)
+     * @param flavor the server that wrote the table map: they count different columns as character
+     *     columns in the character set metadata (see {@link #isCharacter})
      */
-    public static List<MySqlColumn> columns(TableMapEventData map, Map<Integer, String> charsets) {
+    public static List<MySqlColumn> columns(TableMapEventData map, Map<Integer, String> charsets,
+            ServerFlavor flavor) {
         String table = map.getDatabase() + "." + map.getTable();
         TableMapEventMetadata meta = map.getEventMetadata();
         if (meta == null || meta.getColumnNames() == null) {
@@ -38,7 +42,7 @@ public final class TableMapTypes {
         List<Integer> characterColumns = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             realType(map.getColumnTypes()[i] & 0xff, map.getColumnMetadata()[i], realTypes, lengths, i);
-            if (isCharacter(realTypes[i])) {
+            if (isCharacter(realTypes[i], flavor)) {
                 characterColumns.add(i);
             }
         }
@@ -99,7 +103,7 @@ public final class TableMapTypes {
             LONGLONG = 8, INT24 = 9, DATE = 10, TIME = 11, DATETIME = 12, YEAR = 13, NEWDATE = 14, VARCHAR = 15,
             BIT = 16, TIMESTAMP2 = 17, DATETIME2 = 18, TIME2 = 19, JSON = 245, NEWDECIMAL = 246, ENUM = 247, SET = 248,
             TINY_BLOB = 249, MEDIUM_BLOB = 250, LONG_BLOB = 251, BLOB = 252, VAR_STRING = 253, STRING = 254,
-            GEOMETRY = 255;
+            GEOMETRY = 255, VECTOR = 242;
 
     /** A STRING column's real type (CHAR, ENUM or SET) and length hide in its metadata. */
     private static void realType(int type, int meta, int[] realTypes, int[] lengths, int i) {
@@ -117,9 +121,22 @@ public final class TableMapTypes {
         }
     }
 
-    private static boolean isCharacter(int type) {
+    /**
+     * Whether the table map's DEFAULT_CHARSET / COLUMN_CHARSET metadata lists the column (the server's
+     * {@code is_character_type} of the column's real type, so ENUM and SET are not): CHAR, VARCHAR
+     * and the BLOB/TEXT types on both servers; GEOMETRY on MariaDB only (its base class is the blob,
+     * with the binary collation); VECTOR on Oracle MySQL 9 only. A JSON column is not listed on
+     * Oracle MySQL, where it has a binlog type of its own; on MariaDB it is a LONGTEXT (a BLOB).
+     */
+    private static boolean isCharacter(int type, ServerFlavor flavor) {
+        if (type == GEOMETRY) {
+            return flavor == ServerFlavor.MARIADB;
+        }
+        if (type == VECTOR) {
+            return flavor == ServerFlavor.MYSQL;
+        }
         return type == STRING || type == VARCHAR || type == VAR_STRING || type == BLOB || type == TINY_BLOB
-                || type == MEDIUM_BLOB || type == LONG_BLOB || type == GEOMETRY;
+                || type == MEDIUM_BLOB || type == LONG_BLOB;
     }
 
     /** Each character column's collation id, from the per-column list or the default with exceptions. */
@@ -130,7 +147,13 @@ public final class TableMapTypes {
         }
         List<Integer> perColumn = meta.getColumnCharsets();
         TableMapEventMetadata.DefaultCharset defaults = meta.getDefaultCharset();
-        if (perColumn != null && perColumn.size() == characterColumns.size()) {
+        if (perColumn != null) {
+            if (perColumn.size() != characterColumns.size()) {
+                throw new CdcException(CdcException.Kind.DECODE, "The binlog's table map of " + table + " gives "
+                        + perColumn.size() + " column character sets where this source counts "
+                        + characterColumns.size() + " character columns; its text cannot be told from bytes. "
+                        + "Exclude the table and report its CREATE TABLE and server version.");
+            }
             for (int k = 0; k < characterColumns.size(); k++) {
                 collations[characterColumns.get(k)] = perColumn.get(k);
             }
