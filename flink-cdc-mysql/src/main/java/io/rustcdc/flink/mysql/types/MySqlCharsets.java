@@ -24,6 +24,8 @@ public final class MySqlCharsets {
 
     /** MySQL's latin1 is windows-1252, except that it also defines the five bytes Java's leaves undefined. */
     private static final String LATIN1 = "windows-1252";
+    /** Oracle MySQL's gb18030 (GB18030-2005), decoded by Java's and corrected by {@link MySqlGb18030}. */
+    private static final String GB18030 = "GB18030";
     /** MySQL's euckr holds the Unified Hangul Code extension (cp949), but not its private use area. */
     private static final String EUCKR = "x-windows-949";
 
@@ -42,7 +44,7 @@ public final class MySqlCharsets {
             Map.entry("cp1250", "windows-1250"), Map.entry("cp1251", "windows-1251"),
             Map.entry("cp1257", "windows-1257"), Map.entry("cp850", "IBM850"), Map.entry("cp852", "IBM852"),
             Map.entry("koi8r", "KOI8-R"), Map.entry("cp932", "windows-31j"), Map.entry("gb2312", "GB2312"),
-            Map.entry("gb18030", "GB18030"), Map.entry("euckr", EUCKR), Map.entry("macroman", "x-MacRoman"),
+            Map.entry("gb18030", GB18030), Map.entry("euckr", EUCKR), Map.entry("macroman", "x-MacRoman"),
             Map.entry("macce", "x-MacCentralEurope"));
 
     private static final char[] LATIN1_CHARS = latin1Chars();
@@ -75,7 +77,11 @@ public final class MySqlCharsets {
 
     /** An ENUM or SET label from its bytes in the Java charset {@code javaCharset}: labels are valid text. */
     static String decodeLabel(String javaCharset, byte[] bytes) {
-        return LATIN1.equals(javaCharset) ? latin1(bytes) : new String(bytes, Charset.forName(javaCharset));
+        if (LATIN1.equals(javaCharset)) {
+            return latin1(bytes);
+        }
+        String text = new String(bytes, Charset.forName(javaCharset));
+        return GB18030.equals(javaCharset) ? MySqlGb18030.toServers(text) : text;
     }
 
     /** Every byte is a latin1 character: the decoding cannot fail. */
@@ -127,6 +133,6 @@ public final class MySqlCharsets {
             // the server has no character for these (it writes '?'); Java maps them to private use
             throw column.decodeFailure("the bytes are not a defined " + column.charset() + " character");
         }
-        return text;
+        return GB18030.equals(column.charset()) ? MySqlGb18030.toServers(text) : text;
     }
 }

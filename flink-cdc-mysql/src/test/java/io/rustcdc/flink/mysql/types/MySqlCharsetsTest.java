@@ -32,4 +32,14 @@ class MySqlCharsetsTest {
         assertThat(MySqlCharsets.decode(LATIN1, HexFormat.of().parseHex("818d8f909d80e9")))
                 .isEqualTo("\u0081\u008d\u008f\u0090\u009d\u20ac\u00e9");
     }
+
+    @Test
+    void gb18030DecodesByOracleMySqlsGb18030Of2005WhicheverMappingTheJvmUses() {
+        MySqlColumn gb = CatalogTypes.column("d.t", "g", "varchar(10)", "gb18030");
+        // what Oracle MySQL 9.7 gives for CONVERT(CONVERT(x'...' USING gb18030) USING utf8mb4)
+        assertThat(MySqlCharsets.decode(gb, HexFormat.of().parseHex("a6d9fe59"))).isEqualTo("\ue78d\ue81e");
+        assertThat(MySqlCharsets.decode(gb, HexFormat.of().parseHex("8431823682359037"))).isEqualTo("\ufe10\u9fb4");
+        // sequences both standards agree on stay as they are
+        assertThat(MySqlCharsets.decode(gb, HexFormat.of().parseHex("41d6d0a8bc"))).isEqualTo("A\u4e2d\u1e3f");
+    }
 }
