@@ -48,9 +48,11 @@ class MySqlTypesITCase {
     private final Map<Integer, Row> stream = new HashMap<>();
     private TableDescription description;
     private RowShape streamShape;
+    private boolean mariaDb;
 
     @BeforeAll
     void captureBothWays(MySqlDatabase db) throws Exception {
+        mariaDb = db.server().isMariaDb();
         if (!MySqlFeatures.snapshotAvailable(db.server())) {
             return; // each test is skipped, with the reason, by needsTheSnapshot
         }
@@ -120,7 +122,8 @@ class MySqlTypesITCase {
     void shapeHasDeclaredTypesVerbatim() {
         RowShape shape = description.shape();
         assertThat(shape.primaryKey()).containsExactly("id");
-        assertThat(shape.column("c_ubig").get().dataType()).isEqualTo("bigint(20) unsigned");
+        // MySQL 8.0.19+ no longer writes integer display widths
+        assertThat(shape.column("c_ubig").get().dataType()).isEqualTo(mariaDb ? "bigint(20) unsigned" : "bigint unsigned");
         assertThat(shape.column("c_dec").get().dataType()).isEqualTo("decimal(65,30)");
         assertThat(shape.column("c_enum").get().dataType()).isEqualTo("enum('a','b','c')");
         assertThat(description.rowType().type(description.rowType().indexOf("c_ubig")).kind())
@@ -180,7 +183,8 @@ class MySqlTypesITCase {
         assertThat(r1.get("c_enum")).isEqualTo("b");
         assertThat(r1.get("c_set")).isEqualTo("x,z");
         assertThat(r2.get("c_set")).isEqualTo("");
-        assertThat(r1.get("c_json")).isEqualTo("{\"a\": [1, 2.50]}");
+        // MariaDB keeps the JSON text as written; Oracle MySQL stores it binary and writes its own text
+        assertThat(r1.get("c_json")).isEqualTo(mariaDb ? "{\"a\": [1, 2.50]}" : "{\"a\": [1, 2.5]}");
         assertThat(r2.get("c_json")).isEqualTo("null");
         assertThat(snapshot.get(3).get("c_json")).isNull();
         assertThat((byte[]) r1.get("c_geom")).isEqualTo(HexFormat.of().parseHex(

@@ -1,7 +1,5 @@
 package io.rustcdc.flink.mysql.types;
 
-import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
-import java.io.IOException;
 import java.io.Serializable;
 import java.math.BigInteger;
 import java.util.StringJoiner;
@@ -40,9 +38,9 @@ public final class BinlogValues {
                 return MySqlCharsets.decode(c, (byte[]) cell);
             case JSON:
                 try {
-                    return JsonBinary.parseAsString((byte[]) cell);
-                } catch (IOException e) {
-                    throw c.decodeFailure("the binary JSON is malformed");
+                    return MySqlJsonText.text((byte[]) cell);
+                } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+                    throw c.decodeFailure("the binary JSON is malformed (" + e.getMessage() + ")");
                 }
             case ENUM: {
                 int index = ((Number) cell).intValue();

@@ -16,11 +16,18 @@ public final class SnapshotValues {
 
     /**
      * The select-list expression that reads {@code column} exactly: a FLOAT is widened to DOUBLE,
-     * whose text round-trips (a FLOAT's own text has six significant digits).
+     * whose text round-trips (a FLOAT's own text has six significant digits); dates and times are
+     * read as the server's text ({@code CAST(... AS CHAR)}): MariaDB Connector/J parses a temporal
+     * column's text, moves it through the JVM's time zone and formats it again, dropping the leading
+     * zeros of a fraction ({@code 24.095} in a DATETIME(3) came back as {@code 24.950}).
      */
     public static String select(MySqlColumn column, String quotedName) {
         if (column.family() == MySqlColumn.Family.FLOAT) {
             return "CAST(" + quotedName + " AS DOUBLE)";
+        }
+        if (column.family() == MySqlColumn.Family.DATE || column.family() == MySqlColumn.Family.DATETIME
+                || column.family() == MySqlColumn.Family.TIMESTAMP || column.family() == MySqlColumn.Family.TIME) {
+            return "CAST(" + quotedName + " AS CHAR)";
         }
         if (column.family() == MySqlColumn.Family.ENUM) {
             // the index tells an invalid value (0) from a label; the catalogue's labels may have lost characters
