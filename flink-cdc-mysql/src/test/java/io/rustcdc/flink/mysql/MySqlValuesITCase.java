@@ -82,6 +82,30 @@ class MySqlValuesITCase {
         compareBothPaths(db, "temporal_values", inserts);
     }
 
+    /**
+     * Spatial columns between character columns: MariaDB's table map lists a character set for each
+     * GEOMETRY column, Oracle MySQL's does not, so every later column's character set depends on
+     * counting them as the server does (a default set with exceptions, or one set per column).
+     */
+    @Test
+    void spatialColumnsBetweenTextColumnsKeepEachColumnsCharacterSet(MySqlDatabase db) throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
+        db.execute("CREATE TABLE geo_text_default (id INT PRIMARY KEY, g GEOMETRY, a VARCHAR(8) CHARACTER SET latin1, "
+                + "p POINT, b VARCHAR(8) CHARACTER SET latin1, u VARCHAR(8) CHARACTER SET utf8mb4, "
+                + "c TEXT CHARACTER SET latin1, l LINESTRING, d CHAR(4) CHARACTER SET latin1) "
+                + "DEFAULT CHARSET latin1");
+        db.execute("CREATE TABLE geo_text_mixed (id INT PRIMARY KEY, g GEOMETRY, a VARCHAR(8) CHARACTER SET latin1, "
+                + "p POINT, u VARCHAR(8) CHARACTER SET utf8mb4, k VARCHAR(8) CHARACTER SET cp1251, "
+                + "e ENUM('\u00e4', 'x') CHARACTER SET latin1, bin VARBINARY(4), l LINESTRING, "
+                + "w VARCHAR(8) CHARACTER SET ucs2)");
+        compareBothPaths(db, "geo_text_default", List.of("INSERT INTO geo_text_default VALUES (1, "
+                + "ST_GeomFromText('POINT(1 2)'), 'caf\u00e9', ST_GeomFromText('POINT(3 4)'), '\u00fcber', "
+                + "'\uD83C\uDF89', '\u00e0 la', ST_GeomFromText('LINESTRING(0 0, 1 1)'), '\u00df')"));
+        compareBothPaths(db, "geo_text_mixed", List.of("INSERT INTO geo_text_mixed VALUES (1, "
+                + "ST_GeomFromText('POINT(1 2)'), 'caf\u00e9', ST_GeomFromText('POINT(3 4)'), '\uD83C\uDF89', "
+                + "'\u0434\u0430', '\u00e4', x'00ff', ST_GeomFromText('LINESTRING(0 0, 1 1)'), '\u20ac')"));
+    }
+
     private static Random seeded(String what) {
         long seed = Long.getLong("rustcdc.values.seed", System.nanoTime());
         System.out.println("MySqlValuesITCase " + what + " seed " + seed + " (replay with -Drustcdc.values.seed="

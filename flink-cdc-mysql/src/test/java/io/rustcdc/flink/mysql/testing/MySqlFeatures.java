@@ -12,12 +12,12 @@ public final class MySqlFeatures {
     private MySqlFeatures() {}
 
     /**
-     * An exact snapshot on Oracle MySQL: the connector's chunk reads need MariaDB's {@code
-     * binlog_snapshot_file}/{@code binlog_snapshot_position}, which Oracle MySQL does not report, so it
-     * refuses every snapshot there (docs/mysql.md). False until the Oracle MySQL snapshot exists.
+     * An exact snapshot on Oracle MySQL: each chunk completed from the binlog between the GTIDs
+     * executed before it and the binlog's end after it ({@code ChunkBackfill}, docs/mysql.md). True:
+     * every snapshot test runs on Oracle MySQL too.
      */
     public static boolean oracleSnapshotSupported() {
-        return false;
+        return true;
     }
 
     /**
@@ -34,23 +34,6 @@ public final class MySqlFeatures {
      */
     public static boolean oracleReplicaLoggingCheckSupported() {
         return true;
-    }
-
-    /**
-     * A known defect, not a missing feature: the stream decodes {@code gb18030} text with the JVM's
-     * GB18030 charset, which maps the code points GB18030-2022 changed (e.g. {@code A6D9}, {@code FE59},
-     * {@code 82359037}, {@code 84318236}) by the 2022 standard, where Oracle MySQL maps them by
-     * GB18030-2005 (private-use characters and back): the same bytes become other characters than the
-     * server's own. False until the connector decodes gb18030 as Oracle MySQL does.
-     */
-    public static boolean oracleGb18030Exact() {
-        return false;
-    }
-
-    /** Skips the calling test while {@link #oracleGb18030Exact()} is false (a known defect, see there). */
-    public static void assumeGb18030Exact() {
-        Assumptions.assumeTrue(oracleGb18030Exact(), "KNOWN DEFECT: gb18030 text decodes to other characters than "
-                + "Oracle MySQL's for the code points GB18030-2022 remapped (MySqlFeatures.oracleGb18030Exact)");
     }
 
     /** Whether the connector snapshots {@code server}: MariaDB always, Oracle MySQL per {@link #oracleSnapshotSupported()}. */
