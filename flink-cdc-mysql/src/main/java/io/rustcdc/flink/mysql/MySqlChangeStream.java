@@ -375,16 +375,16 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             if (change.renamedFrom != null && isCaptured(change.table) && !isCaptured(change.renamedFrom)) {
                 throw failures.renamedIn(change.renamedFrom, change.table, file + ":" + header.getPosition());
             }
-            if (change.ddlType.equals("CREATE_TABLE") || change.ddlType.equals("ALTER_TABLE")) {
+            if (change.kind == MySqlDdl.Kind.CREATE_TABLE || change.kind == MySqlDdl.Kind.ALTER_TABLE) {
                 requireLoggedCascades(change.table);
             }
             MySqlPosition position = transaction.inTransaction(index, i + 1);
             SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
-            ChangeEvent event = change.ddlType.equals("TRUNCATE_TABLE")
+            ChangeEvent event = change.kind == MySqlDdl.Kind.TRUNCATE_TABLE
                     ? ChangeEvent.builder(Op.TRUNCATE, change.table, source).build()
                     : ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
-                            .after(SchemaChangeRows.of(change.table, change.ddlType, query.getSql()))
-                            .shape(change.ddlType.equals("DROP_TABLE") ? null : tables.catalogueShape(change.table))
+                            .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), query.getSql()))
+                            .shape(change.kind == MySqlDdl.Kind.DROP_TABLE ? null : tables.catalogueShape(change.table))
                             .build();
             pending.add(StreamRecord.of(event, position));
         }

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.mysql;
 
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.TableId;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,26 +14,48 @@ import javax.annotation.Nullable;
  * logged as rows, so statements on them are none of these.
  */
 final class MySqlDdl {
-    /** One table a statement changes: {@code CREATE_TABLE}, {@code ALTER_TABLE}, {@code DROP_TABLE} or {@code TRUNCATE_TABLE}. */
+    /** What a statement does to one table: a schema change, or a truncation (which is none). */
+    enum Kind {
+        CREATE_TABLE(DdlType.CREATE_TABLE),
+        ALTER_TABLE(DdlType.ALTER_TABLE),
+        DROP_TABLE(DdlType.DROP_TABLE),
+        TRUNCATE_TABLE(null);
+
+        @Nullable private final DdlType schemaChange;
+
+        Kind(@Nullable DdlType schemaChange) {
+            this.schemaChange = schemaChange;
+        }
+
+        /** The schema change this is; a truncation is none and is emitted as {@code Op.TRUNCATE}. */
+        DdlType schemaChange() {
+            if (schemaChange == null) {
+                throw new IllegalStateException(this + " is no schema change");
+            }
+            return schemaChange;
+        }
+    }
+
+    /** One table a statement changes, and how. */
     static final class Change {
-        final String ddlType;
+        final Kind kind;
         final TableId table;
         /** For the CREATE_TABLE side of a rename: the table's old name; null otherwise. */
         @Nullable final TableId renamedFrom;
 
-        Change(String ddlType, TableId table) {
-            this(ddlType, table, null);
+        Change(Kind kind, TableId table) {
+            this(kind, table, null);
         }
 
-        Change(String ddlType, TableId table, @Nullable TableId renamedFrom) {
-            this.ddlType = ddlType;
+        Change(Kind kind, TableId table, @Nullable TableId renamedFrom) {
+            this.kind = kind;
             this.table = table;
             this.renamedFrom = renamedFrom;
         }
 
         @Override
         public String toString() {
-            return ddlType + " " + table.database() + "." + table.table();
+            return kind + " " + table.database() + "." + table.table();
         }
     }
 
@@ -142,7 +165,7 @@ final class MySqlDdl {
             accept("OR", "REPLACE");
             if (accept("TABLE")) {
                 accept("IF", "NOT", "EXISTS");
-                changes.add(new Change("CREATE_TABLE", name()));
+                changes.add(new Change(Kind.CREATE_TABLE, name()));
             }
         } else if (accept("ALTER")) {
             accept("ONLINE");
@@ -152,17 +175,17 @@ final class MySqlDdl {
                 TableId table = name();
                 TableId renamed = renameInAlter();
                 if (renamed == null) {
-                    changes.add(new Change("ALTER_TABLE", table));
+                    changes.add(new Change(Kind.ALTER_TABLE, table));
                 } else {
-                    changes.add(new Change("DROP_TABLE", table));
-                    changes.add(new Change("CREATE_TABLE", renamed, table));
+                    changes.add(new Change(Kind.DROP_TABLE, table));
+                    changes.add(new Change(Kind.CREATE_TABLE, renamed, table));
                 }
             }
         } else if (accept("DROP")) {
             if (accept("TABLE")) {
                 accept("IF", "EXISTS");
                 do {
-                    changes.add(new Change("DROP_TABLE", name()));
+                    changes.add(new Change(Kind.DROP_TABLE, name()));
                 } while (accept(","));
             }
         } else if (accept("RENAME")) {
@@ -170,13 +193,13 @@ final class MySqlDdl {
                 do {
                     TableId from = name();
                     accept("TO");
-                    changes.add(new Change("DROP_TABLE", from));
-                    changes.add(new Change("CREATE_TABLE", name(), from));
+                    changes.add(new Change(Kind.DROP_TABLE, from));
+                    changes.add(new Change(Kind.CREATE_TABLE, name(), from));
                 } while (accept(","));
             }
         } else if (accept("TRUNCATE")) {
             accept("TABLE");
-            changes.add(new Change("TRUNCATE_TABLE", name()));
+            changes.add(new Change(Kind.TRUNCATE_TABLE, name()));
         }
         return changes;
     }

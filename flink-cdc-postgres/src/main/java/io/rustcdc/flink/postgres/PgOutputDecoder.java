@@ -9,6 +9,7 @@ import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
@@ -316,7 +317,7 @@ final class PgOutputDecoder {
         if (previous != null && !previous.sameColumns(relation) && relation.captured) {
             SourceInfo source = SourceInfo.stream(CONNECTOR, position, txCommitTime);
             pending.add(StreamRecord.of(ChangeEvent.builder(Op.SCHEMA_CHANGE, table, source)
-                    .after(SchemaChangeRows.of(table, "ALTER_TABLE", null)).shape(shape).build(), position));
+                    .after(SchemaChangeRows.of(table, DdlType.ALTER_TABLE, null)).shape(shape).build(), position));
         }
     }
 

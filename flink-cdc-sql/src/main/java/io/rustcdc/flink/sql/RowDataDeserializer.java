@@ -3,8 +3,10 @@ package io.rustcdc.flink.sql;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.TableId;
 import java.util.HashMap;
 import java.util.List;
@@ -76,7 +78,7 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                         + " was truncated; a Flink changelog cannot express a truncate without the rows it removed. "
                         + "Restart the job without state to read the table anew.");
             case SCHEMA_CHANGE:
-                if (e.after() != null && "DROP_TABLE".equals(text(e.after(), "ddl_type"))) {
+                if (SchemaChangeRows.ddlType(e.after()) == DdlType.DROP_TABLE) {
                     throw dropped(e);
                 }
                 if (e.shape() != null) {

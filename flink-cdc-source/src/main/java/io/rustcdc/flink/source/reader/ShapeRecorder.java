@@ -3,8 +3,10 @@ package io.rustcdc.flink.source.reader;
 import io.rustcdc.flink.source.history.SchemaChange;
 import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.TableId;
 import java.time.Instant;
 import java.util.HashMap;
@@ -59,11 +61,11 @@ final class ShapeRecorder {
         RowShape shape = event.shape();
         TableId table = event.table();
         String statement = event.after() == null ? null : (String) event.after().get("statement");
-        String ddlType = event.after() == null ? null : (String) event.after().get("ddl_type");
+        DdlType ddlType = SchemaChangeRows.ddlType(event.after());
         String id = position.toString();
-        if ("DROP_TABLE".equals(ddlType) || (shape == null && ddlType == null)) {
+        if (ddlType == DdlType.DROP_TABLE || (shape == null && ddlType == null)) {
             history.recordDdl(id, SchemaChange.drop(table, statement, time(event)));
-        } else if (shape != null && "CREATE_TABLE".equals(ddlType)) {
+        } else if (shape != null && ddlType == DdlType.CREATE_TABLE) {
             history.recordDdl(id, SchemaChange.create(table, statement == null ? "" : statement, shape, time(event)));
         } else if (shape != null) {
             history.recordDdl(id, SchemaChange.alter(table, statement == null ? "" : statement, shape,

@@ -11,6 +11,7 @@ import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
@@ -155,7 +156,7 @@ class HandoffTest {
         recorder.record(ChangeEvent.builder(Op.READ, T, SourceInfo.snapshot("x", null)).after(row(2)).shape(a).build(), at5);
         assertThat(history.entries()).hasSize(1);
         recorder.record(ChangeEvent.builder(Op.SCHEMA_CHANGE, T, SourceInfo.stream("x", new TestPosition(9), Instant.EPOCH))
-                .after(SchemaChangeRows.of(T, "ALTER_TABLE", null)).shape(b).build(), new TestPosition(9));
+                .after(SchemaChangeRows.of(T, DdlType.ALTER_TABLE, null)).shape(b).build(), new TestPosition(9));
         recorder.record(ChangeEvent.builder(Op.INSERT, T, SourceInfo.stream("x", new TestPosition(10), Instant.EPOCH))
                 .after(row(3)).shape(b).build(), new TestPosition(10));
         assertThat(history.entries()).hasSize(2);

@@ -7,6 +7,7 @@ import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
@@ -18,21 +19,21 @@ class ShapeRecorderTest {
     private static final RowShape SHAPE = RowShape.of("shop", "t", List.of(RowShape.Column.of("id", "int(11)", false)),
             List.of("id"));
 
-    private static ChangeEvent ddl(String type, RowShape shape) {
+    private static ChangeEvent ddl(DdlType type, RowShape shape) {
         return ChangeEvent.builder(Op.SCHEMA_CHANGE, T, SourceInfo.snapshot("mariadb", null))
-                .after(SchemaChangeRows.of(T, type, type.toLowerCase() + " t")).shape(shape).build();
+                .after(SchemaChangeRows.of(T, type, type.name().toLowerCase() + " t")).shape(shape).build();
     }
 
     @Test
     void statementsAreRecordedByTheirTypeOncePerPosition() {
         SchemaHistory history = new SchemaHistory();
         ShapeRecorder recorder = new ShapeRecorder(history);
-        recorder.record(ddl("CREATE_TABLE", SHAPE), "p1");
-        recorder.record(ddl("CREATE_TABLE", SHAPE), "p1"); // replayed after a restore
+        recorder.record(ddl(DdlType.CREATE_TABLE, SHAPE), "p1");
+        recorder.record(ddl(DdlType.CREATE_TABLE, SHAPE), "p1"); // replayed after a restore
         assertThat(history.entries()).extracting(e -> e.change().kind()).containsExactly(SchemaChange.Kind.CREATE_TABLE);
-        recorder.record(ddl("ALTER_TABLE", null), "p2"); // the resulting shape could not be read: nothing known
+        recorder.record(ddl(DdlType.ALTER_TABLE, null), "p2"); // the resulting shape could not be read: nothing known
         assertThat(history.entries()).hasSize(1);
-        recorder.record(ddl("DROP_TABLE", null), "p3");
+        recorder.record(ddl(DdlType.DROP_TABLE, null), "p3");
         assertThat(history.entries()).extracting(e -> e.change().kind())
                 .containsExactly(SchemaChange.Kind.CREATE_TABLE, SchemaChange.Kind.DROP_TABLE);
         assertThat(history.latest(T)).isEmpty();
