@@ -45,6 +45,9 @@ final class PgConnections {
             Connection connection = DriverManager.getConnection(url, withDatabase(props, config));
             try (Statement s = connection.createStatement()) {
                 s.execute(SESSION_SETTINGS);
+            } catch (SQLException e) {
+                connection.close(); // a connection without the settings would decode values differently
+                throw e;
             }
             return connection;
         } catch (SQLException e) {
