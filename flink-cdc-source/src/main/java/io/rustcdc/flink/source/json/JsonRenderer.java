@@ -10,29 +10,16 @@ import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
-import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
-import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.SourceInfo;
-import io.rustcdc.flink.source.model.SpecialValue;
 import io.rustcdc.flink.source.model.TransactionInfo;
 import io.rustcdc.flink.source.model.ValueType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -62,7 +49,7 @@ import org.apache.flink.annotation.PublicEvolving;
 public final class JsonRenderer implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private static final JsonFactory FACTORY = JsonFactory.builder()
+    static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER) // shortest exact digits
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8) // 4-byte UTF-8, not escaped surrogate pairs
             .build();
@@ -84,17 +71,12 @@ public final class JsonRenderer implements Serializable {
     /** One buffer per thread for string renderings, reused, so that it grows once rather than per event. */
     private static final ThreadLocal<StringBuilderWriter> STRING_BUFFER =
             ThreadLocal.withInitial(() -> new StringBuilderWriter(4096));
-    /** Shapes rendered so far, by id; bounded, as a job sees few shapes. */
-    private static final int MAX_CACHED_SHAPES = 4096;
-
-    private final WideIntegers wideIntegers;
-    private final ShapeRendering shapeRendering;
-    // a table's shape is the same JSON for every row of the table: rendered once
-    private transient Map<String, String> renderedShapes;
+    private final JsonValues values;
+    private final ShapeJson shapes;
 
     private JsonRenderer(WideIntegers wideIntegers, ShapeRendering shapeRendering) {
-        this.wideIntegers = wideIntegers;
-        this.shapeRendering = shapeRendering;
+        this.values = new JsonValues(wideIntegers);
+        this.shapes = new ShapeJson(shapeRendering);
     }
 
     /** The renderer with default settings: wide integers as strings, full shapes. */
@@ -138,7 +120,7 @@ public final class JsonRenderer implements Serializable {
      * the shape rendering setting: for consumers that show or store shapes apart from rows.
      */
     public String renderShape(RowShape shape) {
-        return shapeJson(shape, true);
+        return ShapeJson.shapeJson(shape, true);
     }
 
     /** Writes the event as UTF-8 JSON to {@code out}, which stays open. */
@@ -161,11 +143,11 @@ public final class JsonRenderer implements Serializable {
         g.writeString(e.op() == Op.SCHEMA_CHANGE ? e.table().table() + "__ddl_events" : e.table().table());
         if (e.before() != null) {
             g.writeFieldName(BEFORE);
-            writeRow(g, e.before());
+            values.writeRow(g, e.before());
         }
         if (e.after() != null) {
             g.writeFieldName(AFTER);
-            writeRow(g, e.after());
+            values.writeRow(g, e.after());
         }
         List<String> unchanged = e.unchangedColumns();
         if (!unchanged.isEmpty()) {
@@ -180,7 +162,8 @@ public final class JsonRenderer implements Serializable {
             writeTransaction(g, e.transaction());
         }
         if (e.shape() != null) {
-            writeShape(g, e.shape());
+            g.writeFieldName(SHAPE);
+            shapes.writeShape(g, e.shape());
         }
         g.writeEndObject();
     }
@@ -222,230 +205,6 @@ public final class JsonRenderer implements Serializable {
             g.writeNumberField("total", t.total());
         }
         g.writeEndObject();
-    }
-
-    private void writeShape(JsonGenerator g, RowShape shape) throws IOException {
-        g.writeFieldName(SHAPE);
-        Map<String, String> rendered = renderedShapes;
-        if (rendered == null) {
-            rendered = new ConcurrentHashMap<>();
-            renderedShapes = rendered;
-        }
-        String json = rendered.get(shape.id());
-        if (json == null) {
-            json = shapeJson(shape, shapeRendering == ShapeRendering.FULL);
-            if (rendered.size() >= MAX_CACHED_SHAPES) {
-                rendered.clear();
-            }
-            rendered.put(shape.id(), json);
-        }
-        g.writeRawValue(json);
-    }
-
-    private static String shapeJson(RowShape shape, boolean full) {
-        StringBuilderWriter out = new StringBuilderWriter(256);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            writeShapeObject(g, shape, full);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
-    }
-
-    private static void writeShapeObject(JsonGenerator g, RowShape shape, boolean full) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("id", shape.id());
-        g.writeStringField("schema", shape.schema());
-        g.writeStringField("table", shape.table());
-        if (full) {
-            g.writeArrayFieldStart("columns");
-            for (RowShape.Column c : shape.columns()) {
-                g.writeStartObject();
-                g.writeStringField("name", c.name());
-                g.writeStringField("data_type", c.dataType());
-                g.writeBooleanField("nullable", c.nullable());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeArrayFieldStart("primary_key");
-            for (String k : shape.primaryKey()) {
-                g.writeString(k);
-            }
-            g.writeEndArray();
-        }
-        g.writeEndObject();
-    }
-
-    private void writeRow(JsonGenerator g, Row row) throws IOException {
-        RowType type = row.type();
-        g.writeStartObject();
-        for (int i = 0; i < row.size(); i++) {
-            if (row.isPresent(i)) {
-                g.writeFieldName(type.name(i));
-                writeValue(g, type.type(i), row.get(i), type.name(i));
-            }
-        }
-        g.writeEndObject();
-    }
-
-    private void writeValue(JsonGenerator g, ValueType type, Object v, String field) throws IOException {
-        if (v == null) {
-            g.writeNull();
-            return;
-        }
-        try {
-            switch (type.kind()) {
-                case BOOLEAN:
-                    g.writeBoolean((Boolean) v);
-                    break;
-                case INTEGER:
-                    g.writeNumber((Long) v);
-                    break;
-                case BIGINT:
-                    writeWide(g, ((Long) v).toString());
-                    break;
-                case UNSIGNED_BIGINT:
-                    writeWide(g, ((BigInteger) v).toString());
-                    break;
-                case DECIMAL:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).numericText() : ((BigDecimal) v).toPlainString());
-                    break;
-                case FLOAT32:
-                    writeFloat(g, (Float) v);
-                    break;
-                case FLOAT64:
-                    writeDouble(g, (Double) v);
-                    break;
-                case TEXT:
-                    g.writeString((String) v);
-                    break;
-                case BYTES:
-                case BITS:
-                    g.writeStartObject();
-                    g.writeFieldName("_base64");
-                    g.writeBinary((byte[]) v);
-                    g.writeEndObject();
-                    break;
-                case DATE:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).temporalText() : TemporalText.date((LocalDate) v));
-                    break;
-                case TIME:
-                    g.writeString(TemporalText.time((Duration) v, type.precision()));
-                    break;
-                case TIMESTAMP:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
-                            : TemporalText.timestamp((LocalDateTime) v, type.precision()));
-                    break;
-                case TIMESTAMP_TZ:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
-                            : TemporalText.instant((Instant) v, type.precision()));
-                    break;
-                case UUID:
-                    g.writeString(((UUID) v).toString());
-                    break;
-                case ARRAY:
-                    g.writeStartArray();
-                    // PostgreSQL fixes no dimension count in a column's type: a nested list is a
-                    // sub-array of the same array type, anything else an element.
-                    for (Object element : (List<?>) v) {
-                        writeValue(g, element instanceof List ? type : type.element(), element, field);
-                    }
-                    g.writeEndArray();
-                    break;
-                default:
-                    throw new IllegalStateException("No JSON rendering for " + type.kind());
-            }
-        } catch (ClassCastException e) {
-            // A connector put a value of the wrong Java type into a field: a bug, named without the value.
-            throw new IllegalStateException("Field " + field + " of kind " + type + " holds a "
-                    + v.getClass().getName(), e);
-        }
-    }
-
-    private void writeWide(JsonGenerator g, String digits) throws IOException {
-        if (wideIntegers == WideIntegers.STRING) {
-            g.writeString(digits);
-        } else {
-            g.writeNumber(digits);
-        }
-    }
-
-    private static void writeFloat(JsonGenerator g, float f) throws IOException {
-        if (Float.isFinite(f)) {
-            g.writeNumber(f);
-        } else {
-            g.writeString(nonFinite(f));
-        }
-    }
-
-    private static void writeDouble(JsonGenerator g, double d) throws IOException {
-        if (Double.isFinite(d)) {
-            g.writeNumber(d);
-        } else {
-            g.writeString(nonFinite(d));
-        }
-    }
-
-    private static String nonFinite(double d) {
-        return Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
-    }
-
-    /**
-     * A writer into a growable char array: unlike StringWriter, without a lock on every write, and
-     * unlike a StringBuilder, without checking each char for the compact string form as it is
-     * appended; the one String made at the end is compacted at once.
-     */
-    private static final class StringBuilderWriter extends Writer {
-        private char[] chars;
-        private int length;
-
-        StringBuilderWriter(int capacity) {
-            chars = new char[capacity];
-        }
-
-        void reset() {
-            if (chars.length > 1 << 20) {
-                chars = new char[4096]; // a huge event once does not pin a huge buffer
-            }
-            length = 0;
-        }
-
-        private void room(int more) {
-            if (length + more > chars.length) {
-                chars = java.util.Arrays.copyOf(chars, Math.max(chars.length * 2, length + more));
-            }
-        }
-
-        @Override
-        public void write(char[] buffer, int offset, int count) {
-            room(count);
-            System.arraycopy(buffer, offset, chars, length, count);
-            length += count;
-        }
-
-        @Override
-        public void write(String str, int offset, int count) {
-            room(count);
-            str.getChars(offset, offset + count, chars, length);
-            length += count;
-        }
-
-        @Override
-        public void write(int c) {
-            room(1);
-            chars[length++] = (char) c;
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-
-        @Override
-        public String toString() {
-            return new String(chars, 0, length);
-        }
     }
 
     /** Builds a {@link JsonRenderer}. */

@@ -253,6 +253,19 @@ class JsonRendererTest {
                 .hasMessageNotContaining("secret-value");
     }
 
+    @Test
+    void aRendererTravelsWithTheJobAndKeepsItsSettings() throws Exception {
+        JsonRenderer renderer = JsonRenderer.builder().wideIntegers(WideIntegers.NUMBER).shapes(ShapeRendering.ID).build();
+        RowShape shape = RowShape.of("public", "orders", List.of(RowShape.Column.of("v", "bigint", false)), List.of("v"));
+        RowType rowType = RowType.of(List.of("v"), List.of(ValueType.of(ValueKind.BIGINT)));
+        ChangeEvent e = ChangeEvent.builder(Op.INSERT, ORDERS, STREAM).after(Row.of(rowType, 9007199254740993L))
+                .shape(shape).build();
+        String before = renderer.renderToString(e); // fills the shape cache, which is not serialized
+        JsonRenderer copy = org.apache.flink.util.InstantiationUtil.clone(renderer);
+        assertThat(copy.renderToString(e)).isEqualTo(before).contains("\"v\":9007199254740993")
+                .doesNotContain("\"columns\"");
+    }
+
     private static String render(ValueType type, Object value) throws IOException {
         return render(JsonRenderer.create(), type, value);
     }
