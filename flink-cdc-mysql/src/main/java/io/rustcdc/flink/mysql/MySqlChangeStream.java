@@ -190,9 +190,18 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         return ended && pending.isEmpty();
     }
 
+    /**
+     * Called on the client's thread, which holds the client's connect lock while it reads: it must not
+     * wait on a full queue once the stream closes, or {@link BinaryLogClient#disconnect} (which waits
+     * for that lock) would never return and the task would not end on cancellation.
+     */
     private void enqueue(Object eventOrFailure) {
         try {
-            queue.put(eventOrFailure);
+            while (!closing) {
+                if (queue.offer(eventOrFailure, 100, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -235,7 +244,13 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (byGtids && !resumed && e instanceof ServerException && ((ServerException) e).getErrorCode() == 1236) {
             return failures.gtidsNotHeld(from, e);
         }
-        return failures.lost(transaction != null ? transaction : committed, e);
+        MySqlPosition after = transaction != null ? transaction : committed;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException) {
+                return failures.silent(after, BinlogClients.READ_TIMEOUT, BinlogClients.HEARTBEAT, e);
+            }
+        }
+        return failures.lost(after, e);
     }
 
     private void handle(Event event) {
@@ -482,10 +497,16 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     @Override
     public void close() {
         closing = true;
+        // the client's disconnect skips closing its socket on an interrupted thread (a cancelled task's is)
+        boolean interrupted = Thread.interrupted();
         try {
             client.disconnect();
         } catch (IOException e) {
             LOG.debug("Closing the binlog client failed", e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         closeConnection();
     }
@@ -494,10 +515,6 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (!ownsConnection) {
             return;
         }
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // gone either way
-        }
+        Disconnects.abort(connection); // the polling thread may be in a catalogue query on it
     }
 }

@@ -409,12 +409,14 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         return MySqlConnections.failure(config, e);
     }
 
+    /**
+     * Safe to call from another thread while a read is in progress, to end it (a cancelled task's
+     * worker may be blocked in one): the driver's {@code close()} would wait for that read's socket
+     * lock, while {@code abort} has the server kill the connection (from a connection of its own) and
+     * then closes it.
+     */
     @Override
     public void close() {
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // the connection is gone either way
-        }
+        Disconnects.abort(connection);
     }
 }

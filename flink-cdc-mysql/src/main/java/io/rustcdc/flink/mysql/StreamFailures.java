@@ -37,6 +37,15 @@ final class StreamFailures {
                 + e.getMessage(), e);
     }
 
+    /** No event and no heartbeat within {@code timeout}: the server, or the network to it, is gone. */
+    CdcException silent(MySqlPosition after, java.time.Duration timeout, java.time.Duration heartbeat, Exception e) {
+        return new CdcException(CdcException.Kind.CONNECTION, binlog() + " sent nothing for " + timeout.toSeconds()
+                + " s after " + after + ", not even the heartbeat this source asks for every " + heartbeat.toSeconds()
+                + " s: the server is down or hung, or the connection is half-open (a network or proxy failure). The "
+                + "source fails so that Flink restarts it from its last checkpoint; if this repeats, check the server "
+                + "and the network between. (" + e.getMessage() + ")", e);
+    }
+
     CdcException undecodable(EventType type, MySqlPosition transaction) {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a " + type + " event inside the "
                 + "transaction at " + transaction + ", which this source cannot decode: compressed binlogs (SET "

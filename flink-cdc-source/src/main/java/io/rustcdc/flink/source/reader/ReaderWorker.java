@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
 final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Serializable> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderWorker.class);
     private static final int STREAM_BATCH = 1024;
+    /** How long {@link #close} lets an interrupt end the worker before it closes the worker's connections. */
+    static final Duration INTERRUPT_GRACE = Duration.ofSeconds(2);
+    /** How long {@link #close} then waits for the worker to end. */
+    static final Duration CLOSE_LIMIT = Duration.ofSeconds(10);
 
     private final CdcConnector<P, M> connector;
     private final int chunkSize;
@@ -44,6 +48,10 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private volatile boolean closed;
     private volatile Throwable failure;
     private final LazySession<P, M> session;
+    /** The session the worker opened (the lazy session's, for {@link #close} from another thread); null when none. */
+    @Nullable private volatile CatalogSession<P, M> sessionInUse;
+    private final java.util.concurrent.atomic.AtomicBoolean connectionsClosed = new java.util.concurrent.atomic.AtomicBoolean();
+    @Nullable private volatile Thread workerThread;
     /**
      * One description per table: it only names the table and its key types to the connector, which
      * describes the table again inside each chunk's read (that is the shape the rows carry).
@@ -61,6 +69,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
+            workerThread = t;
             return t;
         });
     }
@@ -84,7 +93,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
 
     void readChunk(ChunkSplit<M> chunk) {
         thread.execute(() -> guarded(() -> {
-            CatalogSession<P, M> s = session.get();
+            CatalogSession<P, M> s = session();
             TableDescription table = described.computeIfAbsent(chunk.table(), s::describe);
             List<ChangeEvent> rows = new ArrayList<>();
             M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows::add);
@@ -99,7 +108,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
 
     /** Reads the next chunk of a table being added; true when it was the table's last. */
     private boolean readAddedChunk(TablePlan plan) throws Exception {
-        CatalogSession<P, M> s = session.get();
+        CatalogSession<P, M> s = session();
         TableDescription table = described.computeIfAbsent(plan.table(), s::describe);
         Object[] upTo = plan.key().splittable()
                 ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize)
@@ -118,11 +127,15 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     void stream(P from, TableFilter filter, java.util.Set<io.rustcdc.flink.source.model.TableId> captured) {
         java.util.Set<io.rustcdc.flink.source.model.TableId> tables = new java.util.HashSet<>(captured);
         thread.execute(() -> guarded(() -> {
-            session.close(); // chunks are done: the stream needs only its own connections, until a table is added
+            closeSession(); // chunks are done: the stream needs only its own connections, until a table is added
             ChangeStream<P> s = connector.openStream(from, filter);
             s.registerMetrics(metrics.addGroup(connector.name()));
             s.captured(java.util.Set.copyOf(tables));
             stream = s;
+            if (connectionsClosed.get()) {
+                s.close(); // close() gave up waiting while it opened
+                return;
+            }
             while (!closed) {
                 TablePlan added = tablesToRead.peek();
                 if (added != null) {
@@ -154,6 +167,22 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         }));
     }
 
+    /** The worker's session, opened on first use. */
+    private CatalogSession<P, M> session() {
+        CatalogSession<P, M> s = session.get();
+        sessionInUse = s;
+        if (connectionsClosed.get()) {
+            s.close(); // close() gave up waiting while it opened
+            throw new IllegalStateException("The reader is closed");
+        }
+        return s;
+    }
+
+    private void closeSession() {
+        sessionInUse = null;
+        session.close();
+    }
+
     private interface Work {
         void run() throws Exception;
     }
@@ -181,21 +210,72 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         }
     }
 
+    /**
+     * Ends the worker promptly, as Flink's cancellation needs: the thread is interrupted, which ends
+     * its waits; a read blocked in a database call (which an interrupt does not end) is ended by
+     * closing the stream and the session from here, after {@link #INTERRUPT_GRACE}. Returns within
+     * about {@link #INTERRUPT_GRACE} plus {@link #CLOSE_LIMIT}, logging the worker's stack if it still
+     * runs then (it stays a daemon thread that can no longer deliver anything).
+     */
     @Override
     public void close() {
         closed = true;
         thread.shutdownNow();
-        try {
-            if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
-                LOG.warn("The reader's worker thread did not stop within 30 s");
+        if (!awaitWorker(INTERRUPT_GRACE)) {
+            LOG.info("The reader's worker did not end on its interrupt within {} ms: closing its connections to end "
+                    + "its blocking call", INTERRUPT_GRACE.toMillis());
+            // on a thread of its own: a driver's close may itself block, and this must not
+            Thread closer = new Thread(this::closeConnections, Thread.currentThread().getName() + "-closer");
+            closer.setDaemon(true);
+            closer.start();
+            if (!awaitWorker(CLOSE_LIMIT)) {
+                Thread worker = workerThread;
+                StringBuilder stack = new StringBuilder();
+                if (worker != null) {
+                    for (StackTraceElement e : worker.getStackTrace()) {
+                        stack.append("\n\tat ").append(e);
+                    }
+                }
+                LOG.error("The reader's worker thread did not end within {} ms of its connections being closed; "
+                        + "it is left behind as a daemon thread that delivers nothing more. Its stack:{}",
+                        CLOSE_LIMIT.toMillis(), stack);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return;
+        }
+        closeConnections();
+    }
+
+    /** Waits for the worker at most {@code limit}; an interrupt (Flink repeats them while it cancels) does not cut it short. */
+    private boolean awaitWorker(Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return thread.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Closes the stream and the session once, from whichever thread gets here first. */
+    private void closeConnections() {
+        if (connectionsClosed.getAndSet(true)) {
+            return;
         }
         ChangeStream<P> s = stream;
         if (s != null) {
             s.close();
         }
-        session.close();
+        CatalogSession<P, M> open = sessionInUse;
+        if (open != null) {
+            open.close();
+        }
     }
 }

@@ -1,0 +1,294 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
+import io.rustcdc.flink.mysql.binlog.BinlogClients;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.testing.net.FaultProxy;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import javax.annotation.Nullable;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Cancellation ends the source promptly whatever its threads wait on (issue 17): a lost TaskManager's
+ * source task once hung in the binlog client's disconnect, and a read blocked on the network ignored
+ * the interrupt for the 30 s the reader then waited. A binlog connection that falls silent fails.
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(300)
+class MySqlCancellationITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    /** Well below the 30 s the reader used to wait for its worker, and Flink's own 180 s bound. */
+    private static final Duration PROMPT = Duration.ofSeconds(10);
+
+    /**
+     * The binlog client's thread waits while the stream's queue is full, holding the client's connect
+     * lock, which its disconnect waits for: a stream whose reader stopped polling (a cancelled task
+     * behind backpressure) must still close.
+     */
+    @Test
+    void aStreamWhoseReaderStoppedPollingClosesPromptly(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE backlog (id INT PRIMARY KEY, v INT)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start;
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            start = session.prepareStream(List.of(TableId.of(db.name(), db.name(), "backlog")), false);
+        }
+        // one transaction each: at least 4 events each, more than the stream queues (4096)
+        try (Connection c = db.admin();
+                Statement s = c.createStatement()) {
+            for (int i = 1; i <= 2_000; i++) {
+                s.execute("INSERT INTO backlog VALUES (" + i + ", 0)");
+            }
+        }
+        ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all());
+        Thread client = awaitThread(t -> t.getName().startsWith("blc-"),
+                stack -> has(stack, "MySqlChangeStream", "enqueue") && has(stack, "Unsafe", "park"),
+                "the binlog client's thread waiting on the stream's full queue");
+        long started = System.nanoTime();
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(stream::close);
+        assertThat(closing).as("close() of a stream whose queue is full").succeedsWithin(PROMPT);
+        client.join(PROMPT.toMillis());
+        assertThat(client.isAlive()).as("the binlog client's thread after close()").isFalse();
+        System.out.println("Closed in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
+    }
+
+    /**
+     * An idle binlog stays open on the server's heartbeats beyond the read timeout; once the network
+     * hangs (a proxy holds every byte) the stream fails within it, naming the cause.
+     */
+    @Test
+    void aBinlogConnectionThatFallsSilentFailsNamingTheCause(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE quiet (id INT PRIMARY KEY)");
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
+            MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.builder(db).hostname("127.0.0.1")
+                    .port(proxy.port()).build());
+            MySqlPosition start;
+            try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+                start = session.prepareStream(List.of(TableId.of(db.name(), db.name(), "quiet")), false);
+            }
+            try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+                long idleUntil = System.nanoTime() + BinlogClients.READ_TIMEOUT.plusSeconds(5).toNanos();
+                while (System.nanoTime() < idleUntil) {
+                    stream.poll(Duration.ofSeconds(1)); // an idle, healthy binlog: nothing, and no failure
+                }
+                proxy.stallAll();
+                long stalled = System.nanoTime();
+                assertThatThrownBy(() -> {
+                    while (true) {
+                        stream.poll(Duration.ofSeconds(1));
+                    }
+                }).isInstanceOf(CdcException.class)
+                        .hasMessageContaining("sent nothing for " + BinlogClients.READ_TIMEOUT.toSeconds() + " s")
+                        .hasMessageContaining("127.0.0.1:" + proxy.port());
+                assertThat(Duration.ofNanos(System.nanoTime() - stalled))
+                        .isLessThan(BinlogClients.READ_TIMEOUT.plusSeconds(10));
+            }
+        }
+    }
+
+    /**
+     * A chunk read the server seems slow to answer (a proxy discards what the server sends on the
+     * connections open then, but passes a close on) ignores the task's interrupt: the reader closes
+     * its connections to end it (the server kills the busy one), and the job is cancelled promptly.
+     */
+    @Test
+    void aJobCancelledWhileAChunkReadWaitsOnTheServerEndsPromptly(MySqlDatabase db) throws Exception {
+        Duration took = cancelDuringABlockedChunkRead(db, false, PROMPT);
+        assertThat(took).as("from the cancellation to CANCELED").isLessThan(PROMPT);
+    }
+
+    /**
+     * Behind a hung network not even a kill reaches the server: the reader's worker stays blocked, and
+     * the reader leaves it behind after a bounded wait, so the task still ends well within Flink's
+     * 180 s (after which Flink kills the whole TaskManager).
+     */
+    @Test
+    void aJobCancelledWhileAChunkReadHangsOnTheNetworkEndsWithinTheReadersBound(MySqlDatabase db) throws Exception {
+        Duration bound = Duration.ofSeconds(2 + 10 + 8); // the reader's grace and close limit, and the rest of the task
+        Duration took = cancelDuringABlockedChunkRead(db, true, bound);
+        assertThat(took).as("from the cancellation to CANCELED").isLessThan(bound);
+    }
+
+    /**
+     * Cancels a job once its reader is blocked in a chunk read, by a hung network ({@code partition})
+     * or a server that sends nothing more on the connections open then; how long until CANCELED.
+     */
+    private static Duration cancelDuringABlockedChunkRead(MySqlDatabase db, boolean partition, Duration limit)
+            throws Exception {
+        db.execute("DROP TABLE IF EXISTS wide", "CREATE TABLE wide (id INT PRIMARY KEY, pad VARCHAR(300))");
+        try (Connection c = db.admin();
+                Statement s = c.createStatement()) {
+            for (int from = 1; from <= 100_000; from += 1_000) {
+                StringBuilder insert = new StringBuilder("INSERT INTO wide VALUES ");
+                for (int i = from; i < from + 1_000; i++) {
+                    insert.append(i == from ? "" : ", ").append('(').append(i).append(", REPEAT('x', 300))");
+                }
+                s.execute(insert.toString());
+            }
+        }
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
+            CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
+                    .connector(MySqlConnector.create(MySqlTestConfigs.builder(db).hostname("127.0.0.1")
+                            .port(proxy.port()).build()))
+                    .includeTables(db.name() + ".wide")
+                    .chunkSize(20_000) // a chunk's read is most of the reader's time: a stall finds it in one
+                    .deserializer(ChangeEventDeserializer.json())
+                    .build();
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            env.setParallelism(1);
+            CloseableIterator<String> results = env.fromSource(source, WatermarkStrategy.noWatermarks(), "cdc")
+                    .collectAsync();
+            JobClient job = env.executeAsync("cancel during a blocked chunk read");
+            Thread drain = new Thread(() -> {
+                try {
+                    results.forEachRemaining(r -> { });
+                } catch (RuntimeException ended) {
+                    // the job was cancelled
+                }
+            }, "drain");
+            drain.setDaemon(true);
+            drain.start(); // no backpressure: the reader's time goes to reading
+            try {
+                Thread reader = blockInChunkRead(proxy, partition);
+                long started = System.nanoTime();
+                job.cancel().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+                awaitStatus(job, JobStatus.CANCELED, limit.minusNanos(System.nanoTime() - started));
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                System.out.println("Cancelled in " + took.toMillis() + " ms; the reader's worker "
+                        + (reader.isAlive() ? "is left behind" : "ended"));
+                return took;
+            } finally {
+                proxy.resumeAll();
+                job.cancel();
+                results.close();
+            }
+        }
+    }
+
+    /**
+     * Blocks the reader's worker inside a chunk read: once it is in one, the proxy stalls every link
+     * ({@code partition}; a stall that missed it is let go and tried again) or discards what the
+     * server sends on the links open now (once only: those connections cannot be used again).
+     */
+    private static Thread blockInChunkRead(FaultProxy proxy, boolean partition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            if (blockedIn("MySqlSession", "readChunk") == null) {
+                Thread.sleep(10);
+                continue;
+            }
+            if (partition) {
+                proxy.stallAll();
+            } else {
+                proxy.links(opening -> true).forEach(link -> link.drop(FaultProxy.Direction.DOWNSTREAM));
+            }
+            Thread.sleep(1_000); // what the socket buffers held is read by now
+            Thread reader = blockedIn("MySqlSession", "readChunk");
+            if (reader != null) {
+                Thread.sleep(1_000);
+                if (blockedIn("MySqlSession", "readChunk") == reader) {
+                    return reader;
+                }
+            }
+            if (!partition) {
+                throw new AssertionError("The reader finished its chunk read just as the server's bytes were dropped");
+            }
+            proxy.resumeAll();
+        }
+        throw new AssertionError("The reader was not caught inside a chunk read within 120 s");
+    }
+
+    @Nullable
+    private static Thread blockedIn(String className, String method) {
+        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+            if (has(e.getValue(), className, method)) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    private static Thread awaitThread(Predicate<Thread> thread, Predicate<StackTraceElement[]> state, String what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+                if (thread.test(e.getKey()) && state.test(e.getValue())) {
+                    return e.getKey();
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("Not seen within 60 s: " + what);
+    }
+
+    /** The stacks of the threads that run or serve the source, for a failure's message. */
+    private static String sourceStacks() {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+            String name = e.getKey().getName();
+            boolean source = name.contains("cdc") || name.startsWith("blc-") || has(e.getValue(), "MySqlSession", "close")
+                    || has(e.getValue(), "MySqlSession", "readChunk");
+            if (source) {
+                out.append("\n\"").append(name).append("\" ").append(e.getKey().getState());
+                for (StackTraceElement f : e.getValue()) {
+                    out.append("\n\tat ").append(f);
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean has(StackTraceElement[] stack, String simpleClassName, String method) {
+        for (StackTraceElement f : stack) {
+            if (f.getMethodName().equals(method) && (f.getClassName().endsWith("." + simpleClassName))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void awaitStatus(JobClient job, JobStatus wanted, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + Math.max(0, limit.toNanos());
+        JobStatus status = job.getJobStatus().get(10, TimeUnit.SECONDS);
+        while (status != wanted) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("The job was " + status + ", not " + wanted + ", after " + limit.toMillis()
+                        + " ms of its cancellation; the source's threads:" + sourceStacks());
+            }
+            Thread.sleep(50);
+            status = job.getJobStatus().get(10, TimeUnit.SECONDS);
+        }
+    }
+}
