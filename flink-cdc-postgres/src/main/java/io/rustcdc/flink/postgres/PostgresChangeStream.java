@@ -38,11 +38,15 @@ import org.slf4j.LoggerFactory;
  */
 final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeStream.class);
+    private static final Duration SLOT_CHECK_INTERVAL = Duration.ofSeconds(10);
+    static final Duration CATALOG_READ_TIMEOUT = Duration.ofSeconds(30);
 
     private final PostgresSourceConfig config;
     private final Connection catalogConnection;
     private final Connection replicationConnection;
     private final PGReplicationStream stream;
+    /** The walsender serving this stream: the slot's {@code active_pid} while the connection lives. */
+    private final int walsenderPid;
     private final PgOutputDecoder decoder;
     private final Object streamLock = new Object();
     private final ScheduledExecutorService keepalive;
@@ -63,7 +67,10 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         try {
             PgCatalog catalog = new PgCatalog(catalogConn, config.database());
             PgSlots.requireResumable(catalogConn, config, from);
+            // a partition must fail the slot check, not hang it: a read on this connection waits this long at most
+            catalogConn.setNetworkTimeout(Runnable::run, (int) CATALOG_READ_TIMEOUT.toMillis());
             replicationConn = PgConnections.openReplication(config);
+            this.walsenderPid = replicationConn.unwrap(PGConnection.class).getBackendPID();
             this.stream = start(replicationConn, from);
             this.decoder = new PgOutputDecoder(config.database(), config.slotName(), filter, from, catalogOf(catalog));
         } catch (SQLException | RuntimeException e) {
@@ -151,25 +158,39 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
 
     /**
      * Every 10 s, on the polling thread: the slot's lag (bytes of WAL it retains beyond its confirmed
-     * position) and {@code wal_status}, for the gauges.
+     * position) and {@code wal_status}, for the gauges; and whether the slot is still streamed by this
+     * stream's walsender. A connection the server dropped while nothing reached this side (the close
+     * lost in a partition, a half-open link) shows here as another or no {@code active_pid}: a loud
+     * CONNECTION failure instead of a stream that waits forever.
      */
     private void checkSlot() throws SQLException {
         long now = System.nanoTime();
         if (now < nextSlotCheck) {
             return;
         }
-        nextSlotCheck = now + TimeUnit.SECONDS.toNanos(10);
+        nextSlotCheck = now + SLOT_CHECK_INTERVAL.toNanos();
+        Integer activePid = null;
         try (var s = catalogConnection.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), "
-                + "confirmed_flush_lsn)::bigint, wal_status FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
+                + "confirmed_flush_lsn)::bigint, wal_status, active_pid FROM pg_catalog.pg_replication_slots "
+                + "WHERE slot_name = ?")) {
             s.setString(1, config.slotName());
             try (var rs = s.executeQuery()) {
                 if (rs.next()) {
                     slotLagBytes = rs.getLong(1);
                     slotWalStatus = rs.getString(2);
+                    activePid = (Integer) rs.getObject(3);
                 } else {
                     slotWalStatus = "missing";
                 }
             }
+        }
+        if (activePid == null || activePid != walsenderPid) {
+            throw new CdcException(CdcException.Kind.CONNECTION, "PostgreSQL at " + config.hostname() + ":"
+                    + config.port() + " no longer streams slot '" + config.slotName() + "' to this source: its "
+                    + "walsender (pid " + walsenderPid + ") is gone, the slot's active_pid is " + activePid + " ("
+                    + slotWalStatus + "). The server dropped the replication connection without this side "
+                    + "seeing it (wal_sender_timeout, a network partition or half-open connection, "
+                    + "pg_terminate_backend); the job restarts from its last checkpoint.");
         }
     }
 

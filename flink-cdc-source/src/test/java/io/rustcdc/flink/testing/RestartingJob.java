@@ -26,7 +26,7 @@ import org.apache.flink.util.CloseableIterator;
  * to the test.
  */
 public final class RestartingJob implements AutoCloseable {
-    public static final int ATTEMPTS = 4;
+    public static final int ATTEMPTS = 8;
 
     public final BlockingQueue<String> records = new LinkedBlockingQueue<>();
     private final MiniCluster cluster;

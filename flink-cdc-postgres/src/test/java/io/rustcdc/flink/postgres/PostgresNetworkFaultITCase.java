@@ -1,0 +1,173 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ConcurrentWriters;
+import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.RestartingJob;
+import io.rustcdc.flink.testing.TwoTables;
+import io.rustcdc.flink.testing.net.FaultProxy;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Network faults between the source and PostgreSQL, through a {@link FaultProxy}, under a real
+ * restart strategy while writers change the tables: the SQL (snapshot, catalogue) and the
+ * replication connection cut during the snapshot and during the stream, a short stall, a
+ * replication connection whose upstream is lost (half-open). Each ends with an exact changelog.
+ */
+@ExtendWith(PostgresExtension.class)
+@Timeout(240)
+class PostgresNetworkFaultITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    /**
+     * The startup message of a replication connection: parameter "replication" with value "database",
+     * each NUL-terminated (the user "rustcdc_replication" followed by the key "database" looks alike).
+     */
+    private static final Predicate<String> REPLICATION = o -> o.contains("\0replication\0database\0");
+    private static final Predicate<String> SQL = REPLICATION.negate();
+    private static final int ROWS = 20_000;
+
+    private PostgresDatabase db;
+    private String slot;
+
+    @BeforeEach
+    void setUp(PostgresDatabase db, TestInfo test) {
+        this.db = db;
+        this.slot = test.getTestMethod().get().getName().toLowerCase();
+        // the server notices a lost client within seconds (the half-open case), for this database only
+        db.execute("ALTER ROLE " + db.replicationUser() + " IN DATABASE " + db.name() + " SET wal_sender_timeout = '3s'");
+        Writers.createTables(db, ROWS);
+    }
+
+    @Test
+    void sqlConnectionsCutDuringTheSnapshot(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy));
+                ConcurrentWriters writers = Writers.start(db, 2, 6_000, ROWS)) {
+            JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+            changelog.drainUntil(job.records, () -> changelog.ops().getOrDefault("read", 0) >= 1_000,
+                    Duration.ofSeconds(60));
+            assertThat(changelog.ops().get("read")).as("rows read when the cut came").isLessThan(ROWS);
+            assertThat(proxy.cut(SQL)).isPositive();
+            awaitExact(job, writers, changelog, 1);
+        }
+    }
+
+    @Test
+    void replicationThenSqlConnectionCutDuringTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+            JsonChangelog changelog = snapshotted(job);
+            try (ConcurrentWriters writers = Writers.start(db, 2, 6_000, ROWS)) {
+                awaitLinks(proxy, REPLICATION);
+                Thread.sleep(1_000);
+                assertThat(proxy.cut(REPLICATION)).isEqualTo(1);
+                awaitLinks(proxy, REPLICATION);
+                Thread.sleep(1_000);
+                assertThat(proxy.cut(SQL)).isPositive();
+                awaitExact(job, writers, changelog, 1);
+            }
+        }
+    }
+
+    /** Shorter than every timeout on either side: nothing fails, the held bytes arrive. */
+    @Test
+    void shortStallDuringTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+            JsonChangelog changelog = snapshotted(job);
+            try (ConcurrentWriters writers = Writers.start(db, 2, 5_000, ROWS)) {
+                Thread.sleep(1_000);
+                proxy.stallAll();
+                Thread.sleep(2_000);
+                proxy.resumeAll();
+                awaitExact(job, writers, changelog, 0);
+            }
+        }
+    }
+
+    /**
+     * The replication connection loses its upstream: the server hears nothing from the source and
+     * drops it after wal_sender_timeout; the source fails (the closed socket or the slot check),
+     * restarts and resumes exactly.
+     */
+    @Test
+    void halfOpenReplicationConnection(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+            JsonChangelog changelog = snapshotted(job);
+            try (ConcurrentWriters writers = Writers.start(db, 2, 8_000, ROWS)) {
+                awaitLinks(proxy, REPLICATION);
+                Thread.sleep(1_000);
+                proxy.links(REPLICATION).forEach(l -> l.drop(FaultProxy.Direction.UPSTREAM));
+                awaitExact(job, writers, changelog, 1);
+            }
+        }
+    }
+
+    private CdcSource<String, PostgresPosition, PostgresChunkMark> source(FaultProxy proxy) {
+        return CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.builder(db).hostname(proxy.host())
+                        .port(proxy.port()).slotName(slot).publicationName(slot).createSlotIfMissing(true)
+                        .createPublicationIfMissing(true).statusInterval(Duration.ofSeconds(1)).build()))
+                .includeTables("public.t1", "public.t2")
+                .chunkSize(500)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+    }
+
+    private JsonChangelog snapshotted(RestartingJob job) throws Exception {
+        JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+        Map<String, Map<String, String>> rows;
+        try (Connection c = db.admin()) {
+            rows = TwoTables.rows(c);
+        }
+        changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, rows), Duration.ofSeconds(90));
+        return changelog;
+    }
+
+    private static void awaitLinks(FaultProxy proxy, Predicate<String> which) {
+        Poll.until("a link is open", Duration.ofSeconds(60), () -> !proxy.links(which).isEmpty());
+    }
+
+    /** After the writers end: the changelog equals the tables, with no violation; at least {@code failures} restarts. */
+    private void awaitExact(RestartingJob job, ConcurrentWriters writers, JsonChangelog changelog, int failures)
+            throws Exception {
+        writers.awaitEnd();
+        Map<String, Map<String, String>> expected;
+        try (Connection c = db.admin()) {
+            expected = TwoTables.rows(c);
+        }
+        long start = System.nanoTime();
+        changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, expected), Duration.ofSeconds(120));
+        System.out.printf("%s: converged %d ms after the writers ended; %d failures restarted; ops %s%n", slot,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), job.failures(), changelog.ops());
+        assertThat(changelog.violations()).isEmpty();
+        assertThat(job.failures()).isBetween(failures, RestartingJob.ATTEMPTS);
+        assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
+    }
+}
