@@ -52,20 +52,6 @@ class MySqlConsistencyITCase {
             return db.admin();
         }
 
-        /**
-         * Known defect (issue 17): on MySQL/MariaDB a lost TaskManager's source task did not exit on
-         * cancellation within Flink's 180 s in two CI runs (MariaDB seed 270778013821220, Oracle MySQL seed
-         * 224251848819354), so the TaskManager failed fatally. TaskManager loss stays tested at fixed moments
-         * by MySqlFailoverITCase; the suite leaves it out here until the hang is found. Also open: on MariaDB,
-         * seed 4284232660696 (two JobManager failovers, at-least-once sink) did not converge within 2 min (no
-         * violation, rows at older versions: the stream lagged or stalled); JobManager failovers are left out
-         * here too until that is understood (MySqlFailoverITCase fails the JobManager over at a fixed moment).
-         */
-        @Override
-        public boolean taskManagerLoss() {
-            return false;
-        }
-
         @Override
         public String upsert(String insert, String table, String keyColumns, String assignments) {
             return insert + " ON DUPLICATE KEY UPDATE " + assignments;
