@@ -34,7 +34,8 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     static final int VERSION_3 = 3;
     /**
      * Version 3 in nested format {@link StateIO#FORMAT_2}: value kinds and special values of chunk
-     * keys as explicit codes (versions 1 to 3 wrote ordinals, in format 1), zero dates in keys.
+     * keys as explicit codes (versions 1 to 3 wrote ordinals, in format 1), zero dates in keys, and
+     * whether a chunk key is nullable (which keeps its table in one chunk).
      */
     static final int VERSION_4 = 4;
     static final int CURRENT_VERSION = VERSION_4;
@@ -168,6 +169,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             StateIO.writeString(out, key.columns().get(i));
             StateIO.writeValueType(out, key.types().get(i));
         }
+        out.writeBoolean(key.nullable());
     }
 
     private ChunkKey readKey(DataInputView in, int format) throws IOException {
@@ -178,7 +180,8 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             names.add(StateIO.readString(in));
             types.add(StateIO.readValueType(in, format));
         }
-        return ChunkKey.restored(names, types, keyOrder);
+        return format == StateIO.FORMAT_1 ? ChunkKey.restored(names, types, keyOrder)
+                : ChunkKey.restored(names, types, keyOrder, in.readBoolean());
     }
 
     private StreamSplit<P, M> readStream(DataInputView in, int version, int format) throws IOException {

@@ -11,27 +11,34 @@ import java.util.List;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The columns that split a table into chunks (its primary key, or a configured column), the
  * database's order of their values (its connector's {@link KeyOrder}) and whether the table may be
- * split at all: only when that order {@linkplain KeyOrder#orders orders} every key column's type.
- * A table that may not be split is read as one chunk, still streamed in bounded memory. Immutable.
+ * split at all: only when that order {@linkplain KeyOrder#orders orders} every key column's type and
+ * no key column is nullable (a row whose key is NULL lies in no key range: {@code key > ?} and {@code
+ * key <= ?} are never true for it). A table that may not be split is read as one chunk, still
+ * streamed in bounded memory. Immutable.
  */
 @Internal
 public final class ChunkKey implements Serializable {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ChunkKey.class);
 
     private final List<String> columns;
     private final List<ValueType> types;
     private final KeyOrder order;
+    private final boolean nullable;
     private final boolean splittable;
 
-    private ChunkKey(List<String> columns, List<ValueType> types, KeyOrder order) {
+    private ChunkKey(List<String> columns, List<ValueType> types, KeyOrder order, boolean nullable) {
         this.columns = List.copyOf(columns);
         this.types = List.copyOf(types);
         this.order = Objects.requireNonNull(order, "order");
-        this.splittable = order.orders(this.types);
+        this.nullable = nullable;
+        this.splittable = !nullable && order.orders(this.types);
     }
 
     /**
@@ -52,6 +59,7 @@ public final class ChunkKey implements Serializable {
                     + table.table().qualifiedName() + ":" + rowType.name(0) + "), or add a primary key.");
         }
         List<ValueType> types = new ArrayList<>();
+        boolean nullable = false;
         for (String c : columns) {
             int i = rowType.indexOf(c);
             if (i < 0) {
@@ -60,13 +68,29 @@ public final class ChunkKey implements Serializable {
                         + rowType.names());
             }
             types.add(rowType.type(i));
+            nullable |= table.shape().columns().get(i).nullable();
         }
-        return new ChunkKey(columns, types, order);
+        if (nullable && order.orders(types)) {
+            LOG.warn("Table {} is read as one chunk: its chunk key column {} is nullable, and rows whose key is NULL "
+                    + "lie in no key range. Declare the column NOT NULL, or name a NOT NULL column with '{}', to read "
+                    + "the table in parallel chunks.", table.table().qualifiedName(), columns, optionName);
+        }
+        return new ChunkKey(columns, types, order, nullable);
     }
 
-    /** A key read back from state, ordered by its connector's {@code order}. */
+    /** A key read back from state, ordered by its connector's {@code order}; {@code nullable} as {@link #nullable}. */
+    public static ChunkKey restored(List<String> columns, List<ValueType> types, KeyOrder order, boolean nullable) {
+        return new ChunkKey(columns, types, order, nullable);
+    }
+
+    /** A key read back from state written before nullability was kept (split format 1): split as before. */
     public static ChunkKey restored(List<String> columns, List<ValueType> types, KeyOrder order) {
-        return new ChunkKey(columns, types, order);
+        return new ChunkKey(columns, types, order, false);
+    }
+
+    /** Whether a key column may hold NULL, which keeps the table in one chunk. */
+    public boolean nullable() {
+        return nullable;
     }
 
     public List<String> columns() {
@@ -94,7 +118,7 @@ public final class ChunkKey implements Serializable {
     @Override
     public boolean equals(Object o) {
         return o instanceof ChunkKey && ((ChunkKey) o).columns.equals(columns) && ((ChunkKey) o).types.equals(types)
-                && ((ChunkKey) o).order.equals(order);
+                && ((ChunkKey) o).order.equals(order) && ((ChunkKey) o).nullable == nullable;
     }
 
     @Override

@@ -105,13 +105,18 @@ public class CdcSplitSerializerTest {
                 .isTrue();
     }
 
-    /** A stream split whose handoff holds a chunk bounded by MySQL zero dates (version 4 and later). */
+    /**
+     * A stream split whose handoff holds a chunk bounded by MySQL zero dates and the one chunk of a table
+     * with a nullable key (version 4 and later).
+     */
     static StreamSplit<TestPosition, Long> streamWithZeroDates() {
         StreamSplit<TestPosition, Long> base = streamRedelivered();
         Object[] after = {8L, new BigDecimal("-0.001"), UUID.fromString("ffffffff-ffff-ffff-ffff-ffffffffffff"),
                 SpecialValue.zeroDate("2024-00-00"), SpecialValue.zeroDate("2024-02-30 10:11:12.000500"), null};
         ChunkSplit<Long> zeroDates = ChunkSplit.<Long>of(ORDERS, key(), 4, after, null).finished(100L);
-        List<ChunkSplit<Long>> handoff = List.of(base.handoff().get(0), base.handoff().get(1), zeroDates);
+        ChunkKey nullable = ChunkKey.restored(key().columns(), key().types(), TestKeyOrder.ASCENDING, true);
+        ChunkSplit<Long> oneChunk = ChunkSplit.<Long>of(ORDERS, nullable, 0, null, null).finished(101L);
+        List<ChunkSplit<Long>> handoff = List.of(base.handoff().get(0), base.handoff().get(1), zeroDates, oneChunk);
         return StreamSplit.of(base.position(), handoff, base.tables(), base.history(), base.adding());
     }
 
@@ -122,6 +127,10 @@ public class CdcSplitSerializerTest {
         assertThat(SERIALIZER.deserialize(4, frozen)).isEqualTo(streamWithZeroDates());
         assertThat(SERIALIZER.serialize(streamWithZeroDates())).as("the writer still writes the frozen bytes").isEqualTo(frozen);
         assertThat(roundTrip(streamWithZeroDates())).isEqualTo(streamWithZeroDates());
+        ChunkKey nullable = ChunkKey.restored(key().columns(), key().types(), TestKeyOrder.ASCENDING, true);
+        ChunkSplit<Long> oneChunk = ChunkSplit.of(ORDERS, nullable, 0, null, null);
+        assertThat(((ChunkSplit<?>) roundTrip(oneChunk)).key().splittable()).as("nullable: kept in one chunk").isFalse();
+        assertThat(roundTrip(oneChunk)).isEqualTo(oneChunk);
         // the nested format is 2 (after the split's type byte), and the first key column's kind (BIGINT) is code 3
         byte[] chunk = SERIALIZER.serialize(ChunkSplit.of(ORDERS, key(), 0, null, null));
         assertThat(chunk[4]).isEqualTo((byte) 2);

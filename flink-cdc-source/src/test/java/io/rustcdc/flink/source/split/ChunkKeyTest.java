@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Test;
 class ChunkKeyTest {
     static final TableId ID = TableId.of("d", "s", "t");
     static final TableDescription KEYLESS = TableDescription.of(ID,
-            RowShape.of("s", "t", List.of(RowShape.Column.of("name", "text", true), RowShape.Column.of("n", "integer", true)),
-                    List.of()),
-            RowType.of(List.of("name", "n"), List.of(ValueType.of(ValueKind.TEXT), ValueType.of(ValueKind.INTEGER))));
+            RowShape.of("s", "t", List.of(RowShape.Column.of("name", "text", true), RowShape.Column.of("n", "integer", false),
+                    RowShape.Column.of("maybe", "integer", true)), List.of()),
+            RowType.of(List.of("name", "n", "maybe"), List.of(ValueType.of(ValueKind.TEXT), ValueType.of(ValueKind.INTEGER),
+                    ValueType.of(ValueKind.INTEGER))));
 
     @Test
     void chunksFollowTheConnectorsOrder() {
@@ -58,5 +59,17 @@ class ChunkKeyTest {
                 .hasMessageContaining("has no such column");
         assertThat(ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, "name", "chunk-key").splittable()).isFalse();
         assertThat(ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, "n", "chunk-key").splittable()).isTrue();
+    }
+
+    @Test
+    void aNullableKeyColumnKeepsTheTableInOneChunk() {
+        // a row whose key is NULL lies in no key range: split, the snapshot would leave it out
+        ChunkKey maybe = ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, "maybe", "chunk-key");
+        assertThat(maybe.nullable()).isTrue();
+        assertThat(maybe.splittable()).isFalse();
+        assertThat(maybe).isNotEqualTo(ChunkKey.restored(List.of("maybe"), List.of(ValueType.of(ValueKind.INTEGER)),
+                TestKeyOrder.ASCENDING));
+        assertThat(ChunkKey.restored(List.of("maybe"), List.of(ValueType.of(ValueKind.INTEGER)), TestKeyOrder.ASCENDING,
+                true)).isEqualTo(maybe);
     }
 }
