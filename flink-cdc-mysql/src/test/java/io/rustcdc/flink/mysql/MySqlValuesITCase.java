@@ -57,6 +57,11 @@ class MySqlValuesITCase {
                 + "(1007, '0.000001'), (1008, '1.7976931348623157e308'), (1009, '5e-324'), (1010, '[]'), (1011, '{}'), "
                 + "(1012, 'null'), (1013, '-9223372036854775808'), (1014, '100000000000000000'), (1015, '1e15'), "
                 + "(1016, '1e16'), (1017, '0.0001'), (1018, '0.00001'), (1019, '123456789012345.6')");
+        StringBuilder powersOfTwo = new StringBuilder("[");
+        for (int k = -1074; k <= 1023; k++) { // where the shortest digits lie on the far side of some of them
+            powersOfTwo.append(k == -1074 ? "" : ",").append(Math.scalb(1.0, k));
+        }
+        inserts.add("INSERT INTO json_values VALUES (1021, '" + powersOfTwo.append("]") + "')");
         if (mysql) { // base64 text with a line break after 76 characters
             inserts.add("INSERT INTO json_values VALUES (1020, JSON_OBJECT('bin', CAST(REPEAT(x'fe', 100) AS BINARY)))");
         }
@@ -286,9 +291,11 @@ class MySqlValuesITCase {
         }
 
         private String randomDouble() {
-            switch (random.nextInt(5)) {
+            switch (random.nextInt(6)) {
                 case 0:
                     return Double.toString(random.nextDouble());
+                case 5: // a power of two, where the doubles below are closer together than above
+                    return Double.toString(Math.scalb(1.0, random.nextInt(2098) - 1074));
                 case 1:
                     return Double.toString(Double.longBitsToDouble(random.nextLong() & 0x7fefffffffffffffL)
                             * (random.nextBoolean() ? 1 : -1));

@@ -81,15 +81,26 @@ final class MySqlDoubleText {
         return out.toString();
     }
 
-    /** The shortest decimal that reads back as {@code x} (> 0), the nearest of that length: dtoa's mode 0. */
+    /**
+     * The shortest decimal that reads back as {@code x} (> 0), the nearest of that length: dtoa's mode
+     * 0. The nearest decimal of a length may miss where the one on the other side reads back (at a power
+     * of two the doubles below are closer together than above), so both neighbours are tried.
+     */
     private static BigDecimal shortest(double x) {
         BigDecimal exact = new BigDecimal(x);
-        for (int precision = 1; precision < 17; precision++) {
-            BigDecimal rounded = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
-            if (rounded.doubleValue() == x) {
-                return rounded;
+        for (int precision = 1; precision <= 17; precision++) {
+            BigDecimal best = null;
+            for (RoundingMode mode : new RoundingMode[] {RoundingMode.HALF_EVEN, RoundingMode.FLOOR, RoundingMode.CEILING}) {
+                BigDecimal candidate = exact.round(new MathContext(precision, mode));
+                if (candidate.doubleValue() == x && (best == null
+                        || candidate.subtract(exact).abs().compareTo(best.subtract(exact).abs()) < 0)) {
+                    best = candidate;
+                }
+            }
+            if (best != null) {
+                return best;
             }
         }
-        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN));
+        throw new IllegalStateException("no 17-digit decimal reads back as " + x);
     }
 }
