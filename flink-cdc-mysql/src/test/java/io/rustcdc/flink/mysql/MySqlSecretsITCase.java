@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A password given by file is only named in the source and the job graph, is read at each
  * connection, the binlog's included (so a rotated one is used from the next), and appears in no
- * log line, through a snapshot job and a failed login.
+ * log line, through a snapshot job, a failed login and a driver error.
  */
 @ExtendWith(MySqlExtension.class)
 @Timeout(240)
@@ -114,6 +114,15 @@ class MySqlSecretsITCase {
             Files.writeString(passwordFile, wrong, StandardCharsets.UTF_8); // a failed login
             assertThatThrownBy(() -> run(source())).satisfies(e -> assertThat(causes(e))
                     .anySatisfy(m -> assertThat(m).contains("as '" + user + "'", "Check host, port, user and password")));
+
+            Files.writeString(passwordFile, password, StandardCharsets.UTF_8); // an error of the driver mid-session
+            db.execute("ALTER USER '" + user + "'@'%' WITH MAX_QUERIES_PER_HOUR 3", "FLUSH USER_RESOURCES");
+            try {
+                assertThatThrownBy(() -> run(source())).satisfies(e -> assertThat(causes(e))
+                        .anySatisfy(m -> assertThat(m).contains("has exceeded the '")));
+            } finally {
+                db.execute("ALTER USER '" + user + "'@'%' WITH MAX_QUERIES_PER_HOUR 0", "FLUSH USER_RESOURCES");
+            }
 
             assertThat(logs.lines()).hasSizeGreaterThan(100); // DEBUG of Flink and the driver were captured
             assertThat(logs.containing(user)).isNotEmpty();
