@@ -30,7 +30,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * <pre>{@code
  * PostgresSourceConfig postgres = PostgresSourceConfig.builder()
  *         .hostname("db.internal").database("shop").username("cdc")
- *         .password(Secret.fromEnvironment("PGPASSWORD"))
+ *         .password(SecretProvider.environment("PGPASSWORD"))
  *         .slotName("shop_cdc").publicationName("shop_cdc")
  *         .build();
  * CdcSource<String, ?, ?> source = CdcSource.builder()
