@@ -1,0 +1,135 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ConcurrentWriters;
+import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.RestartingJob;
+import io.rustcdc.flink.testing.TwoTables;
+import io.rustcdc.flink.testing.net.FaultProxy;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Network faults between the source and MySQL/MariaDB, through a {@link FaultProxy}, under a real
+ * restart strategy while writers change the tables: every connection (JDBC and binlog) cut during
+ * the snapshot and during the stream, and a short stall. Each ends with an exact changelog.
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(240)
+class MySqlNetworkFaultITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static final int ROWS = 20_000;
+
+    private MySqlDatabase db;
+
+    @BeforeEach
+    void setUp(MySqlDatabase db) {
+        this.db = db;
+        MySqlWriters.createTables(db, ROWS);
+    }
+
+    @Test
+    void everyConnectionCutDuringTheSnapshot(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy));
+                ConcurrentWriters writers = MySqlWriters.start(db, 2, 6_000, ROWS)) {
+            JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+            changelog.drainUntil(job.records, () -> changelog.ops().getOrDefault("read", 0) >= 1_000,
+                    Duration.ofSeconds(60));
+            assertThat(changelog.ops().get("read")).as("rows read when the cut came").isLessThan(ROWS);
+            assertThat(proxy.cutAll()).isPositive();
+            awaitExact(job, writers, changelog, 1, "snapshot cut");
+        }
+    }
+
+    @Test
+    void everyConnectionCutTwiceDuringTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+            JsonChangelog changelog = snapshotted(job);
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 6_000, ROWS)) {
+                for (int cut = 0; cut < 2; cut++) {
+                    Poll.until("a link is open", Duration.ofSeconds(60), () -> !proxy.links(o -> true).isEmpty());
+                    Thread.sleep(1_500);
+                    assertThat(proxy.cutAll()).isPositive();
+                }
+                awaitExact(job, writers, changelog, 1, "stream cut");
+            }
+        }
+    }
+
+    /** Shorter than every timeout on either side: nothing fails, the held bytes arrive. */
+    @Test
+    void shortStallDuringTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+            JsonChangelog changelog = snapshotted(job);
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 5_000, ROWS)) {
+                Thread.sleep(1_000);
+                proxy.stallAll();
+                Thread.sleep(2_000);
+                proxy.resumeAll();
+                awaitExact(job, writers, changelog, 0, "stall");
+            }
+        }
+    }
+
+    private CdcSource<String, MySqlPosition, MySqlPosition> source(FaultProxy proxy) {
+        return CdcSource.builder()
+                .connector(MySqlConnector.create(MySqlTestConfigs.builder(db).hostname(proxy.host())
+                        .port(proxy.port()).build()))
+                .includeTables(db.name() + ".t1", db.name() + ".t2")
+                .chunkSize(500)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+    }
+
+    private JsonChangelog snapshotted(RestartingJob job) throws Exception {
+        JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+        Map<String, Map<String, String>> rows = rows();
+        changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, rows), Duration.ofSeconds(90));
+        return changelog;
+    }
+
+    private Map<String, Map<String, String>> rows() throws Exception {
+        try (Connection c = db.admin()) {
+            return TwoTables.rows(c);
+        }
+    }
+
+    /** After the writers end: the changelog equals the tables, with no violation; at least {@code failures} restarts. */
+    private void awaitExact(RestartingJob job, ConcurrentWriters writers, JsonChangelog changelog, int failures,
+            String fault) throws Exception {
+        writers.awaitEnd();
+        Map<String, Map<String, String>> expected = rows();
+        long start = System.nanoTime();
+        changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, expected), Duration.ofSeconds(120));
+        System.out.printf("%s: converged %d ms after the writers ended; %d failures restarted; ops %s%n", fault,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), job.failures(), changelog.ops());
+        assertThat(changelog.violations()).isEmpty();
+        assertThat(job.failures()).isBetween(failures, RestartingJob.ATTEMPTS);
+        assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
+    }
+}
