@@ -7,6 +7,7 @@ import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
@@ -48,11 +49,27 @@ class PostgresRestartStrategyITCase {
         Writers.createTables(db, 10);
         PostgresSourceConfig config = PostgresTestConfigs.builder(db).slotName("nopub").publicationName("nopub")
                 .createSlotIfMissing(true).build();
-        try (RestartingJob job = RestartingJob.start(cluster, source(config))) {
+        try (RestartingJob job = RestartingJob.startDiscarding(cluster, source(config))) {
             CdcException failure = job.awaitFailure(FAILS_WITHIN);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("Publication 'nopub' does not exist");
             assertThat(job.failures()).as("failures handled, each one a restart but the last").isEqualTo(1);
+        }
+    }
+
+    /** A refused login is final: the password does not fix itself between attempts. */
+    @Test
+    void refusedLoginFailsTheJobOnce(PostgresDatabase db, @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, 10);
+        PostgresSourceConfig config = PostgresTestConfigs.builder(db).password(Secret.of("wrong-secret-456"))
+                .slotName("login").publicationName("login").createSlotIfMissing(true)
+                .createPublicationIfMissing(true).build();
+        try (RestartingJob job = RestartingJob.startDiscarding(cluster, source(config))) {
+            CdcException failure = job.awaitFailure(FAILS_WITHIN);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("refused the login of " + db.replicationUser() + "@")
+                    .hasMessageNotContaining("wrong-secret-456");
+            assertThat(job.failures()).isEqualTo(1);
         }
     }
 
@@ -65,7 +82,7 @@ class PostgresRestartStrategyITCase {
                 .includeTables("public.no_such_table")
                 .deserializer(ChangeEventDeserializer.json())
                 .build();
-        try (RestartingJob job = RestartingJob.start(cluster, source)) {
+        try (RestartingJob job = RestartingJob.startDiscarding(cluster, source)) {
             CdcException failure = job.awaitFailure(FAILS_WITHIN);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.CONFIGURATION);
             assertThat(failure).hasMessageContaining("No table of the postgres source matches");
