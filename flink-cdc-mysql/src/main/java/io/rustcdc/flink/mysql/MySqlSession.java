@@ -177,7 +177,10 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize) {
         MySqlTable described = keyTables.computeIfAbsent(table.table(), this::table);
         String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
-        String sql = "SELECT " + keys + " FROM " + MySqlSql.qualified(table.table())
+        // read as the chunk's rows are (the driver reformats temporal text: a DATETIME(3) .055 came back as .550)
+        String selected = keyColumns.stream().map(k -> SnapshotValues.select(described.column(k), MySqlSql.quote(k)))
+                .collect(Collectors.joining(", "));
+        String sql = "SELECT " + selected + " FROM " + MySqlSql.qualified(table.table())
                 + (after == null ? "" : " WHERE " + MySqlSql.tuple(keyColumns) + " > " + MySqlSql.placeholders(keyColumns))
                 + " ORDER BY " + keys + " LIMIT 1 OFFSET " + (chunkSize - 1);
         try (PreparedStatement s = connection.prepareStatement(sql)) {
