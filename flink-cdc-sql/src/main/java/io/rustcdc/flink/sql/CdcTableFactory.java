@@ -25,7 +25,7 @@ import org.apache.flink.table.types.logical.LogicalType;
  * What every rustcdc SQL connector does with a {@code CREATE TABLE}: checks every option and the
  * declared schema (against the table's shape read from the catalogue) when the job is planned, and
  * builds the same {@link CdcSource} as the DataStream API. A connector supplies its configured
- * connector and the source table.
+ * connector, the source table and its {@link ConnectorTypes}.
  */
 @Internal
 abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M extends Serializable>
@@ -36,6 +36,9 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
 
     /** The source table the options name. */
     abstract TableId table(ReadableConfig options);
+
+    /** The connector's types in Flink SQL, and the words its messages need. */
+    abstract ConnectorTypes connectorTypes();
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
@@ -70,7 +73,7 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'changelog-mode' = 'upsert' needs a PRIMARY KEY "
                     + "(...) NOT ENFORCED in the table declared for " + table.qualifiedName());
         }
-        DeclaredColumns columns = new DeclaredColumns(names, types, key);
+        DeclaredColumns columns = new DeclaredColumns(names, types, key, connectorTypes());
         try (CatalogSession<P, M> session = connector.openSession()) {
             TableDescription description = session.describe(table);
             columns.check(table, description.shape(), description.rowType(), "when the job is planned");

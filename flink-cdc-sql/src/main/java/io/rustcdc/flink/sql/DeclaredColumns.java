@@ -25,11 +25,14 @@ final class DeclaredColumns implements Serializable {
     final List<String> names;
     final List<LogicalType> types;
     final List<String> primaryKey;
+    /** The connector's types, which decide whether a declared type holds a source column's values. */
+    final ConnectorTypes connector;
 
-    DeclaredColumns(List<String> names, List<LogicalType> types, List<String> primaryKey) {
+    DeclaredColumns(List<String> names, List<LogicalType> types, List<String> primaryKey, ConnectorTypes connector) {
         this.names = List.copyOf(names);
         this.types = List.copyOf(types);
         this.primaryKey = List.copyOf(primaryKey);
+        this.connector = connector;
     }
 
     /**
@@ -48,11 +51,11 @@ final class DeclaredColumns implements Serializable {
                 continue;
             }
             ValueType valueType = rowType == null || rowType.indexOf(name) < 0 ? null : rowType.type(rowType.indexOf(name));
-            String problem = valueType == null ? null : TypeMapping.problem(source.get(), valueType, declared);
+            String problem = valueType == null ? null : connector.problem(source.get(), valueType, declared);
             if (problem != null) {
                 problems.add("column " + name + ": declared " + declared + " cannot hold the source type "
                         + source.get().dataType() + " exactly; " + problem + " (the default mapping is "
-                        + TypeMapping.suggestion(source.get(), valueType) + ")");
+                        + connector.defaultType(source.get(), valueType) + ")");
             }
             if (!declared.isNullable() && source.get().nullable()) {
                 problems.add("column " + name + " is declared NOT NULL, but the source column " + source.get().dataType()

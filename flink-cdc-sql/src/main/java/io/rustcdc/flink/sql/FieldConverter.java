@@ -29,7 +29,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 interface FieldConverter extends Serializable {
     Object convert(Object value);
 
-    /** The converter of values of {@code source} into {@code target}, which {@link TypeMapping} accepted. */
+    /** The converter of values of {@code source} into {@code target}, which the connector's {@link ConnectorTypes} accepted. */
     static FieldConverter of(ValueType source, LogicalType target, String where) {
         switch (target.getTypeRoot()) {
             case BOOLEAN:

@@ -69,4 +69,9 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
         String database = options.get(MySqlOptions.DATABASE_NAME);
         return TableId.of(database, database, options.get(SqlOptions.TABLE_NAME));
     }
+
+    @Override
+    ConnectorTypes connectorTypes() {
+        return new MySqlTypes();
+    }
 }

@@ -58,4 +58,9 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
                 ? TableId.of(database, options.get(SqlOptions.SCHEMA_NAME), name)
                 : TableId.of(database, name.substring(0, dot), name.substring(dot + 1));
     }
+
+    @Override
+    ConnectorTypes connectorTypes() {
+        return new PostgresTypes();
+    }
 }

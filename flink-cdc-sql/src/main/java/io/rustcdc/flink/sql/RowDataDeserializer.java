@@ -22,12 +22,13 @@ import org.apache.flink.util.Collector;
 /**
  * Turns change events into Flink SQL rows: the declared physical columns converted straight from the
  * typed values, then the requested metadata columns. Inserts and snapshot reads are +I; an update is
- * -U (with the whole old row; needs REPLICA IDENTITY FULL) and +U in {@code all} mode, +U alone in
- * {@code upsert} mode; a delete is -D. When a row arrives with a new shape, the declared columns are
- * checked against it again: a dropped or retyped column fails the job with the same message as at
- * planning time, never becomes null; a new column is ignored until declared. A truncate, and a drop
- * of the table (a {@code DROP_TABLE} schema change, which a rename of the table away is too), fail
- * the job: its changelog cannot go on without retracting rows it never gets.
+ * -U (with the whole old row, which the database must send; the connector's {@link ConnectorTypes}
+ * names the setting in messages) and +U in {@code all} mode, +U alone in {@code upsert} mode; a delete
+ * is -D. When a row arrives with a new shape, the declared columns are checked against it again: a
+ * dropped or retyped column fails the job with the same message as at planning time, never becomes
+ * null; a new column is ignored until declared. A truncate, and a drop of the table (a {@code
+ * DROP_TABLE} schema change, which a rename of the table away is too), fail the job: its changelog
+ * cannot go on without retracting rows it never gets.
  */
 final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private static final long serialVersionUID = 1L;
@@ -63,8 +64,8 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                     if (e.before() == null || !e.before().absentFields().isEmpty()) {
                         throw new CdcException(CdcException.Kind.PREREQUISITE, "An update of " + table.qualifiedName()
                                 + " carries no whole old row, which changelog-mode 'all' needs for its -U row: "
-                                + "ALTER TABLE " + table.qualifiedName() + " REPLICA IDENTITY FULL, or use "
-                                + "'changelog-mode' = 'upsert'");
+                                + columns.connector.wholeRowsRemedy(table)
+                                + (columns.connector.upsertNeedsOnlyKeys() ? ", or use 'changelog-mode' = 'upsert'" : ""));
                     }
                     out.collect(row(e, e.before(), RowKind.UPDATE_BEFORE));
                 }
@@ -133,9 +134,9 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                     continue; // an upsert delete needs only its key
                 }
                 throw new CdcException(CdcException.Kind.PREREQUISITE, "Column " + name + " of "
-                        + table.qualifiedName() + " was not sent by the source (an unchanged TOASTed value, or a delete "
-                        + "carrying only the key); its value is unknown, and it is never set to null: ALTER TABLE "
-                        + table.qualifiedName() + " REPLICA IDENTITY FULL");
+                        + table.qualifiedName() + " was not sent by the source (" + columns.connector.partialRowCause()
+                        + "); its value is unknown, and it is never set to null: "
+                        + columns.connector.wholeRowsRemedy(table));
             }
             Object v = values.get(field);
             row.setField(i, v == null ? null : convert[i].convert(v));

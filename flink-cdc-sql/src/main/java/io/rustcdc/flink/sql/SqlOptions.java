@@ -22,6 +22,7 @@ public final class SqlOptions {
     public static final ConfigOption<String> CHANGELOG_MODE = ConfigOptions.key("changelog-mode")
             .stringType()
             .defaultValue("all")
-            .withDescription("all: +I, -U, +U, -D (needs REPLICA IDENTITY FULL for the -U and -D rows); "
+            .withDescription("all: +I, -U, +U, -D (needs the database to send whole old rows for the -U and -D rows; "
+                    + "the connector's documentation names the setting); "
                     + "upsert: +I, +U, -D keyed by the primary key (needs a declared PRIMARY KEY).");
 }

@@ -6,12 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +24,10 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 
-/** What {@link RowDataDeserializer} does with the events that end a table's changelog, and with those that do not. */
+/**
+ * What {@link RowDataDeserializer} does with the events that end a table's changelog, and with those that do not;
+ * and that a row arriving without some of its columns names the remedy of the connector's own database.
+ */
 class RowDataDeserializerTest {
     private static final TableId TABLE = TableId.of("shop", "shop", "orders");
     private static final String FLINK_TABLE = "default_catalog.default_database.orders";
@@ -36,8 +43,20 @@ class RowDataDeserializerTest {
     private final List<RowData> out = new ArrayList<>();
 
     private static RowDataDeserializer deserializer(String flinkTable) {
-        return new RowDataDeserializer(TABLE, flinkTable,
-                new DeclaredColumns(List.of("id"), List.of(new IntType()), List.of()), List.of(), false, null);
+        return deserializer(TABLE, flinkTable, new MySqlTypes());
+    }
+
+    private static RowDataDeserializer deserializer(TableId table, String flinkTable, ConnectorTypes types) {
+        return new RowDataDeserializer(table, flinkTable,
+                new DeclaredColumns(List.of("id"), List.of(new IntType()), List.of(), types), List.of(), false, null);
+    }
+
+    /** An update without its old row, and an insert whose {@code id} the source did not send. */
+    private static List<ChangeEvent> partialRows(TableId table) {
+        RowType type = RowType.of(List.of("id"), List.of(ValueType.of(ValueKind.INTEGER)));
+        SourceInfo source = SourceInfo.stream("test", POSITION, Instant.EPOCH);
+        return List.of(ChangeEvent.builder(Op.UPDATE, table, source).after(Row.of(type, 1L)).build(),
+                ChangeEvent.builder(Op.INSERT, table, source).after(Row.builder(type).build()).build());
     }
 
     private static ChangeEvent schemaChange(DdlType ddlType, String statement, RowShape shape) {
@@ -104,6 +123,46 @@ class RowDataDeserializerTest {
                 shape));
         deserialize(deserializer(FLINK_TABLE), schemaChange(DdlType.CREATE_TABLE, "CREATE TABLE orders (id INT)", shape));
         deserialize(deserializer(FLINK_TABLE), schemaChange(DdlType.ALTER_TABLE, null, null));
+        assertThat(out).isEmpty();
+    }
+
+    @Test
+    void aPartialRowFromPostgresNamesReplicaIdentityFull() {
+        TableId table = TableId.of("shop", "public", "orders");
+        List<ChangeEvent> events = partialRows(table);
+        assertThatThrownBy(() -> deserialize(deserializer(table, FLINK_TABLE, new PostgresTypes()), events.get(0)))
+                .isInstanceOfSatisfying(CdcException.class,
+                        e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                .hasMessage("An update of public.orders carries no whole old row, which changelog-mode 'all' needs for "
+                        + "its -U row: ALTER TABLE public.orders REPLICA IDENTITY FULL, or use 'changelog-mode' = "
+                        + "'upsert'");
+        assertThatThrownBy(() -> deserialize(deserializer(table, FLINK_TABLE, new PostgresTypes()), events.get(1)))
+                .isInstanceOfSatisfying(CdcException.class,
+                        e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                .hasMessage("Column id of public.orders was not sent by the source (an unchanged TOASTed value, or a "
+                        + "delete carrying only the key); its value is unknown, and it is never set to null: ALTER "
+                        + "TABLE public.orders REPLICA IDENTITY FULL");
+        assertThat(out).isEmpty();
+    }
+
+    @Test
+    void aPartialRowFromMySqlNamesBinlogRowImageFullAndNoPostgresRemedy() {
+        List<ChangeEvent> events = partialRows(TABLE);
+        assertThatThrownBy(() -> deserialize(deserializer(FLINK_TABLE), events.get(0)))
+                .isInstanceOfSatisfying(CdcException.class,
+                        e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                // no 'upsert' alternative: the MySQL source requires binlog_row_image = FULL in either mode
+                .hasMessage("An update of shop.orders carries no whole old row, which changelog-mode 'all' needs for "
+                        + "its -U row: SET GLOBAL binlog_row_image = 'FULL' (and in the server's configuration file; "
+                        + "it applies to events written after the change)");
+        assertThatThrownBy(() -> deserialize(deserializer(FLINK_TABLE), events.get(1)))
+                .isInstanceOfSatisfying(CdcException.class,
+                        e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                .hasMessage("Column id of shop.orders was not sent by the source (the server logged only some of the "
+                        + "row's columns); its value is unknown, and it is never set to null: SET GLOBAL "
+                        + "binlog_row_image = 'FULL' (and in the server's configuration file; it applies to events "
+                        + "written after the change)")
+                .hasMessageNotContaining("REPLICA IDENTITY");
         assertThat(out).isEmpty();
     }
 }

@@ -5,8 +5,6 @@ import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import java.math.BigInteger;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.annotation.Nullable;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
@@ -19,31 +17,44 @@ import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 
 /**
- * Which Flink types hold every value of a source column exactly, decided from the column's declared
- * type and value kind. A declared Flink type that could round, truncate or wrap a value is refused
- * when the job is planned. Some single values still cannot be held (an infinity date, a numeric NaN
- * in a DECIMAL, a TIME with microseconds): those fail when they arrive.
+ * The type mapping every connector shares, decided by value kind: a declared Flink type that could
+ * round, truncate or wrap a value is refused when the job is planned. What only the declared type text
+ * says (an integer's range, a decimal's digits, an array's element type) a connector answers in its
+ * subclass, from the text as its catalogue writes it (lower-cased here). Some single values still
+ * cannot be held (an infinity date, a numeric NaN in a DECIMAL, a TIME with microseconds): those fail
+ * when they arrive, in {@link FieldConverter}.
  */
-final class TypeMapping {
-    private static final Pattern NUMERIC = Pattern.compile("(?:numeric|decimal)\\((\\d+),(\\d+)\\)(?: unsigned)?(?: zerofill)?");
-    /** MySQL's TINYINT(1), which a table may declare as BOOLEAN. */
-    private static final Pattern TINYINT_1 = Pattern.compile("tinyint\\(1\\)( unsigned)?");
-    /** A MySQL integer type as declared: {@code tinyint(4)}, {@code int(10) unsigned}, {@code year(4)}. */
-    private static final Pattern MYSQL_INTEGER = Pattern.compile("(tinyint|smallint|mediumint|int|year)(?:\\(\\d+\\))?( unsigned)?(?: zerofill)?");
+abstract class ExactTypes implements ConnectorTypes {
+    private static final long serialVersionUID = 1L;
 
-    private TypeMapping() {}
+    /** The smallest and largest value of a column of an integer kind whose declared type is {@code declared}. */
+    abstract BigInteger[] integerRange(String declared, ValueKind kind);
 
-    /** Why {@code flink} cannot hold the column's values exactly, or null when it can. */
+    /** The precision and scale a decimal column declares, or null when it declares none (any number). */
     @Nullable
-    static String problem(RowShape.Column column, ValueType type, LogicalType flink) {
+    abstract int[] decimalDigits(String declared);
+
+    /** Whether a column of integer kind may be declared BOOLEAN (its values then checked to be 0 or 1). */
+    boolean integerAsBoolean(String declared) {
+        return false;
+    }
+
+    /** The declared type of the elements of an array column. */
+    String elementType(String declared) {
+        return declared;
+    }
+
+    @Override
+    @Nullable
+    public final String problem(RowShape.Column column, ValueType type, LogicalType flink) {
         String declared = column.dataType().toLowerCase(Locale.ROOT);
         LogicalTypeRoot root = flink.getTypeRoot();
         switch (type.kind()) {
             case BOOLEAN:
                 return root == LogicalTypeRoot.BOOLEAN ? null : "use BOOLEAN";
             case INTEGER:
-                if (root == LogicalTypeRoot.BOOLEAN && TINYINT_1.matcher(declared).matches()) {
-                    return null; // MySQL's boolean convention, chosen by declaring it: 0 and 1 only, checked per value
+                if (root == LogicalTypeRoot.BOOLEAN && integerAsBoolean(declared)) {
+                    return null; // chosen by declaring it: 0 and 1 only, checked per value
                 }
                 return integerProblem(declared, type.kind(), flink);
             case BIGINT:
@@ -81,8 +92,7 @@ final class TypeMapping {
                 if (root != LogicalTypeRoot.ARRAY) {
                     return "use ARRAY<...>";
                 }
-                String inner = problem(RowShape.Column.of(column.name(), declared.replaceFirst("\\[]$", ""), true),
-                        type.element(), ((ArrayType) flink).getElementType());
+                String inner = problem(element(column, declared), type.element(), ((ArrayType) flink).getElementType());
                 return inner == null ? null : "elements: " + inner;
             }
             default:
@@ -90,22 +100,22 @@ final class TypeMapping {
         }
     }
 
-    /** The Flink type a declared source type maps to by default, as documented. */
-    static String suggestion(RowShape.Column column, ValueType type) {
+    @Override
+    public final String defaultType(RowShape.Column column, ValueType type) {
         String declared = column.dataType().toLowerCase(Locale.ROOT);
         switch (type.kind()) {
             case BOOLEAN:
                 return "BOOLEAN";
             case INTEGER:
-                return smallestHolding(range(declared, type.kind()));
+                return smallestHolding(integerRange(declared, type.kind()));
             case BIGINT:
                 return "BIGINT";
             case UNSIGNED_BIGINT:
                 return "DECIMAL(20, 0)";
             case DECIMAL: {
-                Matcher m = NUMERIC.matcher(declared);
-                return m.matches() && Integer.parseInt(m.group(1)) <= DecimalType.MAX_PRECISION
-                        ? "DECIMAL(" + m.group(1) + ", " + m.group(2) + ")" : "STRING";
+                int[] digits = decimalDigits(declared);
+                return digits != null && digits[0] <= DecimalType.MAX_PRECISION
+                        ? "DECIMAL(" + digits[0] + ", " + digits[1] + ")" : "STRING";
             }
             case FLOAT32:
                 return "FLOAT";
@@ -123,27 +133,46 @@ final class TypeMapping {
             case TIMESTAMP_TZ:
                 return "TIMESTAMP_LTZ(" + precision(type) + ")";
             case ARRAY:
-                return "ARRAY<" + suggestion(RowShape.Column.of(column.name(), declared.replaceFirst("\\[]$", ""), true),
-                        type.element()) + ">";
+                return "ARRAY<" + defaultType(element(column, declared), type.element()) + ">";
             default:
                 return "STRING";
         }
     }
 
-    static int precision(ValueType type) {
+    /** The range of a signed integer of {@code n} bits. */
+    static BigInteger[] bits(int n) {
+        BigInteger half = BigInteger.ONE.shiftLeft(n - 1);
+        return new BigInteger[] {half.negate(), half.subtract(BigInteger.ONE)};
+    }
+
+    /** The range of an unsigned integer of {@code n} bits. */
+    static BigInteger[] unsignedBits(int n) {
+        return new BigInteger[] {BigInteger.ZERO, BigInteger.ONE.shiftLeft(n).subtract(BigInteger.ONE)};
+    }
+
+    /** The range of a 64-bit integer of {@code kind}: unsigned for {@code UNSIGNED_BIGINT}. */
+    static BigInteger[] range64(ValueKind kind) {
+        return kind == ValueKind.UNSIGNED_BIGINT ? unsignedBits(64) : bits(64);
+    }
+
+    private RowShape.Column element(RowShape.Column array, String declared) {
+        return RowShape.Column.of(array.name(), elementType(declared), true);
+    }
+
+    private static int precision(ValueType type) {
         return type.precision() == ValueType.UNSPECIFIED_PRECISION ? 6 : type.precision();
     }
 
-    static int timePrecision(ValueType type) {
+    private static int timePrecision(ValueType type) {
         return Math.min(precision(type), 3);
     }
 
-    static boolean isString(LogicalType flink) {
+    private static boolean isString(LogicalType flink) {
         return flink.getTypeRoot() == LogicalTypeRoot.VARCHAR && ((VarCharType) flink).getLength() == VarCharType.MAX_LENGTH;
     }
 
-    private static String integerProblem(String declared, ValueKind kind, LogicalType flink) {
-        BigInteger[] range = range(declared, kind);
+    private String integerProblem(String declared, ValueKind kind, LogicalType flink) {
+        BigInteger[] range = integerRange(declared, kind);
         BigInteger[] target = targetRange(flink);
         if (target != null && target[0].compareTo(range[0]) <= 0 && target[1].compareTo(range[1]) >= 0) {
             return null;
@@ -161,36 +190,6 @@ final class TypeMapping {
             }
         }
         return "DECIMAL(20, 0)";
-    }
-
-    private static BigInteger[] range(String declared, ValueKind kind) {
-        Matcher mysql = MYSQL_INTEGER.matcher(declared);
-        if (mysql.matches()) {
-            return mysqlRange(mysql.group(1), mysql.group(2) != null);
-        }
-        switch (declared) {
-            case "smallint":
-                return bits(16);
-            case "integer":
-                return bits(32);
-            case "oid":
-            case "xid":
-            case "cid":
-                return new BigInteger[] {BigInteger.ZERO, BigInteger.ONE.shiftLeft(32).subtract(BigInteger.ONE)};
-            default:
-                return kind == ValueKind.UNSIGNED_BIGINT
-                        ? new BigInteger[] {BigInteger.ZERO, BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE)}
-                        : bits(64);
-        }
-    }
-
-    private static BigInteger[] mysqlRange(String base, boolean unsigned) {
-        if (base.equals("year")) {
-            return new BigInteger[] {BigInteger.ZERO, BigInteger.valueOf(2155)};
-        }
-        int width = base.equals("tinyint") ? 8 : base.equals("smallint") ? 16 : base.equals("mediumint") ? 24 : 32;
-        return unsigned ? new BigInteger[] {BigInteger.ZERO, BigInteger.ONE.shiftLeft(width).subtract(BigInteger.ONE)}
-                : bits(width);
     }
 
     @Nullable
@@ -217,21 +216,16 @@ final class TypeMapping {
         }
     }
 
-    private static BigInteger[] bits(int n) {
-        BigInteger half = BigInteger.ONE.shiftLeft(n - 1);
-        return new BigInteger[] {half.negate(), half.subtract(BigInteger.ONE)};
-    }
-
-    private static String decimalProblem(String declared, LogicalType flink) {
+    private String decimalProblem(String declared, LogicalType flink) {
         if (isString(flink)) {
             return null;
         }
-        Matcher m = NUMERIC.matcher(declared);
-        if (!m.matches()) {
+        int[] digits = decimalDigits(declared);
+        if (digits == null) {
             return "its precision is not declared, so only STRING holds every value";
         }
-        int p = Integer.parseInt(m.group(1));
-        int s = Integer.parseInt(m.group(2));
+        int p = digits[0];
+        int s = digits[1];
         if (flink.getTypeRoot() != LogicalTypeRoot.DECIMAL) {
             return p > DecimalType.MAX_PRECISION ? "use STRING" : "use DECIMAL(" + p + ", " + s + ") or STRING";
         }
