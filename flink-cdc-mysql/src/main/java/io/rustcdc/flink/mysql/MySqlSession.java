@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
@@ -34,6 +35,9 @@ import javax.annotation.Nullable;
  * ({@link #readChunkWithBackfill}). Not thread-safe.
  */
 final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition> {
+    /** ER_DBACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR, ER_COLUMNACCESS_DENIED_ERROR. */
+    private static final Set<Integer> ACCESS_DENIED = Set.of(1044, 1142, 1143);
+
     private final MySqlSourceConfig config;
     private final Connection connection;
     private final SourceInfo snapshotSource;
@@ -69,6 +73,9 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
             try (Statement s = connection.createStatement()) {
                 s.executeQuery("SELECT 1 FROM " + MySqlSql.qualified(table) + " LIMIT 0").close();
             } catch (SQLException e) {
+                if (!ACCESS_DENIED.contains(e.getErrorCode())) {
+                    throw failure(e); // not a missing grant (a lost connection, a user's query limit)
+                }
                 throw new CdcException(CdcException.Kind.PREREQUISITE, "User '" + config.username() + "' cannot read "
                         + table.database() + "." + table.table() + " for the snapshot (" + e.getMessage() + "): GRANT "
                         + "SELECT ON " + MySqlSql.qualified(table) + " TO '" + config.username() + "';");

@@ -93,6 +93,31 @@ class MySqlPrerequisitesITCase {
     }
 
     @Test
+    void aTableTheUserMayNotReadIsRefusedForTheSnapshotWithTheGrant(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE secret_t (id INT PRIMARY KEY)", "CREATE TABLE open_t (id INT PRIMARY KEY)",
+                "CREATE USER IF NOT EXISTS 'partial_reader'@'%' IDENTIFIED BY 'partial-reader-pw'",
+                "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'partial_reader'@'%'",
+                "GRANT SELECT ON " + db.name() + ".open_t TO 'partial_reader'@'%'");
+        try {
+            MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.builder(db)
+                    .username("partial_reader").password(io.rustcdc.flink.source.Secret.of("partial-reader-pw")).build());
+            io.rustcdc.flink.source.model.TableId open = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "open_t");
+            io.rustcdc.flink.source.model.TableId hidden = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "secret_t");
+            try (var session = connector.openSession()) {
+                assertThatCode(() -> session.checkSnapshotPrerequisites(java.util.List.of(open))).doesNotThrowAnyException();
+                assertThatThrownBy(() -> session.checkSnapshotPrerequisites(java.util.List.of(open, hidden)))
+                        .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
+                                .isEqualTo(CdcException.Kind.PREREQUISITE))
+                        .hasMessageContaining("User 'partial_reader' cannot read " + db.name() + ".secret_t for the snapshot")
+                        .hasMessageContaining("GRANT SELECT ON `" + db.name() + "`.`secret_t` TO 'partial_reader';")
+                        .hasMessageNotContaining("partial-reader-pw");
+            }
+        } finally {
+            db.execute("DROP USER IF EXISTS 'partial_reader'@'%'");
+        }
+    }
+
+    @Test
     void aTableWithoutConsistentSnapshotsIsRefusedForTheSnapshotButStreams(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE heap_t (id INT PRIMARY KEY) ENGINE = MyISAM", "CREATE TABLE inno (id INT PRIMARY KEY)");
         MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
