@@ -40,6 +40,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeStream.class);
     private static final Duration SLOT_CHECK_INTERVAL = Duration.ofSeconds(10);
     static final Duration CATALOG_READ_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final PostgresSourceConfig config;
     private final Connection catalogConnection;
@@ -261,6 +262,9 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         keepalive.shutdownNow();
         try {
             synchronized (streamLock) {
+                // ending the COPY waits for the server's answer: over a partitioned link it would never come,
+                // and the task could not finish failing
+                replicationConnection.setNetworkTimeout(Runnable::run, (int) CLOSE_TIMEOUT.toMillis());
                 stream.close();
             }
         } catch (SQLException e) {

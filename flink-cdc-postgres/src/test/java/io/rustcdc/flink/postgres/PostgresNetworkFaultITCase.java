@@ -49,7 +49,7 @@ class PostgresNetworkFaultITCase {
      */
     private static final Predicate<String> REPLICATION = o -> o.contains("\0replication\0database\0");
     private static final Predicate<String> SQL = REPLICATION.negate();
-    private static final int ROWS = 20_000;
+    private static final int ROWS = 10_000;
 
     private PostgresDatabase db;
     private String slot;
@@ -106,6 +106,31 @@ class PostgresNetworkFaultITCase {
                 Thread.sleep(2_000);
                 proxy.resumeAll();
                 awaitExact(job, writers, changelog, 0);
+            }
+        }
+    }
+
+    /**
+     * A partition longer than the server's wal_sender_timeout and the slot check's read timeout: the
+     * server drops the walsender, the close never arrives, and the source does not wait forever: its
+     * slot check times out, it fails loudly, and once the partition ends the job resumes exactly.
+     */
+    @Test
+    void partitionLongerThanTheTimeouts(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+            JsonChangelog changelog = snapshotted(job);
+            try (ConcurrentWriters writers = Writers.start(db, 2, 4_000, ROWS)) {
+                Thread.sleep(1_000);
+                proxy.stallAll();
+                long deadline = System.nanoTime() + PostgresChangeStream.CATALOG_READ_TIMEOUT.toNanos()
+                        + TimeUnit.SECONDS.toNanos(45);
+                while (job.failures() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(500);
+                }
+                assertThat(job.failures()).as("failures while partitioned").isPositive();
+                proxy.resumeAll();
+                awaitExact(job, writers, changelog, 1);
             }
         }
     }
