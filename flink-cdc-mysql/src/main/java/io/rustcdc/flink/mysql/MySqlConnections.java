@@ -21,6 +21,9 @@ final class MySqlConnections {
     private static final List<String> TLS_WORDS = List.of("ssl", "tls", "certificate", "keystore", "truststore",
             "handshake", "pkix");
 
+    /** The server refused the user name and password (or the host the user may log in from). */
+    private static final int ER_ACCESS_DENIED_ERROR = 1045;
+
     private MySqlConnections() {}
 
     static Connection connect(MySqlSourceConfig config) {
@@ -40,7 +43,10 @@ final class MySqlConnections {
             String message = message(password, e);
             String lower = message.toLowerCase(Locale.ROOT);
             boolean tls = TLS_WORDS.stream().anyMatch(lower::contains);
-            throw new CdcException(CdcException.Kind.CONNECTION, "Could not connect to " + config.flavor() + " at "
+            // a refused login does not cure itself between attempts: final, as on PostgreSQL
+            CdcException.Kind kind = e.getErrorCode() == ER_ACCESS_DENIED_ERROR
+                    ? CdcException.Kind.PREREQUISITE : CdcException.Kind.CONNECTION;
+            throw new CdcException(kind, "Could not connect to " + config.flavor() + " at "
                     + config.hostname() + ":" + config.port() + " as '" + config.username() + "' (tls.mode "
                     + config.tlsMode() + "): " + message
                     + (tls ? ". Check 'tls.mode' and 'tls.root-cert'." : ". Check host, port, user and password."),

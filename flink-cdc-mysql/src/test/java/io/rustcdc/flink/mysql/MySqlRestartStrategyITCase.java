@@ -32,8 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Under a real restart strategy (fixed delay, several attempts): a purged binlog position and a
- * server-id clash fail the job once, with their message; a killed binlog connection is restarted
+ * Under a real restart strategy (fixed delay, several attempts): a purged binlog position, a
+ * refused login and a server-id clash fail the job once, with their message; a killed binlog connection is restarted
  * and the changelog stays exact.
  */
 @ExtendWith(MySqlExtension.class)
@@ -91,6 +91,22 @@ class MySqlRestartStrategyITCase {
                 assertThat(first.failures()).isEqualTo(1);
                 assertThat(second.status()).isEqualTo(JobStatus.RUNNING);
             }
+        }
+    }
+
+    /** A refused login is final: the password does not fix itself between attempts. */
+    @Test
+    void refusedLoginFailsTheJobOnce(MySqlDatabase db, @InjectMiniCluster MiniCluster cluster) throws Exception {
+        MySqlWriters.createTables(db, 10);
+        MySqlSourceConfig config = MySqlTestConfigs.builder(db)
+                .password(io.rustcdc.flink.source.Secret.of("wrong-secret-789")).build();
+        try (RestartingJob job = RestartingJob.startDiscarding(cluster, source(db, config))) {
+            CdcException failure = job.awaitFailure(FAILS_WITHIN);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("as '" + config.username() + "'")
+                    .hasMessageContaining("Check host, port, user and password")
+                    .hasMessageNotContaining("wrong-secret-789");
+            assertThat(job.failures()).isEqualTo(1);
         }
     }
 
