@@ -70,6 +70,31 @@ class PostgresMetricsITCase {
             Poll.until("the slot gauges", Duration.ofSeconds(60),
                     () -> value(id, "postgres.slotWalStatus").map(v -> v.equals("reserved")).orElse(false)
                             && value(id, "postgres.slotLagBytes").map(v -> ((Number) v).longValue() >= 0).orElse(false));
+            // the numeric gauges, for reporters that drop String gauges: a healthy slot is reserved
+            assertThat(anyValue(id, "postgres.slotWalStatusCode")).contains(0);
+            assertThat(anyValue(id, "postgres.slotWalStatusReserved")).contains(1);
+            assertThat(anyValue(id, "postgres.slotWalStatusExtended")).contains(0);
+            assertThat(anyValue(id, "postgres.slotWalStatusUnreserved")).contains(0);
+            assertThat(anyValue(id, "postgres.slotWalStatusLost")).contains(0);
+            long safe = ((Number) anyValue(id, "postgres.slotSafeWalSizeBytes").orElseThrow()).longValue();
+            if (db.queryValue("SHOW max_slot_wal_keep_size").equals("-1")) {
+                assertThat(safe).as("safe_wal_size is NULL without max_slot_wal_keep_size").isEqualTo(-1);
+                // with a cap, safe_wal_size is a number: the next samples report it
+                try {
+                    db.execute("ALTER SYSTEM SET max_slot_wal_keep_size = '1GB'", "SELECT pg_reload_conf()");
+                    Poll.until("safe_wal_size under max_slot_wal_keep_size", Duration.ofSeconds(60),
+                            () -> anyValue(id, "postgres.slotSafeWalSizeBytes")
+                                    .map(v -> ((Number) v).longValue() >= 0).orElse(false));
+                    assertThat(anyValue(id, "postgres.slotWalStatusCode")).contains(0);
+                    System.out.printf("slotSafeWalSizeBytes: -1 without a cap, %s with 1GB%n",
+                            anyValue(id, "postgres.slotSafeWalSizeBytes").orElseThrow());
+                } finally {
+                    db.execute("ALTER SYSTEM RESET max_slot_wal_keep_size", "SELECT pg_reload_conf()");
+                }
+            } else {
+                System.out.printf("slotSafeWalSizeBytes: %d (max_slot_wal_keep_size set)%n", safe);
+                assertThat(safe).as("safe_wal_size under max_slot_wal_keep_size").isNotNegative();
+            }
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
@@ -86,6 +111,23 @@ class PostgresMetricsITCase {
             }
         }
         return Optional.empty();
+    }
+
+    /** The gauge of the subtask that streams (the one whose String slotWalStatus is set), negative values too. */
+    private static Optional<Object> anyValue(JobID job, String suffix) {
+        String streaming = null;
+        for (Map.Entry<String, Metric> e : REPORTER.getMetricsByIdentifiers(job).entrySet()) {
+            if (e.getKey().endsWith(".postgres.slotWalStatus") && e.getValue() instanceof Gauge
+                    && "reserved".equals(((Gauge<?>) e.getValue()).getValue())) {
+                streaming = e.getKey().substring(0, e.getKey().length() - "slotWalStatus".length());
+            }
+        }
+        if (streaming == null) {
+            return Optional.empty();
+        }
+        String name = streaming + suffix.substring("postgres.".length());
+        Metric m = REPORTER.getMetricsByIdentifiers(job).get(name);
+        return m instanceof Gauge ? Optional.ofNullable(((Gauge<?>) m).getValue()) : Optional.empty();
     }
 
     private static long sum(JobID job, String suffix) {
