@@ -12,6 +12,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.CapturedLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,7 +109,7 @@ class MySqlSecretsITCase {
         assertThat(bytesOf(graph.getJobGraph())).doesNotContain(password);
 
         String wrong = randomPassword();
-        try (CapturedLogs logs = CapturedLogs.start()) {
+        try (CapturedLogs logs = CapturedLogs.start("")) {
             assertThat(run(source())).hasSize(5);
 
             Files.writeString(passwordFile, wrong, StandardCharsets.UTF_8); // a failed login

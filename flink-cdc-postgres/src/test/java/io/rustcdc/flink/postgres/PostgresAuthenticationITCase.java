@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.TlsMode;
 import io.rustcdc.flink.testing.LocalProcesses;
+import io.rustcdc.flink.testing.CapturedLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +88,7 @@ class PostgresAuthenticationITCase {
     @Test
     void md5WorksWithOneWarningPerUserAndServer() throws Exception {
         PostgresSourceConfig md5 = config(MD5_ROLE, MD5_PASSWORD, TlsMode.DISABLE);
-        try (CapturedLogs logs = CapturedLogs.start()) {
+        try (CapturedLogs logs = CapturedLogs.start("org.postgresql")) {
             for (int i = 0; i < 3; i++) {
                 try (Connection c = PgConnections.open(md5)) {
                     assertThat(query(c, "SELECT current_user")).isEqualTo(MD5_ROLE);

@@ -11,6 +11,7 @@ import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.TlsMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.CapturedLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,7 +114,7 @@ class PostgresSecretsITCase {
                 .tlsMode(TlsMode.DISABLE).build())).build())).contains(password);
 
         String wrong = randomPassword();
-        try (CapturedLogs logs = CapturedLogs.start()) {
+        try (CapturedLogs logs = CapturedLogs.start("org.postgresql")) {
             assertThat(run(source("public.items"))).hasSize(50);
 
             Files.writeString(passwordFile, wrong, StandardCharsets.UTF_8); // a failed login

@@ -1,4 +1,4 @@
-package io.rustcdc.flink.postgres;
+package io.rustcdc.flink.testing;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -19,20 +19,23 @@ import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
 
 /**
- * Every log line of this JVM while open, at DEBUG and above for every logger (Flink's included),
- * and PgJDBC's own java.util.logging output at FINEST, each with its stack trace rendered: for
- * tests that a secret appears in none of them. Restores the levels when closed.
+ * Every log line of this JVM while open, at DEBUG and above for every logger (Flink's and a driver's
+ * that logs through SLF4J included), and a java.util.logging logger's output at FINEST (PgJDBC's,
+ * the binlog client's), each with its stack trace rendered: for tests that a secret appears in none
+ * of them. Restores the levels when closed.
  */
-final class CapturedLogs implements AutoCloseable {
+public final class CapturedLogs implements AutoCloseable {
     private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
     private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
     private final Map<String, Level> levels = new HashMap<>();
     private final AbstractAppender appender;
-    private final java.util.logging.Logger driverLogger = java.util.logging.Logger.getLogger("org.postgresql");
-    private final java.util.logging.Level driverLevel = driverLogger.getLevel();
+    private final java.util.logging.Logger driverLogger;
+    private final java.util.logging.Level driverLevel;
     private final Handler driverHandler;
 
-    private CapturedLogs() {
+    private CapturedLogs(String julLogger) {
+        this.driverLogger = java.util.logging.Logger.getLogger(julLogger);
+        this.driverLevel = driverLogger.getLevel();
         appender = new AbstractAppender("captured", null, null, true, Property.EMPTY_ARRAY) {
             @Override
             public void append(LogEvent event) {
@@ -70,16 +73,17 @@ final class CapturedLogs implements AutoCloseable {
         driverLogger.setLevel(java.util.logging.Level.FINEST);
     }
 
-    static CapturedLogs start() {
-        return new CapturedLogs();
+    /** Captures from now on; {@code julLogger} names the java.util.logging logger to take at FINEST ("" for all). */
+    public static CapturedLogs start(String julLogger) {
+        return new CapturedLogs(julLogger);
     }
 
-    List<String> lines() {
+    public List<String> lines() {
         return new ArrayList<>(lines);
     }
 
     /** The lines that contain {@code text}. */
-    List<String> containing(String text) {
+    public List<String> containing(String text) {
         List<String> found = new ArrayList<>();
         for (String line : lines) {
             if (line.contains(text)) {
