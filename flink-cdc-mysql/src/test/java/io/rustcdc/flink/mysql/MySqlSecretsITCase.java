@@ -1,5 +1,9 @@
 package io.rustcdc.flink.mysql;
 
+import static io.rustcdc.flink.testing.SecretChecks.causeMessages;
+import static io.rustcdc.flink.testing.SecretChecks.randomHex;
+import static io.rustcdc.flink.testing.SecretChecks.randomPassword;
+import static io.rustcdc.flink.testing.SecretChecks.serializedText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,12 +20,10 @@ import io.rustcdc.flink.testing.CapturedLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,7 +35,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
-import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,7 +62,7 @@ class MySqlSecretsITCase {
     @BeforeEach
     void setUp(MySqlDatabase db, @TempDir Path dir) {
         this.db = db;
-        this.user = "secret_" + HexFormat.of().formatHex(randomBytes(4));
+        this.user = "secret_" + randomHex(4);
         this.passwordFile = dir.resolve("password");
         db.execute("CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + randomPassword() + "'",
                 "GRANT " + MySqlServer.CDC_GRANTS + " ON *.* TO '" + user + "'@'%'",
@@ -102,24 +103,24 @@ class MySqlSecretsITCase {
         Files.writeString(passwordFile, password, StandardCharsets.UTF_8);
         CdcSource<String, MySqlPosition, MySqlPosition> source = source();
 
-        assertThat(bytesOf(source)).doesNotContain(password);
+        assertThat(serializedText(source)).doesNotContain(password);
         StreamExecutionEnvironment env = environment();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "mysql").print();
         StreamGraph graph = env.getStreamGraph();
-        assertThat(bytesOf(graph.getJobGraph())).doesNotContain(password);
+        assertThat(serializedText(graph.getJobGraph())).doesNotContain(password);
 
         String wrong = randomPassword();
         try (CapturedLogs logs = CapturedLogs.start("")) {
             assertThat(run(source())).hasSize(5);
 
             Files.writeString(passwordFile, wrong, StandardCharsets.UTF_8); // a failed login
-            assertThatThrownBy(() -> run(source())).satisfies(e -> assertThat(causes(e))
+            assertThatThrownBy(() -> run(source())).satisfies(e -> assertThat(causeMessages(e))
                     .anySatisfy(m -> assertThat(m).contains("as '" + user + "'", "Check host, port, user and password")));
 
             Files.writeString(passwordFile, password, StandardCharsets.UTF_8); // an error of the driver mid-session
             db.execute("ALTER USER '" + user + "'@'%' WITH MAX_QUERIES_PER_HOUR 3", "FLUSH USER_RESOURCES");
             try {
-                assertThatThrownBy(() -> run(source())).satisfies(e -> assertThat(causes(e))
+                assertThatThrownBy(() -> run(source())).satisfies(e -> assertThat(causeMessages(e))
                         .anySatisfy(m -> assertThat(m).contains("has exceeded the '")));
             } finally {
                 db.execute("ALTER USER '" + user + "'@'%' WITH MAX_QUERIES_PER_HOUR 0", "FLUSH USER_RESOURCES");
@@ -185,27 +186,5 @@ class MySqlSecretsITCase {
             rs.next();
             return rs.getString(1);
         }
-    }
-
-    private static List<String> causes(Throwable e) {
-        List<String> messages = new ArrayList<>();
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            messages.add(String.valueOf(t.getMessage()));
-        }
-        return messages;
-    }
-
-    private static String bytesOf(Object o) throws Exception {
-        return new String(InstantiationUtil.serializeObject(o), StandardCharsets.ISO_8859_1);
-    }
-
-    private static String randomPassword() {
-        return "pw" + HexFormat.of().formatHex(randomBytes(12));
-    }
-
-    private static byte[] randomBytes(int n) {
-        byte[] bytes = new byte[n];
-        new SecureRandom().nextBytes(bytes);
-        return bytes;
     }
 }

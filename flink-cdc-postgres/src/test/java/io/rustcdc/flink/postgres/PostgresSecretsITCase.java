@@ -1,5 +1,9 @@
 package io.rustcdc.flink.postgres;
 
+import static io.rustcdc.flink.testing.SecretChecks.causeMessages;
+import static io.rustcdc.flink.testing.SecretChecks.randomHex;
+import static io.rustcdc.flink.testing.SecretChecks.randomPassword;
+import static io.rustcdc.flink.testing.SecretChecks.serializedText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,12 +19,10 @@ import io.rustcdc.flink.testing.CapturedLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -32,7 +34,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
-import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,8 +60,7 @@ class PostgresSecretsITCase {
     @BeforeEach
     void setUp(PostgresDatabase db, @TempDir Path dir) {
         this.db = db;
-        this.role = "secret_" + db.name().replaceAll("[^a-z0-9]", "").substring(0, 6) + HexFormat.of().formatHex(
-                randomBytes(3));
+        this.role = "secret_" + db.name().replaceAll("[^a-z0-9]", "").substring(0, 6) + randomHex(3);
         this.passwordFile = dir.resolve("password");
         db.execute("DROP ROLE IF EXISTS " + role,
                 "CREATE ROLE " + role + " LOGIN REPLICATION PASSWORD '" + randomPassword() + "'",
@@ -101,15 +101,15 @@ class PostgresSecretsITCase {
         Files.writeString(passwordFile, password, StandardCharsets.UTF_8);
         CdcSource<String, PostgresPosition, PostgresChunkMark> source = source("public.items");
 
-        assertThat(bytesOf(source)).doesNotContain(password);
+        assertThat(serializedText(source)).doesNotContain(password);
         StreamExecutionEnvironment env = environment();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "pg").print();
         StreamGraph graph = env.getStreamGraph();
         JobGraph jobGraph = graph.getJobGraph();
-        assertThat(bytesOf(jobGraph)).doesNotContain(password);
+        assertThat(serializedText(jobGraph)).doesNotContain(password);
         assertThat(jobGraph.toString() + graph.getStreamingPlanAsJSON()).doesNotContain(password);
         // A literal password, by contrast, is part of the job graph, as documented.
-        assertThat(bytesOf(CdcSource.builder().connector(PostgresConnector.create(PostgresSourceConfig.builder()
+        assertThat(serializedText(CdcSource.builder().connector(PostgresConnector.create(PostgresSourceConfig.builder()
                 .hostname(db.host()).database(db.name()).username(role).password(Secret.of(password))
                 .tlsMode(TlsMode.DISABLE).build())).build())).contains(password);
 
@@ -118,16 +118,16 @@ class PostgresSecretsITCase {
             assertThat(run(source("public.items"))).hasSize(50);
 
             Files.writeString(passwordFile, wrong, StandardCharsets.UTF_8); // a failed login
-            assertThatThrownBy(() -> run(source("public.items"))).satisfies(e -> assertThat(causes(e))
+            assertThatThrownBy(() -> run(source("public.items"))).satisfies(e -> assertThat(causeMessages(e))
                     .anySatisfy(m -> assertThat(m).contains("refused the login of " + role)));
 
             Files.writeString(passwordFile, password, StandardCharsets.UTF_8); // a prerequisite the source checks
-            assertThatThrownBy(() -> run(source("public.hidden"))).satisfies(e -> assertThat(causes(e))
+            assertThatThrownBy(() -> run(source("public.hidden"))).satisfies(e -> assertThat(causeMessages(e))
                     .anySatisfy(m -> assertThat(m).contains("may not read \"public\".\"hidden\"")));
 
             db.execute("REVOKE CONNECT ON DATABASE " + db.name() + " FROM PUBLIC"); // an error of the driver
             try {
-                assertThatThrownBy(() -> run(source("public.items"))).satisfies(e -> assertThat(causes(e))
+                assertThatThrownBy(() -> run(source("public.items"))).satisfies(e -> assertThat(causeMessages(e))
                         .anySatisfy(m -> assertThat(m).contains("permission denied for database")));
             } finally {
                 db.execute("GRANT CONNECT ON DATABASE " + db.name() + " TO PUBLIC");
@@ -184,27 +184,5 @@ class PostgresSecretsITCase {
             rs.next();
             return rs.getString(1);
         }
-    }
-
-    private static List<String> causes(Throwable e) {
-        List<String> messages = new ArrayList<>();
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            messages.add(String.valueOf(t.getMessage()));
-        }
-        return messages;
-    }
-
-    private static String bytesOf(Object o) throws Exception {
-        return new String(InstantiationUtil.serializeObject(o), StandardCharsets.ISO_8859_1);
-    }
-
-    private static String randomPassword() {
-        return "pw" + HexFormat.of().formatHex(randomBytes(12));
-    }
-
-    private static byte[] randomBytes(int n) {
-        byte[] bytes = new byte[n];
-        new SecureRandom().nextBytes(bytes);
-        return bytes;
     }
 }

@@ -1,40 +1,35 @@
 package io.rustcdc.flink.mysql.testing;
 
+import io.rustcdc.flink.testing.SqlDatabase;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 /** A fresh database on the shared {@link MySqlServer}. */
-public final class MySqlDatabase {
+public final class MySqlDatabase extends SqlDatabase {
     private final MySqlServer server;
-    private final String name;
 
     MySqlDatabase(MySqlServer server, String name) {
+        super(name);
         this.server = server;
-        this.name = name;
     }
 
     public MySqlServer server() {
         return server;
     }
 
-    public String name() {
-        return name;
-    }
-
+    @Override
     public String host() {
         return server.host();
     }
 
+    @Override
     public int port() {
         return server.port();
     }
 
     public String jdbcUrl() {
-        return server.jdbcUrl(name);
+        return server.jdbcUrl(name());
     }
 
     public String cdcUser() {
@@ -46,54 +41,14 @@ public final class MySqlDatabase {
     }
 
     /** An administrative connection to this database. */
+    @Override
     public Connection admin() throws SQLException {
-        return server.admin(name);
+        return server.admin(name());
     }
 
     /** A connection as the CDC user, which holds only the documented grants. */
     public Connection connect() throws SQLException {
-        return server.connect(name, cdcUser(), cdcPassword());
-    }
-
-    /** Runs statements as the administrator. */
-    public void execute(String... statements) {
-        try (Connection c = admin();
-                Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Failed in " + name + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The single value {@code sql} returns, as text. */
-    public String queryValue(String sql) {
-        List<List<String>> rows = query(sql);
-        if (rows.size() != 1 || rows.get(0).size() != 1) {
-            throw new IllegalStateException("Expected one value from " + sql + ", got " + rows);
-        }
-        return rows.get(0).get(0);
-    }
-
-    /** Every row {@code sql} returns, each as its columns' text. */
-    public List<List<String>> query(String sql) {
-        try (Connection c = admin();
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery(sql)) {
-            List<List<String>> rows = new ArrayList<>();
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                List<String> row = new ArrayList<>();
-                for (int i = 1; i <= columns; i++) {
-                    row.add(rs.getString(i));
-                }
-                rows.add(row);
-            }
-            return rows;
-        } catch (SQLException e) {
-            throw new IllegalStateException("Failed in " + name + ": " + e.getMessage(), e);
-        }
+        return server.connect(name(), cdcUser(), cdcPassword());
     }
 
     /**
@@ -105,11 +60,6 @@ public final class MySqlDatabase {
     }
 
     void drop() {
-        server.drop(name);
-    }
-
-    @Override
-    public String toString() {
-        return "MySqlDatabase{" + name + " on " + server.host() + ":" + server.port() + "}";
+        server.drop(name());
     }
 }

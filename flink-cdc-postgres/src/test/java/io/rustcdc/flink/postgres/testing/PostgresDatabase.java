@@ -1,40 +1,34 @@
 package io.rustcdc.flink.postgres.testing;
 
+import io.rustcdc.flink.testing.SqlDatabase;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 
 /** A fresh database on the shared {@link PostgresServer}, owned by the replication role. */
-public final class PostgresDatabase {
+public final class PostgresDatabase extends SqlDatabase {
     private final PostgresServer server;
-    private final String name;
 
     PostgresDatabase(PostgresServer server, String name) {
+        super(name);
         this.server = server;
-        this.name = name;
     }
 
     public PostgresServer server() {
         return server;
     }
 
-    public String name() {
-        return name;
-    }
-
+    @Override
     public String host() {
         return server.host();
     }
 
+    @Override
     public int port() {
         return server.port();
     }
 
     public String jdbcUrl() {
-        return server.jdbcUrl(name);
+        return server.jdbcUrl(name());
     }
 
     public String replicationUser() {
@@ -46,57 +40,17 @@ public final class PostgresDatabase {
     }
 
     /** A superuser connection to this database. */
+    @Override
     public Connection admin() throws SQLException {
-        return server.admin(name);
+        return server.admin(name());
     }
 
     /** A connection as the replication role (the owner of this database). */
     public Connection connect() throws SQLException {
-        return server.connect(name, replicationUser(), replicationPassword());
-    }
-
-    /** Runs statements as superuser, each in its own transaction. */
-    public void execute(String... statements) {
-        try (Connection c = admin();
-                Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Failed in " + name + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The first column of every row {@code sql} returns, as text. */
-    public List<String> queryColumn(String sql) {
-        try (Connection c = admin();
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery(sql)) {
-            List<String> values = new ArrayList<>();
-            while (rs.next()) {
-                values.add(rs.getString(1));
-            }
-            return values;
-        } catch (SQLException e) {
-            throw new IllegalStateException("Failed in " + name + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The single value {@code sql} returns, as text. */
-    public String queryValue(String sql) {
-        List<String> values = queryColumn(sql);
-        if (values.size() != 1) {
-            throw new IllegalStateException("Expected one row from " + sql + ", got " + values.size());
-        }
-        return values.get(0);
+        return server.connect(name(), replicationUser(), replicationPassword());
     }
 
     void drop() {
-        server.drop(name);
-    }
-
-    @Override
-    public String toString() {
-        return "PostgresDatabase{" + name + " on " + server.host() + ":" + server.port() + "}";
+        server.drop(name());
     }
 }
