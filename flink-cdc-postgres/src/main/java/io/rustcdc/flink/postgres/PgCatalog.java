@@ -31,12 +31,14 @@ final class PgCatalog {
     private final String database;
     private final PgTypeResolver types;
     private final int serverVersion;
+    private final PgCollations collations;
 
     PgCatalog(Connection connection, String database) throws SQLException {
         this.connection = connection;
         this.database = database;
         this.types = new PgTypeResolver(connection);
         this.serverVersion = connection.getMetaData().getDatabaseMajorVersion();
+        this.collations = new PgCollations(connection, serverVersion);
     }
 
     PgTypeResolver types() {
@@ -83,8 +85,9 @@ final class PgCatalog {
         List<String> names = new ArrayList<>();
         List<ValueType> valueTypes = new ArrayList<>();
         List<PgType> pgTypes = new ArrayList<>();
+        List<String> collationNames = new ArrayList<>();
         try (PreparedStatement s = connection.prepareStatement(
-                "SELECT a.attname, a.atttypid, a.atttypmod, NOT a.attnotnull FROM pg_catalog.pg_attribute a "
+                "SELECT a.attname, a.atttypid, a.atttypmod, NOT a.attnotnull, a.attcollation FROM pg_catalog.pg_attribute a "
                         + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '' "
                         + "ORDER BY a.attnum")) {
             s.setLong(1, relid);
@@ -99,6 +102,7 @@ final class PgCatalog {
                     names.add(name);
                     valueTypes.add(type.valueType());
                     pgTypes.add(type);
+                    collationNames.add(collations.name(rs.getLong(2), rs.getLong(5), type.declared()));
                 }
             }
         }
@@ -109,7 +113,7 @@ final class PgCatalog {
                     + publication + " SET TABLE " + table.qualifiedName() + " (...)");
         }
         RowShape shape = RowShape.of(table.schema(), table.table(), columns, key);
-        return new PgTable(TableDescription.of(table, shape, RowType.of(names, valueTypes)), pgTypes);
+        return new PgTable(TableDescription.of(table, shape, RowType.of(names, valueTypes), collationNames), pgTypes);
     }
 
     /** The primary key columns of relation {@code relid}, in key order; empty when it has none. */

@@ -1,8 +1,10 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.model.SpecialValue;
+import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.KeyOrder;
+import io.rustcdc.flink.source.spi.TextOrder;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,12 +18,47 @@ import org.apache.flink.annotation.Internal;
  * PostgreSQL's order of key values, as the default btree operator classes sort them: integers;
  * numeric with {@code -Infinity} < numbers < {@code Infinity} < {@code NaN} (1.50 = 1.5); uuid and
  * bytea by unsigned bytes (a prefix first); date and timestamps with {@code -infinity} first and
- * {@code infinity} last. Text is not ordered here: its order depends on a collation. A null sorts
- * last, as in {@code ORDER BY ... ASC}.
+ * {@code infinity} last; text, varchar and name of a collation that compares bytes ({@link
+ * #CODE_POINTS}, named so by {@link PgCollations}) by code point, which is UTF-8's byte order, and
+ * character(n) so too with its trailing spaces ignored ({@link #CODE_POINTS_BLANK_PADDED}). Text of
+ * any other collation is not ordered here. A null sorts last, as in {@code ORDER BY ... ASC}.
  */
 @Internal
 public enum PostgresKeyOrder implements KeyOrder {
     INSTANCE;
+
+    /** Text, varchar or name of a byte-comparing collation in a UTF8 database: by code point. */
+    static final String CODE_POINTS = "C";
+    /** character(n) of a byte-comparing collation in a UTF8 database: by code point, trailing spaces ignored. */
+    static final String CODE_POINTS_BLANK_PADDED = "C, blank-padded";
+
+    @Override
+    public boolean orders(ValueType type, @Nullable String collation) {
+        if (type.kind() == ValueKind.TEXT) {
+            return CODE_POINTS.equals(collation) || CODE_POINTS_BLANK_PADDED.equals(collation);
+        }
+        return orders(type);
+    }
+
+    @Override
+    public int compare(ValueType type, @Nullable String collation, @Nullable Object a, @Nullable Object b) {
+        if (type.kind() != ValueKind.TEXT) {
+            return compare(type, a, b);
+        }
+        if (!orders(type, collation)) {
+            throw new IllegalArgumentException("PostgreSQL text of collation " + collation + " is not ordered here");
+        }
+        if (a == null || b == null) {
+            return a == b ? 0 : a == null ? 1 : -1;
+        }
+        String x = (String) a;
+        String y = (String) b;
+        if (CODE_POINTS_BLANK_PADDED.equals(collation)) {
+            return TextOrder.compareCodePoints(x, TextOrder.lengthWithoutTrailing(x, ' '), y,
+                    TextOrder.lengthWithoutTrailing(y, ' '));
+        }
+        return TextOrder.compareCodePoints(x, x.length(), y, y.length());
+    }
 
     @Override
     public boolean orders(ValueType type) {

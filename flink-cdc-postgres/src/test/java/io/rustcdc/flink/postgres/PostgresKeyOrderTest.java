@@ -35,8 +35,26 @@ class PostgresKeyOrderTest {
     }
 
     @Test
+    void textOfAByteComparingCollationSortsByCodePoint() {
+        ValueType text = ValueType.of(ValueKind.TEXT);
+        assertThat(ORDER.orders(text, PostgresKeyOrder.CODE_POINTS)).isTrue();
+        assertThat(ORDER.orders(text, PostgresKeyOrder.CODE_POINTS_BLANK_PADDED)).isTrue();
+        assertThat(ORDER.orders(text, "\"en_US.utf8\" (libc en_US.utf8)")).isFalse();
+        assertThat(ORDER.compare(text, PostgresKeyOrder.CODE_POINTS, "B", "a")).isNegative();
+        assertThat(ORDER.compare(text, PostgresKeyOrder.CODE_POINTS, "\uFFFF", "\uD83D\uDE00")).isNegative();
+        assertThat(ORDER.compare(text, PostgresKeyOrder.CODE_POINTS, "a ", "a")).as("text keeps its spaces").isPositive();
+        assertThat(ORDER.compare(text, PostgresKeyOrder.CODE_POINTS, "a\t", "a")).isPositive();
+        // character(n) ignores trailing spaces only, then compares as text does
+        assertThat(ORDER.compare(text, PostgresKeyOrder.CODE_POINTS_BLANK_PADDED, "a  ", "a")).isZero();
+        assertThat(ORDER.compare(text, PostgresKeyOrder.CODE_POINTS_BLANK_PADDED, "a\t", "a ")).isPositive();
+        assertThat(ORDER.compare(text, PostgresKeyOrder.CODE_POINTS, null, "a")).as("nulls last").isPositive();
+        assertThatThrownBy(() -> ORDER.compare(text, null, "a", "b")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void textAndFloatsAreNotOrderedHere() {
         assertThat(ORDER.orders(ValueType.of(ValueKind.TEXT))).as("a collation's order").isFalse();
+        assertThat(ORDER.orders(ValueType.of(ValueKind.TEXT), null)).as("no collation named").isFalse();
         assertThat(ORDER.orders(ValueType.of(ValueKind.FLOAT64))).isFalse();
         assertThatThrownBy(() -> ORDER.compare(ValueType.of(ValueKind.TEXT), "a", "b"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TEXT");

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * Checks a connector's {@link KeyOrder} against its server: for every two rows, the order's
@@ -23,18 +24,28 @@ public final class KeyOrderOracle {
      */
     public static int check(KeyOrder order, String column, ValueType type, Map<Integer, Object> values,
             Map<Integer, Long> ranks, long seed) {
+        return check(order, column, type, null, values, ranks, seed);
+    }
+
+    /**
+     * As {@link #check(KeyOrder, String, ValueType, Map, Map, long)}, for a column whose values
+     * {@code collation} orders (as the connector's description names it; null for none).
+     */
+    public static int check(KeyOrder order, String column, ValueType type, @Nullable String collation,
+            Map<Integer, Object> values, Map<Integer, Long> ranks, long seed) {
         if (!values.keySet().equals(ranks.keySet())) {
             throw new AssertionError("Column " + column + ": the connector read rows " + values.keySet()
                     + " but the server ranked " + ranks.keySet() + " (seed " + seed + ")");
         }
-        if (!order.orders(type)) {
-            throw new AssertionError("Column " + column + " of type " + type + " is not ordered by " + order);
+        if (!order.orders(type, collation)) {
+            throw new AssertionError("Column " + column + " of type " + type + " and collation " + collation
+                    + " is not ordered by " + order);
         }
         List<Integer> ids = new ArrayList<>(values.keySet());
         int pairs = 0;
         for (int a : ids) {
             for (int b : ids) {
-                int ours = Integer.signum(order.compare(type, values.get(a), values.get(b)));
+                int ours = Integer.signum(order.compare(type, collation, values.get(a), values.get(b)));
                 int server = Long.signum(ranks.get(a) - ranks.get(b));
                 if (ours != server) {
                     throw new AssertionError("Column " + column + " (" + type + "): " + order + " compares row " + a
@@ -48,6 +59,10 @@ public final class KeyOrderOracle {
     }
 
     private static String text(Object v) {
+        if (v instanceof String) {
+            return "'" + ((String) v).codePoints().mapToObj(c -> c >= 0x20 && c < 0x7f ? Character.toString(c)
+                    : String.format("\\u{%x}", c)).collect(java.util.stream.Collectors.joining()) + "'";
+        }
         return v instanceof byte[] ? "0x" + HexFormat.of().formatHex((byte[]) v) : String.valueOf(v);
     }
 

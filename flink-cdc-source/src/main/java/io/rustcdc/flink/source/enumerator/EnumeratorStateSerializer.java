@@ -118,7 +118,7 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         int planCount = StateIO.readCount(in);
         List<TablePlan> plans = new ArrayList<>(planCount);
         for (int i = 0; i < planCount; i++) {
-            plans.add(splits.readPlan(in, format));
+            plans.add(splits.readPlan(in, splitVersion, format));
         }
         List<ChunkSplit<M>> unassigned = readChunks(in, splitVersion, format);
         List<ChunkSplit<M>> inFlight = readChunks(in, splitVersion, format);

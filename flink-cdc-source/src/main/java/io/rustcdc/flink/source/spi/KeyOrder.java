@@ -11,11 +11,14 @@ import org.apache.flink.annotation.PublicEvolving;
  * The database finds chunk boundaries ({@link CatalogSession#nextChunkEnd}); the framework decides
  * with this order which chunk holds a changed key, so both must agree for every value of every type
  * this order {@linkplain #orders orders}. A key with a column of any other type is read as one chunk.
+ * Text is ordered by a collation: the connector names a column's collation in its {@link
+ * TableDescription#collation description}, and the methods taking a {@code collation} (null for a
+ * column without one) decide with it; a connector that orders no text need not override them.
  * Supplied by the connector ({@link CdcConnector#keyOrder()}); stateless and thread-safe.
  *
  * <pre>{@code
  * KeyOrder order = connector.keyOrder();
- * if (order.orders(types)) { int c = order.compare(types, key, chunkEnd); }
+ * if (order.orders(types, collations)) { int c = order.compare(types, collations, key, chunkEnd); }
  * }</pre>
  */
 @PublicEvolving
@@ -31,6 +34,45 @@ public interface KeyOrder extends Serializable {
      * @throws IllegalArgumentException when {@link #orders} is false for {@code type}
      */
     int compare(ValueType type, @Nullable Object a, @Nullable Object b);
+
+    /**
+     * Whether values of a column of {@code type} ordered by {@code collation} (the connector's name
+     * for it, null when the column has none) are compared here exactly as the database orders them.
+     */
+    default boolean orders(ValueType type, @Nullable String collation) {
+        return orders(type);
+    }
+
+    /**
+     * Compares two values of a column of {@code type} and {@code collation} as the database orders
+     * them; equal (0) for distinct values the collation does not tell apart.
+     *
+     * @throws IllegalArgumentException when {@link #orders(ValueType, String)} is false
+     */
+    default int compare(ValueType type, @Nullable String collation, @Nullable Object a, @Nullable Object b) {
+        return compare(type, a, b);
+    }
+
+    /** Whether every one of {@code types}, with its collation (null entries where none), is ordered. */
+    default boolean orders(List<ValueType> types, List<String> collations) {
+        for (int i = 0; i < types.size(); i++) {
+            if (!orders(types.get(i), collations.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Compares two keys of the given column types and collations, column by column. */
+    default int compare(List<ValueType> types, List<String> collations, Object[] a, Object[] b) {
+        for (int i = 0; i < types.size(); i++) {
+            int c = compare(types.get(i), collations.get(i), a[i], b[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
 
     /** Whether every one of {@code types} is {@linkplain #orders(ValueType) ordered}. */
     default boolean orders(List<ValueType> types) {

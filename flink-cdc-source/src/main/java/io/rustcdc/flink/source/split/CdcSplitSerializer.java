@@ -38,7 +38,9 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
      * whether a chunk key is nullable (which keeps its table in one chunk).
      */
     static final int VERSION_4 = 4;
-    static final int CURRENT_VERSION = VERSION_4;
+    /** Version 4, and the collation of each chunk key column (null where none), which its key order reads. */
+    static final int VERSION_5 = 5;
+    static final int CURRENT_VERSION = VERSION_5;
 
     private static final byte CHUNK = 0;
     private static final byte STREAM = 1;
@@ -80,6 +82,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             case VERSION_2:
             case VERSION_3:
             case VERSION_4:
+            case VERSION_5:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("a split", version, CURRENT_VERSION);
@@ -120,7 +123,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     /** Reads what {@link #writeChunk} wrote, in the split format {@code version} and nested {@code format}. */
     public ChunkSplit<M> readChunk(DataInputView in, int version, int format) throws IOException {
         TableId table = StateIO.readTableId(in);
-        ChunkKey key = readKey(in, format);
+        ChunkKey key = readKey(in, version, format);
         int index = in.readInt();
         Object[] after = KeyCodec.read(in, key.types(), format);
         Object[] upTo = KeyCodec.read(in, key.types(), format);
@@ -155,10 +158,10 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         KeyCodec.write(out, plan.key().types(), plan.nextAfter());
     }
 
-    /** Reads what {@link #writePlan} wrote, in nested {@code format}. */
-    public TablePlan readPlan(DataInputView in, int format) throws IOException {
+    /** Reads what {@link #writePlan} wrote, in the split format {@code version} and nested {@code format}. */
+    public TablePlan readPlan(DataInputView in, int version, int format) throws IOException {
         TableId table = StateIO.readTableId(in);
-        ChunkKey key = readKey(in, format);
+        ChunkKey key = readKey(in, version, format);
         int index = in.readInt();
         return new TablePlan(table, key, index, KeyCodec.read(in, key.types(), format));
     }
@@ -170,9 +173,15 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             StateIO.writeValueType(out, key.types().get(i));
         }
         out.writeBoolean(key.nullable());
+        for (String collation : key.collations()) {
+            out.writeBoolean(collation != null);
+            if (collation != null) {
+                StateIO.writeString(out, collation);
+            }
+        }
     }
 
-    private ChunkKey readKey(DataInputView in, int format) throws IOException {
+    private ChunkKey readKey(DataInputView in, int version, int format) throws IOException {
         int columns = StateIO.readCount(in);
         List<String> names = new ArrayList<>(columns);
         List<ValueType> types = new ArrayList<>(columns);
@@ -180,8 +189,18 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             names.add(StateIO.readString(in));
             types.add(StateIO.readValueType(in, format));
         }
-        return format == StateIO.FORMAT_1 ? ChunkKey.restored(names, types, keyOrder)
-                : ChunkKey.restored(names, types, keyOrder, in.readBoolean());
+        if (format == StateIO.FORMAT_1) {
+            return ChunkKey.restored(names, types, keyOrder);
+        }
+        boolean nullable = in.readBoolean();
+        if (version < VERSION_5) {
+            return ChunkKey.restored(names, types, keyOrder, nullable);
+        }
+        List<String> collations = new ArrayList<>(columns);
+        for (int i = 0; i < columns; i++) {
+            collations.add(in.readBoolean() ? StateIO.readString(in) : null);
+        }
+        return ChunkKey.restored(names, types, collations, keyOrder, nullable);
     }
 
     private StreamSplit<P, M> readStream(DataInputView in, int version, int format) throws IOException {
@@ -202,7 +221,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         if (version >= VERSION_2) {
             int plans = StateIO.readCount(in);
             for (int i = 0; i < plans; i++) {
-                adding.add(readPlan(in, format));
+                adding.add(readPlan(in, version, format));
             }
         }
         return StreamSplit.of(position, handoff, tables, history, adding);

@@ -7,6 +7,7 @@ import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import javax.annotation.Nullable;
@@ -15,12 +16,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The columns that split a table into chunks (its primary key, or a configured column), the
- * database's order of their values (its connector's {@link KeyOrder}) and whether the table may be
- * split at all: only when that order {@linkplain KeyOrder#orders orders} every key column's type and
- * no key column is nullable (a row whose key is NULL lies in no key range: {@code key > ?} and {@code
- * key <= ?} are never true for it). A table that may not be split is read as one chunk, still
- * streamed in bounded memory. Immutable.
+ * The columns that split a table into chunks (its primary key, or a configured column), their
+ * collations where the connector names them, the database's order of their values (its connector's
+ * {@link KeyOrder}) and whether the table may be split at all: only when that order {@linkplain
+ * KeyOrder#orders orders} every key column's type with its collation and no key column is nullable
+ * (a row whose key is NULL lies in no key range: {@code key > ?} and {@code key <= ?} are never true
+ * for it). A table that may not be split is read as one chunk, still streamed in bounded memory.
+ * Immutable.
  */
 @Internal
 public final class ChunkKey implements Serializable {
@@ -29,16 +31,23 @@ public final class ChunkKey implements Serializable {
 
     private final List<String> columns;
     private final List<ValueType> types;
+    /** Per key column; null entries for columns without a collation. */
+    private final List<String> collations;
     private final KeyOrder order;
     private final boolean nullable;
     private final boolean splittable;
 
-    private ChunkKey(List<String> columns, List<ValueType> types, KeyOrder order, boolean nullable) {
+    private ChunkKey(List<String> columns, List<ValueType> types, List<String> collations, KeyOrder order,
+            boolean nullable) {
         this.columns = List.copyOf(columns);
         this.types = List.copyOf(types);
+        if (collations.size() != this.columns.size()) {
+            throw new IllegalArgumentException(collations.size() + " collations for key " + columns);
+        }
+        this.collations = Collections.unmodifiableList(new ArrayList<>(collations));
         this.order = Objects.requireNonNull(order, "order");
         this.nullable = nullable;
-        this.splittable = !nullable && order.orders(this.types);
+        this.splittable = !nullable && order.orders(this.types, this.collations);
     }
 
     /**
@@ -59,6 +68,7 @@ public final class ChunkKey implements Serializable {
                     + table.table().qualifiedName() + ":" + rowType.name(0) + "), or add a primary key.");
         }
         List<ValueType> types = new ArrayList<>();
+        List<String> collations = new ArrayList<>();
         boolean nullable = false;
         for (String c : columns) {
             int i = rowType.indexOf(c);
@@ -68,24 +78,46 @@ public final class ChunkKey implements Serializable {
                         + rowType.names());
             }
             types.add(rowType.type(i));
+            collations.add(table.collation(i));
             nullable |= table.shape().columns().get(i).nullable();
         }
-        if (nullable && order.orders(types)) {
+        if (nullable && order.orders(types, collations)) {
             LOG.warn("Table {} is read as one chunk: its chunk key column {} is nullable, and rows whose key is NULL "
                     + "lie in no key range. Declare the column NOT NULL, or name a NOT NULL column with '{}', to read "
                     + "the table in parallel chunks.", table.table().qualifiedName(), columns, optionName);
         }
-        return new ChunkKey(columns, types, order, nullable);
+        for (int i = 0; i < columns.size(); i++) {
+            if (!order.orders(types.get(i), collations.get(i))) {
+                LOG.warn("Table {} is read as one chunk (in one task, its rows streamed): the source cannot compare "
+                        + "values of its chunk key column {} (type {}{}) as the database orders them, so it cannot "
+                        + "tell which chunk a changed key falls into. To read it in parallel chunks, name a key column "
+                        + "of an ordered type with '{}', or give the column a collation the connector orders (see the "
+                        + "connector's documentation, 'Chunking').", table.table().qualifiedName(), columns.get(i),
+                        table.shape().columns().get(rowType.indexOf(columns.get(i))).dataType(),
+                        collations.get(i) == null ? "" : ", collation " + collations.get(i), optionName);
+                break;
+            }
+        }
+        return new ChunkKey(columns, types, collations, order, nullable);
     }
 
-    /** A key read back from state, ordered by its connector's {@code order}; {@code nullable} as {@link #nullable}. */
+    /**
+     * A key read back from state, ordered by its connector's {@code order}; {@code collations} and
+     * {@code nullable} as {@link #collations} and {@link #nullable}.
+     */
+    public static ChunkKey restored(List<String> columns, List<ValueType> types, List<String> collations,
+            KeyOrder order, boolean nullable) {
+        return new ChunkKey(columns, types, collations, order, nullable);
+    }
+
+    /** A key read back from state written before collations were kept (split format 4): none. */
     public static ChunkKey restored(List<String> columns, List<ValueType> types, KeyOrder order, boolean nullable) {
-        return new ChunkKey(columns, types, order, nullable);
+        return new ChunkKey(columns, types, Collections.nCopies(columns.size(), null), order, nullable);
     }
 
     /** A key read back from state written before nullability was kept (split format 1): split as before. */
     public static ChunkKey restored(List<String> columns, List<ValueType> types, KeyOrder order) {
-        return new ChunkKey(columns, types, order, false);
+        return restored(columns, types, order, false);
     }
 
     /** Whether a key column may hold NULL, which keeps the table in one chunk. */
@@ -101,13 +133,18 @@ public final class ChunkKey implements Serializable {
         return types;
     }
 
+    /** The collation of each key column, as the connector names it; null entries for columns without one. */
+    public List<String> collations() {
+        return collations;
+    }
+
     public KeyOrder order() {
         return order;
     }
 
     /** Compares two keys of these columns as the database orders them. */
     public int compare(Object[] a, Object[] b) {
-        return order.compare(types, a, b);
+        return order.compare(types, collations, a, b);
     }
 
     /** Whether the table may be read in more than one chunk. */
@@ -118,7 +155,8 @@ public final class ChunkKey implements Serializable {
     @Override
     public boolean equals(Object o) {
         return o instanceof ChunkKey && ((ChunkKey) o).columns.equals(columns) && ((ChunkKey) o).types.equals(types)
-                && ((ChunkKey) o).order.equals(order) && ((ChunkKey) o).nullable == nullable;
+                && ((ChunkKey) o).collations.equals(collations) && ((ChunkKey) o).order.equals(order)
+                && ((ChunkKey) o).nullable == nullable;
     }
 
     @Override

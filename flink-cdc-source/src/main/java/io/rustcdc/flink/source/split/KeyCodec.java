@@ -22,7 +22,7 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Writes chunk boundary keys into state, by their columns' value types: the kinds a connector's key
  * order may order, plus special values (infinities, NaN, and since nested format 2 MySQL zero dates
- * with their text). A tag byte precedes each value; a special value's type is an explicit code
+ * with their text; text as UTF-8, written only by split format 5 and later). A tag byte precedes each value; a special value's type is an explicit code
  * since format 2 (format 1 wrote its ordinal).
  */
 @Internal
@@ -111,6 +111,9 @@ public final class KeyCodec {
                 out.writeLong(((Instant) v).getEpochSecond());
                 out.writeInt(((Instant) v).getNano());
                 break;
+            case TEXT: // split format 5 and later (keys of a collation the connector orders); valid Unicode
+                StateIO.writeString(out, (String) v);
+                break;
             default:
                 throw new IOException("Chunk keys of kind " + kind + " are not written to state");
         }
@@ -160,6 +163,8 @@ public final class KeyCodec {
                 return LocalDate.ofEpochDay(in.readLong()).atStartOfDay().plusNanos(in.readLong());
             case TIMESTAMP_TZ:
                 return Instant.ofEpochSecond(in.readLong(), in.readInt());
+            case TEXT:
+                return StateIO.readString(in);
             default:
                 throw new IOException("Chunk keys of kind " + kind + " are not read from state");
         }

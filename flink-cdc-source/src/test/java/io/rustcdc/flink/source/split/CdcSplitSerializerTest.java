@@ -123,9 +123,7 @@ public class CdcSplitSerializerTest {
     @Test
     void version4WritesExplicitCodesAndZeroDates() throws IOException {
         byte[] frozen = resource("/serializer-snapshots/stream-split-v4.bin");
-        assertThat(SERIALIZER.getVersion()).isEqualTo(4);
         assertThat(SERIALIZER.deserialize(4, frozen)).isEqualTo(streamWithZeroDates());
-        assertThat(SERIALIZER.serialize(streamWithZeroDates())).as("the writer still writes the frozen bytes").isEqualTo(frozen);
         assertThat(roundTrip(streamWithZeroDates())).isEqualTo(streamWithZeroDates());
         ChunkKey nullable = ChunkKey.restored(key().columns(), key().types(), TestKeyOrder.ASCENDING, true);
         ChunkSplit<Long> oneChunk = ChunkSplit.of(ORDERS, nullable, 0, null, null);
@@ -140,10 +138,42 @@ public class CdcSplitSerializerTest {
         assertThatThrownBy(() -> SERIALIZER.deserialize(4, chunk)).hasMessageContaining("Unknown value kind code 0");
     }
 
+    /** Version 4's sample plus a text-keyed chunk whose collation is kept (version 5 and later). */
+    static StreamSplit<TestPosition, Long> streamWithCollations() {
+        StreamSplit<TestPosition, Long> base = streamWithZeroDates();
+        ChunkKey text = ChunkKey.restored(List.of("code", "id"), List.of(ValueType.of(ValueKind.TEXT),
+                ValueType.of(ValueKind.BIGINT)), java.util.Arrays.asList(TestKeyOrder.CASE_INSENSITIVE, null),
+                TestKeyOrder.ASCENDING, false);
+        ChunkSplit<Long> textChunk = ChunkSplit.<Long>of(ORDERS, text, 5, new Object[] {"Ab c ", 3L},
+                new Object[] {"\u00e9\ud83d\ude00", -1L}).finished(102L);
+        List<ChunkSplit<Long>> handoff = new java.util.ArrayList<>(base.handoff());
+        handoff.add(textChunk);
+        TablePlan plan = new TablePlan(TableId.of("shop", "public", "texts"), text, 2, new Object[] {"", 0L});
+        List<TablePlan> adding = new java.util.ArrayList<>(base.adding());
+        adding.add(plan);
+        return StreamSplit.of(base.position(), handoff, base.tables(), base.history(), adding);
+    }
+
+    @Test
+    void version5KeepsCollations() throws IOException {
+        byte[] frozen = resource("/serializer-snapshots/stream-split-v5.bin");
+        assertThat(SERIALIZER.getVersion()).isEqualTo(5);
+        assertThat(SERIALIZER.deserialize(5, frozen)).isEqualTo(streamWithCollations());
+        assertThat(SERIALIZER.serialize(streamWithCollations())).as("the writer still writes the frozen bytes").isEqualTo(frozen);
+        StreamSplit<?, ?> read = (StreamSplit<?, ?>) roundTrip(streamWithCollations());
+        ChunkKey key = read.handoff().get(read.handoff().size() - 1).key();
+        assertThat(key.collations()).containsExactly(TestKeyOrder.CASE_INSENSITIVE, null);
+        assertThat(key.splittable()).as("the test order orders text of its collation").isTrue();
+        assertThat(read.adding().get(read.adding().size() - 1).key()).isEqualTo(key);
+        // a key read from version 4 has no collation, so its text is not ordered
+        StreamSplit<?, ?> v4 = (StreamSplit<?, ?>) SERIALIZER.deserialize(4, resource("/serializer-snapshots/stream-split-v4.bin"));
+        assertThat(v4.handoff().get(0).key().collations()).containsOnlyNulls();
+    }
+
     @Test
     void refusesUnknownVersions() {
-        assertThatThrownBy(() -> SERIALIZER.deserialize(5, new byte[0])).isInstanceOf(CdcException.class)
-                .hasMessageContaining("serializer version 5");
+        assertThatThrownBy(() -> SERIALIZER.deserialize(6, new byte[0])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 6");
     }
 
     private static CdcSplit roundTrip(CdcSplit split) throws IOException {
@@ -160,6 +190,6 @@ public class CdcSplitSerializerTest {
     /** Writes the snapshot of the current version; run once when a format version is introduced. */
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
-        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"), SERIALIZER.serialize(streamWithZeroDates()));
+        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"), SERIALIZER.serialize(streamWithCollations()));
     }
 }

@@ -72,4 +72,24 @@ class ChunkKeyTest {
         assertThat(ChunkKey.restored(List.of("maybe"), List.of(ValueType.of(ValueKind.INTEGER)), TestKeyOrder.ASCENDING,
                 true)).isEqualTo(maybe);
     }
+
+    @Test
+    void textIsSplitByTheCollationTheConnectorNames() {
+        RowShape shape = RowShape.of("s", "t", List.of(RowShape.Column.of("name", "text", false)), List.of("name"));
+        RowType rowType = RowType.of(List.of("name"), List.of(ValueType.of(ValueKind.TEXT)));
+        TableDescription collated = TableDescription.of(ID, shape, rowType, List.of(TestKeyOrder.CASE_INSENSITIVE));
+        ChunkKey name = ChunkKey.of(collated, TestKeyOrder.ASCENDING, "name", "chunk-key");
+        assertThat(name.collations()).containsExactly(TestKeyOrder.CASE_INSENSITIVE);
+        assertThat(name.splittable()).isTrue();
+        // the order of the collation decides, not Java's: "B" > "a" and "A" = "a" there
+        ChunkSplit<Long> chunk = ChunkSplit.of(ID, name, 1, new Object[] {"a"}, new Object[] {"c"});
+        assertThat(chunk.contains(new Object[] {"B"})).isTrue();
+        assertThat(chunk.contains(new Object[] {"A"})).as("equal to the lower bound: in the chunk before").isFalse();
+        assertThat(chunk.contains(new Object[] {"C"})).as("equal to the upper bound").isTrue();
+        assertThat(name).isNotEqualTo(ChunkKey.of(TableDescription.of(ID, shape, rowType), TestKeyOrder.ASCENDING,
+                "name", "chunk-key"));
+        TableDescription other = TableDescription.of(ID, shape, rowType, List.of("unknown_collation"));
+        assertThat(ChunkKey.of(other, TestKeyOrder.ASCENDING, "name", "chunk-key").splittable())
+                .as("a collation the order does not know").isFalse();
+    }
 }
