@@ -1,6 +1,8 @@
 package io.rustcdc.flink.source.enumerator;
 
 import org.apache.flink.annotation.Internal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Holds the stream split back, once the last chunk is read, until a checkpoint taken after that
@@ -14,6 +16,7 @@ import org.apache.flink.annotation.Internal;
  */
 @Internal
 final class StreamGate {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamGate.class);
     static final long FALLBACK_NANOS = 10_000_000_000L;
 
     private long armedAt = -1;
@@ -52,5 +55,24 @@ final class StreamGate {
     /** Whether waiting has lasted long enough to give up on a checkpoint. */
     boolean fallbackDue(long nowNanos) {
         return armedAt >= 0 && nowNanos - armedAt >= FALLBACK_NANOS;
+    }
+
+    /**
+     * Whether the stream may start now that the last chunk is read: with one reader at once, else
+     * when the gate is open or, with a WARN, when the fallback is due. Arms the gate.
+     */
+    boolean mayStart(int parallelism, long nowNanos) {
+        if (parallelism == 1 || open()) {
+            return true;
+        }
+        arm(nowNanos);
+        if (fallbackDue(nowNanos)) {
+            LOG.warn("No checkpoint completed within {} s of the last snapshot chunk, so the stream starts now. "
+                    + "Without a completed checkpoint between them, a change may reach operators downstream before "
+                    + "the snapshot row it changes when they were read by different subtasks: enable checkpointing "
+                    + "(an interval of a few seconds) for an exact handoff.", FALLBACK_NANOS / 1_000_000_000L);
+            return true;
+        }
+        return false;
     }
 }

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds the tables the include list matches that the source does not capture yet, checks and
- * prepares them as at a first start, and plans their chunks. Does database I/O and touches no
- * enumerator state, so it may run on a worker thread.
+ * prepares them as at a first start, and plans their chunks. Does database I/O through the session
+ * it is given and touches no enumerator state: it runs on the enumerator's worker thread.
  */
 @Internal
 final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends Serializable> {
@@ -36,30 +36,28 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
     }
 
     /**
-     * Finds, prepares and describes the tables not in {@code captured}; no enumerator state is
+     * Finds, prepares and describes, through {@code s}, the tables not in {@code captured}; no enumerator state is
      * touched. A table whose prerequisites fail fails the call when {@code strict}; otherwise it is
      * left for the next look, with a WARN naming what is missing (a table just created often gets its
      * grants a moment later, and its snapshot, whenever it comes, holds every change until then).
      */
-    List<Found> find(Set<TableId> captured, boolean strict) {
+    List<Found> find(CatalogSession<P, M> s, Set<TableId> captured, boolean strict) {
         List<TableId> tablesFound = new ArrayList<>();
         List<Found> found = new ArrayList<>();
-        try (CatalogSession<P, M> s = connector.openSession()) {
-            for (TableId table : s.discoverTables(settings.filter())) {
-                if (!captured.contains(table) && (strict || ready(s, table))) {
-                    tablesFound.add(table);
-                }
+        for (TableId table : s.discoverTables(settings.filter())) {
+            if (!captured.contains(table) && (strict || ready(s, table))) {
+                tablesFound.add(table);
             }
-            if (tablesFound.isEmpty()) {
-                return found;
-            }
-            s.checkSnapshotPrerequisites(tablesFound);
-            s.prepareStream(tablesFound, settings.fullBeforeImages());
-            for (TableId table : tablesFound) {
-                TableDescription description = s.describe(table);
-                found.add(new Found(TablePlan.start(table, ChunkKey.of(description, connector.keyOrder(), settings.chunkKeyColumn(table),
-                        CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
-            }
+        }
+        if (tablesFound.isEmpty()) {
+            return found;
+        }
+        s.checkSnapshotPrerequisites(tablesFound);
+        s.prepareStream(tablesFound, settings.fullBeforeImages());
+        for (TableId table : tablesFound) {
+            TableDescription description = s.describe(table);
+            found.add(new Found(TablePlan.start(table, ChunkKey.of(description, connector.keyOrder(),
+                    settings.chunkKeyColumn(table), CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
         }
         return found;
     }

@@ -1,0 +1,154 @@
+package io.rustcdc.flink.source.enumerator;
+
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.TablePlan;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.metrics.MetricGroup;
+
+/**
+ * The snapshot's chunks as the enumerator tracks them: the plans of tables not planned to their end
+ * (the first one is being planned), chunks planned but not assigned, assigned and being read, and
+ * read. Used on the coordinator thread only (the gauges read it from a metrics thread).
+ *
+ * <p>A plan stays here, unchanged, while the worker plans chunks from it: a checkpoint taken then
+ * holds the plan as it was, and a restored enumerator plans those chunks again.
+ */
+@Internal
+final class SnapshotChunks<M> {
+    private final Deque<TablePlan> plans = new ArrayDeque<>();
+    private final Deque<ChunkSplit<M>> unassigned = new ArrayDeque<>();
+    private final Map<String, ChunkSplit<M>> inFlight = new LinkedHashMap<>();
+    private final Map<String, ChunkSplit<M>> finished = new LinkedHashMap<>();
+    private final Map<TableId, Integer> chunksPlanned = new ConcurrentHashMap<>();
+    private final Map<TableId, Integer> chunksRead = new ConcurrentHashMap<>();
+    /** The plan the worker is planning chunks from; null while it plans none. */
+    @Nullable private TablePlan planning;
+
+    SnapshotChunks(EnumeratorState<?, M> state) {
+        plans.addAll(state.plans);
+        unassigned.addAll(state.unassigned);
+        state.inFlight.forEach(c -> inFlight.put(c.splitId(), c));
+        state.finished.forEach(c -> finished.put(c.splitId(), c));
+    }
+
+    void addPlans(Collection<TablePlan> tablePlans) {
+        plans.addAll(tablePlans);
+    }
+
+    /** A chunk to assign, if one is planned. */
+    @Nullable
+    ChunkSplit<M> nextUnassigned() {
+        return unassigned.poll();
+    }
+
+    /** Whether a table still has chunks to plan. */
+    boolean planning() {
+        return !plans.isEmpty();
+    }
+
+    /**
+     * The plan to plan chunks from next, taken as in progress; null when the worker is at it already
+     * or nothing is left to plan.
+     */
+    @Nullable
+    TablePlan startPlanning() {
+        if (planning != null || plans.isEmpty()) {
+            return null;
+        }
+        planning = plans.peekFirst();
+        return planning;
+    }
+
+    /** Takes the chunks the worker planned: they wait to be assigned, and the plan goes on where they end. */
+    void planned(CatalogWorker.PlannedChunks<M> result) {
+        if (planning != result.from() || plans.peekFirst() != result.from()) {
+            throw new IllegalStateException("Chunks of " + result.from() + " were planned, but the enumerator was "
+                    + "planning " + planning);
+        }
+        planning = null;
+        plans.removeFirst();
+        if (result.next() != null) {
+            plans.addFirst(result.next());
+        }
+        unassigned.addAll(result.chunks());
+        result.chunks().forEach(c -> chunksPlanned.merge(c.table(), 1, Integer::sum));
+    }
+
+    /** The worker could not plan: nothing changed, the plan is as it was. */
+    void planningFailed() {
+        planning = null;
+    }
+
+    void assigned(ChunkSplit<M> chunk) {
+        inFlight.put(chunk.splitId(), chunk);
+    }
+
+    /** A reader gave back {@code chunk}: read (with its mark) or to be assigned again, first. */
+    void returned(ChunkSplit<M> chunk, ChunkSplit<M> toAssign) {
+        inFlight.remove(chunk.splitId());
+        if (chunk.mark() == null) {
+            unassigned.addFirst(toAssign);
+        } else {
+            finished.put(chunk.splitId(), chunk);
+        }
+    }
+
+    /** A reader has read {@code chunk}, which carries its mark. */
+    void read(ChunkSplit<M> chunk) {
+        if (inFlight.remove(chunk.splitId()) != null) {
+            chunksRead.merge(chunk.table(), 1, Integer::sum);
+        }
+        finished.put(chunk.splitId(), chunk);
+    }
+
+    /** Whether chunks are being read. */
+    boolean reading() {
+        return !inFlight.isEmpty();
+    }
+
+    /** The read chunks, forgotten here: the stream split carries what its handoff needs. */
+    List<ChunkSplit<M>> takeFinished() {
+        List<ChunkSplit<M>> read = new ArrayList<>(finished.values());
+        finished.clear();
+        return read;
+    }
+
+    List<TablePlan> plans() {
+        return new ArrayList<>(plans);
+    }
+
+    List<ChunkSplit<M>> unassigned() {
+        return new ArrayList<>(unassigned);
+    }
+
+    List<ChunkSplit<M>> inFlight() {
+        return new ArrayList<>(inFlight.values());
+    }
+
+    List<ChunkSplit<M>> finished() {
+        return new ArrayList<>(finished.values());
+    }
+
+    /** Snapshot progress: chunks planned and read, in all and per table, and tables still being planned. */
+    void registerMetrics(MetricGroup group, Collection<TableId> tables) {
+        group.gauge("snapshotTablesBeingPlanned", () -> plans.size());
+        group.gauge("snapshotChunksInFlight", () -> inFlight.size() + unassigned.size());
+        group.gauge("snapshotChunksRead", () -> chunksRead.values().stream().mapToInt(Integer::intValue).sum());
+        for (TableId table : tables) {
+            MetricGroup t = group.addGroup("table", table.qualifiedName());
+            t.gauge("chunksPlanned", () -> chunksPlanned.getOrDefault(table, 0));
+            t.gauge("chunksRead", () -> chunksRead.getOrDefault(table, 0));
+            t.gauge("planningComplete", () -> plans.stream().noneMatch(p -> p.table().equals(table)) ? 1 : 0);
+        }
+    }
+}

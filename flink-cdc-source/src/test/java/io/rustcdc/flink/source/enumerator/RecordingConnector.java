@@ -1,0 +1,213 @@
+package io.rustcdc.flink.source.enumerator;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.KeyOrder;
+import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.source.split.TestKeyOrder;
+import io.rustcdc.flink.source.split.TestPosition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import javax.annotation.Nullable;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * A connector for the enumerator's unit tests: tables of {@code BIGINT} keys held in memory, a
+ * position that counts up, and a record of every catalogue call with the thread it ran on. A call
+ * can be made to fail, or to wait for the test. Not a database: the enumerator's database work is
+ * proven against real servers by the connectors' ITs.
+ */
+final class RecordingConnector implements CdcConnector<TestPosition, Long> {
+    private static final long serialVersionUID = 1L;
+
+    /** One catalogue call: its name and the thread it ran on. */
+    record Call(String name, Thread thread) {}
+
+    final Map<TableId, NavigableSet<Long>> tables = new LinkedHashMap<>();
+    final List<Call> calls = new CopyOnWriteArrayList<>();
+    final AtomicLong position = new AtomicLong(100);
+    final AtomicInteger sessionsOpen = new AtomicInteger();
+    final List<Thread> closedOn = new CopyOnWriteArrayList<>();
+    /** Calls to fail, by name, with the exception given. */
+    final Map<String, RuntimeException> failures = new ConcurrentHashMap<>();
+    /** When set, nextChunkEnd tells {@link #blocked} and waits for this latch. */
+    @Nullable volatile CountDownLatch release;
+    final CountDownLatch blocked = new CountDownLatch(1);
+
+    RecordingConnector table(String name, long... keys) {
+        NavigableSet<Long> set = new TreeSet<>();
+        for (long k : keys) {
+            set.add(k);
+        }
+        tables.put(TableId.of("db", "s", name), set);
+        return this;
+    }
+
+    static TableDescription describe(TableId table) {
+        RowShape shape = RowShape.of(table.schema(), table.table(), List.of(RowShape.Column.of("id", "bigint", false),
+                RowShape.Column.of("v", "text", true)), List.of("id"));
+        return TableDescription.of(table, shape, RowType.of(List.of("id", "v"),
+                List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.TEXT))));
+    }
+
+    List<Call> callsNamed(String name) {
+        return calls.stream().filter(c -> c.name().equals(name)).toList();
+    }
+
+    @Override
+    public String name() {
+        return "recording";
+    }
+
+    @Override
+    public SimpleVersionedSerializer<TestPosition> positionSerializer() {
+        return TestPosition.POSITIONS;
+    }
+
+    @Override
+    public SimpleVersionedSerializer<Long> markSerializer() {
+        return TestPosition.MARKS;
+    }
+
+    @Override
+    public KeyOrder keyOrder() {
+        return TestKeyOrder.ASCENDING;
+    }
+
+    @Override
+    public CatalogSession<TestPosition, Long> openSession() {
+        record("openSession");
+        sessionsOpen.incrementAndGet();
+        return new Session();
+    }
+
+    @Override
+    public ChangeStream<TestPosition> openStream(TestPosition from, TableFilter filter) {
+        throw new UnsupportedOperationException("the enumerator opens no stream");
+    }
+
+    @Override
+    public boolean reflects(Long mark, TestPosition position) {
+        return position.value() <= mark;
+    }
+
+    @Override
+    public TestPosition handoffEnd(Long mark) {
+        return new TestPosition(mark + 1);
+    }
+
+    private void record(String call) {
+        calls.add(new Call(call, Thread.currentThread()));
+        RuntimeException failure = failures.get(call);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private final class Session implements CatalogSession<TestPosition, Long> {
+        private boolean closed;
+
+        @Override
+        public void checkSnapshotPrerequisites(List<TableId> tables) {
+            use("checkSnapshotPrerequisites");
+        }
+
+        @Override
+        public TestPosition prepareStream(List<TableId> tables, boolean fullBeforeImages) {
+            use("prepareStream");
+            return new TestPosition(position.get());
+        }
+
+        @Override
+        public List<TableId> discoverTables(TableFilter filter) {
+            use("discoverTables");
+            synchronized (RecordingConnector.this.tables) {
+                return new ArrayList<>(RecordingConnector.this.tables.keySet());
+            }
+        }
+
+        @Override
+        public TableDescription describe(TableId table) {
+            use("describe");
+            return RecordingConnector.describe(table);
+        }
+
+        @Override
+        @Nullable
+        public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+                int chunkSize) {
+            use("nextChunkEnd");
+            CountDownLatch latch = release;
+            if (latch != null) {
+                blocked.countDown();
+                try {
+                    if (!latch.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the test did not release nextChunkEnd");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new CdcException(CdcException.Kind.CONNECTION, "interrupted", e);
+                }
+            }
+            synchronized (tables) {
+                NavigableSet<Long> keys = tables.get(table.table());
+                NavigableSet<Long> rest = after == null ? keys : keys.tailSet((Long) after[0], false);
+                int i = 0;
+                for (Long key : rest) {
+                    if (++i == chunkSize) {
+                        return new Object[] {key};
+                    }
+                }
+                return null;
+            }
+        }
+
+        @Override
+        public Long readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+                @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+            throw new UnsupportedOperationException("the enumerator reads no chunk");
+        }
+
+        @Override
+        public TestPosition currentPosition() {
+            use("currentPosition");
+            return new TestPosition(position.get());
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                closedOn.add(Thread.currentThread());
+                sessionsOpen.decrementAndGet();
+            }
+        }
+
+        private void use(String call) {
+            if (closed) {
+                throw new IllegalStateException(call + " on a closed session");
+            }
+            record(call);
+        }
+    }
+}
