@@ -30,12 +30,15 @@ import java.util.stream.Stream;
 final class FlinkCluster implements AutoCloseable {
     private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
     private static final Path HOME = Path.of(System.getProperty("rustcdc.flink.home", "target/flink"));
+    private static final int METRICS_PORTS = 8;
 
     private final Path dir;
     private final Path conf;
     private final Path lib;
     private final Path log;
     private final int restPort;
+    /** The first of the ports the Prometheus reporters of the cluster's processes may take, one each. */
+    private final int metricsPort;
     private final List<Process> processes = new ArrayList<>();
     private final List<Process> taskManagers = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
@@ -47,6 +50,7 @@ final class FlinkCluster implements AutoCloseable {
         this.lib = Files.createDirectories(dir.resolve("lib"));
         this.log = Files.createDirectories(dir.resolve("log"));
         this.restPort = LocalProcesses.freePort();
+        this.metricsPort = LocalProcesses.freePort();
         try (Stream<Path> jars = Files.list(HOME.resolve("lib"))) {
             for (Path jar : (Iterable<Path>) jars::iterator) {
                 Files.createSymbolicLink(lib.resolve(jar.getFileName()), jar.toAbsolutePath());
@@ -93,6 +97,9 @@ final class FlinkCluster implements AutoCloseable {
                 "restart-strategy.type: fixed-delay",
                 "restart-strategy.fixed-delay.attempts: 100",
                 "restart-strategy.fixed-delay.delay: 1 s",
+                // each process takes the first free port of the range: the JobManager and every TaskManager
+                "metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
+                "metrics.reporter.prom.port: " + metricsPort + "-" + (metricsPort + METRICS_PORTS - 1),
                 "execution.checkpointing.dir: " + dir.resolve("checkpoints").toUri(),
                 "execution.checkpointing.savepoint-dir: " + dir.resolve("savepoints").toUri(),
                 "io.tmp.dirs: " + Files.createDirectories(dir.resolve("tmp")),
@@ -257,6 +264,7 @@ final class FlinkCluster implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(LocalProcesses.command("KILL", command, false)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.resolve(name + ".out").toFile()));
         pb.environment().put("FLINK_CONF_DIR", conf.toString());
+        pb.environment().put("FLINK_PLUGINS_DIR", HOME.resolve("plugins").toAbsolutePath().toString());
         return LocalProcesses.start(pb);
     }
 
@@ -265,6 +273,7 @@ final class FlinkCluster implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(LocalProcesses.command("KILL", command, false)).redirectErrorStream(true)
                 .redirectOutput(out.toFile());
         pb.environment().put("FLINK_CONF_DIR", conf.toString());
+        pb.environment().put("FLINK_PLUGINS_DIR", HOME.resolve("plugins").toAbsolutePath().toString());
         Process p = LocalProcesses.start(pb);
         processes.add(p);
         boolean ended = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -277,6 +286,29 @@ final class FlinkCluster implements AutoCloseable {
             throw new AssertionError(name + " exited with " + p.exitValue() + ":\n" + text);
         }
         return text;
+    }
+
+    /**
+     * What a Prometheus server scraping every process of the cluster would read now: the text of each
+     * reporter's {@code /metrics} that answers.
+     */
+    String prometheusMetrics() {
+        StringBuilder sb = new StringBuilder();
+        for (int port = metricsPort; port < metricsPort + METRICS_PORTS; port++) {
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/metrics")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    sb.append(r.body());
+                }
+            } catch (IOException e) {
+                // no reporter on this port
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        return sb.toString();
     }
 
     /** The logs of every process, for a failure message. */

@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.testing.Poll;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -25,6 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class JobJarClusterITCase {
     private static final Path JOB_JAR = Path.of(System.getProperty("rustcdc.e2e.job.jar", "target/e2e-job.jar"));
     private static final String MAIN = "io.rustcdc.flink.e2e.ChangelogToTableJob";
+    /** A slot gauge of the source in the Prometheus text format: its name after the scope, and its value. */
+    private static final Pattern SLOT_GAUGE = Pattern.compile(
+            "(?m)^flink_taskmanager_job_task_operator_postgres_(slot\\w+)\\{[^}]*\\} (\\S+)$");
     private static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");
 
     @RegisterExtension
@@ -38,10 +45,32 @@ class JobJarClusterITCase {
         try (OrderWriter writer = new OrderWriter(orders.source(), 1)) {
             cluster.awaitRunning(job);
             writer.awaitTransactions(300);
+            orders.awaitStreamedChanges();
         }
         orders.awaitSinkEqualsSource();
         assertThat(orders.ops()).containsKeys("read", "insert", "update", "delete");
+        assertSlotGaugesAreScraped(cluster);
         cluster.cli("cancel", job);
+    }
+
+    /**
+     * The alerts of docs/operations.md are built from numeric gauges as Flink's Prometheus reporter
+     * exports them (a String gauge it exports as 0, so none is alerted on): the streaming subtask's slot
+     * gauges, with a healthy slot's values.
+     */
+    private static void assertSlotGaugesAreScraped(FlinkCluster cluster) throws Exception {
+        Map<String, Double> gauges = new HashMap<>();
+        Poll.until("the slot gauges in a Prometheus scrape", Duration.ofSeconds(60), () -> {
+            gauges.clear();
+            Matcher m = SLOT_GAUGE.matcher(cluster.prometheusMetrics());
+            while (m.find()) {
+                gauges.put(m.group(1), Double.valueOf(m.group(2)));
+            }
+            return gauges.containsKey("slotWalStatusCode") && gauges.get("slotWalStatusCode") >= 0;
+        });
+        assertThat(gauges).containsEntry("slotWalStatusCode", 0.0).containsEntry("slotWalStatusReserved", 1.0)
+                .containsEntry("slotWalStatusLost", 0.0).containsKeys("slotLagBytes", "slotSafeWalSizeBytes");
+        assertThat(gauges.get("slotLagBytes")).isGreaterThanOrEqualTo(0.0);
     }
 
     @Test

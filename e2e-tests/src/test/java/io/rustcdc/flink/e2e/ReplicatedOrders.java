@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresServer;
 import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.Poll;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -88,6 +89,16 @@ final class ReplicatedOrders {
             }
             Thread.sleep(500);
         }
+    }
+
+    /**
+     * Waits until the sink holds changes of every kind from the stream (an insert, an update and a
+     * delete), for a test whose writer must outlast the snapshot: on a slow machine the snapshot alone
+     * may otherwise read every write.
+     */
+    void awaitStreamedChanges() throws Exception {
+        Poll.until("the stream's inserts, updates and deletes in the sink", Duration.ofMinutes(3),
+                () -> sinkChangelog().ops().keySet().containsAll(List.of("insert", "update", "delete")));
     }
 
     /** How many events of each op the sink holds, as of the last comparison. */
