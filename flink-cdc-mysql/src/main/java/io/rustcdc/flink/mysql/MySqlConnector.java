@@ -65,6 +65,12 @@ public final class MySqlConnector implements CdcConnector<MySqlPosition, MySqlPo
         return MySqlPosition.parse(config.flavor(), text);
     }
 
+    /** The retry of {@code connect.max-retries}, {@code connect.retry.initial-delay} and {@code connect.retry.max-delay}. */
+    @Override
+    public io.rustcdc.flink.source.ConnectionRetry connectionRetry() {
+        return config.connection().retry();
+    }
+
     @Override
     public CatalogSession<MySqlPosition, MySqlPosition> openSession() {
         return new MySqlSession(config);

@@ -51,4 +51,10 @@ public final class MySqlOptions {
     public static final ConfigOption<String> TLS_ROOT_CERT = ConnectionOptions.TLS_ROOT_CERT;
 
     public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
+
+    public static final ConfigOption<Integer> CONNECT_MAX_RETRIES = ConnectionOptions.CONNECT_MAX_RETRIES;
+
+    public static final ConfigOption<Duration> CONNECT_RETRY_INITIAL_DELAY = ConnectionOptions.CONNECT_RETRY_INITIAL_DELAY;
+
+    public static final ConfigOption<Duration> CONNECT_RETRY_MAX_DELAY = ConnectionOptions.CONNECT_RETRY_MAX_DELAY;
 }

@@ -189,6 +189,16 @@ public final class MySqlSourceConfig implements Serializable {
             return this;
         }
 
+        /**
+         * How failed connections are retried ({@code connect.max-retries}, {@code
+         * connect.retry.initial-delay}, {@code connect.retry.max-delay}); {@code ConnectionRetry.none()}
+         * leaves every failure to Flink's restart strategy.
+         */
+        public Builder connectionRetry(io.rustcdc.flink.source.ConnectionRetry retry) {
+            connection.retry(retry);
+            return this;
+        }
+
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public MySqlSourceConfig build() {
             ConnectionSettings settings = connection.build();

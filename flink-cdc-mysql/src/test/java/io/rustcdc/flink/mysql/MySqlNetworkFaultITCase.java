@@ -6,6 +6,7 @@ import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
@@ -31,7 +32,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Network faults between the source and MySQL/MariaDB, through a {@link FaultProxy}, under a real
  * restart strategy while writers change the tables: every connection (JDBC and binlog) cut during
- * the snapshot and during the stream, and a short stall. Each ends with an exact changelog.
+ * the snapshot and during the stream, and a short stall. Each ends with an exact changelog. The
+ * source's own retry is off ({@code connect.max-retries} = 0), so these test Flink's restarts;
+ * MySqlConnectionRetryITCase tests the retry.
  */
 @ExtendWith(MySqlExtension.class)
 @Timeout(240)
@@ -99,7 +102,7 @@ class MySqlNetworkFaultITCase {
     private CdcSource<String, MySqlPosition, MySqlPosition> source(FaultProxy proxy) {
         return CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.builder(db).hostname(proxy.host())
-                        .port(proxy.port()).build()))
+                        .port(proxy.port()).connectionRetry(ConnectionRetry.none()).build()))
                 .includeTables(db.name() + ".t1", db.name() + ".t2")
                 .chunkSize(500)
                 .deserializer(ChangeEventDeserializer.json())

@@ -9,6 +9,7 @@ import io.rustcdc.flink.mysql.testing.MySqlServer;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
@@ -110,13 +111,17 @@ class MySqlRestartStrategyITCase {
         }
     }
 
-    /** Transient: the binlog connection killed on the server, twice, while writers run; restarted, exact. */
+    /**
+     * Transient: the binlog connection killed on the server, twice, while writers run; with the source's
+     * own retry off ({@code connect.max-retries} = 0; MySqlConnectionRetryITCase covers it), restarted, exact.
+     */
     @Test
     void killedBinlogConnectionIsRestartedExactly(MySqlDatabase db, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
         MySqlWriters.createTables(db, 2_000);
         JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
-        try (RestartingJob job = RestartingJob.start(cluster, source(db, MySqlTestConfigs.config(db)));
+        try (RestartingJob job = RestartingJob.start(cluster, source(db,
+                MySqlTestConfigs.builder(db).connectionRetry(ConnectionRetry.none()).build()));
                 ConcurrentWriters writers = MySqlWriters.start(db, 2, 6_000, 2_000)) {
             for (int kill = 0; kill < 2; kill++) {
                 Poll.until("the source reads the binlog", Duration.ofSeconds(60), () -> !binlogDumps(db).isEmpty());

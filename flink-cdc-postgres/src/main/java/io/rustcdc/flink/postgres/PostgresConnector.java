@@ -61,6 +61,12 @@ public final class PostgresConnector implements CdcConnector<PostgresPosition, P
         return PostgresKeyOrder.INSTANCE;
     }
 
+    /** The retry of {@code connect.max-retries}, {@code connect.retry.initial-delay} and {@code connect.retry.max-delay}. */
+    @Override
+    public io.rustcdc.flink.source.ConnectionRetry connectionRetry() {
+        return config.connection().retry();
+    }
+
     @Override
     public CatalogSession<PostgresPosition, PostgresChunkMark> openSession() {
         return new PostgresSession(config);

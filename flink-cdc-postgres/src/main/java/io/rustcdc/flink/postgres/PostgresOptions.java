@@ -68,6 +68,12 @@ public final class PostgresOptions {
 
     public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
 
+    public static final ConfigOption<Integer> CONNECT_MAX_RETRIES = ConnectionOptions.CONNECT_MAX_RETRIES;
+
+    public static final ConfigOption<Duration> CONNECT_RETRY_INITIAL_DELAY = ConnectionOptions.CONNECT_RETRY_INITIAL_DELAY;
+
+    public static final ConfigOption<Duration> CONNECT_RETRY_MAX_DELAY = ConnectionOptions.CONNECT_RETRY_MAX_DELAY;
+
     public static final ConfigOption<Boolean> CAPTURE_LOGICAL_MESSAGES = ConfigOptions.key("capture-logical-messages")
             .booleanType()
             .defaultValue(false)

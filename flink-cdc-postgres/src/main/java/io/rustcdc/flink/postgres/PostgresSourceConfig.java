@@ -273,6 +273,16 @@ public final class PostgresSourceConfig implements Serializable {
             return this;
         }
 
+        /**
+         * How failed connections are retried ({@code connect.max-retries}, {@code
+         * connect.retry.initial-delay}, {@code connect.retry.max-delay}); {@code ConnectionRetry.none()}
+         * leaves every failure to Flink's restart strategy.
+         */
+        public Builder connectionRetry(io.rustcdc.flink.source.ConnectionRetry retry) {
+            connection.retry(retry);
+            return this;
+        }
+
         public Builder captureLogicalMessages(boolean capture) {
             this.captureLogicalMessages = capture;
             return this;

@@ -6,6 +6,7 @@ import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
@@ -34,7 +35,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Network faults between the source and PostgreSQL, through a {@link FaultProxy}, under a real
  * restart strategy while writers change the tables: the SQL (snapshot, catalogue) and the
  * replication connection cut during the snapshot and during the stream, a short stall, a
- * replication connection whose upstream is lost (half-open). Each ends with an exact changelog.
+ * replication connection whose upstream is lost (half-open). Each ends with an exact changelog. The
+ * source's own retry is off ({@code connect.max-retries} = 0), so these test Flink's restarts;
+ * PostgresConnectionRetryITCase tests the retry.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(240)
@@ -158,7 +161,8 @@ class PostgresNetworkFaultITCase {
         return CdcSource.builder()
                 .connector(PostgresConnector.create(PostgresTestConfigs.builder(db).hostname(proxy.host())
                         .port(proxy.port()).slotName(slot).publicationName(slot).createSlotIfMissing(true)
-                        .createPublicationIfMissing(true).statusInterval(Duration.ofSeconds(1)).build()))
+                        .createPublicationIfMissing(true).statusInterval(Duration.ofSeconds(1))
+                        .connectionRetry(ConnectionRetry.none()).build()))
                 .includeTables("public.t1", "public.t2")
                 .chunkSize(500)
                 .deserializer(ChangeEventDeserializer.json())

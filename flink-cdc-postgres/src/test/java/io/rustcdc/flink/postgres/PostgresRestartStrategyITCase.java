@@ -7,6 +7,7 @@ import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
@@ -112,12 +113,18 @@ class PostgresRestartStrategyITCase {
         }
     }
 
-    /** Transient: the walsender terminated while writers run, twice; Flink restarts, nothing lost or doubled. */
+    /**
+     * Transient: the walsender terminated while writers run, twice; with the source's own retry off
+     * ({@code connect.max-retries} = 0; PostgresConnectionRetryITCase covers it), Flink restarts, nothing
+     * lost or doubled.
+     */
     @Test
     void terminatedReplicationConnectionIsRestartedExactly(PostgresDatabase db, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
         Writers.createTables(db, 2_000);
-        CdcSource<String, PostgresPosition, PostgresChunkMark> source = source(PostgresTestConfigs.streaming(db, "term"));
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = source(PostgresTestConfigs.builder(db).slotName("term")
+                .publicationName("term").createSlotIfMissing(true).createPublicationIfMissing(true)
+                .connectionRetry(ConnectionRetry.none()).build());
         JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
         try (RestartingJob job = RestartingJob.start(cluster, source);
                 ConcurrentWriters writers = Writers.start(db, 2, 6_000, 2_000)) {

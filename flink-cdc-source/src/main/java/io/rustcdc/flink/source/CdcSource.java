@@ -7,6 +7,7 @@ import io.rustcdc.flink.source.enumerator.EnumeratorStateSerializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.reader.CdcSourceReader;
+import io.rustcdc.flink.source.retry.RetryingConnector;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.CdcSplitSerializer;
@@ -99,18 +100,20 @@ public final class CdcSource<T, P extends SourcePosition & Comparable<P>, M exte
 
     @Override
     public SourceReader<T, CdcSplit> createReader(SourceReaderContext context) {
-        return new CdcSourceReader<>(context, connector, settings, deserializer);
+        return new CdcSourceReader<>(context, RetryingConnector.wrap(connector, context.metricGroup()), settings,
+                deserializer);
     }
 
     @Override
     public SplitEnumerator<CdcSplit, EnumeratorState<P, M>> createEnumerator(SplitEnumeratorContext<CdcSplit> context) {
-        return new CdcEnumerator<>(context, connector, settings, EnumeratorState.empty());
+        return new CdcEnumerator<>(context, RetryingConnector.wrap(connector, context.metricGroup()), settings,
+                EnumeratorState.empty());
     }
 
     @Override
     public SplitEnumerator<CdcSplit, EnumeratorState<P, M>> restoreEnumerator(SplitEnumeratorContext<CdcSplit> context,
             EnumeratorState<P, M> state) {
-        return new CdcEnumerator<>(context, connector, settings, state);
+        return new CdcEnumerator<>(context, RetryingConnector.wrap(connector, context.metricGroup()), settings, state);
     }
 
     @Override

@@ -67,6 +67,26 @@ public final class ConnectionOptions {
             .defaultValue(Duration.ofSeconds(30))
             .withDescription("How long to wait for a connection, 1 s to 300 s.");
 
+    public static final ConfigOption<Integer> CONNECT_MAX_RETRIES = ConfigOptions.key("connect.max-retries")
+            .intType()
+            .defaultValue(5)
+            .withDescription("How many times in a row the source retries a failed connection (network, timeout, "
+                    + "server restart, too many connections) before it fails the task; 0 turns retries off. "
+                    + "A refused login, a missing slot, a lost position or a configuration error is never retried.");
+
+    public static final ConfigOption<Duration> CONNECT_RETRY_INITIAL_DELAY =
+            ConfigOptions.key("connect.retry.initial-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(300))
+                    .withDescription("The wait before the first retry of a failed connection, 1 ms to 10 min; "
+                            + "each further retry waits up to twice as long, with random jitter.");
+
+    public static final ConfigOption<Duration> CONNECT_RETRY_MAX_DELAY = ConfigOptions.key("connect.retry.max-delay")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(10))
+            .withDescription("The longest wait between two retries of a failed connection, 1 ms to 10 min, "
+                    + "not below connect.retry.initial-delay.");
+
     /**
      * Where the password comes from, by whichever of {@code password}, {@code password.env} and
      * {@code password.file} is set; empty when none is. Nothing is read here: an environment

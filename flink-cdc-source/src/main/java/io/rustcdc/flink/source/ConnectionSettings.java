@@ -10,7 +10,7 @@ import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Where and as whom a connector reaches its database: host, port, user, where the password comes
- * from, TLS and the connect timeout, checked alike for every connector. A connector keeps one of
+ * from, TLS, the connect timeout and the retry of a failed connection, checked alike for every connector. A connector keeps one of
  * these in its configuration and adds its own options and its driver's mapping. The password is
  * held as a {@link SecretProvider}, resolved at each connection, and never appears in {@code
  * toString}. Immutable.
@@ -36,8 +36,9 @@ public final class ConnectionSettings implements Serializable {
     private final TlsMode tlsMode;
     @Nullable private final String tlsRootCert;
     private final Duration connectTimeout;
+    private final ConnectionRetry retry;
 
-    private ConnectionSettings(Builder b) {
+    private ConnectionSettings(Builder b, ConnectionRetry retry) {
         this.hostname = b.hostname;
         this.port = b.port;
         this.username = b.username;
@@ -45,6 +46,7 @@ public final class ConnectionSettings implements Serializable {
         this.tlsMode = b.tlsMode;
         this.tlsRootCert = b.tlsRootCert;
         this.connectTimeout = b.connectTimeout;
+        this.retry = retry;
     }
 
     /** A builder whose port is {@code defaultPort} until set: the connector's usual port. */
@@ -93,6 +95,11 @@ public final class ConnectionSettings implements Serializable {
         return connectTimeout;
     }
 
+    /** How a failed connection is retried before the task fails. */
+    public ConnectionRetry retry() {
+        return retry;
+    }
+
     /** {@code user@host:port}, for messages. */
     public String describe() {
         return username + "@" + hostname + ":" + port;
@@ -106,7 +113,7 @@ public final class ConnectionSettings implements Serializable {
         ConnectionSettings c = (ConnectionSettings) o;
         return hostname.equals(c.hostname) && port == c.port && username.equals(c.username)
                 && password.equals(c.password) && tlsMode == c.tlsMode && Objects.equals(tlsRootCert, c.tlsRootCert)
-                && connectTimeout.equals(c.connectTimeout);
+                && connectTimeout.equals(c.connectTimeout) && retry.equals(c.retry);
     }
 
     @Override
@@ -117,7 +124,8 @@ public final class ConnectionSettings implements Serializable {
     @Override
     public String toString() {
         return describe() + ", password=" + password + ", tls=" + tlsMode
-                + (tlsRootCert == null ? "" : " (root " + tlsRootCert + ")") + ", connectTimeout=" + connectTimeout;
+                + (tlsRootCert == null ? "" : " (root " + tlsRootCert + ")") + ", connectTimeout=" + connectTimeout
+                + ", retry=" + retry;
     }
 
     private static CdcException configuration(String message) {
@@ -134,6 +142,9 @@ public final class ConnectionSettings implements Serializable {
         private TlsMode tlsMode = ConnectionOptions.TLS_MODE.defaultValue();
         private String tlsRootCert;
         private Duration connectTimeout = ConnectionOptions.CONNECT_TIMEOUT.defaultValue();
+        private int maxRetries = ConnectionOptions.CONNECT_MAX_RETRIES.defaultValue();
+        private Duration retryInitialDelay = ConnectionOptions.CONNECT_RETRY_INITIAL_DELAY.defaultValue();
+        private Duration retryMaxDelay = ConnectionOptions.CONNECT_RETRY_MAX_DELAY.defaultValue();
 
         private Builder(int defaultPort) {
             this.port = defaultPort;
@@ -177,6 +188,29 @@ public final class ConnectionSettings implements Serializable {
             return this;
         }
 
+        /** How many times in a row a failed connection is retried; 0 turns retries off. */
+        public Builder maxRetries(int maxRetries) {
+            this.maxRetries = maxRetries;
+            return this;
+        }
+
+        /** The wait before the first retry; later ones wait up to twice as long each, up to {@link #retryMaxDelay}. */
+        public Builder retryInitialDelay(Duration delay) {
+            this.retryInitialDelay = Objects.requireNonNull(delay, "delay");
+            return this;
+        }
+
+        /** The longest wait between two retries. */
+        public Builder retryMaxDelay(Duration delay) {
+            this.retryMaxDelay = Objects.requireNonNull(delay, "delay");
+            return this;
+        }
+
+        /** All three retry settings at once. */
+        public Builder retry(ConnectionRetry retry) {
+            return maxRetries(retry.maxRetries()).retryInitialDelay(retry.initialDelay()).retryMaxDelay(retry.maxDelay());
+        }
+
         /**
          * Applies the {@link ConnectionOptions} that {@code options} sets, and {@code port}, the
          * connector's own port option.
@@ -191,6 +225,9 @@ public final class ConnectionSettings implements Serializable {
             options.getOptional(ConnectionOptions.TLS_MODE).ifPresent(this::tlsMode);
             options.getOptional(ConnectionOptions.TLS_ROOT_CERT).ifPresent(this::tlsRootCert);
             options.getOptional(ConnectionOptions.CONNECT_TIMEOUT).ifPresent(this::connectTimeout);
+            options.getOptional(ConnectionOptions.CONNECT_MAX_RETRIES).ifPresent(this::maxRetries);
+            options.getOptional(ConnectionOptions.CONNECT_RETRY_INITIAL_DELAY).ifPresent(this::retryInitialDelay);
+            options.getOptional(ConnectionOptions.CONNECT_RETRY_MAX_DELAY).ifPresent(this::retryMaxDelay);
             return this;
         }
 
@@ -214,7 +251,7 @@ public final class ConnectionSettings implements Serializable {
                 throw configuration("Option '" + ConnectionOptions.CONNECT_TIMEOUT.key() + "' must be 1 s to 300 s, not "
                         + connectTimeout);
             }
-            return new ConnectionSettings(this);
+            return new ConnectionSettings(this, ConnectionRetry.of(maxRetries, retryInitialDelay, retryMaxDelay));
         }
 
         private static void require(String value, String option) {

@@ -37,11 +37,21 @@ public final class RestartingJob implements AutoCloseable {
 
     private RestartingJob(MiniCluster cluster, CdcSource<String, ?, ?> source, String savepoint,
             Function<DataStream<String>, DataStream<String>> between, boolean collect) throws Exception {
+        this(cluster, source, savepoint, between, collect, true);
+    }
+
+    private RestartingJob(MiniCluster cluster, CdcSource<String, ?, ?> source, String savepoint,
+            Function<DataStream<String>, DataStream<String>> between, boolean collect, boolean restarts)
+            throws Exception {
         this.cluster = cluster;
         Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, ATTEMPTS);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        if (restarts) {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, ATTEMPTS);
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        } else {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        }
         if (savepoint != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
             conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
@@ -82,6 +92,12 @@ public final class RestartingJob implements AutoCloseable {
     public static RestartingJob startDiscarding(MiniCluster cluster, CdcSource<String, ?, ?> source)
             throws Exception {
         return new RestartingJob(cluster, source, null, s -> s, false);
+    }
+
+    /** With Flink's restarts off: the first failure fails the job (the source's own retries still apply). */
+    public static RestartingJob startWithoutRestarts(MiniCluster cluster, CdcSource<String, ?, ?> source)
+            throws Exception {
+        return new RestartingJob(cluster, source, null, s -> s, true, false);
     }
 
     public static RestartingJob restore(MiniCluster cluster, CdcSource<String, ?, ?> source, String savepoint)
@@ -145,6 +161,10 @@ public final class RestartingJob implements AutoCloseable {
             count++;
         }
         return count;
+    }
+
+    public org.apache.flink.api.common.JobID jobId() {
+        return client.getJobID();
     }
 
     /** Whether the job is running: created, running or restarting, not ended. */

@@ -53,6 +53,8 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
     public Set<ConfigOption<?>> optionalOptions() {
         return Set.of(MySqlOptions.PORT, MySqlOptions.PASSWORD, MySqlOptions.PASSWORD_ENV, MySqlOptions.PASSWORD_FILE,
                 MySqlOptions.TLS_MODE, MySqlOptions.TLS_ROOT_CERT, MySqlOptions.CONNECT_TIMEOUT,
+                MySqlOptions.CONNECT_MAX_RETRIES, MySqlOptions.CONNECT_RETRY_INITIAL_DELAY,
+                MySqlOptions.CONNECT_RETRY_MAX_DELAY,
                 MySqlOptions.FOREIGN_KEY_CASCADES,
                 SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
                 CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,

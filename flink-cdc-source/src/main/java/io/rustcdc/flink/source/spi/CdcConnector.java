@@ -41,6 +41,16 @@ public interface CdcConnector<P extends SourcePosition & Comparable<P>, M extend
                 "The " + name() + " connector cannot start at a given position; use another 'scan.startup.mode'");
     }
 
+    /**
+     * How the source retries this connector's transient connection failures ({@link
+     * io.rustcdc.flink.source.CdcException.Kind#CONNECTION}) before it fails the task: the framework
+     * reopens sessions and streams by it, so no database call of the connector needs to retry. None
+     * unless the connector says (each of ours takes it from its {@code ConnectionSettings}).
+     */
+    default io.rustcdc.flink.source.ConnectionRetry connectionRetry() {
+        return io.rustcdc.flink.source.ConnectionRetry.none();
+    }
+
     /** Opens a catalogue session: prerequisites, discovery, description, chunking and chunk reads. */
     CatalogSession<P, M> openSession();
 

@@ -1,0 +1,178 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.ConnectionRetry;
+import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.CapturedLogs;
+import io.rustcdc.flink.testing.ConcurrentWriters;
+import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.RestartingJob;
+import io.rustcdc.flink.testing.TwoTables;
+import io.rustcdc.flink.testing.net.FaultProxy;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The source's own connection retry, with Flink's restarts off, through a {@link FaultProxy}: the
+ * replication connection cut mid-stream and every reconnect refused for a few seconds ends in an
+ * exact changelog with no task failure (the retries counted, each logged); retries used up fail the
+ * job once with the cause; a refused login is not retried.
+ */
+@ExtendWith(PostgresExtension.class)
+@Timeout(180)
+class PostgresConnectionRetryITCase {
+    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static final Predicate<String> REPLICATION = o -> o.contains("\0replication\0database\0");
+    private static final int ROWS = 2_000;
+
+    private PostgresDatabase db;
+    private String slot;
+
+    @BeforeEach
+    void setUp(PostgresDatabase db, TestInfo test) {
+        this.db = db;
+        this.slot = "retry_" + test.getTestMethod().get().getName().substring(0, 12).toLowerCase();
+        Writers.createTables(db, ROWS);
+    }
+
+    @Test
+    void aCutReplicationConnectionAndRefusedReconnectsAreRetriedExactly(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        ConnectionRetry retry = ConnectionRetry.of(12, Duration.ofMillis(200), Duration.ofSeconds(1));
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.startWithoutRestarts(cluster, source(proxy, retry, null))) {
+            JsonChangelog changelog = snapshotted(job);
+            try (ConcurrentWriters writers = Writers.start(db, 2, 5_000, ROWS)) {
+                Poll.until("a replication link", Duration.ofSeconds(60), () -> !proxy.links(REPLICATION).isEmpty());
+                Thread.sleep(1_000);
+                proxy.refuse(true);
+                assertThat(proxy.cut(REPLICATION)).isEqualTo(1);
+                Thread.sleep(3_000); // the server is "down": every reconnect is refused
+                proxy.refuse(false);
+                writers.awaitEnd();
+                Map<String, Map<String, String>> expected = rows();
+                changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, expected), Duration.ofSeconds(90));
+            }
+            assertThat(changelog.violations()).isEmpty();
+            assertThat(job.failures()).as("task failures").isZero();
+            assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
+            long retries = retries(job.jobId());
+            System.out.printf("%s: %d retries; ops %s%n", slot, retries, changelog.ops());
+            assertThat(retries).as("retries: the cut, then refused reconnects").isGreaterThanOrEqualTo(2);
+            assertThat(logs.containing("Connection failure of the postgres change stream at ")).isNotEmpty()
+                    .allSatisfy(line -> assertThat(line).contains(" WARN ").containsPattern("retry \\d+ of 12 in \\d+ ms: ")
+                            .doesNotContain(db.replicationPassword()));
+            assertThat(logs.containing("Reopened the postgres change stream at ")).hasSize(1);
+        }
+    }
+
+    @Test
+    void retriesUsedUpFailTheJobOnceWithTheCause(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        ConnectionRetry retry = ConnectionRetry.of(2, Duration.ofMillis(50), Duration.ofMillis(100));
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.startWithoutRestarts(cluster, source(proxy, retry, null))) {
+            snapshotted(job);
+            Poll.until("a replication link", Duration.ofSeconds(60), () -> !proxy.links(REPLICATION).isEmpty());
+            proxy.refuse(true);
+            proxy.cut(REPLICATION);
+            CdcException failure = job.awaitFailure(Duration.ofSeconds(60));
+            // the reader's stream or the enumerator's table discovery, whichever gave up first
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.CONNECTION);
+            assertThat(failure).hasMessageContaining("Gave up on ").hasMessageContaining(" after 2 retries in ")
+                    .hasMessageContaining("Cannot connect to PostgreSQL at " + db.replicationUser() + "@"
+                            + proxy.host() + ":" + proxy.port())
+                    .hasMessageContaining("Raise 'connect.max-retries' or 'connect.retry.max-delay'");
+            assertThat(job.failures()).as("failed once").isEqualTo(1);
+            assertThat(retries(job.jobId())).isBetween(2L, 4L);
+        }
+    }
+
+    @Test
+    void aRefusedLoginIsNotRetried(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.startDiscarding(cluster,
+                        source(proxy, ConnectionRetry.defaults(), "not-the-password"))) {
+            CdcException failure = job.awaitFailure(Duration.ofSeconds(60));
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("refused the login");
+            assertThat(job.failures()).as("failed once, though restarts are on").isEqualTo(1);
+            assertThat(proxy.accepted()).as("connections: one attempt").isEqualTo(1);
+            assertThat(retries(job.jobId())).isZero();
+            assertThat(logs.containing("Connection failure of")).isEmpty();
+        }
+    }
+
+    private CdcSource<String, PostgresPosition, PostgresChunkMark> source(FaultProxy proxy, ConnectionRetry retry,
+            String password) {
+        PostgresSourceConfig.Builder config = PostgresTestConfigs.builder(db).hostname(proxy.host()).port(proxy.port())
+                .slotName(slot).publicationName(slot).createSlotIfMissing(true).createPublicationIfMissing(true)
+                .statusInterval(Duration.ofSeconds(1)).connectionRetry(retry);
+        if (password != null) {
+            config.password(Secret.of(password));
+        }
+        return CdcSource.builder()
+                .connector(PostgresConnector.create(config.build()))
+                .includeTables("public.t1", "public.t2")
+                .chunkSize(500)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+    }
+
+    private JsonChangelog snapshotted(RestartingJob job) throws Exception {
+        JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+        Map<String, Map<String, String>> rows = rows();
+        changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, rows), Duration.ofSeconds(60));
+        return changelog;
+    }
+
+    private Map<String, Map<String, String>> rows() throws Exception {
+        try (Connection c = db.admin()) {
+            return TwoTables.rows(c);
+        }
+    }
+
+    /** The job's connectionRetries counters (readers' and enumerator's), summed. */
+    private static long retries(JobID job) {
+        long total = 0;
+        for (Map.Entry<String, Metric> e : REPORTER.getMetricsByIdentifiers(job).entrySet()) {
+            if (e.getKey().endsWith(".connectionRetries") && e.getValue() instanceof Counter) {
+                total += ((Counter) e.getValue()).getCount();
+            }
+        }
+        return total;
+    }
+}
