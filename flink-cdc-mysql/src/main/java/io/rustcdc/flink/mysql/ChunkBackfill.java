@@ -40,6 +40,8 @@ final class ChunkBackfill {
     private final RowType rowType;
     private final int[] keyIndexes;
     private final List<ValueType> keyTypes;
+    /** The key columns' collations, as the table's description names them (text of some is ordered). */
+    private final List<String> keyCollations = new ArrayList<>();
     @Nullable private final Object[] after;
     @Nullable private final Object[] upTo;
     private final Map<Object, Row> rows;
@@ -63,7 +65,8 @@ final class ChunkBackfill {
             }
             ValueType type = rowType.type(keyIndexes[i]);
             keyTypes.add(type);
-            ordered &= MySqlKeyOrder.INSTANCE.orders(type);
+            keyCollations.add(table.collation(keyIndexes[i]));
+            ordered &= MySqlKeyOrder.INSTANCE.orders(type, table.collation(keyIndexes[i]));
         }
         if ((after != null || upTo != null) && !ordered) {
             throw new IllegalStateException("A chunk range over keys without an exact order: " + keyTypes);
@@ -71,7 +74,8 @@ final class ChunkBackfill {
         this.after = after;
         this.upTo = upTo;
         // keys as stored: each row's images in the binlog carry exactly the key the snapshot reads
-        this.rows = ordered ? new TreeMap<>((a, b) -> MySqlKeyOrder.INSTANCE.compare(keyTypes, ((Key) a).values, ((Key) b).values))
+        this.rows = ordered ? new TreeMap<>((a, b) -> MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations,
+                ((Key) a).values, ((Key) b).values))
                 : new LinkedHashMap<>();
         for (Row row : snapshot) {
             rows.put(key(row), row);
@@ -224,8 +228,8 @@ final class ChunkBackfill {
     }
 
     private boolean inRange(Object[] key) {
-        return (after == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, key, after) > 0)
-                && (upTo == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, key, upTo) <= 0);
+        return (after == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations, key, after) > 0)
+                && (upTo == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations, key, upTo) <= 0);
     }
 
     private Key key(Row row) {

@@ -2,13 +2,16 @@ package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.model.SpecialValue;
 import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.spi.KeyOrder;
+import io.rustcdc.flink.source.spi.TextOrder;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Arrays;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
@@ -18,13 +21,80 @@ import org.apache.flink.annotation.Internal;
  * prefix first; a BINARY value is padded to its length with zero bytes as stored), DATE and DATETIME
  * by their fields, zero dates included ({@code 0000-00-00} first, {@code 2024-00-00} between
  * {@code 2023-12-31} and {@code 2024-01-01}, as the server compares them), TIMESTAMP by instant with
- * the zero timestamp first. Character types are not ordered here (their order is a collation's),
- * nor MariaDB's UUID type (the server orders time-based UUIDs by node, clock, then time), which
- * decodes to text. A null sorts first, as in {@code ORDER BY ... ASC} on MySQL.
+ * the zero timestamp first. CHAR and VARCHAR of a binary collation of UTF-8 ({@link
+ * #collationName}) by code point, which is their bytes' order: PAD SPACE ones ({@code utf8mb4_bin},
+ * {@code utf8mb3_bin}) as if the shorter were padded with spaces ({@code 'a' = 'a '}, {@code 'a\t' <
+ * 'a'}), NO PAD ones ({@code utf8mb4_0900_bin}, MariaDB's {@code utf8mb4_nopad_bin}) as they are,
+ * VARCHAR only. Text of any other collation is not ordered here (a linguistic collation's order is its
+ * own, and other character sets' bytes do not sort as their code points), nor MariaDB's UUID type
+ * (the server orders time-based UUIDs by node, clock, then time), which decodes to text. A null sorts
+ * first, as in {@code ORDER BY ... ASC} on MySQL.
  */
 @Internal
 public enum MySqlKeyOrder implements KeyOrder {
     INSTANCE;
+
+    /** Binary collations of UTF-8 that compare with PAD SPACE. */
+    private static final Set<String> PAD_SPACE_BINARY = Set.of("utf8mb4_bin", "utf8mb3_bin", "utf8_bin");
+    /** Binary collations of UTF-8 that compare with NO PAD. */
+    private static final Set<String> NO_PAD_BINARY = Set.of("utf8mb4_0900_bin", "utf8mb4_nopad_bin",
+            "utf8mb3_nopad_bin", "utf8_nopad_bin");
+    private static final String ON_CHAR = " on CHAR";
+    private static final String ON_OTHER = " on ";
+
+    /**
+     * The name of the collation of a column, as {@link io.rustcdc.flink.source.spi.TableDescription}
+     * carries it: the collation itself for VARCHAR, with " on CHAR" for CHAR (whose trailing spaces
+     * the server strips, so only PAD SPACE ones are ordered), with the type for any other text type;
+     * null for a column without a collation.
+     *
+     * @param baseType the column's type name, lower case ({@code varchar}, {@code char}, {@code enum}, ...)
+     */
+    @Nullable
+    static String collationName(String baseType, @Nullable String collation) {
+        if (collation == null) {
+            return null;
+        }
+        switch (baseType) {
+            case "varchar":
+                return collation;
+            case "char":
+                return collation + ON_CHAR;
+            default:
+                return collation + ON_OTHER + baseType.toUpperCase(java.util.Locale.ROOT);
+        }
+    }
+
+    @Override
+    public boolean orders(ValueType type, @Nullable String collation) {
+        if (type.kind() != ValueKind.TEXT) {
+            return orders(type);
+        }
+        if (collation == null) {
+            return false;
+        }
+        if (collation.endsWith(ON_CHAR)) {
+            return PAD_SPACE_BINARY.contains(collation.substring(0, collation.length() - ON_CHAR.length()));
+        }
+        return PAD_SPACE_BINARY.contains(collation) || NO_PAD_BINARY.contains(collation);
+    }
+
+    @Override
+    public int compare(ValueType type, @Nullable String collation, @Nullable Object a, @Nullable Object b) {
+        if (type.kind() != ValueKind.TEXT) {
+            return compare(type, a, b);
+        }
+        if (!orders(type, collation)) {
+            throw new IllegalArgumentException("MySQL text of collation " + collation + " is not ordered here");
+        }
+        if (a == null || b == null) {
+            return a == b ? 0 : a == null ? -1 : 1;
+        }
+        String x = (String) a;
+        String y = (String) b;
+        return NO_PAD_BINARY.contains(collation) ? TextOrder.compareCodePoints(x, x.length(), y, y.length())
+                : TextOrder.comparePadded(x, y, ' ');
+    }
 
     @Override
     public boolean orders(ValueType type) {

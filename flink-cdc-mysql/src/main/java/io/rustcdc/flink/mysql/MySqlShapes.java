@@ -51,14 +51,19 @@ final class MySqlShapes {
         requireUnversioned(tableType, database, table);
         List<RowShape.Column> columns = new ArrayList<>();
         List<MySqlColumn> types = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, CHARACTER_SET_NAME "
-                + "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+        List<String> collations = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, CHARACTER_SET_NAME, "
+                + "COLLATION_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? "
+                + "ORDER BY ORDINAL_POSITION")) {
             s.setString(1, database);
             s.setString(2, table);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     columns.add(RowShape.Column.of(rs.getString(1), rs.getString(2), "YES".equals(rs.getString(3))));
                     types.add(CatalogTypes.column(database + "." + table, rs.getString(1), rs.getString(2), rs.getString(4)));
+                    // the key order reads it (MySqlKeyOrder): text of some collations is split into chunks
+                    collations.add(MySqlKeyOrder.collationName(rs.getString(6).toLowerCase(java.util.Locale.ROOT),
+                            rs.getString(5)));
                 }
             }
         }
@@ -78,7 +83,8 @@ final class MySqlShapes {
                 }
             }
         }
-        return new MySqlTable(TableId.of(database, database, table), RowShape.of(database, table, columns, key), types);
+        return new MySqlTable(TableId.of(database, database, table), RowShape.of(database, table, columns, key), types,
+                collations);
     }
 
     /**

@@ -13,11 +13,13 @@ final class MySqlTable {
     final TableDescription description;
     final List<MySqlColumn> columns;
 
-    MySqlTable(TableId id, io.rustcdc.flink.source.model.RowShape shape, List<MySqlColumn> columns) {
+    /** @param collations per column, as {@link MySqlKeyOrder#collationName} names them (null entries where none) */
+    MySqlTable(TableId id, io.rustcdc.flink.source.model.RowShape shape, List<MySqlColumn> columns,
+            List<String> collations) {
         this.columns = List.copyOf(columns);
         List<ValueType> types = columns.stream().map(MySqlColumn::valueType).collect(Collectors.toList());
         List<String> names = columns.stream().map(MySqlColumn::name).collect(Collectors.toList());
-        this.description = TableDescription.of(id, shape, RowType.of(names, types));
+        this.description = TableDescription.of(id, shape, RowType.of(names, types), collations);
     }
 
     MySqlColumn column(String name) {

@@ -53,6 +53,11 @@ class MySqlConsistencyITCase {
         }
 
         @Override
+        public String textKeyCollation() {
+            return " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"; // split into chunks; the default (a _ci one) is not
+        }
+
+        @Override
         public String upsert(String insert, String table, String keyColumns, String assignments) {
             return insert + " ON DUPLICATE KEY UPDATE " + assignments;
         }

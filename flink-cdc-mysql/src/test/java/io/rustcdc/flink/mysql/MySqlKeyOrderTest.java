@@ -44,8 +44,30 @@ class MySqlKeyOrderTest {
     }
 
     @Test
+    void textOfBinaryUtf8CollationsSortsByCodePointPaddedOrNot() {
+        ValueType text = ValueType.of(ValueKind.TEXT);
+        String padSpace = MySqlKeyOrder.collationName("varchar", "utf8mb4_bin");
+        String noPad = MySqlKeyOrder.collationName("varchar", "utf8mb4_0900_bin");
+        assertThat(ORDER.orders(text, padSpace)).isTrue();
+        assertThat(ORDER.orders(text, noPad)).isTrue();
+        assertThat(ORDER.orders(text, MySqlKeyOrder.collationName("char", "utf8mb4_bin"))).isTrue();
+        assertThat(ORDER.orders(text, MySqlKeyOrder.collationName("char", "utf8mb4_0900_bin")))
+                .as("CHAR loses its trailing spaces, which NO PAD compares").isFalse();
+        assertThat(ORDER.orders(text, MySqlKeyOrder.collationName("varchar", "utf8mb4_general_ci"))).isFalse();
+        assertThat(ORDER.orders(text, MySqlKeyOrder.collationName("varchar", "latin1_bin")))
+                .as("latin1's bytes do not sort as code points").isFalse();
+        assertThat(ORDER.orders(text, MySqlKeyOrder.collationName("enum", "utf8mb4_bin"))).as("by index").isFalse();
+        assertThat(ORDER.compare(text, padSpace, "a", "a  ")).isZero();
+        assertThat(ORDER.compare(text, padSpace, "a\t", "a")).isNegative();
+        assertThat(ORDER.compare(text, noPad, "a", "a ")).isNegative();
+        assertThat(ORDER.compare(text, noPad, "\uFFFF", "\uD83D\uDE00")).isNegative();
+        assertThat(ORDER.compare(text, padSpace, null, "")).as("nulls first").isNegative();
+    }
+
+    @Test
     void textAndUuidsAreNotOrderedHere() {
         assertThat(ORDER.orders(ValueType.of(ValueKind.TEXT))).isFalse();
+        assertThat(ORDER.orders(ValueType.of(ValueKind.TEXT), null)).isFalse();
         assertThat(ORDER.orders(ValueType.of(ValueKind.UUID))).isFalse();
         assertThat(ORDER.orders(ValueType.of(ValueKind.FLOAT64))).isFalse();
     }

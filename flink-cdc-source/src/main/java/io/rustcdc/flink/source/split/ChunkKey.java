@@ -92,7 +92,7 @@ public final class ChunkKey implements Serializable {
                         + "values of its chunk key column {} (type {}{}) as the database orders them, so it cannot "
                         + "tell which chunk a changed key falls into. To read it in parallel chunks, name a key column "
                         + "of an ordered type with '{}', or give the column a collation the connector orders (see the "
-                        + "connector's documentation, 'Chunking').", table.table().qualifiedName(), columns.get(i),
+                        + "connector's documentation on snapshots).", table.table().qualifiedName(), columns.get(i),
                         table.shape().columns().get(rowType.indexOf(columns.get(i))).dataType(),
                         collations.get(i) == null ? "" : ", collation " + collations.get(i), optionName);
                 break;

@@ -18,6 +18,15 @@ public interface ConsistencyTarget {
     /** A new connection to the test database that may create, change and drop tables. */
     Connection connect() throws SQLException;
 
+    /**
+     * What follows the type of the text key ({@code k VARCHAR(40)}): a collation the connector splits
+     * into chunks where the database's default is not one (empty: the default). The composite key's
+     * text part keeps the default, so a table whose key is not ordered is covered too where it is not.
+     */
+    default String textKeyCollation() {
+        return "";
+    }
+
     /** Makes a table the suite just created capturable (PostgreSQL: full old rows, the source role's ownership). */
     default void prepareTable(Connection c, String table) throws SQLException {}
 

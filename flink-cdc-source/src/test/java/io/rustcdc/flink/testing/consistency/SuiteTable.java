@@ -30,8 +30,10 @@ enum SuiteTable {
         this.keyDefinitions = keyDefinitions;
     }
 
-    String create() {
-        return "CREATE TABLE " + name + " (" + keyDefinitions + ", v INT NOT NULL, ver INT NOT NULL, pad VARCHAR(200), "
+    /** @param textKeyCollation what follows the text key's type ({@link ConsistencyTarget#textKeyCollation}) */
+    String create(String textKeyCollation) {
+        String keys = this == TEXT_KEY ? keyDefinitions.replace(" NOT NULL", textKeyCollation + " NOT NULL") : keyDefinitions;
+        return "CREATE TABLE " + name + " (" + keys + ", v INT NOT NULL, ver INT NOT NULL, pad VARCHAR(200), "
                 + "PRIMARY KEY (" + String.join(", ", keyColumns) + "))";
     }
 

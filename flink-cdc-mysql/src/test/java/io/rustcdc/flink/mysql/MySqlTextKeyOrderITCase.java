@@ -1,0 +1,185 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.testing.KeyOrderOracle;
+import io.rustcdc.flink.testing.RandomText;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Text keys of binary UTF-8 collations against the server: random strings that stress collations
+ * (case, accents, trailing spaces, characters below a space, beyond the BMP, the empty string) in
+ * VARCHAR and CHAR of {@code utf8mb4_bin} and {@code utf8mb3_bin} (PAD SPACE) and VARCHAR of the NO
+ * PAD binary collation ({@code utf8mb4_0900_bin} on MySQL, {@code utf8mb4_nopad_bin} on MariaDB),
+ * compared pairwise by {@link MySqlKeyOrder} and by the server's {@code ORDER BY}, then split into
+ * chunks of 3 rows whose bounds the server found: each row lies in exactly the chunk the server's
+ * range predicate read it in. A linguistic collation (the test servers' default) stays one chunk.
+ * Seeded: {@code -Drustcdc.keyorder.seed=N} replays a run.
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(180)
+class MySqlTextKeyOrderITCase {
+    private static final int ROWS = 150;
+    private static final String OPTION = "scan.incremental.snapshot.chunk.key-column";
+
+    @Test
+    void textOfBinaryCollationsIsOrderedAsTheServerOrdersIt(MySqlDatabase db) throws SQLException {
+        long seed = KeyOrderOracle.seed(getClass());
+        Random random = new Random(seed);
+        Map<String, String> columns = new LinkedHashMap<>();
+        columns.put("t_bin", "VARCHAR(60) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+        columns.put("t_char", "CHAR(14) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+        columns.put("t_mb3", "VARCHAR(60) CHARACTER SET utf8mb3 COLLATE utf8mb3_bin");
+        columns.put("t_nopad", "VARCHAR(60) CHARACTER SET utf8mb4 COLLATE " + noPadBinary(db));
+        StringBuilder create = new StringBuilder("CREATE TABLE texts (id INT PRIMARY KEY");
+        columns.forEach((name, type) -> create.append(", ").append(name).append(' ').append(type));
+        List<String> statements = new ArrayList<>(List.of("DROP TABLE IF EXISTS texts", create.append(')').toString()));
+        List<String> earlier = new ArrayList<>();
+        for (int id = 0; id < ROWS; id++) {
+            StringBuilder row = new StringBuilder("INSERT INTO texts VALUES (" + id);
+            for (String column : columns.keySet()) {
+                String text = RandomText.next(random, 6);
+                if (column.equals("t_mb3")) {
+                    text = bmpOnly(text); // utf8mb3 holds no supplementary characters
+                }
+                String literal = random.nextInt(15) == 0 ? "NULL" : RandomText.literal(text);
+                if (id > 0 && random.nextInt(8) == 0) {
+                    literal = earlier.get(random.nextInt(id) * columns.size() + earlier.size() % columns.size()); // ties
+                }
+                earlier.add(literal);
+                row.append(", ").append(literal);
+            }
+            statements.add(row.append(')').toString());
+        }
+        db.execute(statements.toArray(new String[0]));
+
+        TableId table = TableId.of(db.name(), db.name(), "texts");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            TableDescription description = session.describe(table);
+            Map<String, Map<Integer, Object>> decoded = new HashMap<>();
+            session.readChunk(description, List.of("id"), null, null, e -> {
+                int id = ((Long) e.after().get("id")).intValue();
+                columns.keySet().forEach(c -> decoded.computeIfAbsent(c, k -> new HashMap<>()).put(id, e.after().get(c)));
+            });
+            RowType rowType = description.rowType();
+            int pairs = 0;
+            for (Map.Entry<String, String> c : columns.entrySet()) {
+                int field = rowType.indexOf(c.getKey());
+                pairs += KeyOrderOracle.check(connector.keyOrder(), c.getKey() + " " + c.getValue(), rowType.type(field),
+                        description.collation(field), decoded.get(c.getKey()), ranks(db, c.getKey()), seed);
+            }
+            assertThat(pairs).isEqualTo(columns.size() * ROWS * ROWS);
+        }
+    }
+
+    @Test
+    void textKeysSplitIntoChunksOfTheServersRanges(MySqlDatabase db) {
+        long seed = KeyOrderOracle.seed(getClass());
+        Random random = new Random(seed);
+        String noPad = noPadBinary(db);
+        List<String> statements = new ArrayList<>(List.of("DROP TABLE IF EXISTS pad_keyed", "DROP TABLE IF EXISTS nopad_keyed",
+                "DROP TABLE IF EXISTS pair_keyed", "DROP TABLE IF EXISTS ci_keyed",
+                "CREATE TABLE pad_keyed (k VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin PRIMARY KEY, v INT)",
+                "CREATE TABLE nopad_keyed (k VARCHAR(40) CHARACTER SET utf8mb4 COLLATE " + noPad + " PRIMARY KEY, v INT)",
+                "CREATE TABLE pair_keyed (a INT, b CHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, v INT, PRIMARY KEY (a, b))",
+                "CREATE TABLE ci_keyed (k VARCHAR(40) PRIMARY KEY, v INT)"));
+        for (int i = 0; i < 120; i++) {
+            String text = RandomText.literal(RandomText.next(random, 4));
+            // PAD SPACE: 'a' and 'a ' are one key, so duplicates are skipped
+            statements.add("INSERT IGNORE INTO pad_keyed VALUES (" + text + ", " + i + ")");
+            statements.add("INSERT IGNORE INTO nopad_keyed VALUES (" + text + ", " + i + ")");
+            statements.add("INSERT IGNORE INTO pair_keyed VALUES (" + random.nextInt(3) + ", " + text + ", " + i + ")");
+            statements.add("INSERT IGNORE INTO ci_keyed VALUES (" + text + ", " + i + ")");
+        }
+        db.execute(statements.toArray(new String[0]));
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            for (String name : List.of("pad_keyed", "nopad_keyed", "pair_keyed")) {
+                TableDescription table = session.describe(TableId.of(db.name(), db.name(), name));
+                ChunkKey key = ChunkKey.of(table, connector.keyOrder(), null, OPTION);
+                assertThat(key.splittable()).as(name + " " + key.collations()).isTrue();
+                int count = Integer.parseInt(db.queryValue("SELECT COUNT(*) FROM " + name));
+                assertThat(readInChunks(session, table, key, 3)).as(name + " (seed " + seed + ")").isEqualTo(count);
+            }
+            TableDescription ci = session.describe(TableId.of(db.name(), db.name(), "ci_keyed"));
+            ChunkKey key = ChunkKey.of(ci, connector.keyOrder(), null, OPTION);
+            assertThat(key.splittable()).as("a case-insensitive collation: " + key.collations()).isFalse();
+        }
+    }
+
+    /** Reads {@code table} in chunks; each row must be in the chunk (after, upTo] by the key order too. */
+    private static int readInChunks(CatalogSession<MySqlPosition, MySqlPosition> session, TableDescription table,
+            ChunkKey key, int chunkSize) {
+        int rows = 0;
+        Object[] after = null;
+        int index = 0;
+        while (true) {
+            Object[] upTo = session.nextChunkEnd(table, key.columns(), after, chunkSize);
+            if (after != null && upTo != null) {
+                assertThat(key.compare(after, upTo)).as("chunk ends in order").isNegative();
+            }
+            ChunkSplit<MySqlPosition> chunk = ChunkSplit.of(table.table(), key, index++, after, upTo);
+            List<ChangeEvent> read = new ArrayList<>();
+            session.readChunk(table, key.columns(), after, upTo, read::add);
+            for (ChangeEvent e : read) {
+                Object[] values = key.columns().stream().map(c -> e.after().get(c)).toArray();
+                assertThat(chunk.contains(values)).as("row %s read in chunk %s", Arrays.toString(values), chunk).isTrue();
+            }
+            if (upTo != null) {
+                assertThat(read).as("a full chunk").hasSize(chunkSize);
+            }
+            rows += read.size();
+            if (upTo == null) {
+                return rows;
+            }
+            after = upTo;
+        }
+    }
+
+    /** The binary NO PAD collation of utf8mb4: Oracle MySQL's utf8mb4_0900_bin, MariaDB's utf8mb4_nopad_bin. */
+    private static String noPadBinary(MySqlDatabase db) {
+        return db.queryValue("SELECT VERSION()").contains("MariaDB") ? "utf8mb4_nopad_bin" : "utf8mb4_0900_bin";
+    }
+
+    private static String bmpOnly(String s) {
+        StringBuilder b = new StringBuilder();
+        s.codePoints().filter(c -> c <= 0xffff).forEach(b::appendCodePoint);
+        return b.toString();
+    }
+
+    private static Map<Integer, Long> ranks(MySqlDatabase db, String column) throws SQLException {
+        Map<Integer, Long> ranks = new HashMap<>();
+        try (Connection c = db.admin();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, DENSE_RANK() OVER (ORDER BY " + column + ") FROM texts")) {
+            while (rs.next()) {
+                ranks.put(rs.getInt(1), rs.getLong(2));
+            }
+        }
+        return ranks;
+    }
+}
