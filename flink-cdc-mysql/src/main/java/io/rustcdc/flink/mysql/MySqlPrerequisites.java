@@ -35,12 +35,7 @@ final class MySqlPrerequisites {
             expect(problems, vars, "binlog_row_metadata", "FULL", "the binlog would carry no column names, no "
                     + "primary key and no ENUM/SET labels");
         }
-        for (String compression : new String[] {"log_bin_compress", "binlog_transaction_compression"}) {
-            if (vars.containsKey(compression)) {
-                expect(problems, vars, compression, "OFF", "compressed binlog events are not decoded by this source, "
-                        + "and skipping them would lose their changes");
-            }
-        }
+        // compressed binlogs (log_bin_compress on MariaDB, binlog_transaction_compression on MySQL) are decoded
         String valueOptions = vars.get("binlog_row_value_options");
         if (valueOptions != null && !valueOptions.isEmpty()) {
             problems.add("binlog_row_value_options is '" + valueOptions + "': JSON updates would be written as diffs, "
@@ -119,7 +114,7 @@ final class MySqlPrerequisites {
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SHOW GLOBAL VARIABLES WHERE Variable_name IN ('log_bin', "
                         + "'binlog_format', 'binlog_row_image', 'binlog_row_metadata', 'binlog_row_value_options', "
-                        + "'log_bin_compress', 'binlog_transaction_compression', 'log_slave_updates', 'log_replica_updates')")) {
+                        + "'log_slave_updates', 'log_replica_updates')")) {
             while (rs.next()) {
                 vars.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
             }

@@ -48,10 +48,10 @@ final class StreamFailures {
 
     CdcException undecodable(EventType type, MySqlPosition transaction) {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a " + type + " event inside the "
-                + "transaction at " + transaction + ", which this source cannot decode: compressed binlogs (SET "
-                + "GLOBAL log_bin_compress = OFF on MariaDB, binlog_transaction_compression = OFF on MySQL) and JSON "
-                + "diffs (binlog_row_value_options = '') are not supported. Restart the source without its state "
-                + "after the fix: the events already written stay unreadable.");
+                + "transaction at " + transaction + ", which this source cannot decode: JSON diffs (SET GLOBAL "
+                + "binlog_row_value_options = '') and events of a kind this source does not know are not supported, "
+                + "and skipping one could lose changes. Restart the source without its state after the fix: the "
+                + "events already written stay unreadable.");
     }
 
     /** The statement itself is not quoted: its values are data. */

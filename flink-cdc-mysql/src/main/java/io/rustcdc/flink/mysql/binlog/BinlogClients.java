@@ -18,6 +18,10 @@ import org.apache.flink.annotation.Internal;
  * binlog, and a read that gets nothing, not even a heartbeat, for {@link #READ_TIMEOUT} fails (a
  * {@link java.net.SocketTimeoutException}), as a half-open connection would otherwise wait forever.
  * TCP keep-alive is on too. (The client's own keep-alive, which reconnects, stays off.)
+ *
+ * <p>Compressed events reach the listener as the plain events they hold: Oracle MySQL's compressed
+ * transactions as each event inside, placed at the payload event ({@link CompressedTransactions}),
+ * MariaDB's compressed query and row events as plain ones ({@link MariaDbCompressedEvents}).
  */
 @Internal
 public final class BinlogClients {
@@ -59,7 +63,15 @@ public final class BinlogClients {
             client.setHeartbeatInterval(HEARTBEAT.toMillis()); // a backfill ends at the binlog's end instead
         }
         client.setEventDeserializer(ExactEventDeserializer.create());
-        client.registerEventListener(events::accept);
+        // a compressed transaction goes on as the events inside it; the client would log and drop a
+        // listener's exception, so a payload that cannot be read is queued as the failure it is
+        client.registerEventListener(event -> {
+            try {
+                CompressedTransactions.expand(event, client.getBinlogFilename(), events);
+            } catch (RuntimeException e) {
+                failures.accept(e);
+            }
+        });
         client.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
             @Override
             public void onCommunicationFailure(BinaryLogClient c, Exception e) {

@@ -25,30 +25,51 @@ import java.util.Map;
 
 /**
  * The binlog client's event deserializer for the events the stream reads, with row events read by
- * {@link ExactCells}; other events are skipped undecoded.
+ * {@link ExactCells}; other events are skipped undecoded. Compressed events are read too: MariaDB's
+ * ({@link MariaDbCompressedEvents}) as the plain events they stand for, Oracle MySQL's compressed
+ * transactions ({@link CompressedTransactions}) into a payload whose events {@link
+ * CompressedTransactions#expand} decodes by the same readers.
  */
 final class ExactEventDeserializer {
     private ExactEventDeserializer() {}
 
     static EventDeserializer create() {
         Map<Long, TableMapEventData> tableMaps = new HashMap<>();
-        Map<EventType, EventDataDeserializer> byType = new HashMap<>();
-        byType.put(EventType.FORMAT_DESCRIPTION, new FormatDescriptionEventDataDeserializer());
-        byType.put(EventType.ROTATE, new RotateEventDataDeserializer());
-        byType.put(EventType.QUERY, new Utf8Queries());
-        byType.put(EventType.TABLE_MAP, new RawTableMaps());
-        byType.put(EventType.XID, new XidEventDataDeserializer());
-        byType.put(EventType.GTID, new GtidEventDataDeserializer());
-        byType.put(EventType.PREVIOUS_GTIDS, new PreviousGtidSetDeserializer());
-        byType.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());
-        byType.put(EventType.MARIADB_GTID_LIST, new MariadbGtidListEventDataDeserializer());
-        byType.put(EventType.WRITE_ROWS, new Writes(tableMaps));
-        byType.put(EventType.EXT_WRITE_ROWS, new Writes(tableMaps).setMayContainExtraInformation(true));
-        byType.put(EventType.UPDATE_ROWS, new Updates(tableMaps));
-        byType.put(EventType.EXT_UPDATE_ROWS, new Updates(tableMaps).setMayContainExtraInformation(true));
-        byType.put(EventType.DELETE_ROWS, new Deletes(tableMaps));
-        byType.put(EventType.EXT_DELETE_ROWS, new Deletes(tableMaps).setMayContainExtraInformation(true));
-        return new EventDeserializer(new EventHeaderV4Deserializer(), new NullEventDataDeserializer(), byType, tableMaps);
+        Map<EventType, EventDataDeserializer> plain = new HashMap<>();
+        plain.put(EventType.FORMAT_DESCRIPTION, new FormatDescriptionEventDataDeserializer());
+        plain.put(EventType.ROTATE, new RotateEventDataDeserializer());
+        plain.put(EventType.QUERY, new Utf8Queries());
+        plain.put(EventType.TABLE_MAP, new RawTableMaps());
+        plain.put(EventType.XID, new XidEventDataDeserializer());
+        plain.put(EventType.GTID, new GtidEventDataDeserializer());
+        plain.put(EventType.PREVIOUS_GTIDS, new PreviousGtidSetDeserializer());
+        plain.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());
+        plain.put(EventType.MARIADB_GTID_LIST, new MariadbGtidListEventDataDeserializer());
+        plain.put(EventType.WRITE_ROWS, new Writes(tableMaps));
+        plain.put(EventType.EXT_WRITE_ROWS, new Writes(tableMaps).setMayContainExtraInformation(true));
+        plain.put(EventType.UPDATE_ROWS, new Updates(tableMaps));
+        plain.put(EventType.EXT_UPDATE_ROWS, new Updates(tableMaps).setMayContainExtraInformation(true));
+        plain.put(EventType.DELETE_ROWS, new Deletes(tableMaps));
+        plain.put(EventType.EXT_DELETE_ROWS, new Deletes(tableMaps).setMayContainExtraInformation(true));
+
+        // Oracle MySQL: the events inside a compressed transaction, read by the same readers into the same
+        // table maps; they carry no checksum of their own (a new EventDeserializer expects none)
+        EventDeserializer inner = new EventDeserializer(new EventHeaderV4Deserializer(), new NullEventDataDeserializer(),
+                new HashMap<>(plain), tableMaps);
+
+        // MariaDB: compressed query and row events take their plain type in the header and are decompressed
+        // before the plain reader reads them
+        MariaDbCompressedEvents headers = new MariaDbCompressedEvents();
+        Map<EventType, EventDataDeserializer> byType = new HashMap<>(plain);
+        byType.put(EventType.QUERY, headers.query(plain.get(EventType.QUERY)));
+        byType.put(EventType.WRITE_ROWS, headers.rows(plain.get(EventType.WRITE_ROWS), false, false));
+        byType.put(EventType.EXT_WRITE_ROWS, headers.rows(plain.get(EventType.EXT_WRITE_ROWS), true, false));
+        byType.put(EventType.UPDATE_ROWS, headers.rows(plain.get(EventType.UPDATE_ROWS), false, true));
+        byType.put(EventType.EXT_UPDATE_ROWS, headers.rows(plain.get(EventType.EXT_UPDATE_ROWS), true, true));
+        byType.put(EventType.DELETE_ROWS, headers.rows(plain.get(EventType.DELETE_ROWS), false, false));
+        byType.put(EventType.EXT_DELETE_ROWS, headers.rows(plain.get(EventType.EXT_DELETE_ROWS), true, false));
+        byType.put(EventType.TRANSACTION_PAYLOAD, new CompressedTransactions(inner));
+        return new EventDeserializer(headers, new NullEventDataDeserializer(), byType, tableMaps);
     }
 
     private static final class Writes extends WriteRowsEventDataDeserializer {
