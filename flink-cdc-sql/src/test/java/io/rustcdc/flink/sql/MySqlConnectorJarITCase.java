@@ -35,7 +35,8 @@ class MySqlConnectorJarITCase {
         assertThat(jar.entries).contains("io/rustcdc/flink/sql/MySqlTableFactory.class",
                 "io/rustcdc/flink/sql/MySqlTableFactory$MariaDb.class", "io/rustcdc/flink/mysql/MySqlConnector.class",
                 "io/rustcdc/flink/source/CdcSource.class", "io/rustcdc/flink/shaded/mariadb/jdbc/Driver.class",
-                "io/rustcdc/flink/shaded/binlog/BinaryLogClient.class");
+                "io/rustcdc/flink/shaded/binlog/BinaryLogClient.class",
+                "io/rustcdc/flink/shaded/aircompressor/zstd/ZstdInputStream.class"); // compressed MySQL transactions
         assertThat(jar.entries).noneMatch(e -> e.startsWith("io/rustcdc/flink/sql/PostgresTableFactory"));
         assertThat(jar.text("META-INF/services/org.apache.flink.table.factories.Factory"))
                 .isEqualTo("io.rustcdc.flink.sql.MySqlTableFactory\nio.rustcdc.flink.sql.MySqlTableFactory$MariaDb");
