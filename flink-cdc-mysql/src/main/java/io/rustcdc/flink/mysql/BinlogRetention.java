@@ -49,6 +49,24 @@ final class BinlogRetention {
     }
 
     /**
+     * Oracle MySQL: the GTIDs of {@code executed} the server does not hold, or null when it holds
+     * them all. A replica behind the server a position was read on lacks some; the server would
+     * then send nothing until it has them (it skips whatever the reader claims to have), and forever
+     * if it diverged, so a resume fails instead.
+     */
+    @javax.annotation.Nullable
+    static String mysqlGtidsNotHeld(Connection c, MySqlGtidSet executed) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT GTID_SUBTRACT(?, @@GLOBAL.gtid_executed)")) {
+            s.setString(1, executed.toString());
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                String missing = rs.getString(1).replaceAll("\\s", "");
+                return missing.isEmpty() ? null : missing;
+            }
+        }
+    }
+
+    /**
      * MariaDB: for each domain, the GTID state at the start of the oldest binlog file (its
      * Gtid_list event) is not past the position's GTID of that domain.
      */

@@ -47,6 +47,8 @@ final class ChunkBackfill {
     private final Map<Object, Row> rows;
     /** Where the transactions not in the GTID set of {@link #apply} are at the earliest; null until it ran. */
     @Nullable private MySqlPosition nextBound;
+    /** The GTIDs executed before the high position, once {@link #apply} completed the chunk. */
+    @Nullable private MySqlGtidSet executedAtHigh;
 
     ChunkBackfill(MySqlSourceConfig config, Connection session, Map<Integer, String> charsets, TableDescription table,
             List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo, List<Row> snapshot) {
@@ -98,6 +100,17 @@ final class ChunkBackfill {
     }
 
     /**
+     * The high position of {@link #apply} with the GTIDs executed before it, exactly: those of the
+     * start set and of every transaction the server sent before it (see {@code ExecutedGtids}).
+     */
+    MySqlPosition high(MySqlPosition high) {
+        if (executedAtHigh == null) {
+            throw new IllegalStateException("The chunk was not completed up to " + high);
+        }
+        return MySqlPosition.at(high.file(), high.offset(), executedAtHigh);
+    }
+
+    /**
      * Applies the binlog after the GTIDs {@code low} up to {@code high}, read from {@code bound}
      * (null: from the first binlog file holding a transaction not in {@code low}), which must be
      * such that every transaction not in {@code low} lies at or after it; false when the table's
@@ -112,6 +125,7 @@ final class ChunkBackfill {
         boolean byGtids = true;
         while (true) {
             MySqlPosition last = null;
+            MySqlPosition reached = from;
             try (MySqlChangeStream stream = MySqlChangeStream.backfill(config, filter, from, byGtids,
                     byGtids && bound != null, session, charsets)) {
                 long silentSince = System.nanoTime();
@@ -140,11 +154,15 @@ final class ChunkBackfill {
                     MySqlPosition at = record.position();
                     // the start of the record's transaction, or where the next one starts
                     if (at.movedTo(at.file(), at.offset()).compareTo(high) >= 0) {
+                        // at H: its GTIDs; past it: the last boundary's, as no transaction sent lies between
+                        boolean atHigh = at.file().equals(high.file()) && at.offset() == high.offset();
+                        executedAtHigh = (atHigh ? at : reached).mysqlGtids();
                         bound(stream, byGtids, high);
                         return true;
                     }
                     if (record.event() == null) {
                         last = at;
+                        reached = at;
                     } else if (!apply(record.event())) {
                         bound(stream, byGtids, high);
                         return false;

@@ -20,6 +20,7 @@ import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.TransactionInfo;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import java.io.IOException;
@@ -81,6 +82,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     /** The transaction is an XA PREPARE: its rows are logged before it commits or rolls back. */
     private boolean preparedXa;
     private long rowEvents;
+    /** Changes of the filter's tables in the transaction so far, delivered or skipped on resume: the events' index. */
+    private long changesInTransaction;
     private long skipEvents;
     private long skipRows;
     private boolean resumed;
@@ -129,9 +132,10 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.committed = from.movedTo(from.file(), from.offset());
         this.connection = session != null ? session : MySqlConnections.connect(config);
         this.ownsConnection = session == null;
-        this.byGtids = from.flavor() == ServerFlavor.MARIADB && from.gtidText() != null
-                && !from.mariaDbGtids().isEmpty()
-                || backfillByGtids && from.flavor() == ServerFlavor.MYSQL && from.gtidText() != null;
+        // a MySQL set resumes even when empty (the server then sends every transaction); MariaDB's empty
+        // connect state would not mean "after nothing"
+        this.byGtids = backfill ? backfillByGtids && from.gtidText() != null
+                : from.gtidText() != null && (from.flavor() == ServerFlavor.MYSQL || !from.mariaDbGtids().isEmpty());
         try {
             if (!byGtids || backfillAtPosition) {
                 BinlogRetention.requireFile(connection, from.file(), from.offset());
@@ -140,6 +144,10 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
                 BinlogRetention.requireMariaDbGtids(connection, from.mariaDbGtids());
             } else if (from.gtidText() != null) {
                 BinlogRetention.requireMySqlGtids(connection, from.mysqlGtids());
+                String missing = backfill ? null : BinlogRetention.mysqlGtidsNotHeld(connection, from.mysqlGtids());
+                if (missing != null) {
+                    throw failures.gtidsNotHeld(from, missing);
+                }
             }
             this.tables = new BinlogTables(connection, charsets != null ? charsets : BinlogTables.charsets(connection));
         } catch (SQLException | RuntimeException e) {
@@ -241,6 +249,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (String.valueOf(e.getMessage()).contains("same server_uuid/server_id")) {
             return failures.sameServerId(e);
         }
+        if (byGtids && String.valueOf(e.getMessage()).contains("anonymous transaction")) {
+            return failures.anonymousByGtids(transaction != null ? transaction : committed, e);
+        }
         if (byGtids && !resumed && e instanceof ServerException && ((ServerException) e).getErrorCode() == 1236) {
             return failures.gtidsNotHeld(from, e);
         }
@@ -266,7 +277,11 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             case ROTATE: {
                 RotateEventData rotate = event.getData();
                 file = rotate.getBinlogFilename();
-                if (transaction == null) {
+                // Before the first transaction, the stream is still at its start: by GTIDs the server rotates
+                // to the start of the first file it reads, where the GTIDs are not those of the start; from
+                // inside a transaction, a checkpoint of the boundary would deliver its first rows again.
+                boolean atStart = !resumed && !backfill && (byGtids || from.eventsTaken() > 0 || from.rowsTaken() > 0);
+                if (transaction == null && !atStart) {
                     committed = committed.movedTo(file, rotate.getBinlogPosition());
                     pending.add(StreamRecord.progress(committed));
                 }
@@ -283,8 +298,15 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             case GTID: {
                 GtidEventData g = event.getData();
                 begin(header.getPosition(), g.getMySqlGtid().toString());
+                standalone = true; // until a BEGIN follows: a DDL statement is its transaction by itself
                 break;
             }
+            case ANONYMOUS_GTID:
+                // gtid_mode is not ON: the transaction starts here, whether a BEGIN or a DDL statement follows
+                // (positions are then by file and offset; a stream by GTIDs is never sent one: see failure)
+                begin(header.getPosition(), null);
+                standalone = true;
+                break;
             case QUERY:
                 query(header, event.getData());
                 break;
@@ -333,10 +355,11 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (!sql.equals("BEGIN") && !sql.equals("COMMIT") && !sql.equals("ROLLBACK")) {
             requireNoStatementChange(header, query); // transaction brackets need no parse
         }
-        if (sql.equals("BEGIN")) {
+        if (sql.equals("BEGIN") || sql.startsWith("XA START")) {
             if (transaction == null) {
                 begin(header.getPosition(), null);
             }
+            standalone = false; // its rows and statements follow, up to its commit
         } else if (sql.equals("COMMIT") || sql.equals("ROLLBACK")) {
             commit(header.getNextPosition());
         } else if (transaction == null || standalone) {
@@ -382,10 +405,14 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         long index = rowEvents++;
         Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
         int from = index < skipEvents ? changes.size() : index == skipEvents ? (int) skipRows : 0;
-        for (int i = from; i < changes.size(); i++) {
+        for (int i = 0; i < changes.size(); i++) {
             MySqlDdl.Change change = changes.get(i);
             if (!filter.matches(change.table)) {
                 continue;
+            }
+            long number = ++changesInTransaction;
+            if (i < from) {
+                continue; // delivered before the restart
             }
             if (change.renamedFrom != null && isCaptured(change.table) && !isCaptured(change.renamedFrom)) {
                 throw failures.renamedIn(change.renamedFrom, change.table, file + ":" + header.getPosition());
@@ -396,11 +423,11 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             MySqlPosition position = transaction.inTransaction(index, i + 1);
             SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
             ChangeEvent event = change.kind == MySqlDdl.Kind.TRUNCATE_TABLE
-                    ? ChangeEvent.builder(Op.TRUNCATE, change.table, source).build()
+                    ? ChangeEvent.builder(Op.TRUNCATE, change.table, source).transaction(transactionInfo(number)).build()
                     : ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
                             .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), query.getSql()))
                             .shape(change.kind == MySqlDdl.Kind.DROP_TABLE ? null : tables.catalogueShape(change.table))
-                            .build();
+                            .transaction(transactionInfo(number)).build();
             pending.add(StreamRecord.of(event, position));
         }
     }
@@ -416,6 +443,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
 
     private void begin(long offset, @Nullable String gtid) {
         transaction = committed.movedTo(file, offset);
+        changesInTransaction = 0;
         if (backfill && firstSent == null) {
             firstSent = transaction;
         }
@@ -442,7 +470,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private void rows(EventHeaderV4 header, long tableId, Op op, @Nullable List<Serializable[]> images,
             @Nullable List<Map.Entry<Serializable[], Serializable[]>> updates) {
         long index = rowEvents++;
-        if (transaction == null || index < skipEvents) {
+        if (transaction == null) {
             return;
         }
         TableMapEventData map = tableMaps.get(tableId);
@@ -458,15 +486,22 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         if (decoder.isSequence()) {
             return;
         }
+        int count = images != null ? images.size() : updates.size();
+        if (index < skipEvents) {
+            changesInTransaction += count; // delivered before the restart, and still counted in the events' index
+            return;
+        }
         if (preparedXa) {
             throw failures.preparedXa(table, transaction);
         }
         Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
-        int count = images != null ? images.size() : updates.size();
-        for (int r = index == skipEvents ? (int) skipRows : 0; r < count; r++) {
+        int first = index == skipEvents ? (int) skipRows : 0;
+        changesInTransaction += first;
+        for (int r = first; r < count; r++) {
             MySqlPosition position = transaction.inTransaction(index, r + 1);
             SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
-            ChangeEvent.Builder event = ChangeEvent.builder(op, table, source).shape(decoder.shape());
+            ChangeEvent.Builder event = ChangeEvent.builder(op, table, source).shape(decoder.shape())
+                    .transaction(transactionInfo(++changesInTransaction));
             if (op == Op.INSERT) {
                 event.after(decoder.row(images.get(r)));
             } else if (op == Op.DELETE) {
@@ -476,6 +511,17 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             }
             pending.add(StreamRecord.of(event.build(), position));
         }
+    }
+
+    /**
+     * The transaction of a change: its GTID ({@code uuid:number} on Oracle MySQL, {@code
+     * domain-server-sequence} on MariaDB), or without one where it starts in the binlog; the change's
+     * number among the transaction's changes of the captured tables; the total is not in the binlog
+     * before the commit.
+     */
+    private TransactionInfo transactionInfo(long number) {
+        String id = gtid != null ? gtid : transaction.file() + ":" + transaction.offset();
+        return TransactionInfo.of(id, number, TransactionInfo.UNKNOWN);
     }
 
     @Override

@@ -124,6 +124,30 @@ public final class MySqlGtidSet implements Serializable {
         return intervals.isEmpty();
     }
 
+    /**
+     * Whether every transaction of this set is in {@code other}. Within one replication history a
+     * position's set grows with it, so this orders positions of different servers of that history.
+     */
+    public boolean isSubsetOf(MySqlGtidSet other) {
+        for (Map.Entry<String, List<long[]>> e : intervals.entrySet()) {
+            List<long[]> theirs = other.intervals.get(e.getKey());
+            if (theirs == null) {
+                return false;
+            }
+            int j = 0;
+            for (long[] mine : e.getValue()) {
+                // theirs are coalesced: an interval of this set lies inside one of them or is not covered
+                while (j < theirs.size() && theirs.get(j)[1] < mine[0]) {
+                    j++;
+                }
+                if (j == theirs.size() || theirs.get(j)[0] > mine[0] || theirs.get(j)[1] < mine[1]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** The canonical text: uuids in order, intervals ascending and coalesced, as MySQL accepts it. */
     @Override
     public String toString() {

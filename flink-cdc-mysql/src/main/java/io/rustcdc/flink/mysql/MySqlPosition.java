@@ -12,9 +12,10 @@ import org.apache.flink.annotation.PublicEvolving;
  * (or event) to read next, how many row events of that transaction and rows of the next row event
  * were already taken (so a restart inside a transaction skips exactly what was delivered), and the
  * GTIDs executed before it: a MySQL set or a MariaDB position by {@link #flavor()}, never the other.
- * Immutable. MariaDB positions with GTIDs order by them, so they compare across the servers of one
- * replication history and a stream resumes from them on any of those servers; other positions
- * order by binlog file (its numeric extension), offset, events and rows, within one server's binlog.
+ * Immutable. Positions with GTIDs order by them (MySQL sets by inclusion, MariaDB positions per
+ * domain), so they compare across the servers of one replication history and a stream resumes from
+ * them on any of those servers; other positions order by binlog file (its numeric extension),
+ * offset, events and rows, within one server's binlog.
  */
 @PublicEvolving
 public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosition> {
@@ -27,6 +28,8 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     private final long rowsTaken;
     @Nullable private final String gtids;
     @Nullable private transient MariaDbGtidPosition parsedMariaDbGtids;
+    /** The parsed MySQL set, kept as positions derive from one another: every commit adds to it. */
+    @Nullable private transient MySqlGtidSet parsedMySqlGtids;
     /** {@link #toString}, written once: every event's source carries it. */
     @Nullable private transient String text;
 
@@ -51,7 +54,12 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
 
     /** Between transactions, with the MySQL GTIDs executed before {@code file:offset}. */
     public static MySqlPosition at(String file, long offset, MySqlGtidSet executed) {
-        return new MySqlPosition(ServerFlavor.MYSQL, file, offset, 0, 0, executed.toString());
+        return new MySqlPosition(ServerFlavor.MYSQL, file, offset, 0, 0, executed.toString()).parsed(executed);
+    }
+
+    private MySqlPosition parsed(@Nullable MySqlGtidSet set) {
+        parsedMySqlGtids = set;
+        return this;
     }
 
     /** Between transactions, with the MariaDB GTID position before {@code file:offset}. */
@@ -61,8 +69,9 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
 
     /** Between transactions at {@code file:offset}, with the same GTIDs. */
     public MySqlPosition movedTo(String file, long offset) {
-        return new MySqlPosition(flavor, file, offset, 0, 0, gtids);
+        return new MySqlPosition(flavor, file, offset, 0, 0, gtids).parsed(parsedMySqlGtids);
     }
+
 
     /**
      * Between transactions at {@code file:offset}, right after the transaction {@code gtid} (MySQL
@@ -79,15 +88,15 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
                     .with(Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])).toString();
         } else if (gtid != null && gtids != null) {
             int colon = gtid.lastIndexOf(':');
-            executed = MySqlGtidSet.parse(gtids)
-                    .with(gtid.substring(0, colon), Long.parseLong(gtid.substring(colon + 1))).toString();
+            MySqlGtidSet set = mysqlGtids().with(gtid.substring(0, colon), Long.parseLong(gtid.substring(colon + 1)));
+            return new MySqlPosition(flavor, file, offset, 0, 0, set.toString()).parsed(set);
         }
-        return new MySqlPosition(flavor, file, offset, 0, 0, executed);
+        return new MySqlPosition(flavor, file, offset, 0, 0, executed).parsed(parsedMySqlGtids);
     }
 
     /** Inside the transaction at this position: {@code events} row events and then {@code rows} rows taken. */
     public MySqlPosition inTransaction(long events, long rows) {
-        return new MySqlPosition(flavor, file, offset, events, rows, gtids);
+        return new MySqlPosition(flavor, file, offset, events, rows, gtids).parsed(parsedMySqlGtids);
     }
 
     /**
@@ -153,7 +162,10 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     @Nullable
     public MySqlGtidSet mysqlGtids() {
         requireFlavor(ServerFlavor.MYSQL);
-        return gtids == null ? null : MySqlGtidSet.parse(gtids);
+        if (parsedMySqlGtids == null && gtids != null) {
+            parsedMySqlGtids = MySqlGtidSet.parse(gtids);
+        }
+        return parsedMySqlGtids;
     }
 
     /** The MariaDB GTID position; fails for a MySQL position. */
@@ -173,15 +185,19 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     }
 
     /**
-     * MariaDB positions that both carry GTIDs order by them (then by events and rows taken), so
+     * Positions of one flavor that both carry GTIDs order by them (then by events and rows taken), so
      * positions read from different servers of one replication history compare: a replica's binlog
-     * has other file names and offsets. Otherwise, and for GTIDs of diverged histories, positions
-     * order by binlog file, offset, events and rows.
+     * has other file names and offsets. A MySQL set is before another it is a strict subset of; a
+     * MariaDB position is before one that is further in some domain and behind in none. Otherwise,
+     * and for GTIDs of diverged histories, positions order by binlog file, offset, events and rows.
      */
     @Override
     public int compareTo(MySqlPosition o) {
-        Integer c = flavor == ServerFlavor.MARIADB && o.flavor == ServerFlavor.MARIADB && gtids != null
-                && o.gtids != null ? mariaDbGtids().compareInHistory(o.mariaDbGtids()) : null;
+        Integer c = null;
+        if (flavor == o.flavor && gtids != null && o.gtids != null) {
+            c = flavor == ServerFlavor.MARIADB ? mariaDbGtids().compareInHistory(o.mariaDbGtids())
+                    : gtids.equals(o.gtids) ? Integer.valueOf(0) : compareSets(mysqlGtids(), o.mysqlGtids());
+        }
         if (c == null) {
             c = Long.compare(fileNumber(file), fileNumber(o.file));
             if (c == 0) {
@@ -195,6 +211,11 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
             c = Long.compare(eventsTaken, o.eventsTaken);
         }
         return c != 0 ? c : Long.compare(rowsTaken, o.rowsTaken);
+    }
+
+    @Nullable
+    private static Integer compareSets(MySqlGtidSet a, MySqlGtidSet b) {
+        return a.isSubsetOf(b) ? Integer.valueOf(-1) : b.isSubsetOf(a) ? Integer.valueOf(1) : null;
     }
 
     /** The numeric extension of a binlog file name ({@code mysql-bin.000012} is 12), -1 when it has none. */

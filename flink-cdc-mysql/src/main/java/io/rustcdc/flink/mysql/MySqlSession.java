@@ -281,7 +281,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                 TableDescription d = described.description;
                 backfill.rows().forEach(row -> out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource)
                         .after(row).shape(d.shape()).build()));
-                return high;
+                // with its GTIDs, the mark still orders against the stream after a move to a replica
+                return backfill.high(high);
             }
             if (attempt == 3) {
                 throw new CdcException(CdcException.Kind.STATE, "Table " + tableId.database() + "." + tableId.table()
@@ -362,13 +363,28 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         return MySqlPosition.at(config.flavor(), file, offset);
     }
 
+    /**
+     * The binlog's end now, with the GTIDs executed before it: on MariaDB those of {@code
+     * BINLOG_GTID_POS}, on Oracle MySQL with {@code gtid_mode = ON} a set read before the end, then
+     * completed from the binlog up to it ({@link ExecutedGtids}); without GTIDs, file and offset only.
+     */
     @Override
     public MySqlPosition currentPosition() {
+        if (config.flavor() == ServerFlavor.MYSQL) {
+            try {
+                if (!ExecutedGtids.on(connection)) {
+                    return masterStatus();
+                }
+                MySqlGtidSet before = ExecutedGtids.now(connection);
+                return ExecutedGtids.before(config, connection, charsets(), before, masterStatus());
+            } catch (SQLException e) {
+                throw failure(e);
+            }
+        }
         try (Statement s = connection.createStatement()) {
             s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
             try {
-                MySqlPosition at = config.flavor() == ServerFlavor.MARIADB ? snapshotPosition() : masterStatus();
-                return withGtids(at);
+                return withGtids(snapshotPosition());
             } finally {
                 s.execute("COMMIT");
             }
@@ -400,11 +416,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         }
     }
 
-    /** The position with the GTIDs executed before it: MariaDB's BINLOG_GTID_POS is exact for a file and offset. */
+    /** The MariaDB position with the GTIDs executed before it: BINLOG_GTID_POS is exact for a file and offset. */
     private MySqlPosition withGtids(MySqlPosition at) throws SQLException {
-        if (config.flavor() != ServerFlavor.MARIADB) {
-            return at;
-        }
         try (PreparedStatement s = connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
             s.setString(1, at.file());
             s.setLong(2, at.offset());

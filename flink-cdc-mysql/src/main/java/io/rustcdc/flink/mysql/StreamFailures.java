@@ -25,11 +25,28 @@ final class StreamFailures {
     }
 
     CdcException gtidsNotHeld(MySqlPosition from, Exception e) {
-        return new CdcException(CdcException.Kind.CONNECTION, config.flavor() + " at " + config.hostname() + ":"
-                + config.port() + " does not hold the transactions this source resumes after (" + from.gtidText()
-                + "): it lags behind the server the position was read from (the source succeeds once it has "
-                + "caught up: Flink's restarts retry), or it is not a replica of that server or has diverged from it "
-                + "(then point the source at one that is). (" + e.getMessage() + ")", e);
+        return new CdcException(CdcException.Kind.CONNECTION, notHeld(from) + " (" + e.getMessage() + ")", e);
+    }
+
+    /** Oracle MySQL: {@code missing} are the position's GTIDs the server lacks. */
+    CdcException gtidsNotHeld(MySqlPosition from, String missing) {
+        return new CdcException(CdcException.Kind.CONNECTION, notHeld(from) + " It lacks " + missing + ".");
+    }
+
+    private String notHeld(MySqlPosition from) {
+        return config.flavor() + " at " + config.hostname() + ":" + config.port() + " does not hold the transactions "
+                + "this source resumes after (" + from.gtidText() + "): it lags behind the server the position was "
+                + "read from (the source succeeds once it has caught up: Flink's restarts retry), or it is not a "
+                + "replica of that server or has diverged from it (then point the source at one that is).";
+    }
+
+    /** Oracle MySQL sends no transaction without a GTID to a reader that resumed by GTIDs. */
+    CdcException anonymousByGtids(MySqlPosition after, Exception e) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a transaction without a GTID after "
+                + after + " (gtid_mode is no longer ON), which the server does not send to a reader that resumes by "
+                + "GTIDs, as this source does. Set gtid_mode back to ON (SET PERSIST gtid_mode = ON_PERMISSIVE, then "
+                + "ON once no anonymous transaction is running), or restart the source without its state. (" + e.getMessage()
+                + ")", e);
     }
 
     CdcException lost(MySqlPosition after, Exception e) {

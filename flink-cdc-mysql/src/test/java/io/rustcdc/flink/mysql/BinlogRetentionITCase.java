@@ -1,5 +1,6 @@
 package io.rustcdc.flink.mysql;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -8,7 +9,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.mysql.testing.MySqlServer;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.testing.StreamTestSupport;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -18,8 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Binlogs purged before the source read them, for real: the check on resume names what was lost
- * (file/offset and MariaDB GTIDs here; MySQL GTID sets where an Oracle MySQL server is configured).
- * Purging needs a server of the test's own.
+ * (file/offset on both flavors, MariaDB GTID domains, Oracle MySQL GTID sets). Purging needs a
+ * server of the test's own.
  */
 @ExtendWith(MySqlExtension.class)
 @Timeout(180)
@@ -73,17 +79,39 @@ class BinlogRetentionITCase {
         }
     }
 
+    /**
+     * Oracle MySQL: a position whose GTID set lacks purged transactions fails on resume, naming them
+     * ({@code GTID_SUBTRACT(@@gtid_purged, position)}); one taken after the purge resumes.
+     */
     @Test
-    void mysqlGtidSetsArePurgeCheckedWithGtidSubset(MySqlDatabase db) throws Exception {
-        assumeTrue(!db.server().isMariaDb(), "needs Oracle MySQL (set RUSTCDC_TEST_MYSQL_URL)");
-        MySqlGtidSet executed = MySqlGtidSet.parse(db.queryValue("SELECT @@GLOBAL.gtid_executed"));
-        try (Connection c = db.connect()) {
-            assertThatCode(() -> BinlogRetention.requireMySqlGtids(c, executed)).doesNotThrowAnyException();
-            String purged = db.queryValue("SELECT @@GLOBAL.gtid_purged");
-            if (!purged.isBlank()) {
-                assertThatThrownBy(() -> BinlogRetention.requireMySqlGtids(c, MySqlGtidSet.empty()))
-                        .hasMessageContaining("The server purged transactions this source never read");
-            }
+    void mysqlGtidsPurgedBeforeTheyWereReadAreNamed() throws Exception {
+        assumeFalse(MySqlServer.external(), "purges binlogs: only on a server of the test's own");
+        assumeTrue(!MySqlServer.shared().isMariaDb(), "GTID sets and gtid_purged are Oracle MySQL's");
+        MySqlDatabase db = MySqlServer.startPrivate().createDatabase("purged_sets");
+        db.execute("CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition read = current(connector);
+        db.execute("INSERT INTO t VALUES (2)", "INSERT INTO t VALUES (3)", "FLUSH BINARY LOGS");
+        purgeAllButNewest(db);
+        String lost = db.queryValue("SELECT GTID_SUBTRACT(@@GLOBAL.gtid_purged, '" + read.gtidText() + "')");
+        assertThat(MySqlGtidSet.parse(lost).isEmpty()).as("the purge removed transactions after the position").isFalse();
+        assertThatThrownBy(() -> connector.openStream(read, TableFilter.all()).close())
+                .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind())
+                        .isEqualTo(CdcException.Kind.POSITION_LOST))
+                .hasMessageContaining("The server purged transactions this source never read: "
+                        + MySqlGtidSet.parse(lost))
+                .hasMessageContaining("the source's position is " + read.mysqlGtids())
+                .hasMessageContaining("restart the source without its state");
+        MySqlPosition after = current(connector);
+        db.execute("INSERT INTO t VALUES (4)");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(after, TableFilter.all())) {
+            assertThat(StreamTestSupport.events(stream, 1).get(0).after().get("id")).isEqualTo(4L);
+        }
+    }
+
+    private static MySqlPosition current(MySqlConnector connector) {
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            return session.currentPosition();
         }
     }
 

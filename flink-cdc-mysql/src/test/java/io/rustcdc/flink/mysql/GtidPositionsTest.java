@@ -3,6 +3,7 @@ package io.rustcdc.flink.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class GtidPositionsTest {
@@ -100,5 +101,110 @@ class GtidPositionsTest {
         MySqlPosition diverged = MySqlPosition.at("mariadb-bin.000001", 100, MariaDbGtidPosition.parse("0-1-9,1-2-6"));
         assertThat(diverged.compareTo(MySqlPosition.at("mariadb-bin.000002", 4, MariaDbGtidPosition.parse("0-1-10,1-2-5"))))
                 .as("diverged histories fall back to the file order").isNegative();
+    }
+
+    @Test
+    void mysqlSubsetsAnswerPerTransaction() {
+        MySqlGtidSet set = MySqlGtidSet.parse(A + ":1-5:7-9," + B + ":3");
+        assertThat(MySqlGtidSet.empty().isSubsetOf(set)).isTrue();
+        assertThat(set.isSubsetOf(set)).isTrue();
+        assertThat(MySqlGtidSet.parse(A + ":2-4:8").isSubsetOf(set)).isTrue();
+        assertThat(MySqlGtidSet.parse(A + ":5-7").isSubsetOf(set)).as("6 is missing").isFalse();
+        assertThat(MySqlGtidSet.parse(B + ":3-4").isSubsetOf(set)).isFalse();
+        assertThat(MySqlGtidSet.parse("5a33bc69-93ec-33f3-b055-e02cc1641784:1").isSubsetOf(set)).isFalse();
+        assertThat(set.isSubsetOf(MySqlGtidSet.parse(A + ":1-9"))).as("a uuid it lacks").isFalse();
+    }
+
+    /**
+     * Random sets against a brute-force model of their transactions: coalescing, membership and
+     * inclusion. Replay with {@code -Drustcdc.gtidset.seed=<seed>}.
+     */
+    @Test
+    void randomMysqlSetsAgreeWithTheirTransactions() {
+        long seed = Long.getLong("rustcdc.gtidset.seed", System.nanoTime());
+        System.out.println("GtidPositionsTest seed: -Drustcdc.gtidset.seed=" + seed);
+        Random random = new Random(seed);
+        String[] uuids = {A, B};
+        for (int round = 0; round < 500; round++) {
+            boolean[][] a = new boolean[2][40];
+            boolean[][] b = new boolean[2][40];
+            MySqlGtidSet setA = randomSet(random, uuids, a);
+            MySqlGtidSet setB = random.nextBoolean() ? randomSet(random, uuids, b) : subsetOf(random, uuids, a, b);
+            boolean subset = true;
+            for (int u = 0; u < 2; u++) {
+                for (int t = 1; t < 40; t++) {
+                    assertThat(setA.contains(uuids[u], t)).as("seed %d round %d: %s has %s:%d", seed, round, setA,
+                            uuids[u], t).isEqualTo(a[u][t]);
+                    subset &= !b[u][t] || a[u][t];
+                }
+            }
+            assertThat(setB.isSubsetOf(setA)).as("seed %d round %d: %s in %s", seed, round, setB, setA).isEqualTo(subset);
+            assertThat(MySqlGtidSet.parse(setA.toString())).isEqualTo(setA);
+            assertCoalesced(setA, seed);
+            MySqlPosition pa = MySqlPosition.at("mysql-bin.000002", 4, setA);
+            MySqlPosition pb = MySqlPosition.at("mysql-bin.000001", 900, setB);
+            if (subset && !setB.equals(setA)) {
+                assertThat(pb).as("seed %d round %d", seed, round).isLessThan(pa);
+            }
+        }
+    }
+
+    /** Each uuid's intervals ascending with a gap between each two. */
+    private static void assertCoalesced(MySqlGtidSet set, long seed) {
+        for (String part : set.toString().isEmpty() ? new String[0] : set.toString().split(",")) {
+            String[] pieces = part.split(":");
+            long end = -1;
+            for (int i = 1; i < pieces.length; i++) {
+                String[] range = pieces[i].split("-");
+                long start = Long.parseLong(range[0]);
+                assertThat(start).as("seed %d: %s coalesced", seed, set).isGreaterThan(end + 1);
+                end = Long.parseLong(range[range.length - 1]);
+            }
+        }
+    }
+
+    private static MySqlGtidSet randomSet(Random random, String[] uuids, boolean[][] model) {
+        MySqlGtidSet set = MySqlGtidSet.empty();
+        for (int i = random.nextInt(30); i > 0; i--) {
+            int u = random.nextInt(2);
+            long t = 1 + random.nextInt(39);
+            model[u][(int) t] = true;
+            set = set.with(uuids[u], t);
+        }
+        return set;
+    }
+
+    private static MySqlGtidSet subsetOf(Random random, String[] uuids, boolean[][] of, boolean[][] model) {
+        MySqlGtidSet set = MySqlGtidSet.empty();
+        for (int u = 0; u < 2; u++) {
+            for (int t = 1; t < 40; t++) {
+                if (of[u][t] && random.nextInt(4) > 0) {
+                    model[u][t] = true;
+                    set = set.with(uuids[u], t);
+                }
+            }
+        }
+        return set;
+    }
+
+    @Test
+    void mysqlPositionsWithGtidsOrderBySetInclusionAcrossBinlogFiles() {
+        MySqlPosition primary = MySqlPosition.at("mysql-bin.000009", 5000, MySqlGtidSet.parse(A + ":1-10"));
+        MySqlPosition replica = MySqlPosition.at("replica-bin.000001", 400, MySqlGtidSet.parse(A + ":1-10"));
+        MySqlPosition next = MySqlPosition.at("replica-bin.000001", 900, MySqlGtidSet.parse(A + ":1-11"));
+        assertThat(primary.compareTo(replica)).as("the same point of the history").isZero();
+        assertThat(primary.inTransaction(0, 2)).isGreaterThan(replica.inTransaction(0, 1)).isLessThan(next);
+        assertThat(primary).isLessThan(next);
+        assertThat(MySqlPosition.at(ServerFlavor.MYSQL, "mysql-bin.000009", 5000)).as("without GTIDs: by file")
+                .isGreaterThan(next);
+        MySqlPosition diverged = MySqlPosition.at("mysql-bin.000001", 100, MySqlGtidSet.parse(A + ":1-9," + B + ":1"));
+        assertThat(diverged.compareTo(MySqlPosition.at("mysql-bin.000002", 4, MySqlGtidSet.parse(A + ":1-10"))))
+                .as("neither set holds the other: the file order").isNegative();
+        assertThat(primary.committed("mysql-bin.000009", 5400, A + ":11").mysqlGtids())
+                .isEqualTo(MySqlGtidSet.parse(A + ":1-11"));
+        MySqlConnector connector = MySqlConnector.create(MySqlSourceConfig.builder(ServerFlavor.MYSQL).hostname("h")
+                .username("u").password(io.rustcdc.flink.source.Secret.of("p")).serverId(1).build());
+        assertThat(connector.reflects(next, primary.inTransaction(1, 1))).as("a transaction before the mark").isTrue();
+        assertThat(connector.reflects(next, next.inTransaction(1, 1))).as("the transaction at the mark").isFalse();
     }
 }

@@ -38,8 +38,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A MariaDB position taken on a primary resumes on its replica, whose binlog has other file names and
- * offsets: by GTIDs, exactly, and a replica that lacks the position's transactions fails loudly.
+ * A position taken on a primary (MariaDB or Oracle MySQL) resumes on its replica, whose binlog has
+ * other file names and offsets: by GTIDs, exactly, and a replica that lacks the position's
+ * transactions fails loudly.
  */
 @Timeout(240)
 class MySqlReplicaITCase {
@@ -58,7 +59,6 @@ class MySqlReplicaITCase {
 
     @Test
     void aPositionInsideATransactionOnThePrimaryResumesOnTheReplicaWithEachRowOnce() throws Exception {
-        MySqlFeatures.assumeGtidPositions(primary);
         MySqlFeatures.assumeSnapshot(primary);
         MySqlDatabase onPrimary = primary.createDatabase("moved");
         onPrimary.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))");
@@ -77,7 +77,7 @@ class MySqlReplicaITCase {
             List<StreamRecord<MySqlPosition>> taken = changes(records(stream, 2, Duration.ofSeconds(30)));
             inside = taken.get(1).position();
             assertThat(inside.rowsTaken()).isEqualTo(2);
-            assertThat(inside.file()).startsWith("mariadb-bin.");
+            assertThat(inside.file()).startsWith(primary.isMariaDb() ? "mariadb-bin." : "mysql-bin.");
         }
 
         replica.catchUpWith(primary);
@@ -103,7 +103,6 @@ class MySqlReplicaITCase {
      */
     @Test
     void aJobStoppedOnThePrimaryMidSnapshotContinuesOnTheReplicaExactly(@TempDir Path savepoints) throws Exception {
-        MySqlFeatures.assumeGtidPositions(primary);
         MySqlFeatures.assumeSnapshot(primary);
         MySqlDatabase onPrimary = primary.createDatabase("job");
         MySqlWriters.createTables(onPrimary, 6000);
@@ -121,11 +120,19 @@ class MySqlReplicaITCase {
             assertThat(changelog.ops().getOrDefault("read", 0)).as("stopped inside the snapshot").isLessThan(6000 + 2000);
             try (RestorableJob job = RestorableJob.start(source(onReplica), savepoint)) {
                 writers.awaitEnd();
-                replica.catchUpWith(primary);
-                Map<String, String> t1 = MySqlSourceITCase.t1(onPrimary);
-                Map<String, String> t2 = MySqlSourceITCase.t2(onPrimary);
-                changelog.drainUntil(job.records, () -> changelog.rows("t1").equals(t1) && changelog.rows("t2").equals(t2),
-                        Duration.ofSeconds(90));
+                for (int round = 0; round < 2; round++) {
+                    replica.catchUpWith(primary);
+                    Map<String, String> t1 = MySqlSourceITCase.t1(onPrimary);
+                    Map<String, String> t2 = MySqlSourceITCase.t2(onPrimary);
+                    changelog.drainUntil(job.records, () -> changelog.rows("t1").equals(t1)
+                            && changelog.rows("t2").equals(t2), Duration.ofSeconds(90));
+                    if (round == 0) {
+                        // every row is read now: these changes come from the stream (the writers may have ended
+                        // before the snapshot did); the final rows need the update, which follows the delete
+                        onPrimary.execute("INSERT INTO t1 VALUES (100000, 'after', 0), (100001, 'after', 0)",
+                                "DELETE FROM t1 WHERE id = 100001", "UPDATE t1 SET n = 1 WHERE id = 100000");
+                    }
+                }
             }
         }
         assertThat(changelog.violations()).isEmpty();
@@ -136,14 +143,13 @@ class MySqlReplicaITCase {
         return CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
                 .includeTables(db.name() + ".t1", db.name() + ".t2")
-                .chunkSize(20)
+                .chunkSize(db.server().isMariaDb() ? 20 : 100) // a chunk on Oracle MySQL also reads the binlog
                 .deserializer(ChangeEventDeserializer.json())
                 .build();
     }
 
     @Test
     void aReplicaWithoutThePositionsTransactionsFailsUntilItHasCaughtUp() throws Exception {
-        MySqlFeatures.assumeGtidPositions(primary);
         MySqlDatabase onPrimary = primary.createDatabase("lagging");
         onPrimary.execute("CREATE TABLE t (id INT PRIMARY KEY)");
         replica.catchUpWith(primary);

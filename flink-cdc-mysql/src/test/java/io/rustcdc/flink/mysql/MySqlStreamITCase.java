@@ -34,10 +34,7 @@ class MySqlStreamITCase {
         db.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         MySqlPosition start = prepare(connector, db, "t");
-        boolean gtids = db.server().isMariaDb(); // Oracle MySQL positions carry no GTIDs yet (docs/mysql.md)
-        if (gtids) {
-            assertThat(start.gtidText()).as("the start position's GTIDs").isNotNull();
-        }
+        assertThat(start.gtidText()).as("the start position's GTIDs").isNotNull();
         db.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')", "UPDATE t SET v = 'c' WHERE id = 1",
                 "DELETE FROM t WHERE id = 2");
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
@@ -58,9 +55,16 @@ class MySqlStreamITCase {
                 last = more.position();
             }
             assertThat(last.eventsTaken()).as("after the last commit: between transactions").isZero();
-            if (gtids) {
-                assertThat(last.gtidText()).isEqualTo(db.queryValue("SELECT @@gtid_binlog_pos"));
-            }
+            assertThat(last.gtidText()).as("every transaction read, no other").isEqualTo(db.server().isMariaDb()
+                    ? db.queryValue("SELECT @@gtid_binlog_pos")
+                    : MySqlGtidSet.parse(db.queryValue("SELECT @@GLOBAL.gtid_executed")).toString());
+            // each change names its transaction and its place in it
+            List<ChangeEvent> changed = records.stream().filter(r -> r.event() != null).map(StreamRecord::event)
+                    .collect(Collectors.toList());
+            assertThat(changed).extracting(e -> e.transaction().index()).containsExactly(1L, 2L, 1L, 1L);
+            assertThat(changed.get(0).transaction().id()).isEqualTo(changed.get(1).transaction().id())
+                    .isNotEqualTo(changed.get(2).transaction().id())
+                    .matches(db.server().isMariaDb() ? "\\d+-\\d+-\\d+" : "[0-9a-f-]{36}:\\d+");
         }
     }
 

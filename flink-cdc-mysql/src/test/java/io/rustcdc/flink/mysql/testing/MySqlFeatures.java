@@ -21,14 +21,6 @@ public final class MySqlFeatures {
     }
 
     /**
-     * GTIDs in Oracle MySQL positions (resume by GTID set, e.g. on a replica after a failover): Oracle
-     * MySQL positions are binlog file and offset only (docs/mysql.md). False until they carry GTID sets.
-     */
-    public static boolean oracleGtidPositionsSupported() {
-        return false;
-    }
-
-    /**
      * The check that a replica writes what it replicates to its own binlog ({@code
      * log_replica_updates}): MariaDB by {@code Slaves_running}, Oracle MySQL by its replication channels.
      */
@@ -46,13 +38,6 @@ public final class MySqlFeatures {
         Assumptions.assumeTrue(snapshotAvailable(server),
                 "needs a snapshot, which the connector does not take on Oracle MySQL yet "
                         + "(MySqlFeatures.oracleSnapshotSupported)");
-    }
-
-    /** Skips the calling test on Oracle MySQL while {@link #oracleGtidPositionsSupported()} is false. */
-    public static void assumeGtidPositions(MySqlServer server) {
-        Assumptions.assumeTrue(server.isMariaDb() || oracleGtidPositionsSupported(),
-                "needs GTIDs in positions, which the connector's Oracle MySQL positions do not carry yet "
-                        + "(MySqlFeatures.oracleGtidPositionsSupported)");
     }
 
     /** Skips the calling test on Oracle MySQL while {@link #oracleReplicaLoggingCheckSupported()} is false. */
