@@ -49,6 +49,10 @@ public final class PostgresServer {
     private final String replicationPassword;
     private final AtomicInteger databases = new AtomicInteger();
     private final Path tlsCertificate;
+    /** The embedded server's process, the command that starts it and its directory; null for an external server. */
+    private volatile Process process;
+    private ProcessBuilder startCommand;
+    private Path home;
 
     private PostgresServer(String host, int port, String adminUser, String adminPassword, String adminDatabase,
             Path tlsCertificate) {
@@ -264,9 +268,36 @@ public final class PostgresServer {
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("postgres.log").toFile()));
         Process process = LocalProcesses.start(builder);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process, home), "rustcdc-postgres-stop"));
-
         PostgresServer server = new PostgresServer("127.0.0.1", port, "postgres", password, "postgres", tls.certificate);
+        server.process = process;
+        server.startCommand = builder;
+        server.home = home;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server.process, home), "rustcdc-postgres-stop"));
+        server.awaitStarted();
+        return server;
+    }
+
+    /**
+     * Stops this private server with a fast shutdown (SIGINT: sessions are ended, the WAL is flushed),
+     * keeps it down for {@code down}, and starts it again on the same port and data directory. Only
+     * for a server of a test's own ({@link #startPrivate}), never the shared one.
+     */
+    public synchronized void restart(Duration down) throws Exception {
+        if (startCommand == null || this == shared) {
+            throw new IllegalStateException("Only a private embedded server may be restarted");
+        }
+        new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("PostgreSQL did not stop within 30 s");
+        }
+        Thread.sleep(down.toMillis());
+        process = LocalProcesses.start(startCommand);
+        awaitStarted();
+    }
+
+    private void awaitStarted() {
+        PostgresServer server = this;
+        Process process = this.process;
         Poll.until("PostgreSQL to accept connections on port " + port + " (log: " + home.resolve("postgres.log") + ")",
                 Duration.ofSeconds(60),
                 () -> {
@@ -278,7 +309,6 @@ public final class PostgresServer {
                         return true;
                     }
                 });
-        return server;
     }
 
     private static void stop(Process process, Path home) {
