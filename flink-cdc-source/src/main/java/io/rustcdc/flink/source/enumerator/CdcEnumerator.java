@@ -9,7 +9,6 @@ import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
-import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.StreamSplit;
@@ -129,12 +128,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     }
 
     private void firstStarted(FirstStart.Result<P> found) {
-        history = new SchemaHistory();
-        Instant now = Instant.now();
-        for (TableDescription description : found.descriptions()) {
-            history.recordDdl("shape:" + description.table().qualifiedName() + ":start",
-                    SchemaChange.rowShape(description.table(), description.shape(), now));
-        }
+        history = found.history(Instant.now());
         streamStart = found.streamStart();
         tables.addAll(found.tables());
         chunks.addPlans(found.plans());

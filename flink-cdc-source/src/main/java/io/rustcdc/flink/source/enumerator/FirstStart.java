@@ -4,6 +4,8 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.history.SchemaChange;
+import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
@@ -12,6 +14,7 @@ import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -45,6 +48,16 @@ final class FirstStart {
             tables = List.copyOf(tables);
             descriptions = List.copyOf(descriptions);
             plans = List.copyOf(plans);
+        }
+
+        /** A schema history that starts with each table's shape as described now. */
+        SchemaHistory history(Instant now) {
+            SchemaHistory history = new SchemaHistory();
+            for (TableDescription description : descriptions) {
+                history.recordDdl("shape:" + description.table().qualifiedName() + ":start",
+                        SchemaChange.rowShape(description.table(), description.shape(), now));
+            }
+            return history;
         }
     }
 

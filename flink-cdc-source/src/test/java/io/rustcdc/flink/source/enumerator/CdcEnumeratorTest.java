@@ -121,6 +121,33 @@ class CdcEnumeratorTest {
     }
 
     @Test
+    void afterARestoreTablesAddedSinceJoinTheSnapshotBeforeAnySplitIsHandedOut() throws Throwable {
+        RecordingConnector connector = new RecordingConnector().table("a", 1, 2, 3);
+        EnumeratorState<TestPosition, Long> state;
+        try (EnumeratorHarness h = new EnumeratorHarness(connector, INITIAL, 1, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            state = h.checkpoint(1);
+        }
+        RecordingConnector grown = new RecordingConnector().table("a", 1, 2, 3).table("b", 7, 8);
+        try (EnumeratorHarness h = new EnumeratorHarness(grown, INITIAL, 1, state)) {
+            h.enumerator.start();
+            h.enumerator.handleSplitRequest(0, null);
+            assertThat(grown.calls).isEmpty();
+            assertThat(h.newAssignments()).as("not before the added tables are known").isEmpty();
+            h.runNextCall();
+            assertThat(grown.calls).extracting(RecordingConnector.Call::name).containsExactly("openSession",
+                    "discoverTables", "checkSnapshotPrerequisites", "prepareStream", "describe");
+            h.runAllCalls();
+            List<ChunkSplit<Long>> read = new ArrayList<>();
+            StreamSplit<?, ?> stream = drive(h, h.newAssignments(), read);
+            assertThat(read).extracting(c -> c.table().table()).containsExactly("a", "b");
+            assertThat(stream.tables()).extracting(t -> t.table()).containsExactlyInAnyOrder("a", "b");
+            assertOnOneWorkerThread(h, grown);
+        }
+    }
+
+    @Test
     void aFailedFirstStartFailsTheJobWithItsKindAndMessage() throws Throwable {
         RecordingConnector connector = new RecordingConnector().table("a", 1);
         connector.failures.put("prepareStream", new CdcException(CdcException.Kind.PREREQUISITE,

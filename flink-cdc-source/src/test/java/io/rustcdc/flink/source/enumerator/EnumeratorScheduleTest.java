@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class EnumeratorScheduleTest {
-    private static final int SCHEDULES = 150;
+    private static final int SCHEDULES = 100;
 
     @Test
     void everyScheduleCoversEveryKeyOnce() throws Throwable {
