@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  * <p>Options: {@code --quick true} (small data, one run: what CI runs), {@code --rows},
  * {@code --changes}, {@code --runs}, {@code --chunk-size}, {@code --latency-seconds},
  * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
- * side and the limits only, while working on speed). The peers' classpaths come from {@code
+ * side and the limits only, while working on speed), {@code --key bigint|text|composite} (the
+ * snapshotted table's primary key, {@link BenchKey}), {@code --phases snapshot} (the snapshots only,
+ * no drain or latency). The peers' classpaths come from {@code
  * -Dbenchmark.peer.classpath} and {@code -Dbenchmark.peer-mysql.classpath}.
  */
 public final class Benchmark {
@@ -35,6 +37,8 @@ public final class Benchmark {
     private final int chunkSize;
     private final String[] sides;
     private final String heap;
+    private final BenchKey key;
+    private final boolean snapshotOnly;
     private final PrintStream print;
     private final Map<String, Figure> figures = new LinkedHashMap<>();
     private final Map<String, List<String>> hotFrames = new LinkedHashMap<>();
@@ -50,6 +54,8 @@ public final class Benchmark {
         this.sides = Boolean.parseBoolean(options.getOrDefault("peer", "true"))
                 ? new String[] {SideRunner.OURS, SideRunner.PEER} : new String[] {SideRunner.OURS};
         this.heap = options.getOrDefault("heap", "2g");
+        this.key = BenchKey.of(options.getOrDefault("key", "bigint"));
+        this.snapshotOnly = "snapshot".equals(options.getOrDefault("phases", "all"));
         this.print = print;
     }
 
@@ -72,13 +78,15 @@ public final class Benchmark {
         String database = options.getOrDefault("database", "postgres");
         try (BenchmarkTarget target = "mariadb".equals(database) ? new MariaDbTarget() : new PostgresTarget()) {
             say(target.server() + "; creating " + rows + " rows ...");
-            target.create(rows);
+            target.create(rows, key);
             SideRunner runner = new SideRunner(out, target, heap);
             for (int p = 1; p <= 2; p++) {
                 snapshot(target, runner, p);
             }
-            drain(target, runner);
-            latency(target, runner);
+            if (!snapshotOnly) {
+                drain(target, runner);
+                latency(target, runner);
+            }
             return report(out, target, commandArgs);
         }
     }
@@ -194,7 +202,8 @@ public final class Benchmark {
                 .append(" (embedded, on the same machine).\n");
         md.append("Ours: rustcdc on Flink 2.3.0. ").append(target.peerAndLimits()).append("\n");
         md.append("Data: ").append(rows).append(" rows snapshotted, a backlog of ").append(changes)
-                .append(" changes; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
+                .append(snapshotOnly ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)
+                .append("; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
                 .append(runs == 1 ? " run" : " runs (median, then min–max)").append(" per figure; each run a JVM of its own with -Xmx").append(heap).append(".\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("| figure | ours | peer | limit | ours/peer | ours/limit |\n|---|---|---|---|---|---|\n");

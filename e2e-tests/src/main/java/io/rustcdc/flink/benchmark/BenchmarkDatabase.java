@@ -7,7 +7,8 @@ import java.sql.Statement;
 
 /**
  * The benchmark's tables, all of one realistic shape (bigint key, integer, numeric(12,4), text of
- * varying length, timestamptz, nullable jsonb): {@code bench} to snapshot, {@code churn} for the
+ * varying length, timestamptz, nullable jsonb; {@code bench} with a text {@code code} more when
+ * its key is text, {@link BenchKey}): {@code bench} to snapshot, {@code churn} for the
  * change backlog (REPLICA IDENTITY FULL, so updates and deletes carry whole old rows), {@code lat}
  * for latency; one publication for each.
  */
@@ -29,9 +30,15 @@ final class BenchmarkDatabase {
         return db;
     }
 
-    void create(long rows) {
-        db.execute("CREATE TABLE bench " + COLUMNS, "CREATE TABLE churn " + COLUMNS, "CREATE TABLE lat " + COLUMNS,
-                "INSERT INTO bench SELECT " + ROW + " FROM generate_series(1, " + rows + ") g",
+    void create(long rows, BenchKey key) {
+        String bench = key == BenchKey.BIGINT ? "CREATE TABLE bench " + COLUMNS
+                : "CREATE TABLE bench " + COLUMNS.replace("id bigint PRIMARY KEY", "id bigint NOT NULL")
+                        .replace("attrs jsonb)", "attrs jsonb, code text COLLATE \"C\" NOT NULL)");
+        String row = key == BenchKey.BIGINT ? ROW : ROW + ", md5(g::text)";
+        db.execute(bench, "CREATE TABLE churn " + COLUMNS, "CREATE TABLE lat " + COLUMNS,
+                "INSERT INTO bench SELECT " + row + " FROM generate_series(1, " + rows + ") g",
+                // built after the rows, sorted once, rather than row by row
+                key == BenchKey.BIGINT ? "SELECT 1" : "ALTER TABLE bench ADD PRIMARY KEY (" + key.keyColumns() + ")",
                 "ANALYZE bench",
                 "ALTER TABLE bench OWNER TO " + db.replicationUser(),
                 "ALTER TABLE churn OWNER TO " + db.replicationUser(),

@@ -22,7 +22,8 @@ interface BenchmarkTarget extends AutoCloseable {
     /** {@code --host ... --password ...} and whatever else both sides need to connect. */
     List<String> connection();
 
-    void create(long rows) throws Exception;
+    /** Creates the tables, {@code bench} with {@code rows} rows and primary key {@code key}. */
+    void create(long rows, BenchKey key) throws Exception;
 
     /** The arguments of a snapshot run of {@code bench}. */
     List<String> snapshot(String run);

@@ -64,9 +64,14 @@ final class MariaDbTarget implements BenchmarkTarget {
     }
 
     @Override
-    public void create(long rows) {
-        db.execute("SET SESSION time_zone = '+00:00'", "CREATE TABLE bench " + COLUMNS, "CREATE TABLE churn " + COLUMNS,
-                "CREATE TABLE lat " + COLUMNS, "INSERT INTO bench SELECT " + ROW + " FROM seq_1_to_" + rows,
+    public void create(long rows, BenchKey key) {
+        String bench = key == BenchKey.BIGINT ? "CREATE TABLE bench " + COLUMNS
+                : "CREATE TABLE bench " + COLUMNS.replace("id BIGINT PRIMARY KEY", "id BIGINT NOT NULL")
+                        .replace("attrs JSON)", "attrs JSON, code VARCHAR(32) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin "
+                                + "NOT NULL, PRIMARY KEY (" + key.keyColumns() + "))");
+        String row = key == BenchKey.BIGINT ? ROW : ROW + ", MD5(seq)";
+        db.execute("SET SESSION time_zone = '+00:00'", bench, "CREATE TABLE churn " + COLUMNS,
+                "CREATE TABLE lat " + COLUMNS, "INSERT INTO bench SELECT " + row + " FROM seq_1_to_" + rows,
                 "ANALYZE TABLE bench",
                 // the latency runs write their rows as the source's user, as on PostgreSQL (where it owns the tables)
                 "GRANT INSERT ON `" + db.name() + "`.`lat` TO '" + db.cdcUser() + "'@'%'");

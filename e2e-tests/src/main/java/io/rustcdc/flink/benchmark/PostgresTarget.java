@@ -45,8 +45,8 @@ final class PostgresTarget implements BenchmarkTarget {
     }
 
     @Override
-    public void create(long rows) {
-        db.create(rows);
+    public void create(long rows, BenchKey key) {
+        db.create(rows, key);
     }
 
     @Override
