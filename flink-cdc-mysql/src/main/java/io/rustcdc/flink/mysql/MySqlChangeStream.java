@@ -340,8 +340,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             case PARTIAL_UPDATE_ROWS_EVENT:
             case UNKNOWN:
                 if (transaction != null) {
-                    // a compressed transaction, a JSON diff or an event this reader does not know, inside a
-                    // transaction: skipping it could lose changes
+                    // a JSON diff or an event this reader does not know, inside a transaction: skipping it could
+                    // lose changes (compressed transactions arrive expanded: binlog/CompressedTransactions)
                     throw failures.undecodable(header.getEventType(), transaction);
                 }
                 break;
