@@ -37,6 +37,12 @@ import javax.annotation.Nullable;
 final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition> {
     /** ER_DBACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR, ER_COLUMNACCESS_DENIED_ERROR. */
     private static final Set<Integer> ACCESS_DENIED = Set.of(1044, 1142, 1143);
+    /**
+     * Seconds the server may wait to send a chunk's rows: the reader streams them to Flink's output,
+     * so a backpressured job stops reading the result set, and the server's default (60 s) would then
+     * abort the chunk's read. 600 s is what MySQL Connector/J allows a streamed result by default.
+     */
+    static final int CHUNK_WRITE_TIMEOUT_SECONDS = 600;
 
     private final MySqlSourceConfig config;
     private final Connection connection;
@@ -58,6 +64,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         this.snapshotSource = SourceInfo.snapshot(config.flavor().sourceName(), null);
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION time_zone = '+00:00'");
+            s.execute("SET SESSION net_write_timeout = " + CHUNK_WRITE_TIMEOUT_SECONDS);
         } catch (SQLException e) {
             close();
             throw failure(e);

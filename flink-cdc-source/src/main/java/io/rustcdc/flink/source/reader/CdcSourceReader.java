@@ -42,26 +42,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the splits assigned to one subtask. Chunks are read whole by the {@link ReaderWorker} and
- * emitted within one call of {@link #pollNext}, so no checkpoint splits a chunk; a finished chunk
- * stays in this reader's state until the enumerator acknowledges it. Stream records are emitted one
- * by one, each moving the checkpointed position exactly past itself; the handoff and the schema
- * history are applied here, at emission, so they always match that position. A position is
- * confirmed to the database only when a checkpoint holding it completes, and only for the n-th
- * newest completed checkpoint.
+ * Reads the splits assigned to one subtask. A chunk's rows are emitted as the {@link ReaderWorker}
+ * reads them, at most {@link ReaderWorker#MAX_ROWS_HELD} rows held at a time, and one call of
+ * {@link #pollNext} emits a whole chunk: it returns only after the chunk's end, so no checkpoint
+ * falls inside a chunk (a checkpoint holds a chunk either unread or read with its mark; see
+ * docs/architecture.md, "Reading a chunk"). A finished chunk stays in this reader's state until the
+ * enumerator acknowledges it. Stream records are emitted one by one, each moving the checkpointed
+ * position exactly past itself; the handoff and the schema history are applied here, at emission,
+ * so they always match that position. A position is confirmed to the database only when a
+ * checkpoint holding it completes, and only for the n-th newest completed checkpoint.
  */
 @Internal
 public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, M extends Serializable>
         implements SourceReader<T, CdcSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(CdcSourceReader.class);
-    private static final int QUEUE_CAPACITY = 8;
     private static final long NO_TIMESTAMP = Long.MIN_VALUE;
+    /** How long the task thread waits for the next rows of a chunk before it looks for a failure of the worker. */
+    private static final java.time.Duration ROWS_WAIT = java.time.Duration.ofMillis(100);
 
     private final SourceReaderContext context;
     private final CdcConnector<P, M> connector;
     private final SourceSettings settings;
     private final ChangeEventDeserializer<T> deserializer;
-    private final RecordQueue queue = new RecordQueue(QUEUE_CAPACITY);
+    private final RecordQueue queue = new RecordQueue(ReaderWorker.QUEUE_CAPACITY);
     private final ReaderWorker<P, M> worker;
     private final OutputCollector<T> collector = new OutputCollector<>();
 
@@ -147,29 +150,66 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         if (failure != null) {
             throw FinalFailure.mark(failure);
         }
-        Object item = queue.poll();
+        Fetched item = queue.poll();
         if (item == null) {
             boolean done = noMoreSplits && pendingChunks.isEmpty() && stream == null && queue.isEmpty();
             return done ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
         }
         collector.output = output;
-        if (item instanceof ChunkResult && ((ChunkResult<M>) item).inline) {
-            emitAddedChunk((ChunkResult<M>) item);
-        } else if (item instanceof ChunkResult) {
-            emitChunk((ChunkResult<M>) item);
+        if (item instanceof Fetched.StreamBatch<?> batch) {
+            emitStream((List<StreamRecord<P>>) (List<?>) batch.records());
         } else {
-            emitStream((List<StreamRecord<P>>) item);
+            emitChunk(item);
         }
         return InputStatus.MORE_AVAILABLE;
     }
 
-    private void emitChunk(ChunkResult<M> result) throws Exception {
+    /**
+     * Emits a chunk's rows as they arrive, from {@code first} to the chunk's end, and returns only
+     * then: a checkpoint barrier waits for the chunk's end, so no checkpoint holds part of a chunk
+     * (its mark is known only at its end). Waits for rows end on an interrupt (a cancellation) or a
+     * failure of the worker.
+     */
+    @SuppressWarnings("unchecked")
+    private void emitChunk(Fetched first) throws Exception {
         collector.timestamp = NO_TIMESTAMP;
-        for (ChangeEvent row : result.rows) {
-            deserializer.deserialize(row, collector);
+        Fetched item = first;
+        while (item instanceof Fetched.ChunkRows rows) {
+            for (ChangeEvent row : rows.rows()) {
+                if (rows.inline()) {
+                    stream.recorder.record(row, stream.position);
+                }
+                deserializer.deserialize(row, collector);
+            }
+            item = nextOfChunk();
         }
+        Fetched.ChunkEnd<M> end = (Fetched.ChunkEnd<M>) item;
         chunksRead.inc();
-        ChunkSplit<M> chunk = result.chunk;
+        if (end.inline()) {
+            finishAddedChunk(end.chunk());
+        } else {
+            finishChunk(end.chunk());
+        }
+    }
+
+    /** The next item of the chunk being emitted, waiting for the worker to read it. */
+    private Fetched nextOfChunk() throws Exception {
+        while (true) {
+            Throwable failure = worker.failure();
+            if (failure != null) {
+                throw FinalFailure.mark(failure);
+            }
+            Fetched next = queue.poll(ROWS_WAIT);
+            if (next instanceof Fetched.StreamBatch) {
+                throw new IllegalStateException("Stream records arrived inside a snapshot chunk");
+            }
+            if (next != null) {
+                return next;
+            }
+        }
+    }
+
+    private void finishChunk(ChunkSplit<M> chunk) {
         // Flink keeps an output and metric group per split until it is released; thousands of chunks add up
         collector.output.releaseOutputForSplit(chunk.splitId());
         pendingChunks.remove(chunk.splitId());
@@ -180,16 +220,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         }
     }
 
-    /** A chunk of a table added while the stream runs: its rows, then its place in the handoff. */
-    private void emitAddedChunk(ChunkResult<M> result) throws Exception {
+    /** A chunk of a table added while the stream runs, its rows emitted: its place in the handoff. */
+    private void finishAddedChunk(ChunkSplit<M> chunk) {
         StreamState<P, M> s = stream;
-        collector.timestamp = NO_TIMESTAMP;
-        for (ChangeEvent row : result.rows) {
-            s.recorder.record(row, s.position);
-            deserializer.deserialize(row, collector);
-        }
-        chunksRead.inc();
-        ChunkSplit<M> chunk = result.chunk;
         boolean last = chunk.upTo() == null;
         s.handoff.addChunk(chunk, last);
         TablePlan plan = s.adding.get(chunk.table());

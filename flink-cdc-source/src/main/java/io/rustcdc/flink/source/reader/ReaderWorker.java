@@ -25,14 +25,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The database side of a reader, on a thread of its own: it reads assigned chunks one after
- * another, each whole, or polls the change stream, and puts what it read into the {@link
- * RecordQueue}. Decisions that touch checkpointed state (the handoff, the schema history, positions)
- * are the task thread's, when it emits; the worker only reads.
+ * another or polls the change stream, and puts what it read into the {@link RecordQueue}. A chunk's
+ * rows go into the queue in batches of {@link #CHUNK_BATCH} as the connector reads them, then its
+ * end with its mark ({@link Fetched}); a full queue blocks the read, so a chunk of any size is held
+ * at most {@link #MAX_ROWS_HELD} rows at a time. Decisions that touch checkpointed state (the
+ * handoff, the schema history, positions) are the task thread's, when it emits; the worker only reads.
  */
 @Internal
 final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Serializable> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderWorker.class);
     private static final int STREAM_BATCH = 1024;
+    /** Rows of a chunk per queue item. */
+    static final int CHUNK_BATCH = 512;
+    /** Items the queue holds. */
+    static final int QUEUE_CAPACITY = 8;
+    /**
+     * The most rows of a chunk between the connector and Flink's output: a full queue, the batch the
+     * worker fills and the batch the task thread emits.
+     */
+    static final int MAX_ROWS_HELD = (QUEUE_CAPACITY + 2) * CHUNK_BATCH;
     /** How long {@link #close} lets an interrupt end the worker before it closes the worker's connections. */
     static final Duration INTERRUPT_GRACE = Duration.ofSeconds(2);
     /** How long {@link #close} then waits for the worker to end. */
@@ -95,9 +106,10 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         thread.execute(() -> guarded(() -> {
             CatalogSession<P, M> s = session();
             TableDescription table = described.computeIfAbsent(chunk.table(), s::describe);
-            List<ChangeEvent> rows = new ArrayList<>();
-            M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows::add);
-            queue.put(new ChunkResult<>(chunk.finished(mark), rows, false));
+            ChunkOutput rows = new ChunkOutput(false);
+            M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows);
+            rows.flush();
+            queue.put(new Fetched.ChunkEnd<>(chunk.finished(mark), false));
         }));
     }
 
@@ -113,9 +125,10 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         Object[] upTo = plan.key().splittable()
                 ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize)
                 : null;
-        List<ChangeEvent> rows = new ArrayList<>();
-        M mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, rows::add);
-        queue.put(new ChunkResult<>(plan.<M>chunk(upTo).finished(mark), rows, true));
+        ChunkOutput rows = new ChunkOutput(true);
+        M mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, rows);
+        rows.flush();
+        queue.put(new Fetched.ChunkEnd<>(plan.<M>chunk(upTo).finished(mark), true));
         tablesToRead.poll();
         if (upTo != null) {
             tablesToRead.addFirst(plan.after(upTo));
@@ -162,7 +175,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
                         break;
                     }
                 }
-                queue.put(batch);
+                queue.put(new Fetched.StreamBatch<>(batch));
             }
         }));
     }
@@ -183,6 +196,46 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         session.close();
     }
 
+    /** Puts a chunk's rows into the queue in batches, as the connector reads them. */
+    private final class ChunkOutput implements java.util.function.Consumer<ChangeEvent> {
+        private final boolean inline;
+        private List<ChangeEvent> batch = new ArrayList<>(CHUNK_BATCH);
+
+        ChunkOutput(boolean inline) {
+            this.inline = inline;
+        }
+
+        @Override
+        public void accept(ChangeEvent row) {
+            batch.add(row);
+            if (batch.size() == CHUNK_BATCH) {
+                flush();
+            }
+        }
+
+        void flush() {
+            if (batch.isEmpty()) {
+                return;
+            }
+            try {
+                queue.put(new Fetched.ChunkRows(batch, inline));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Interrupted(e); // the connector's callback may throw only unchecked exceptions
+            }
+            batch = new ArrayList<>(CHUNK_BATCH);
+        }
+    }
+
+    /** An interrupt while a chunk's rows waited for room in the queue (see {@link ChunkOutput#flush}). */
+    private static final class Interrupted extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Interrupted(InterruptedException cause) {
+            super("Interrupted while a chunk's rows waited for the reader", cause);
+        }
+    }
+
     private interface Work {
         void run() throws Exception;
     }
@@ -193,6 +246,11 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         }
         try {
             work.run();
+        } catch (Interrupted e) {
+            if (!closed) {
+                failure = e.getCause();
+            }
+            Thread.currentThread().interrupt();
         } catch (InterruptedException e) {
             if (!closed) {
                 failure = e;

@@ -49,6 +49,12 @@ public interface CatalogSession<P, M> extends AutoCloseable {
      * Reads the rows whose {@code keyColumns} lie in ({@code after}, {@code upTo}] (open ends when
      * null; both null reads the whole table) as {@link io.rustcdc.flink.source.model.Op#READ}
      * events, streaming them to {@code out} in bounded memory, and returns what the chunk reflects.
+     *
+     * <p>The reader emits the rows as they arrive, holding a bounded number: {@code out} blocks while
+     * Flink's output is backpressured, so backpressure reaches the read. When the reader closes,
+     * {@code out} throws an unchecked exception; let it propagate (ending the read). The returned
+     * mark must describe every row handed to {@code out}; a read that throws after some rows fails
+     * the reader's task, and the chunk is read again after the restore.
      */
     M readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
             Consumer<ChangeEvent> out);
