@@ -124,7 +124,10 @@ class PostgresConnectionRetryITCase {
                     .hasMessageContaining("Cannot connect to PostgreSQL at " + db.replicationUser() + "@"
                             + proxy.host() + ":" + proxy.port())
                     .hasMessageContaining("Raise 'connect.max-retries' or 'connect.retry.max-delay'");
-            assertThat(job.failures()).as("failed once").isEqualTo(1);
+            // restarts are off: the first failure failed the job; the stream and the enumerator's
+            // discovery may give up at the same moment, each an entry in the exception history
+            assertThat(job.failures()).as("failures").isBetween(1, 2);
+            assertThat(job.status()).isEqualTo(JobStatus.FAILED);
             assertThat(retries(job.jobId())).isBetween(2L, 4L);
         }
     }
