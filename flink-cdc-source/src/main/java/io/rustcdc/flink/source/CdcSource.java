@@ -4,6 +4,7 @@ import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.enumerator.CdcEnumerator;
 import io.rustcdc.flink.source.enumerator.EnumeratorState;
 import io.rustcdc.flink.source.enumerator.EnumeratorStateSerializer;
+import io.rustcdc.flink.source.history.SchemaChangeGate;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.reader.CdcSourceReader;
@@ -101,7 +102,7 @@ public final class CdcSource<T, P extends SourcePosition & Comparable<P>, M exte
     @Override
     public SourceReader<T, CdcSplit> createReader(SourceReaderContext context) {
         return new CdcSourceReader<>(context, RetryingConnector.wrap(connector, context.metricGroup()), settings,
-                deserializer);
+                SchemaChangeGate.wrap(deserializer, settings.schemaChanges(), context.metricGroup()));
     }
 
     @Override

@@ -31,6 +31,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
     private int checkpointsRetained = CdcSourceOptions.CHECKPOINTS_RETAINED.defaultValue();
     private SinkGuarantee sinkGuarantee = CdcSourceOptions.SINK_GUARANTEE.defaultValue();
     private Duration tableDiscoveryInterval = CdcSourceOptions.TABLE_DISCOVERY_INTERVAL.defaultValue();
+    private SchemaChangePolicy schemaChanges = CdcSourceOptions.SCHEMA_CHANGES.defaultValue();
 
     CdcSourceBuilder(CdcConnector<P, M> connector, ChangeEventDeserializer<T> deserializer) {
         this.connector = Objects.requireNonNull(connector, "connector");
@@ -48,6 +49,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         b.checkpointsRetained = checkpointsRetained;
         b.sinkGuarantee = sinkGuarantee;
         b.tableDiscoveryInterval = tableDiscoveryInterval;
+        b.schemaChanges = schemaChanges;
         return b;
     }
 
@@ -118,6 +120,15 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         return this;
     }
 
+    /**
+     * What the source does when a captured table's shape changes ({@link SchemaChangePolicy}); {@link
+     * SchemaChangePolicy#EMIT} by default.
+     */
+    public CdcSourceBuilder<T, P, M> schemaChanges(SchemaChangePolicy policy) {
+        this.schemaChanges = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
     /** Applies the options of {@link CdcSourceOptions} that {@code options} sets. */
     public CdcSourceBuilder<T, P, M> options(ReadableConfig options) {
         options.getOptional(CdcSourceOptions.TABLE_INCLUDE_LIST).ifPresent(include::addAll);
@@ -128,6 +139,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         options.getOptional(CdcSourceOptions.CHECKPOINTS_RETAINED).ifPresent(n -> checkpointsRetained = n);
         options.getOptional(CdcSourceOptions.SINK_GUARANTEE).ifPresent(g -> sinkGuarantee = g);
         options.getOptional(CdcSourceOptions.TABLE_DISCOVERY_INTERVAL).ifPresent(d -> tableDiscoveryInterval = d);
+        options.getOptional(CdcSourceOptions.SCHEMA_CHANGES).ifPresent(p -> schemaChanges = p);
         options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).ifPresent(entries -> {
             for (String entry : entries) {
                 int colon = entry.lastIndexOf(':');
@@ -164,7 +176,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         }
         SourceSettings settings = new SourceSettings(TableFilter.of(include, exclude), startupMode, chunkSize,
                 chunkKeyColumns, fullBeforeImages, checkpointsRetained, sinkGuarantee,
-                tableDiscoveryInterval);
+                tableDiscoveryInterval, schemaChanges);
         return new CdcSource<>(connector, settings, deserializer);
     }
 }

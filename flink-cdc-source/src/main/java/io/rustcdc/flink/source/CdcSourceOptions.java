@@ -74,4 +74,15 @@ public final class CdcSourceOptions {
             .withDescription("Confirm to the database only the position of the n-th newest completed checkpoint. With "
                     + "n > 1 the job can be restored from any of its n newest checkpoints; the database retains the "
                     + "log (PostgreSQL: WAL) of those n checkpoints.");
+
+    public static final ConfigOption<SchemaChangePolicy> SCHEMA_CHANGES = ConfigOptions.key("schema-changes")
+            .enumType(SchemaChangePolicy.class)
+            .defaultValue(SchemaChangePolicy.EMIT)
+            .withDescription("What the source does when a captured table's shape changes, by the change's class "
+                    + "(column_added, column_removed, column_renamed, column_type_changed, column_nullability_changed, "
+                    + "primary_key_changed, table_created, table_dropped, table_replaced, unknown). 'emit': emit the "
+                    + "classified schema change event and go on. 'fail-on-unknown': fail on a change the source cannot "
+                    + "tell apart (a rename or a drop and an add). 'additive-only': fail on anything but a created "
+                    + "table or an added nullable column. 'fail': fail on any change. A refused change fails the job "
+                    + "naming the table, the class and the columns with their types before and after.");
 }

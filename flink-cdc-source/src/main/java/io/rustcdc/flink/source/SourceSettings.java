@@ -22,10 +22,11 @@ public final class SourceSettings implements Serializable {
     private final int checkpointsRetained;
     private final SinkGuarantee sinkGuarantee;
     private final Duration tableDiscoveryInterval;
+    private final SchemaChangePolicy schemaChanges;
 
     SourceSettings(TableFilter filter, StartupMode startupMode, int chunkSize, Map<String, String> chunkKeyColumns,
             boolean fullBeforeImages, int checkpointsRetained, SinkGuarantee sinkGuarantee,
-            Duration tableDiscoveryInterval) {
+            Duration tableDiscoveryInterval, SchemaChangePolicy schemaChanges) {
         this.filter = Objects.requireNonNull(filter, "filter");
         this.startupMode = Objects.requireNonNull(startupMode, "startupMode");
         this.chunkSize = chunkSize;
@@ -34,6 +35,7 @@ public final class SourceSettings implements Serializable {
         this.checkpointsRetained = checkpointsRetained;
         this.sinkGuarantee = Objects.requireNonNull(sinkGuarantee, "sinkGuarantee");
         this.tableDiscoveryInterval = Objects.requireNonNull(tableDiscoveryInterval, "tableDiscoveryInterval");
+        this.schemaChanges = Objects.requireNonNull(schemaChanges, "schemaChanges");
     }
 
     public TableFilter filter() {
@@ -72,11 +74,16 @@ public final class SourceSettings implements Serializable {
         return tableDiscoveryInterval;
     }
 
+    /** What the source does when a captured table's shape changes. */
+    public SchemaChangePolicy schemaChanges() {
+        return schemaChanges;
+    }
+
     @Override
     public String toString() {
         return "SourceSettings{" + filter + ", startup=" + startupMode + ", chunkSize=" + chunkSize
                 + ", chunkKeys=" + chunkKeyColumns + ", fullBeforeImages=" + fullBeforeImages
                 + ", checkpointsRetained=" + checkpointsRetained + ", sinkGuarantee=" + sinkGuarantee
-                + ", tableDiscoveryInterval=" + tableDiscoveryInterval + "}";
+                + ", tableDiscoveryInterval=" + tableDiscoveryInterval + ", schemaChanges=" + schemaChanges + "}";
     }
 }

@@ -29,4 +29,16 @@ class CdcSourceOptionsTest {
         conf.setString(CdcSourceOptions.TABLE_DISCOVERY_INTERVAL.key(), "0 s");
         assertThat(conf.get(CdcSourceOptions.TABLE_DISCOVERY_INTERVAL)).isZero();
     }
+
+    @Test
+    void schemaChangesReadsItsDocumentedValues() {
+        Configuration conf = new Configuration();
+        assertThat(conf.get(CdcSourceOptions.SCHEMA_CHANGES)).isEqualTo(SchemaChangePolicy.EMIT);
+        for (SchemaChangePolicy policy : SchemaChangePolicy.values()) {
+            conf.setString(CdcSourceOptions.SCHEMA_CHANGES.key(), policy.toString());
+            assertThat(conf.get(CdcSourceOptions.SCHEMA_CHANGES)).isEqualTo(policy);
+        }
+        conf.setString(CdcSourceOptions.SCHEMA_CHANGES.key(), "ignore");
+        assertThatThrownBy(() -> conf.get(CdcSourceOptions.SCHEMA_CHANGES)).hasMessageContaining("ignore");
+    }
 }

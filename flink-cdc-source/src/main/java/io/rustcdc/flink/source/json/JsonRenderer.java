@@ -165,6 +165,9 @@ public final class JsonRenderer implements Serializable {
             g.writeFieldName(SHAPE);
             shapes.writeShape(g, e.shape());
         }
+        if (!e.shapeChanges().isEmpty()) {
+            ShapeChangeJson.write(g, e.shapeChanges());
+        }
         g.writeEndObject();
     }
 

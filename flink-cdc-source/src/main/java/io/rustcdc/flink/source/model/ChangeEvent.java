@@ -29,6 +29,7 @@ public final class ChangeEvent implements Serializable {
     @Nullable private final RowShape shape;
     private final SourceInfo source;
     @Nullable private final TransactionInfo transaction;
+    private final List<ShapeChange> shapeChanges;
 
     private ChangeEvent(Builder b) {
         this.op = b.op;
@@ -38,6 +39,7 @@ public final class ChangeEvent implements Serializable {
         this.shape = b.shape;
         this.source = b.source;
         this.transaction = b.transaction;
+        this.shapeChanges = b.shapeChanges;
     }
 
     public static Builder builder(Op op, TableId table, SourceInfo source) {
@@ -85,6 +87,15 @@ public final class ChangeEvent implements Serializable {
         return transaction;
     }
 
+    /**
+     * What a {@link Op#SCHEMA_CHANGE} event changed, classified ({@link ShapeChange}); empty for other
+     * events, and for a schema change the source did not classify (then {@link #shape()} tells the
+     * shape after it, where known).
+     */
+    public List<ShapeChange> shapeChanges() {
+        return shapeChanges;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -96,12 +107,13 @@ public final class ChangeEvent implements Serializable {
         ChangeEvent e = (ChangeEvent) o;
         return op == e.op && table.equals(e.table) && Objects.equals(before, e.before)
                 && Objects.equals(after, e.after) && Objects.equals(shape, e.shape)
-                && source.equals(e.source) && Objects.equals(transaction, e.transaction);
+                && source.equals(e.source) && Objects.equals(transaction, e.transaction)
+                && shapeChanges.equals(e.shapeChanges);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(op, table, before, after, shape, source, transaction);
+        return Objects.hash(op, table, before, after, shape, source, transaction, shapeChanges);
     }
 
     /** No row values: they may be confidential and never go to a log. */
@@ -109,7 +121,8 @@ public final class ChangeEvent implements Serializable {
     public String toString() {
         return "ChangeEvent{" + op.wireName() + " " + table + " " + source
                 + (transaction == null ? "" : " " + transaction)
-                + (shape == null ? "" : " shape=" + shape.id()) + "}";
+                + (shape == null ? "" : " shape=" + shape.id())
+                + (shapeChanges.isEmpty() ? "" : " " + shapeChanges) + "}";
     }
 
     /** Builds one {@link ChangeEvent}; not thread-safe. */
@@ -122,6 +135,7 @@ public final class ChangeEvent implements Serializable {
         private Row after;
         private RowShape shape;
         private TransactionInfo transaction;
+        private List<ShapeChange> shapeChanges = List.of();
 
         private Builder(Op op, TableId table, SourceInfo source) {
             this.op = Objects.requireNonNull(op, "op");
@@ -146,6 +160,12 @@ public final class ChangeEvent implements Serializable {
 
         public Builder transaction(@Nullable TransactionInfo transaction) {
             this.transaction = transaction;
+            return this;
+        }
+
+        /** The classified changes of a schema change event (none by default). */
+        public Builder shapeChanges(List<ShapeChange> changes) {
+            this.shapeChanges = List.copyOf(changes);
             return this;
         }
 
