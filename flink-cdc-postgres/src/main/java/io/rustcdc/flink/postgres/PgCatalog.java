@@ -134,20 +134,24 @@ final class PgCatalog {
         return key;
     }
 
-    /** Nullability of the columns of relation {@code relid}, by name. */
-    Set<String> nullableColumns(long relid) throws SQLException {
-        Set<String> nullable = new HashSet<>();
+    /**
+     * The live columns of relation {@code relid} now, by name: attribute number, type OID, type
+     * modifier and NOT NULL; empty when the relation is gone.
+     */
+    java.util.Map<String, PgOutputDecoder.Attribute> attributes(long relid) throws SQLException {
+        java.util.Map<String, PgOutputDecoder.Attribute> attributes = new java.util.HashMap<>();
         try (PreparedStatement s = connection.prepareStatement(
-                "SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = ? AND attnum > 0 AND NOT attisdropped "
-                        + "AND NOT attnotnull")) {
+                "SELECT attname, attnum, atttypid, atttypmod, attnotnull FROM pg_catalog.pg_attribute WHERE attrelid = ? "
+                        + "AND attnum > 0 AND NOT attisdropped")) {
             s.setLong(1, relid);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    nullable.add(rs.getString(1));
+                    attributes.put(rs.getString(1),
+                            new PgOutputDecoder.Attribute(rs.getInt(2), (int) rs.getLong(3), rs.getInt(4), rs.getBoolean(5)));
                 }
             }
         }
-        return nullable;
+        return attributes;
     }
 
     long relationId(TableId table) throws SQLException {

@@ -11,6 +11,7 @@ import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionInfo;
@@ -25,7 +26,6 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
@@ -45,10 +45,17 @@ final class PgOutputDecoder {
     interface Catalog {
         PgType type(int oid, int typmod) throws SQLException;
 
-        Set<String> nullableColumns(int relationOid) throws SQLException;
-
         List<String> primaryKey(int relationOid) throws SQLException;
+
+        /** The relation's live columns now, by name; empty when the relation is gone. */
+        Map<String, Attribute> attributes(int relationOid) throws SQLException;
     }
+
+    /**
+     * A column as the catalogue holds it: its attribute number (never reused in a table), type,
+     * modifier and NOT NULL.
+     */
+    record Attribute(int number, int typeOid, int typmod, boolean notNull) {}
 
     private final String database;
     private final String slot;
@@ -56,6 +63,8 @@ final class PgOutputDecoder {
     private final PostgresPosition from;
     private final Catalog catalog;
     private final Map<Integer, PgRelation> relations = new HashMap<>();
+    /** The relation id last described under each name, to tell a table replaced (a new id, same name). */
+    private final Map<TableId, Integer> relationIds = new HashMap<>();
     private final Deque<StreamRecord<PostgresPosition>> pending = new ArrayDeque<>();
 
     private boolean resumePending;
@@ -283,18 +292,24 @@ final class PgOutputDecoder {
         m.get(); // replica identity setting; the key flags below say which columns form it
         int count = m.getShort();
         TableId table = TableId.of(database, schema, name);
-        Set<String> nullable = catalog.nullableColumns(oid);
+        // a column the catalogue no longer knows by this name (renamed or dropped since) is not promised NOT NULL
+        Map<String, Attribute> attributes = catalog.attributes(oid);
         List<String> primaryKey = catalog.primaryKey(oid);
         List<RowShape.Column> columns = new ArrayList<>(count);
         List<String> names = new ArrayList<>(count);
         List<ValueType> types = new ArrayList<>(count);
         TextDecoder[] decoders = new TextDecoder[count];
         boolean[] identity = new boolean[count];
+        int[] typeOids = new int[count];
+        int[] typmods = new int[count];
         for (int i = 0; i < count; i++) {
             identity[i] = (m.get() & 1) != 0;
             String column = PgOutputMessages.string(m);
-            PgType type = catalog.type(m.getInt(), m.getInt());
-            columns.add(RowShape.Column.of(column, type.declared(), nullable.contains(column)));
+            typeOids[i] = m.getInt();
+            typmods[i] = m.getInt();
+            PgType type = catalog.type(typeOids[i], typmods[i]);
+            Attribute attribute = attributes.get(column);
+            columns.add(RowShape.Column.of(column, type.declared(), attribute == null || !attribute.notNull()));
             names.add(column);
             types.add(type.valueType());
             decoders[i] = type.decoder();
@@ -304,8 +319,11 @@ final class PgOutputDecoder {
         RowShape shape = RowShape.of(schema, name, columns, key);
         RowType rowType = RowType.of(names, types);
         PgRelation relation = new PgRelation(oid, table, shape, identity,
-                new RowDecoder(table, rowType, columns, decoders), filter.matches(table));
+                attributeNumbers(attributes, names, typeOids, typmods), new RowDecoder(table, rowType, columns, decoders),
+                filter.matches(table));
         PgRelation previous = relations.put(oid, relation);
+        Integer formerId = relationIds.put(table, oid);
+        PgRelation former = previous == null && formerId != null && formerId != oid ? relations.remove(formerId) : null;
         if (previous != null && previous.captured && !previous.table.equals(table)) {
             throw new CdcException(CdcException.Kind.STATE, "Table " + previous.table.qualifiedName() + " was renamed to "
                     + table.qualifiedName() + " (relation " + oid + ") in the transaction committing at " + position
@@ -314,11 +332,43 @@ final class PgOutputDecoder {
                     + previous.table.qualifiedName() + " cannot continue. Rename it back, or include the new name and "
                     + "restart the source without state so that it is read again.");
         }
-        if (previous != null && !previous.sameColumns(relation) && relation.captured) {
-            SourceInfo source = SourceInfo.stream(CONNECTOR, position, txCommitTime);
-            pending.add(StreamRecord.of(ChangeEvent.builder(Op.SCHEMA_CHANGE, table, source)
-                    .after(SchemaChangeRows.of(table, DdlType.ALTER_TABLE, null)).shape(shape).build(), position));
+        if (!relation.captured) {
+            return;
         }
+        if (previous != null && !previous.sameColumns(relation)) {
+            emitSchemaChange(table, DdlType.ALTER_TABLE, shape, PgShapeChanges.classify(previous, relation));
+        } else if (former != null && former.table.equals(table)) {
+            emitSchemaChange(table, DdlType.CREATE_TABLE, shape, List.of(ShapeChange.tableReplaced(shape,
+                    "relation " + Integer.toUnsignedString(formerId) + " was replaced by relation "
+                            + Integer.toUnsignedString(oid) + " under the same name: dropped and created again")));
+        }
+    }
+
+    private void emitSchemaChange(TableId table, DdlType ddlType, RowShape shape, List<ShapeChange> changes) {
+        SourceInfo source = SourceInfo.stream(CONNECTOR, position, txCommitTime);
+        pending.add(StreamRecord.of(ChangeEvent.builder(Op.SCHEMA_CHANGE, table, source)
+                .after(SchemaChangeRows.of(table, ddlType, null)).shape(shape).shapeChanges(changes).build(), position));
+    }
+
+    /**
+     * The attribute numbers of the columns a RELATION message names, when the catalogue still
+     * describes them exactly as the message does (same names and types, in attribute order); null
+     * when it does not (the table changed again since), so that nothing is told from them.
+     */
+    @Nullable
+    private static int[] attributeNumbers(Map<String, Attribute> now, List<String> names, int[] typeOids,
+            int[] typmods) {
+        int[] numbers = new int[names.size()];
+        int last = 0;
+        for (int i = 0; i < numbers.length; i++) {
+            Attribute a = now.get(names.get(i));
+            if (a == null || a.typeOid() != typeOids[i] || a.typmod() != typmods[i] || a.number() <= last) {
+                return null;
+            }
+            numbers[i] = a.number();
+            last = a.number();
+        }
+        return numbers;
     }
 
 }

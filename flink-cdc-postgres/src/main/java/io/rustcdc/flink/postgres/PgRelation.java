@@ -2,6 +2,7 @@ package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.TableId;
+import javax.annotation.Nullable;
 
 /**
  * A table as the latest pgoutput RELATION message described it: column names and types from the
@@ -13,15 +14,19 @@ final class PgRelation {
     final TableId table;
     final RowShape shape;
     final boolean[] identity;
+    /** Each column's attribute number, when the catalogue confirmed them as the message arrived; else null. */
+    @Nullable final int[] attributeNumbers;
     final RowDecoder decoder;
     /** Whether the stream emits this table's events (the table filter selects it). */
     final boolean captured;
 
-    PgRelation(int oid, TableId table, RowShape shape, boolean[] identity, RowDecoder decoder, boolean captured) {
+    PgRelation(int oid, TableId table, RowShape shape, boolean[] identity, @Nullable int[] attributeNumbers,
+            RowDecoder decoder, boolean captured) {
         this.oid = oid;
         this.table = table;
         this.shape = shape;
         this.identity = identity;
+        this.attributeNumbers = attributeNumbers;
         this.decoder = decoder;
         this.captured = captured;
     }

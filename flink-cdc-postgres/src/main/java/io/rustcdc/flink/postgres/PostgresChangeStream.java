@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.replication.LogSequenceNumber;
@@ -89,13 +88,13 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             }
 
             @Override
-            public Set<String> nullableColumns(int relationOid) throws SQLException {
-                return catalog.nullableColumns(relationOid);
+            public List<String> primaryKey(int relationOid) throws SQLException {
+                return catalog.primaryKey(relationOid);
             }
 
             @Override
-            public List<String> primaryKey(int relationOid) throws SQLException {
-                return catalog.primaryKey(relationOid);
+            public java.util.Map<String, PgOutputDecoder.Attribute> attributes(int relationOid) throws SQLException {
+                return catalog.attributes(Integer.toUnsignedLong(relationOid));
             }
         };
     }

@@ -1,0 +1,168 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.SchemaChangePolicy;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.history.SchemaChangeGate;
+import io.rustcdc.flink.source.history.ShapeDiff;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.DdlType;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.ShapeChange;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.testing.StreamTestSupport;
+import java.util.List;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.util.Collector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Each class of schema change, made by DDL while the stream runs, as the PostgreSQL stream
+ * classifies it from the RELATION messages and the catalogue; and the policy on the real events.
+ * Each step is read before the next DDL runs, as a stream that keeps up reads it.
+ */
+@ExtendWith(PostgresExtension.class)
+@Timeout(180)
+class PostgresSchemaChangesITCase {
+    @Test
+    void everyClassDuringTheStream(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE sc (id int PRIMARY KEY, a text, b numeric(12,4) NOT NULL)",
+                "ALTER TABLE sc OWNER TO " + db.replicationUser());
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("sc")
+                .publicationName("sc").createSlotIfMissing(true).createPublicationIfMissing(true).build());
+        TableId table = TableId.of(db.name(), "public", "sc");
+        PostgresPosition start;
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
+            start = session.prepareStream(List.of(table), false);
+        }
+        try (ChangeStream<PostgresPosition> stream = connector.openStream(start, TableFilter.of(List.of("public.sc"), List.of()))) {
+            db.execute("INSERT INTO sc VALUES (1, 'x', 1)");
+            assertThat(StreamTestSupport.events(stream, 1).get(0).op()).isEqualTo(Op.INSERT); // the first RELATION: no change
+
+            ChangeEvent added = change(stream, db, "ALTER TABLE sc ADD COLUMN c text", "INSERT INTO sc VALUES (2, 'x', 1, 'c')");
+            assertThat(added.shapeChanges()).containsExactly(ShapeChange.columnAdded(RowShape.Column.of("c", "text", true), 3));
+            assertThat(SchemaChangeRows.ddlType(added.after())).isEqualTo(DdlType.ALTER_TABLE);
+
+            ChangeEvent removed = change(stream, db, "ALTER TABLE sc DROP COLUMN a", "INSERT INTO sc VALUES (3, 1, 'c')");
+            assertThat(removed.shapeChanges()).containsExactly(ShapeChange.columnRemoved(RowShape.Column.of("a", "text", true)));
+
+            ChangeEvent renamed = change(stream, db, "ALTER TABLE sc RENAME COLUMN c TO d", "INSERT INTO sc VALUES (4, 1, 'd')");
+            assertThat(renamed.shapeChanges()).containsExactly(
+                    ShapeChange.columnRenamed(RowShape.Column.of("c", "text", true), RowShape.Column.of("d", "text", true)));
+
+            ChangeEvent retyped = change(stream, db, "ALTER TABLE sc ALTER COLUMN b TYPE numeric(14,4)",
+                    "INSERT INTO sc VALUES (5, 1, 'd')");
+            assertThat(retyped.shapeChanges()).containsExactly(ShapeChange.columnChanged(
+                    RowShape.Column.of("b", "numeric(12,4)", false), RowShape.Column.of("b", "numeric(14,4)", false)));
+
+            ChangeEvent nullable = change(stream, db, "ALTER TABLE sc ALTER COLUMN b DROP NOT NULL",
+                    "INSERT INTO sc VALUES (6, 1, 'd')");
+            assertThat(nullable.shapeChanges()).containsExactly(ShapeChange.columnChanged(
+                    RowShape.Column.of("b", "numeric(14,4)", false), RowShape.Column.of("b", "numeric(14,4)", true)));
+
+            ChangeEvent notNull = change(stream, db, "ALTER TABLE sc ALTER COLUMN b SET NOT NULL",
+                    "INSERT INTO sc VALUES (7, 1, 'd')");
+            assertThat(notNull.shapeChanges()).extracting(ShapeChange::kind)
+                    .containsExactly(ShapeChange.Kind.COLUMN_NULLABILITY_CHANGED);
+            assertThat(notNull.shape().column("b").orElseThrow().nullable()).isFalse();
+
+            ChangeEvent key = change(stream, db, "ALTER TABLE sc DROP CONSTRAINT sc_pkey, ADD PRIMARY KEY (id, b)",
+                    "INSERT INTO sc VALUES (8, 1, 'd')");
+            assertThat(key.shapeChanges()).containsExactly(ShapeChange.primaryKeyChanged(List.of("id"), List.of("id", "b")));
+            assertThat(key.shape().primaryKey()).containsExactly("id", "b");
+
+            // a drop and an add, which attribute numbers tell from a rename
+            ChangeEvent dropAdd = change(stream, db, "ALTER TABLE sc DROP COLUMN d, ADD COLUMN e text",
+                    "INSERT INTO sc VALUES (9, 1, 'e')");
+            assertThat(dropAdd.shapeChanges()).containsExactly(
+                    ShapeChange.columnRemoved(RowShape.Column.of("d", "text", true)),
+                    ShapeChange.columnAdded(RowShape.Column.of("e", "text", true), 2));
+
+            // a rename the catalogue can no longer confirm (the column was renamed again before the stream read it)
+            db.execute("ALTER TABLE sc RENAME COLUMN e TO f", "INSERT INTO sc VALUES (10, 1, 'e')",
+                    "ALTER TABLE sc RENAME COLUMN f TO g");
+            List<ChangeEvent> events = StreamTestSupport.events(stream, 2);
+            assertThat(events.get(0).op()).isEqualTo(Op.SCHEMA_CHANGE);
+            assertThat(events.get(0).shapeChanges()).extracting(ShapeChange::kind).containsExactly(ShapeChange.Kind.UNKNOWN);
+            assertThat(events.get(0).shapeChanges().get(0).before()).extracting(RowShape.Column::name).containsExactly("e");
+            assertThat(events.get(0).shapeChanges().get(0).after()).extracting(RowShape.Column::name).containsExactly("f");
+            ChangeEvent unknown = events.get(0);
+            assertThatThrownBy(() -> gate(SchemaChangePolicy.FAIL_ON_UNKNOWN, unknown))
+                    .isInstanceOf(CdcException.class)
+                    .hasMessageContaining("Table " + table.qualifiedName() + " changed at the source")
+                    .hasMessageContaining("unknown [e text NULL] -> [f text NULL]")
+                    .hasMessageContaining("'schema-changes' = 'fail-on-unknown' refuses");
+            gate(SchemaChangePolicy.EMIT, unknown);
+
+            // the policy on the real events: additive-only takes the added column, not the type change
+            gate(SchemaChangePolicy.ADDITIVE_ONLY, added);
+            assertThatThrownBy(() -> gate(SchemaChangePolicy.ADDITIVE_ONLY, retyped))
+                    .hasMessageContaining("column_type_changed b numeric(12,4) NOT NULL -> b numeric(14,4) NOT NULL")
+                    .hasMessageContaining("'schema-changes' = 'additive-only' refuses");
+            assertThatThrownBy(() -> gate(SchemaChangePolicy.FAIL, added))
+                    .hasMessageContaining("column_added c text NULL at 3")
+                    .hasMessageContaining("'additive-only', 'fail-on-unknown' or 'emit'");
+
+            // every classified step applied to the shape before it gives the shape after it
+            assertThat(ShapeDiff.apply(added.shape(), removed.shapeChanges())).isEqualTo(removed.shape());
+            assertThat(ShapeDiff.apply(removed.shape(), renamed.shapeChanges())).isEqualTo(renamed.shape());
+            assertThat(ShapeDiff.apply(renamed.shape(), retyped.shapeChanges())).isEqualTo(retyped.shape());
+            assertThat(ShapeDiff.apply(retyped.shape(), nullable.shapeChanges())).isEqualTo(nullable.shape());
+            assertThat(ShapeDiff.apply(nullable.shape(), notNull.shapeChanges())).isEqualTo(notNull.shape());
+            assertThat(ShapeDiff.apply(notNull.shape(), key.shapeChanges())).isEqualTo(key.shape());
+            assertThat(ShapeDiff.apply(key.shape(), dropAdd.shapeChanges())).isEqualTo(dropAdd.shape());
+
+            // DROP + CREATE under the same name: a new relation id
+            db.execute("DROP TABLE sc", "CREATE TABLE sc (id bigint PRIMARY KEY, v text)",
+                    "ALTER TABLE sc OWNER TO " + db.replicationUser(), "ALTER PUBLICATION sc ADD TABLE sc",
+                    "INSERT INTO sc VALUES (1, 'new')");
+            events = StreamTestSupport.events(stream, 2);
+            ChangeEvent replaced = events.get(0);
+            assertThat(replaced.op()).isEqualTo(Op.SCHEMA_CHANGE);
+            assertThat(SchemaChangeRows.ddlType(replaced.after())).isEqualTo(DdlType.CREATE_TABLE);
+            assertThat(replaced.shapeChanges()).extracting(ShapeChange::kind).containsExactly(ShapeChange.Kind.TABLE_REPLACED);
+            assertThat(replaced.shapeChanges().get(0).after()).containsExactly(RowShape.Column.of("id", "bigint", false),
+                    RowShape.Column.of("v", "text", true));
+            assertThat(replaced.shapeChanges().get(0).reason()).contains("dropped and created again");
+            assertThat(events.get(1).op()).isEqualTo(Op.INSERT);
+            gate(SchemaChangePolicy.FAIL_ON_UNKNOWN, replaced);
+            assertThatThrownBy(() -> gate(SchemaChangePolicy.ADDITIVE_ONLY, replaced))
+                    .hasMessageContaining("table_replaced (relation ");
+        }
+    }
+
+    /** Runs {@code statements} and returns the schema change event they cause, before the insert that follows. */
+    private static ChangeEvent change(ChangeStream<PostgresPosition> stream, PostgresDatabase db, String... statements)
+            throws Exception {
+        db.execute(statements);
+        List<ChangeEvent> events = StreamTestSupport.events(stream, 2);
+        assertThat(events).extracting(ChangeEvent::op).as(String.join("; ", statements))
+                .containsExactly(Op.SCHEMA_CHANGE, Op.INSERT);
+        assertThat(events.get(0).shape()).isEqualTo(events.get(1).shape());
+        return events.get(0);
+    }
+
+    private static void gate(SchemaChangePolicy policy, ChangeEvent event) throws Exception {
+        SchemaChangeGate.wrap(ChangeEventDeserializer.events(), policy, new UnregisteredMetricsGroup())
+                .deserialize(event, new Collector<>() {
+                    @Override
+                    public void collect(ChangeEvent record) {}
+
+                    @Override
+                    public void close() {}
+                });
+    }
+}
