@@ -36,6 +36,9 @@ final class MySqlConnections {
             props.setProperty("serverSslCert", config.tlsRootCert());
         }
         props.setProperty("connectTimeout", String.valueOf(config.connectTimeout().toMillis()));
+        if (config.allowPublicKeyRetrieval()) {
+            props.setProperty("allowPublicKeyRetrieval", "true");
+        }
         String url = "jdbc:mariadb://" + config.hostname() + ":" + config.port() + "/";
         try {
             return DriverManager.getConnection(url, props);
@@ -49,9 +52,20 @@ final class MySqlConnections {
             throw new CdcException(kind, "Could not connect to " + config.flavor() + " at "
                     + config.hostname() + ":" + config.port() + " as '" + config.username() + "' (tls.mode "
                     + config.tlsMode() + "): " + message
-                    + (tls ? ". Check 'tls.mode' and 'tls.root-cert'." : ". Check host, port, user and password."),
+                    + remedy(tls, lower, config),
                     password.redact(e));
         }
+    }
+
+    /** What to check, for a failed login's message. */
+    private static String remedy(boolean tls, String lowerMessage, MySqlSourceConfig config) {
+        if (lowerMessage.contains("rsa public key") && !config.allowPublicKeyRetrieval()) {
+            // caching_sha2_password without TLS, the user's login not cached by the server yet
+            return ". The server asks for the password encrypted with its RSA public key: use TLS ('tls.mode' = "
+                    + "'require' or stricter), or set '" + MySqlSourceConfig.ALLOW_PUBLIC_KEY_RETRIEVAL + "' = 'true' "
+                    + "to fetch the key over the unencrypted connection.";
+        }
+        return tls ? ". Check 'tls.mode' and 'tls.root-cert'." : ". Check host, port, user and password.";
     }
 
     /** MariaDB Connector/J's {@code sslMode} of each mode. */

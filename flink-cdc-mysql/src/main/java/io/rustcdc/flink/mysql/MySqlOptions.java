@@ -50,6 +50,15 @@ public final class MySqlOptions {
 
     public static final ConfigOption<String> TLS_ROOT_CERT = ConnectionOptions.TLS_ROOT_CERT;
 
+    public static final ConfigOption<Boolean> ALLOW_PUBLIC_KEY_RETRIEVAL = ConfigOptions
+            .key(MySqlSourceConfig.ALLOW_PUBLIC_KEY_RETRIEVAL)
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("With tls.mode = disable, whether the JDBC login may fetch the server's RSA public key "
+                    + "to send the password encrypted, as caching_sha2_password (Oracle MySQL's default) needs "
+                    + "when the server has not cached the user's login yet. Off by default: over an unencrypted "
+                    + "connection a man in the middle could hand over a key of its own. Prefer TLS.");
+
     public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
 
     public static final ConfigOption<Integer> CONNECT_MAX_RETRIES = ConnectionOptions.CONNECT_MAX_RETRIES;

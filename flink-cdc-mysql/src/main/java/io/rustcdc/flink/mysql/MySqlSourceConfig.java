@@ -33,6 +33,7 @@ public final class MySqlSourceConfig implements Serializable {
     public static final String TLS_ROOT_CERT = "tls.root-cert";
     public static final String CONNECT_TIMEOUT = "connect.timeout";
     public static final String FOREIGN_KEY_CASCADES = "foreign-key-cascades";
+    public static final String ALLOW_PUBLIC_KEY_RETRIEVAL = "allow-public-key-retrieval";
 
     private static final long MAX_SERVER_ID = 4_294_967_295L;
 
@@ -40,12 +41,14 @@ public final class MySqlSourceConfig implements Serializable {
     private final ConnectionSettings connection;
     private final long serverId;
     private final ForeignKeyCascades foreignKeyCascades;
+    private final boolean allowPublicKeyRetrieval;
 
     private MySqlSourceConfig(Builder b, ConnectionSettings connection) {
         this.flavor = b.flavor;
         this.connection = connection;
         this.serverId = b.serverId;
         this.foreignKeyCascades = b.foreignKeyCascades;
+        this.allowPublicKeyRetrieval = b.allowPublicKeyRetrieval;
     }
 
     /** A builder for a source reading {@code flavor}: MySQL or MariaDB. */
@@ -59,7 +62,8 @@ public final class MySqlSourceConfig implements Serializable {
      * where the source runs.
      */
     public static MySqlSourceConfig fromConfiguration(ServerFlavor flavor, ReadableConfig options) {
-        Builder b = builder(flavor).foreignKeyCascades(options.get(MySqlOptions.FOREIGN_KEY_CASCADES));
+        Builder b = builder(flavor).foreignKeyCascades(options.get(MySqlOptions.FOREIGN_KEY_CASCADES))
+                .allowPublicKeyRetrieval(options.get(MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL));
         b.connection.options(options, MySqlOptions.PORT);
         options.getOptional(MySqlOptions.SERVER_ID).ifPresent(b::serverId);
         return b.build();
@@ -112,6 +116,14 @@ public final class MySqlSourceConfig implements Serializable {
         return foreignKeyCascades;
     }
 
+    /**
+     * Whether a login without TLS may fetch the server's RSA public key to send the password encrypted
+     * ({@code caching_sha2_password}, {@code sha256_password}), as {@value #ALLOW_PUBLIC_KEY_RETRIEVAL} says.
+     */
+    public boolean allowPublicKeyRetrieval() {
+        return allowPublicKeyRetrieval;
+    }
+
     @Override
     public String toString() {
         return "MySqlSourceConfig{" + flavor + " " + connection.describe() + ", password=" + connection.password()
@@ -130,6 +142,7 @@ public final class MySqlSourceConfig implements Serializable {
                 ConnectionSettings.builder(MySqlOptions.PORT.defaultValue());
         private long serverId;
         private ForeignKeyCascades foreignKeyCascades = ForeignKeyCascades.REFUSE;
+        private boolean allowPublicKeyRetrieval;
 
         private Builder(ServerFlavor flavor) {
             this.flavor = flavor;
@@ -181,6 +194,15 @@ public final class MySqlSourceConfig implements Serializable {
         /** Whether tables whose foreign keys cascade are refused (the default) or captured without those changes. */
         public Builder foreignKeyCascades(ForeignKeyCascades cascades) {
             this.foreignKeyCascades = Objects.requireNonNull(cascades, "cascades");
+            return this;
+        }
+
+        /**
+         * Whether a login with {@code tls.mode = disable} may fetch the server's RSA public key over the
+         * unencrypted connection (off by default: a man in the middle could hand over a key of its own).
+         */
+        public Builder allowPublicKeyRetrieval(boolean allow) {
+            this.allowPublicKeyRetrieval = allow;
             return this;
         }
 

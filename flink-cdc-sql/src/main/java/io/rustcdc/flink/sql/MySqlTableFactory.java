@@ -56,6 +56,7 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
                 MySqlOptions.CONNECT_MAX_RETRIES, MySqlOptions.CONNECT_RETRY_INITIAL_DELAY,
                 MySqlOptions.CONNECT_RETRY_MAX_DELAY,
                 MySqlOptions.FOREIGN_KEY_CASCADES,
+                MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL,
                 SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
                 CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
                 CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL);
