@@ -10,8 +10,9 @@ import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Where and as whom a connector reaches its database: host, port, user, where the password comes
- * from, TLS, the connect timeout and the retry of a failed connection, checked alike for every connector. A connector keeps one of
- * these in its configuration and adds its own options and its driver's mapping. The password is
+ * from, TLS, the connect timeout and how a failed connection is retried ({@link ConnectionRetry}),
+ * checked alike for every connector. A connector keeps one of these in its configuration and adds
+ * its own options and its driver's mapping. The password is
  * held as a {@link SecretProvider}, resolved at each connection, and never appears in {@code
  * toString}. Immutable.
  *
