@@ -24,9 +24,11 @@ import org.apache.flink.util.Collector;
  * typed values, then the requested metadata columns. Inserts and snapshot reads are +I; an update is
  * -U (with the whole old row, which the database must send; the connector's {@link ConnectorTypes}
  * names the setting in messages) and +U in {@code all} mode, +U alone in {@code upsert} mode; a delete
- * is -D. When a row arrives with a new shape, the declared columns are checked against it again: a
- * dropped or retyped column fails the job with the same message as at planning time, never becomes
- * null; a new column is ignored until declared. A truncate, and a drop of the table (a {@code
+ * is -D. A classified schema change is checked by {@link SchemaChangeCheck} (a declared column removed,
+ * renamed or gone in an UNKNOWN change fails at once; a replaced table fails as a dropped one), and
+ * when a row arrives with a new shape, the declared columns are checked against it again: a dropped
+ * or retyped column fails the job with the same message as at planning time (naming the type before
+ * a classified type change), never becomes null; a new column is ignored until declared. A truncate, and a drop of the table (a {@code
  * DROP_TABLE} schema change, which a rename of the table away is too), fail the job: its changelog
  * cannot go on without retracting rows it never gets.
  */
@@ -40,6 +42,8 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private final boolean upsert;
     private final TypeInformation<RowData> producedType;
     private transient Map<String, FieldConverter[]> converters;
+    /** Declared columns whose source type changed, with the type before, until the next row checks them. */
+    private transient Map<String, String> retyped;
 
     /** @param flinkTable the Flink table's identifier, for messages; null when unknown */
     RowDataDeserializer(TableId table, @Nullable String flinkTable, DeclaredColumns columns,
@@ -82,6 +86,7 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                 if (SchemaChangeRows.ddlType(e.after()) == DdlType.DROP_TABLE) {
                     throw dropped(e);
                 }
+                SchemaChangeCheck.check(table, flinkTable, columns, e, retyped());
                 if (e.shape() != null) {
                     // the event's own row describes the change, not the table: types are checked with the next row
                     columns.check(table, e.shape(), null, "any more (its shape changed to " + e.shape().id() + ")");
@@ -90,6 +95,13 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
             default:
                 break; // logical messages are not rows of this table
         }
+    }
+
+    private Map<String, String> retyped() {
+        if (retyped == null) {
+            retyped = new java.util.LinkedHashMap<>();
+        }
+        return retyped;
     }
 
     /** {@code " (read by Flink table x)"}, or nothing when the Flink table is unknown. */
@@ -158,7 +170,9 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
         }
         Row sample = e.after() != null ? e.after() : e.before();
         if (shape != null && sample != null) {
-            columns.check(table, shape, sample.type(), "any more (its shape changed to " + shape.id() + ")");
+            columns.check(table, shape, sample.type(), "any more (its shape changed to " + shape.id()
+                    + SchemaChangeCheck.typesBefore(retyped()) + ")");
+            retyped().clear();
         }
         FieldConverter[] built = new FieldConverter[columns.names.size()];
         for (int i = 0; i < built.length; i++) {

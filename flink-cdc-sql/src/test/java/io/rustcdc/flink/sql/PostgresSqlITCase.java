@@ -177,7 +177,30 @@ class PostgresSqlITCase {
                 }
             }).satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
                     .contains("The table declared for public.evolving does not fit the source any more")
-                    .contains("column score INT does not exist in the source table"));
+                    .contains("column score (declared INT, source type integer) was removed"));
+        }
+    }
+
+    @Test
+    void schemaChangesAdditiveOnlyTakesANullableColumnAndFailsOnATypeChangeNamingBothTypes() throws Exception {
+        db.execute("CREATE TABLE guarded (id int PRIMARY KEY, note varchar(10))", "ALTER TABLE guarded REPLICA IDENTITY FULL",
+                "ALTER TABLE guarded OWNER TO " + db.replicationUser(), "INSERT INTO guarded VALUES (1, 'a')");
+        tables.executeSql("CREATE TABLE guarded (id INT, PRIMARY KEY (id) NOT ENFORCED) "
+                + with("public.guarded", "sql_guarded", ", 'schema-changes' = 'additive-only'"));
+        try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM guarded").collect()) {
+            assertThat(it.next().getField("id")).isEqualTo(1);
+            db.execute("ALTER TABLE guarded ADD COLUMN extra text", "INSERT INTO guarded VALUES (2, 'b', 'x')");
+            assertThat(it.next().getField("id")).isEqualTo(2);
+            // not a declared column, but additive-only refuses every change that is not additive
+            db.execute("ALTER TABLE guarded ALTER COLUMN note TYPE varchar(20)", "INSERT INTO guarded VALUES (3, 'c', 'y')");
+            assertThatThrownBy(() -> {
+                while (it.hasNext()) {
+                    it.next();
+                }
+            }).satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("Table public.guarded changed at the source at ")
+                    .contains("column_type_changed note character varying(10) NULL -> note character varying(20) NULL")
+                    .contains("'schema-changes' = 'additive-only' refuses"));
         }
     }
 

@@ -1,0 +1,86 @@
+package io.rustcdc.flink.sql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.ShapeChange;
+import io.rustcdc.flink.source.model.TableId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.annotation.Nullable;
+
+/**
+ * What a classified schema change means for a declared SQL table: a change that leaves every
+ * declared column in place goes on (an added column is not read until declared); a declared column
+ * removed, renamed, or gone in a change the source cannot tell apart fails at once, naming the
+ * column, its declared type and its source type; a replaced table fails as a dropped one does. A
+ * declared column whose type changed is remembered: the next row checks whether its declared type
+ * still holds the new type exactly, and its message names both source types.
+ */
+final class SchemaChangeCheck {
+    private SchemaChangeCheck() {}
+
+    /**
+     * Fails when {@code e}'s changes take a declared column away; records each declared column whose
+     * type changed in {@code retyped} (name to its type before).
+     */
+    static void check(TableId table, @Nullable String flinkTable, DeclaredColumns columns, ChangeEvent e,
+            Map<String, String> retyped) {
+        List<String> problems = new ArrayList<>();
+        for (ShapeChange c : e.shapeChanges()) {
+            switch (c.kind()) {
+                case TABLE_REPLACED:
+                    throw new CdcException(CdcException.Kind.DECODE, "Table " + table.qualifiedName()
+                            + (flinkTable == null ? "" : " (read by Flink table " + flinkTable + ")")
+                            + " was replaced at the source (" + c.reason() + "); the rows of the table it replaced are "
+                            + "not retracted, so its changelog cannot continue. Restart the job without state to read "
+                            + "the new table anew, or remove the table from the job.");
+                case COLUMN_REMOVED:
+                    declared(columns, c.before().get(0)).ifPresent(d -> problems.add("column " + c.before().get(0).name()
+                            + " (declared " + d + ", source type " + c.before().get(0).dataType() + ") was removed"));
+                    break;
+                case COLUMN_RENAMED:
+                    declared(columns, c.before().get(0)).ifPresent(d -> problems.add("column " + c.before().get(0).name()
+                            + " (declared " + d + ", source type " + c.before().get(0).dataType() + ") was renamed to "
+                            + c.after().get(0).name() + "; declare that name"));
+                    break;
+                case UNKNOWN:
+                    for (RowShape.Column gone : c.before()) {
+                        if (c.after().stream().noneMatch(a -> a.name().equals(gone.name()))) {
+                            declared(columns, gone).ifPresent(d -> problems.add("column " + gone.name() + " (declared "
+                                    + d + ", source type " + gone.dataType() + ") is gone in a change the source cannot "
+                                    + "tell apart: " + c.describe()));
+                        }
+                    }
+                    break;
+                case COLUMN_TYPE_CHANGED:
+                    if (declared(columns, c.before().get(0)).isPresent()) {
+                        retyped.put(c.before().get(0).name(), c.before().get(0).dataType());
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "The table declared for " + table.qualifiedName()
+                    + " does not fit the source any more (at " + e.source().position()
+                    + (flinkTable == null ? "" : ", read by Flink table " + flinkTable) + "):\n  - "
+                    + String.join("\n  - ", problems) + "\nChange the declaration (or the source table back) and "
+                    + "restart the job without state, or remove the column from the declaration.");
+        }
+    }
+
+    /** Words naming the source types declared columns had before their type changed; empty when none. */
+    static String typesBefore(Map<String, String> retyped) {
+        return retyped.isEmpty() ? "" : "; before the change at the source, " + retyped.entrySet().stream()
+                .map(t -> "column " + t.getKey() + " was " + t.getValue()).collect(Collectors.joining(", "));
+    }
+
+    private static java.util.Optional<String> declared(DeclaredColumns columns, @Nullable RowShape.Column column) {
+        int i = column == null ? -1 : columns.names.indexOf(column.name());
+        return i < 0 ? java.util.Optional.empty() : java.util.Optional.of(columns.types.get(i).toString());
+    }
+}
