@@ -442,7 +442,12 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     }
 
     private void begin(long offset, @Nullable String gtid) {
-        transaction = committed.movedTo(file, offset);
+        if (!resumed && byGtids && from.transactionGtid() != null && gtid != null && !gtid.equals(from.transactionGtid())) {
+            // the rows taken are of a transaction this server does not send first: skipping them here would
+            // drop rows of another one, and delivering the position's transaction whole would repeat its rows
+            throw failures.otherTransactionFirst(from, gtid);
+        }
+        transaction = committed.movedTo(file, offset).startOf(gtid);
         changesInTransaction = 0;
         if (backfill && firstSent == null) {
             firstSent = transaction;

@@ -10,12 +10,12 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * Where a MySQL or MariaDB binlog reader resumes: the binlog file and the offset of the transaction
  * (or event) to read next, how many row events of that transaction and rows of the next row event
- * were already taken (so a restart inside a transaction skips exactly what was delivered), and the
- * GTIDs executed before it: a MySQL set or a MariaDB position by {@link #flavor()}, never the other.
- * Immutable. Positions with GTIDs order by them (MySQL sets by inclusion, MariaDB positions per
- * domain), so they compare across the servers of one replication history and a stream resumes from
- * them on any of those servers; other positions order by binlog file (its numeric extension),
- * offset, events and rows, within one server's binlog.
+ * were already taken (so a restart inside a transaction skips exactly what was delivered) with that
+ * transaction's GTID, and the GTIDs executed before it: a MySQL set or a MariaDB position by {@link
+ * #flavor()}, never the other. Immutable. Positions with GTIDs order by them (MySQL sets by
+ * inclusion, MariaDB positions per domain), so they compare across the servers of one replication
+ * history and a stream resumes from them on any of those servers; other positions order by binlog
+ * file (its numeric extension), offset, events and rows, within one server's binlog.
  */
 @PublicEvolving
 public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosition> {
@@ -27,6 +27,11 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     private final long eventsTaken;
     private final long rowsTaken;
     @Nullable private final String gtids;
+    /**
+     * Inside a transaction with a GTID: that GTID, so that a resume by GTIDs skips the rows taken of
+     * this transaction only (another server may send another one first). Null between transactions.
+     */
+    @Nullable private final String transactionGtid;
     @Nullable private transient MariaDbGtidPosition parsedMariaDbGtids;
     /** The parsed MySQL set, kept as positions derive from one another: every commit adds to it. */
     @Nullable private transient MySqlGtidSet parsedMySqlGtids;
@@ -35,6 +40,11 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
 
     private MySqlPosition(ServerFlavor flavor, String file, long offset, long eventsTaken, long rowsTaken,
             @Nullable String gtids) {
+        this(flavor, file, offset, eventsTaken, rowsTaken, gtids, null);
+    }
+
+    private MySqlPosition(ServerFlavor flavor, String file, long offset, long eventsTaken, long rowsTaken,
+            @Nullable String gtids, @Nullable String transactionGtid) {
         if (file.isEmpty() || offset < 4 || eventsTaken < 0 || rowsTaken < 0) {
             throw new IllegalArgumentException("Not a binlog position: " + file + ":" + offset + " events "
                     + eventsTaken + " rows " + rowsTaken);
@@ -45,6 +55,7 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         this.eventsTaken = eventsTaken;
         this.rowsTaken = rowsTaken;
         this.gtids = gtids;
+        this.transactionGtid = transactionGtid;
     }
 
     /** Between transactions, by file and offset only. */
@@ -96,25 +107,33 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
 
     /** Inside the transaction at this position: {@code events} row events and then {@code rows} rows taken. */
     public MySqlPosition inTransaction(long events, long rows) {
-        return new MySqlPosition(flavor, file, offset, events, rows, gtids).parsed(parsedMySqlGtids);
+        return new MySqlPosition(flavor, file, offset, events, rows, gtids, transactionGtid).parsed(parsedMySqlGtids);
+    }
+
+    /** The start of the transaction {@code gtid} (null when it has none), whose positions inside carry it. */
+    public MySqlPosition startOf(@Nullable String gtid) {
+        return new MySqlPosition(flavor, file, offset, 0, 0, gtids, gtid).parsed(parsedMySqlGtids);
     }
 
     /**
      * A position as {@link #toString} writes it: {@code mariadb-bin.000003:1234}, optionally with
-     * {@code #events.rows} taken and {@code [gtids]} of {@code flavor}.
+     * {@code #events.rows} taken (and {@code (gtid)} of that transaction) and {@code [gtids]} of
+     * {@code flavor}.
      *
      * @throws CdcException of kind CONFIGURATION naming the expected form
      */
     public static MySqlPosition parse(ServerFlavor flavor, String text) {
         java.util.regex.Matcher m = java.util.regex.Pattern
-                .compile("\\s*([^:\\s]+):(\\d+)(?:#(\\d+)\\.(\\d+))?(?:\\s*\\[([^\\]]*)])?\\s*").matcher(text);
+                .compile("\\s*([^:\\s]+):(\\d+)(?:#(\\d+)\\.(\\d+)(?:\\(([^)]+)\\))?)?(?:\\s*\\[([^\\]]*)])?\\s*")
+                .matcher(text);
         if (!m.matches()) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + text + "' is not a binlog position: write "
                     + "binlog-file:offset (e.g. mariadb-bin.000003:1234), as SHOW BINARY LOGS and events print it");
         }
         try {
             return restore(flavor, m.group(1), Long.parseLong(m.group(2)), m.group(3) == null ? 0 : Long.parseLong(m.group(3)),
-                    m.group(4) == null ? 0 : Long.parseLong(m.group(4)), m.group(5) == null ? null : m.group(5).trim());
+                    m.group(4) == null ? 0 : Long.parseLong(m.group(4)), m.group(6) == null ? null : m.group(6).trim(),
+                    m.group(5));
         } catch (IllegalArgumentException e) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + text + "' is not a binlog position: "
                     + e.getMessage());
@@ -125,11 +144,26 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     @Internal
     public static MySqlPosition restore(ServerFlavor flavor, String file, long offset, long eventsTaken,
             long rowsTaken, @Nullable String gtids) {
+        return restore(flavor, file, offset, eventsTaken, rowsTaken, gtids, null);
+    }
+
+    /** A position read back from state, inside the transaction {@code transactionGtid} when not null. */
+    @Internal
+    public static MySqlPosition restore(ServerFlavor flavor, String file, long offset, long eventsTaken,
+            long rowsTaken, @Nullable String gtids, @Nullable String transactionGtid) {
         if (gtids != null) {
             gtids = flavor == ServerFlavor.MYSQL ? MySqlGtidSet.parse(gtids).toString()
                     : MariaDbGtidPosition.parse(gtids).toString();
         }
-        return new MySqlPosition(flavor, file, offset, eventsTaken, rowsTaken, gtids);
+        if (transactionGtid != null && !(flavor == ServerFlavor.MYSQL
+                ? transactionGtid.matches("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}:\\d{1,19}")
+                : transactionGtid.matches("\\d{1,10}-\\d{1,10}-\\d{1,20}"))) {
+            throw new IllegalArgumentException("'" + transactionGtid + "' is not a " + flavor + " GTID");
+        }
+        if (transactionGtid != null && eventsTaken == 0 && rowsTaken == 0) {
+            transactionGtid = null; // between transactions
+        }
+        return new MySqlPosition(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid);
     }
 
     public ServerFlavor flavor() {
@@ -150,6 +184,12 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
 
     public long rowsTaken() {
         return rowsTaken;
+    }
+
+    /** Inside a transaction with a GTID: that GTID; else null. */
+    @Nullable
+    public String transactionGtid() {
+        return transactionGtid;
     }
 
     /** The executed GTIDs as text, or null when the position is by file and offset only. */
@@ -235,19 +275,22 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         }
         MySqlPosition p = (MySqlPosition) o;
         return flavor == p.flavor && file.equals(p.file) && offset == p.offset && eventsTaken == p.eventsTaken
-                && rowsTaken == p.rowsTaken && Objects.equals(gtids, p.gtids);
+                && rowsTaken == p.rowsTaken && Objects.equals(gtids, p.gtids)
+                && Objects.equals(transactionGtid, p.transactionGtid);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(flavor, file, offset, eventsTaken, rowsTaken, gtids);
+        return Objects.hash(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid);
     }
 
-    /** {@code mariadb-bin.000003:1234#2.5 [0-1-77]}: file:offset, events.rows taken, GTIDs. */
+    /** {@code mariadb-bin.000003:1234#2.5(0-1-78) [0-1-77]}: file:offset, events.rows taken (of GTID), GTIDs. */
     @Override
     public String toString() {
         if (text == null) {
-            text = file + ":" + offset + (eventsTaken == 0 && rowsTaken == 0 ? "" : "#" + eventsTaken + "." + rowsTaken)
+            boolean inside = eventsTaken != 0 || rowsTaken != 0;
+            text = file + ":" + offset + (inside ? "#" + eventsTaken + "." + rowsTaken : "")
+                    + (inside && transactionGtid != null ? "(" + transactionGtid + ")" : "")
                     + (gtids == null ? "" : " [" + gtids + "]");
         }
         return text;

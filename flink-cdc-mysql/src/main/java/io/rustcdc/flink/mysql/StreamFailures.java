@@ -40,6 +40,16 @@ final class StreamFailures {
                 + "replica of that server or has diverged from it (then point the source at one that is).";
     }
 
+    CdcException otherTransactionFirst(MySqlPosition from, String first) {
+        return new CdcException(CdcException.Kind.STATE, config.flavor() + " at " + config.hostname() + ":"
+                + config.port() + " sends transaction " + first + " first after " + from.gtidText() + ", but the source's "
+                + "position is inside transaction " + from.transactionGtid() + " (" + from + "), part of which it "
+                + "delivered: this server orders its binlog otherwise than the one the position was read from (a "
+                + "transaction of its own, or one of another source, before it), so no resume here is exact. Point "
+                + "the source at the server the position was read from, or at a replica that applies its "
+                + "transactions in order (replica_preserve_commit_order = ON), or restart it without its state.");
+    }
+
     /** Oracle MySQL sends no transaction without a GTID to a reader that resumed by GTIDs. */
     CdcException anonymousByGtids(MySqlPosition after, Exception e) {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a transaction without a GTID after "

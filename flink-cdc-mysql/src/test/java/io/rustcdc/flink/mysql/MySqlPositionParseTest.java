@@ -22,6 +22,19 @@ class MySqlPositionParseTest {
     }
 
     @Test
+    void aPositionInsideATransactionPrintsAndParsesItsGtid() {
+        String uuid = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+        MySqlPosition p = MySqlPosition.at("mysql-bin.000003", 1234, MySqlGtidSet.parse(uuid + ":1-77"))
+                .startOf(uuid + ":78").inTransaction(2, 5);
+        assertThat(p.toString()).isEqualTo("mysql-bin.000003:1234#2.5(" + uuid + ":78) [" + uuid + ":1-77]");
+        assertThat(MySqlPosition.parse(ServerFlavor.MYSQL, p.toString())).isEqualTo(p);
+        assertThat(p.transactionGtid()).isEqualTo(uuid + ":78");
+        assertThat(p.movedTo("mysql-bin.000003", 2000).transactionGtid()).as("between transactions").isNull();
+        assertThatThrownBy(() -> MySqlPosition.parse(ServerFlavor.MYSQL, "mysql-bin.000003:1234#2.5(0-1-78)"))
+                .hasMessageContaining("'0-1-78' is not a MYSQL GTID");
+    }
+
+    @Test
     void anythingElseIsRefusedWithTheFormToWrite() {
         for (String bad : new String[] {"mariadb-bin.000003", "0/16B3748", "f:12x", "f:2"}) {
             assertThatThrownBy(() -> MySqlPosition.parse(ServerFlavor.MARIADB, bad)).as(bad)

@@ -183,6 +183,60 @@ class MySqlReplicaITCase {
         }
     }
 
+    /**
+     * A replica with a transaction of its own written before the primary's transaction the position is
+     * inside sends that one first: the resume fails loudly instead of skipping the taken rows of the
+     * wrong transaction. Oracle MySQL only: on a MariaDB replica a local write in the replicated domain
+     * breaks its strict-mode replication, and another domain is sent in an order of its own.
+     */
+    @Test
+    void aReplicaThatSendsAnotherTransactionFirstFailsInsteadOfSkippingItsRows() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(primary.isMariaDb(), "Oracle MySQL's single GTID sequence");
+        MySqlDatabase onPrimary = primary.createDatabase("errant");
+        onPrimary.execute("CREATE TABLE t (id INT PRIMARY KEY)");
+        replica.catchUpWith(primary);
+        MySqlConnector primaryConnector = MySqlConnector.create(MySqlTestConfigs.config(onPrimary));
+        MySqlPosition start = prepare(primaryConnector, onPrimary);
+        String errant;
+        MySqlPosition inside;
+        execute(replica, "STOP REPLICA");
+        try {
+            transaction(onPrimary, "INSERT INTO t VALUES (1), (2)");
+            try (ChangeStream<MySqlPosition> stream = primaryConnector.openStream(start, TableFilter.all())) {
+                inside = changes(records(stream, 1, Duration.ofSeconds(30))).get(0).position();
+            }
+            String before = replica.value("SELECT @@GLOBAL.gtid_executed");
+            execute(replica, "INSERT INTO " + onPrimary.name() + ".t VALUES (100)"); // the replica's own
+            errant = replica.value("SELECT GTID_SUBTRACT(@@GLOBAL.gtid_executed, '" + before + "')");
+        } finally {
+            execute(replica, "START REPLICA");
+        }
+        try {
+            replica.catchUpWith(primary);
+            MySqlConnector replicaConnector = MySqlConnector.create(
+                    MySqlTestConfigs.config(replica.database(onPrimary.name())));
+            assertThat(inside.transactionGtid()).isNotNull();
+            assertThatThrownBy(() -> {
+                try (ChangeStream<MySqlPosition> stream = replicaConnector.openStream(inside, TableFilter.all())) {
+                    records(stream, 1, Duration.ofSeconds(30));
+                }
+            }).isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("sends transaction " + errant + " first")
+                    .hasMessageContaining("inside transaction " + inside.transactionGtid());
+        } finally {
+            // the primary takes the replica's GTID as an empty transaction: later positions include it, so the
+            // replica does not send its own transaction to the other tests
+            try (Connection c = primary.admin("");
+                    Statement s = c.createStatement()) {
+                s.execute("SET GTID_NEXT = '" + errant + "'");
+                s.execute("BEGIN");
+                s.execute("COMMIT");
+                s.execute("SET GTID_NEXT = 'AUTOMATIC'");
+            }
+            replica.catchUpWith(primary);
+        }
+    }
+
     @Test
     void aReplicaThatDoesNotLogWhatItReplicatesIsRefused() throws Exception {
         MySqlFeatures.assumeReplicaLoggingCheck(primary);

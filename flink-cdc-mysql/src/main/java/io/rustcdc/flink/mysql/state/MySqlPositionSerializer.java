@@ -20,7 +20,9 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
     static final int VERSION_1 = 1;
     /** Version 1 with the flavor as an explicit code. */
     static final int VERSION_2 = 2;
-    static final int CURRENT_VERSION = VERSION_2;
+    /** Version 2, then the GTID of the transaction the position is inside (nullable string). */
+    static final int VERSION_3 = 3;
+    static final int CURRENT_VERSION = VERSION_3;
 
     /** The flavors in the order version 1 wrote their ordinals; frozen. */
     private static final ServerFlavor[] VERSION_1_FLAVORS = {ServerFlavor.MYSQL, ServerFlavor.MARIADB};
@@ -43,12 +45,13 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
         out.writeLong(position.eventsTaken());
         out.writeLong(position.rowsTaken());
         StateIO.writeNullableString(out, position.gtidText());
+        StateIO.writeNullableString(out, position.transactionGtid());
         return out.getCopyOfBuffer();
     }
 
     @Override
     public MySqlPosition deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1 && version != VERSION_2) {
+        if (version != VERSION_1 && version != VERSION_2 && version != VERSION_3) {
             throw StateIO.unknownVersion("a MySQL/MariaDB position", version, CURRENT_VERSION);
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
@@ -60,7 +63,12 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
         long events = in.readLong();
         long rows = in.readLong();
         String gtids = StateIO.readNullableString(in);
+        String transactionGtid = version >= VERSION_3 ? StateIO.readNullableString(in) : null;
         StateIO.requireFullyRead(in, "a MySQL/MariaDB position");
-        return MySqlPosition.restore(flavor, file, offset, events, rows, gtids);
+        try {
+            return MySqlPosition.restore(flavor, file, offset, events, rows, gtids, transactionGtid);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("Not a MySQL/MariaDB position in state: " + e.getMessage(), e);
+        }
     }
 }
