@@ -10,7 +10,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.SchemaChangePolicy;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.filter.TableFilter;
-import io.rustcdc.flink.source.history.SchemaChangeGate;
+import io.rustcdc.flink.source.deserializer.SchemaChangeGate;
 import io.rustcdc.flink.source.history.ShapeDiff;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.DdlType;

@@ -1,10 +1,10 @@
 package io.rustcdc.flink.source;
 
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.deserializer.SchemaChangeGate;
 import io.rustcdc.flink.source.enumerator.CdcEnumerator;
 import io.rustcdc.flink.source.enumerator.EnumeratorState;
 import io.rustcdc.flink.source.enumerator.EnumeratorStateSerializer;
-import io.rustcdc.flink.source.history.SchemaChangeGate;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.reader.CdcSourceReader;

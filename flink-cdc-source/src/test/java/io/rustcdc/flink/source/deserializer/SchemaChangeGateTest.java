@@ -1,11 +1,10 @@
-package io.rustcdc.flink.source.history;
+package io.rustcdc.flink.source.deserializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.SchemaChangePolicy;
-import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.Op;

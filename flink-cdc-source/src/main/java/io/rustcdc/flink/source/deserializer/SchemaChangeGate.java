@@ -1,9 +1,8 @@
-package io.rustcdc.flink.source.history;
+package io.rustcdc.flink.source.deserializer;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.SchemaChangePolicy;
-import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.ShapeChange;
