@@ -23,8 +23,8 @@ import org.apache.flink.util.Collector;
  * Turns change events into Flink SQL rows: the declared physical columns converted straight from the
  * typed values, then the requested metadata columns. Inserts and snapshot reads are +I; an update is
  * -U (with the whole old row, which the database must send; the connector's {@link ConnectorTypes}
- * names the setting in messages) and +U in {@code all} mode, +U alone in {@code upsert} mode; a delete
- * is -D. A classified schema change is checked by {@link SchemaChangeCheck} (a declared column removed,
+ * names the setting in messages) and +U in {@code all} mode, +U alone in {@code upsert} mode (after a -D
+ * of the old key when the update changed the primary key); a delete is -D. A classified schema change is checked by {@link SchemaChangeCheck} (a declared column removed,
  * renamed or gone in an UNKNOWN change fails at once; a replaced table fails as a dropped one), and
  * when a row arrives with a new shape, the declared columns are checked against it again: a dropped
  * or retyped column fails the job with the same message as at planning time (naming the type before
@@ -72,6 +72,9 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                                 + (columns.connector.upsertNeedsOnlyKeys() ? ", or use 'changelog-mode' = 'upsert'" : ""));
                     }
                     out.collect(row(e, e.before(), RowKind.UPDATE_BEFORE));
+                } else if (keyChanged(e)) {
+                    // an upsert sink keys by the primary key: without this -D the old key's row stays there
+                    out.collect(row(e, e.before(), RowKind.DELETE));
                 }
                 out.collect(row(e, e.after(), RowKind.UPDATE_AFTER));
                 break;
@@ -133,6 +136,24 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private static String text(Row row, String name) {
         int i = row.type().indexOf(name);
         return i < 0 || !row.isPresent(i) ? null : (String) row.get(i);
+    }
+
+    /** Whether an update moved its row to another primary key (its old row then carries the old key). */
+    private boolean keyChanged(ChangeEvent e) {
+        Row before = e.before();
+        Row after = e.after();
+        if (before == null || after == null) {
+            return false; // the source sends the old key only when it changed (PostgreSQL without REPLICA IDENTITY FULL)
+        }
+        for (String name : columns.primaryKey) {
+            int b = before.type().indexOf(name);
+            int a = after.type().indexOf(name);
+            if (b >= 0 && a >= 0 && before.isPresent(b) && after.isPresent(a)
+                    && !java.util.Objects.deepEquals(before.get(b), after.get(a))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private RowData row(ChangeEvent e, Row values, RowKind kind) {

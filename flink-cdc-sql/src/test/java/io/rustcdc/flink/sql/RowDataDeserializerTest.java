@@ -109,6 +109,22 @@ class RowDataDeserializerTest {
     }
 
     @Test
+    void inUpsertModeAnUpdateThatMovesTheKeyDeletesTheOldKeyFirst() {
+        RowDataDeserializer upsert = new RowDataDeserializer(TABLE, FLINK_TABLE,
+                new DeclaredColumns(List.of("id"), List.of(new IntType()), List.of("id"), new MySqlTypes()), List.of(),
+                true, null);
+        RowType type = RowType.of(List.of("id"), List.of(ValueType.of(ValueKind.INTEGER)));
+        SourceInfo source = SourceInfo.stream("test", POSITION, Instant.EPOCH);
+        deserialize(upsert, ChangeEvent.builder(Op.UPDATE, TABLE, source).before(Row.of(type, 1L))
+                .after(Row.of(type, 2L)).build());
+        deserialize(upsert, ChangeEvent.builder(Op.UPDATE, TABLE, source).before(Row.of(type, 2L))
+                .after(Row.of(type, 2L)).build());
+        deserialize(upsert, ChangeEvent.builder(Op.UPDATE, TABLE, source).after(Row.of(type, 2L)).build());
+        assertThat(out).extracting(r -> r.getRowKind() + "" + r.getInt(0))
+                .containsExactly("DELETE1", "UPDATE_AFTER2", "UPDATE_AFTER2", "UPDATE_AFTER2");
+    }
+
+    @Test
     void aDropWithoutAStatementOrFlinkTableStillFails() {
         assertThatThrownBy(() -> deserialize(deserializer(null), schemaChange(DdlType.DROP_TABLE, null, null)))
                 .isInstanceOf(CdcException.class)
