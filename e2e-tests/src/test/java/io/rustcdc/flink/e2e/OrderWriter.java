@@ -1,6 +1,7 @@
 package io.rustcdc.flink.e2e;
 
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.testing.SqlDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,7 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Keeps changing {@code orders (id bigint primary key, status text, amount numeric(12,2))} until
  * stopped: inserts of new ids, updates of status and amount, key updates, deletes, in transactions
- * of one to three statements.
+ * of one to three statements. On PostgreSQL, or on MySQL and MariaDB (a table of the same name and
+ * columns, see {@code MySqlSqlClientClusterITCase}).
  */
 final class OrderWriter implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
@@ -28,8 +30,9 @@ final class OrderWriter implements AutoCloseable {
                 "ALTER TABLE orders OWNER TO " + db.replicationUser());
     }
 
-    OrderWriter(PostgresDatabase db, long seed) {
+    OrderWriter(SqlDatabase db, long seed) {
         Random random = new Random(seed);
+        boolean postgres = db instanceof PostgresDatabase;
         thread = new Thread(() -> {
             try (Connection c = db.admin();
                     Statement s = c.createStatement()) {
@@ -38,7 +41,7 @@ final class OrderWriter implements AutoCloseable {
                     int statements = 1 + random.nextInt(3);
                     try {
                         for (int i = 0; i < statements; i++) {
-                            s.execute(statement(random));
+                            s.execute(statement(random, postgres));
                         }
                         c.commit();
                         transactions.incrementAndGet();
@@ -54,11 +57,12 @@ final class OrderWriter implements AutoCloseable {
         thread.start();
     }
 
-    private static String statement(Random random) {
+    private static String statement(Random random, boolean postgres) {
         long id = 1 + random.nextInt(20_000);
         return switch (random.nextInt(10)) {
-            case 0, 1, 2 -> "INSERT INTO orders VALUES (" + (100_000 + random.nextInt(1_000_000)) + ", 'new', "
-                    + random.nextInt(10_000) + ".5) ON CONFLICT DO NOTHING";
+            case 0, 1, 2 -> (postgres ? "INSERT INTO" : "INSERT IGNORE INTO") + " orders VALUES ("
+                    + (100_000 + random.nextInt(1_000_000)) + ", 'new', " + random.nextInt(10_000) + ".5)"
+                    + (postgres ? " ON CONFLICT DO NOTHING" : "");
             case 3, 4, 5 -> "UPDATE orders SET status = 'paid', amount = amount + 1 WHERE id = " + id;
             case 6 -> "UPDATE orders SET id = id + 2000000 WHERE id = " + id;
             default -> "DELETE FROM orders WHERE id = " + id;

@@ -255,8 +255,22 @@ public final class MySqlServer {
         return startEmbedded(List.of());
     }
 
+    /**
+     * A server of this test's own of {@code flavor} ({@code mariadb} or {@code mysql}) whatever {@value
+     * #FLAVOR_PROPERTY} says, for a test that runs on both flavors in one JVM; stopped when the JVM exits.
+     */
+    public static MySqlServer startPrivate(String flavor, List<String> extraArgs) {
+        MySqlServer server = startEmbedded(flavor, extraArgs);
+        server.createCdcUser();
+        return server;
+    }
+
     private static MySqlServer startEmbedded(List<String> extraArgs) {
-        String flavor = System.getProperty(FLAVOR_PROPERTY, "mariadb").trim().toLowerCase(Locale.ROOT);
+        return startEmbedded(System.getProperty(FLAVOR_PROPERTY, "mariadb"), extraArgs);
+    }
+
+    private static MySqlServer startEmbedded(String flavorName, List<String> extraArgs) {
+        String flavor = flavorName.trim().toLowerCase(Locale.ROOT);
         switch (flavor) {
             case "mariadb":
                 return startMariaDb(extraArgs);
