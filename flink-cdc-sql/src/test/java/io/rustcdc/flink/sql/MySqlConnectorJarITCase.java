@@ -44,6 +44,18 @@ class MySqlConnectorJarITCase {
     }
 
     @Test
+    void theRelocatedBinlogClientIsBuiltFromTheJarAlone() throws Exception {
+        try (URLClassLoader isolated = jar.isolatedLoader()) {
+            // every client builds the binlog library's own event readers, whose compressed-transaction reader
+            // needs a ZstdInputStream: zstd-jni's, absent from a Flink cluster, relocated to aircompressor's
+            Object client = isolated.loadClass("io.rustcdc.flink.shaded.binlog.BinaryLogClient")
+                    .getConstructor(String.class, int.class, String.class, String.class)
+                    .newInstance("127.0.0.1", 3306, "nobody", "unused");
+            assertThat(client).isNotNull();
+        }
+    }
+
+    @Test
     void holdsNothingThatClashesWithFlinkOrAJobsLibraries() {
         jar.assertNothingClashes();
     }
