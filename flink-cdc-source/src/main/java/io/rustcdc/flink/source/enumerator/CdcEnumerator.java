@@ -341,12 +341,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             return returnedStream;
         }
         List<ChunkSplit<M>> read = chunks.takeFinished();
-        List<ChunkSplit<M>> handoff = new ArrayList<>();
-        for (ChunkSplit<M> chunk : read) {
-            if (connector.handoffEnd(chunk.mark()).compareTo(streamStart) > 0) {
-                handoff.add(chunk);
-            }
-        }
+        List<ChunkSplit<M>> handoff = HandoffChunks.of(connector, read, streamStart);
         LOG.info("All {} chunks are read; the stream starts at {} with {} chunks in its handoff", read.size(),
                 streamStart, handoff.size());
         return StreamSplit.of(streamStart, handoff, tables, history.copy());
