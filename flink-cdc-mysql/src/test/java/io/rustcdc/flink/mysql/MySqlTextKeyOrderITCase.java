@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
-import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.ChunkKey;
-import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.testing.ChunkedReads;
 import io.rustcdc.flink.testing.KeyOrderOracle;
 import io.rustcdc.flink.testing.RandomText;
 import java.sql.Connection;
@@ -19,7 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,40 +121,11 @@ class MySqlTextKeyOrderITCase {
                 ChunkKey key = ChunkKey.of(table, connector.keyOrder(), null, OPTION);
                 assertThat(key.splittable()).as(name + " " + key.collations()).isTrue();
                 int count = Integer.parseInt(db.queryValue("SELECT COUNT(*) FROM " + name));
-                assertThat(readInChunks(session, table, key, 3)).as(name + " (seed " + seed + ")").isEqualTo(count);
+                assertThat(ChunkedReads.countInChunks(session, table, key, 3)).as(name + " (seed " + seed + ")").isEqualTo(count);
             }
             TableDescription ci = session.describe(TableId.of(db.name(), db.name(), "ci_keyed"));
             ChunkKey key = ChunkKey.of(ci, connector.keyOrder(), null, OPTION);
             assertThat(key.splittable()).as("a case-insensitive collation: " + key.collations()).isFalse();
-        }
-    }
-
-    /** Reads {@code table} in chunks; each row must be in the chunk (after, upTo] by the key order too. */
-    private static int readInChunks(CatalogSession<MySqlPosition, MySqlPosition> session, TableDescription table,
-            ChunkKey key, int chunkSize) {
-        int rows = 0;
-        Object[] after = null;
-        int index = 0;
-        while (true) {
-            Object[] upTo = session.nextChunkEnd(table, key.columns(), after, chunkSize);
-            if (after != null && upTo != null) {
-                assertThat(key.compare(after, upTo)).as("chunk ends in order").isNegative();
-            }
-            ChunkSplit<MySqlPosition> chunk = ChunkSplit.of(table.table(), key, index++, after, upTo);
-            List<ChangeEvent> read = new ArrayList<>();
-            session.readChunk(table, key.columns(), after, upTo, read::add);
-            for (ChangeEvent e : read) {
-                Object[] values = key.columns().stream().map(c -> e.after().get(c)).toArray();
-                assertThat(chunk.contains(values)).as("row %s read in chunk %s", Arrays.toString(values), chunk).isTrue();
-            }
-            if (upTo != null) {
-                assertThat(read).as("a full chunk").hasSize(chunkSize);
-            }
-            rows += read.size();
-            if (upTo == null) {
-                return rows;
-            }
-            after = upTo;
         }
     }
 

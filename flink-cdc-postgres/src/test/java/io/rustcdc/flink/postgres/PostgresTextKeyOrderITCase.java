@@ -11,7 +11,7 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.ChunkKey;
-import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.testing.ChunkedReads;
 import io.rustcdc.flink.testing.KeyOrderOracle;
 import io.rustcdc.flink.testing.RandomText;
 import java.sql.Connection;
@@ -123,7 +123,7 @@ class PostgresTextKeyOrderITCase {
                 ChunkKey key = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, null, OPTION);
                 assertThat(key.splittable()).as(name + " " + key.collations()).isTrue();
                 int count = Integer.parseInt(db.queryValue("SELECT count(*) FROM " + name));
-                assertThat(readInChunks(session, table, key, 3)).as(name + " (seed " + seed + ")").isEqualTo(count);
+                assertThat(ChunkedReads.countInChunks(session, table, key, 3)).as(name + " (seed " + seed + ")").isEqualTo(count);
             }
         }
     }
@@ -143,36 +143,6 @@ class PostgresTextKeyOrderITCase {
             ChunkKey key = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, null, OPTION);
             assertThat(key.collations().get(0)).contains(others.get(0).replace("\"", ""));
             assertThat(key.splittable()).isFalse();
-        }
-    }
-
-    /** Reads {@code table} in chunks; each row must be in the chunk (after, upTo] by the key order too. */
-    private static int readInChunks(CatalogSession<PostgresPosition, PostgresChunkMark> session, TableDescription table,
-            ChunkKey key, int chunkSize) {
-        int rows = 0;
-        Object[] after = null;
-        int index = 0;
-        while (true) {
-            Object[] upTo = session.nextChunkEnd(table, key.columns(), after, chunkSize);
-            if (after != null && upTo != null) {
-                assertThat(key.compare(after, upTo)).as("chunk ends in order").isNegative();
-            }
-            ChunkSplit<Long> chunk = ChunkSplit.of(table.table(), key, index++, after, upTo);
-            List<ChangeEvent> read = new ArrayList<>();
-            session.readChunk(table, key.columns(), after, upTo, read::add);
-            for (ChangeEvent e : read) {
-                Object[] values = key.columns().stream().map(c -> e.after().get(c)).toArray();
-                assertThat(chunk.contains(values)).as("row %s read in chunk %s", java.util.Arrays.toString(values), chunk)
-                        .isTrue();
-            }
-            if (upTo != null) {
-                assertThat(read).as("a full chunk").hasSize(chunkSize);
-            }
-            rows += read.size();
-            if (upTo == null) {
-                return rows;
-            }
-            after = upTo;
         }
     }
 
