@@ -187,6 +187,17 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 sql.append(after != null ? " AND " : "").append(tuple(keyColumns)).append(" <= ")
                         .append(literals(table, keyColumns, upTo));
             }
+            if (keyColumns.size() > 1) {
+                // implied by the row comparisons; without it the planner estimates a composite key's chunk
+                // by its first column alone and scans the whole table for each chunk
+                String first = PgLiterals.quoteIdentifier(keyColumns.get(0));
+                if (after != null) {
+                    sql.append(" AND ").append(first).append(" >= ").append(literal(table, keyColumns.get(0), after[0]));
+                }
+                if (upTo != null) {
+                    sql.append(" AND ").append(first).append(" <= ").append(literal(table, keyColumns.get(0), upTo[0]));
+                }
+            }
         }
         sql.append(") TO STDOUT");
         RowDecoder decoder = pgTable.decoder();
@@ -217,7 +228,12 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         return "(" + keyColumns.stream().map(PgLiterals::quoteIdentifier).collect(Collectors.joining(", ")) + ")";
     }
 
-    private static String literals(TableDescription table, List<String> keyColumns, Object[] key) {
+    private static String literal(TableDescription table, String column, Object value) {
+        int field = table.rowType().indexOf(column);
+        return PgLiterals.of(table.rowType().type(field), table.shape().columns().get(field).dataType(), value);
+    }
+
+        private static String literals(TableDescription table, List<String> keyColumns, Object[] key) {
         StringBuilder sb = new StringBuilder("(");
         for (int i = 0; i < keyColumns.size(); i++) {
             int field = table.rowType().indexOf(keyColumns.get(i));
