@@ -233,7 +233,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         return PgLiterals.of(table.rowType().type(field), table.shape().columns().get(field).dataType(), value);
     }
 
-        private static String literals(TableDescription table, List<String> keyColumns, Object[] key) {
+    private static String literals(TableDescription table, List<String> keyColumns, Object[] key) {
         StringBuilder sb = new StringBuilder("(");
         for (int i = 0; i < keyColumns.size(); i++) {
             int field = table.rowType().indexOf(keyColumns.get(i));
