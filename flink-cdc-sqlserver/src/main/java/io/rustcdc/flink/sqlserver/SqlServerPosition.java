@@ -1,0 +1,122 @@
+package io.rustcdc.flink.sqlserver;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.SourcePosition;
+import java.util.Comparator;
+import java.util.Objects;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * A point in SQL Server's change tables, after which a stream resumes: either <em>after a
+ * change</em> (commit LSN, {@code __$seqval} and {@code __$operation} of the last row taken; the
+ * rest of that commit follows) or <em>after a commit</em> (every change whose commit LSN is at or
+ * before it was taken). Ordered by commit LSN, then a change before the end of its commit, then
+ * sequence value, then operation: the order in which the change tables are read. Immutable.
+ *
+ * <p>Printed {@code 0000002D:000001A8:0003} after a commit and {@code
+ * 0000002D:000001A8:0003/0000002D:000001A0:0002#4} after a change (commit LSN / sequence value #
+ * operation code); {@link #parse} reads both.
+ */
+@PublicEvolving
+public final class SqlServerPosition implements SourcePosition, Comparable<SqlServerPosition> {
+    private static final long serialVersionUID = 1L;
+
+    private static final Comparator<SqlServerPosition> ORDER = Comparator.comparing(SqlServerPosition::commitLsn)
+            .thenComparing(SqlServerPosition::isCommitEnd)
+            .thenComparing(p -> p.seqval, Comparator.nullsLast(Comparator.naturalOrder()))
+            .thenComparing(p -> p.operation == null ? 0 : p.operation.code());
+
+    private final Lsn commitLsn;
+    @Nullable private final Lsn seqval;
+    @Nullable private final ChangeOperation operation;
+
+    private SqlServerPosition(Lsn commitLsn, @Nullable Lsn seqval, @Nullable ChangeOperation operation) {
+        this.commitLsn = Objects.requireNonNull(commitLsn, "commitLsn");
+        this.seqval = seqval;
+        this.operation = operation;
+    }
+
+    /** After every change whose commit LSN is at or before {@code commitLsn}. */
+    public static SqlServerPosition afterCommit(Lsn commitLsn) {
+        return new SqlServerPosition(commitLsn, null, null);
+    }
+
+    /** After the change table row ({@code commitLsn}, {@code seqval}, {@code operation}). */
+    public static SqlServerPosition afterChange(Lsn commitLsn, Lsn seqval, ChangeOperation operation) {
+        return new SqlServerPosition(commitLsn, Objects.requireNonNull(seqval, "seqval"),
+                Objects.requireNonNull(operation, "operation"));
+    }
+
+    /**
+     * The position {@link #toString} printed.
+     *
+     * @throws CdcException of kind CONFIGURATION naming the text when it is not one
+     */
+    public static SqlServerPosition parse(String text) {
+        try {
+            String t = text.trim();
+            int slash = t.indexOf('/');
+            if (slash < 0) {
+                return afterCommit(Lsn.parse(t));
+            }
+            int hash = t.indexOf('#', slash);
+            if (hash < 0) {
+                throw new IllegalArgumentException("no '#' before the operation code");
+            }
+            return afterChange(Lsn.parse(t.substring(0, slash)), Lsn.parse(t.substring(slash + 1, hash)),
+                    ChangeOperation.of(Integer.parseInt(t.substring(hash + 1))));
+        } catch (RuntimeException e) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "Not a SQL Server position: '" + text + "' ("
+                    + e.getMessage() + "). Write a commit LSN, 0000002D:000001A8:0003, to start after that commit, "
+                    + "or commit/seqval#operation, 0000002D:000001A8:0003/0000002D:000001A0:0002#4, to start after "
+                    + "that change.");
+        }
+    }
+
+    /** The commit LSN ({@code __$start_lsn}) of the last change taken, or the commit everything up to is taken. */
+    public Lsn commitLsn() {
+        return commitLsn;
+    }
+
+    /** Whether every change of {@link #commitLsn()} was taken (no sequence value, no operation). */
+    public boolean isCommitEnd() {
+        return seqval == null;
+    }
+
+    /** The {@code __$seqval} of the last change taken; null after a commit. */
+    @Nullable
+    public Lsn seqval() {
+        return seqval;
+    }
+
+    /** The {@code __$operation} of the last change taken; null after a commit. */
+    @Nullable
+    public ChangeOperation operation() {
+        return operation;
+    }
+
+    @Override
+    public int compareTo(SqlServerPosition other) {
+        return ORDER.compare(this, other);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SqlServerPosition)) {
+            return false;
+        }
+        SqlServerPosition p = (SqlServerPosition) o;
+        return commitLsn.equals(p.commitLsn) && Objects.equals(seqval, p.seqval) && operation == p.operation;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(commitLsn, seqval, operation);
+    }
+
+    @Override
+    public String toString() {
+        return seqval == null ? commitLsn.toString() : commitLsn + "/" + seqval + "#" + operation.code();
+    }
+}

@@ -1,0 +1,97 @@
+package io.rustcdc.flink.sqlserver.stream;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.sqlserver.Lsn;
+import io.rustcdc.flink.sqlserver.SqlServerPosition;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import javax.annotation.Nullable;
+
+/**
+ * What one stream knows of its capture instances' floors, to tell a floor that is simply later than
+ * the stream (a capture instance created after the stream's position, normal) from one the cleanup
+ * job raised past changes the stream had not read yet (purged changes, a final error naming the
+ * instance). Both look alike to SQL Server: asking a change function for LSNs below an instance's
+ * floor raises error 313 in either case.
+ *
+ * <p>An instance's floor is remembered when the stream first sees it; from then on a floor above
+ * both that first floor and the stream's commit LSN means the cleanup deleted rows the stream had
+ * not read. Not thread-safe: one stream's polling thread.
+ */
+public final class CaptureFloors {
+    /** By instance name and change table id (an instance dropped and created again is another one). */
+    private final Map<String, Lsn> firstFloors = new HashMap<>();
+
+    /**
+     * Takes in an instance the stream sees for the first time when it opens at {@code position}.
+     * An instance whose floor is above the position either was created after it (then it was created
+     * after the position's commit time) or lost the changes after it to the cleanup job (then it was
+     * created before that time).
+     *
+     * @param created the instance's {@code create_date}
+     * @param positionTime the commit time of the position's commit LSN ({@code sys.fn_cdc_map_lsn_to_time});
+     *     null when the server no longer maps it, when the instance counts as created after it
+     * @throws CdcException of kind POSITION_LOST when the changes after the position are purged
+     */
+    public void opened(CaptureInstance instance, SqlServerPosition position, Instant created,
+            @Nullable Instant positionTime) {
+        if (instance.floor().compareTo(position.commitLsn()) > 0 && positionTime != null
+                && created.isBefore(positionTime)) {
+            throw purged(instance, position, instance.floor(), "it was created at " + created
+                    + ", before the position's commit at " + positionTime);
+        }
+        see(instance);
+    }
+
+    /** Takes in an instance seen while streaming (created after the stream's position, or seen before). */
+    public void see(CaptureInstance instance) {
+        firstFloors.putIfAbsent(key(instance), instance.floor());
+    }
+
+    /**
+     * Fails when {@code floorNow}, the instance's floor read now, is above both the floor the stream
+     * first saw and the commit LSN of {@code position}: rows the stream had not read were deleted.
+     * Call it when planning a window and again after each read (the cleanup may run during one).
+     *
+     * @throws CdcException of kind POSITION_LOST naming the instance
+     */
+    public void requireUnpurged(CaptureInstance instance, Lsn floorNow, SqlServerPosition position) {
+        Lsn first = firstFloors.get(key(instance));
+        if (first == null) {
+            throw new IllegalStateException("Capture instance " + instance.name() + " was never seen");
+        }
+        Lsn unreadFrom = first.compareTo(position.commitLsn()) > 0 ? first : position.commitLsn();
+        if (floorNow.compareTo(unreadFrom) > 0) {
+            throw purged(instance, position, floorNow, "its floor was " + first + " when the stream first saw it");
+        }
+    }
+
+    /**
+     * Tells SQL Server's error 313 on {@code read} apart: when the instance's floor read after it,
+     * {@code floorNow}, is above the read's start, the cleanup job raised the floor past rows the
+     * stream had not read (the planner never asks below a floor it has seen), a final error; else the
+     * error is not about the floor and this returns, for the caller to fail with it.
+     *
+     * @throws CdcException of kind POSITION_LOST naming the instance
+     */
+    public void rangeRefused(InstanceRead read, Lsn floorNow, SqlServerPosition position) {
+        if (floorNow.compareTo(read.from()) > 0) {
+            throw purged(read.instance(), position, floorNow, "it was read from " + read.from()
+                    + " and SQL Server refused that range (error 313)");
+        }
+    }
+
+    private static String key(CaptureInstance instance) {
+        return instance.name() + "#" + instance.changeTable();
+    }
+
+    static CdcException purged(CaptureInstance instance, SqlServerPosition position, Lsn floor, String why) {
+        return new CdcException(CdcException.Kind.POSITION_LOST, "Changes of capture instance '" + instance.name()
+                + "' (table " + instance.table().schema() + "." + instance.table().table() + ") after the stream's "
+                + "position " + position + " were purged: its change table now starts at " + floor + " (" + why
+                + "), so the cleanup job deleted rows this source had not read. Start the source again with a "
+                + "snapshot, and keep the change tables longer (EXEC sys.sp_cdc_change_job @job_type = N'cleanup', "
+                + "@retention = <minutes>) than the source may stay stopped or behind.");
+    }
+}

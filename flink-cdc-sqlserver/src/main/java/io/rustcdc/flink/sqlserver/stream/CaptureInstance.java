@@ -1,0 +1,87 @@
+package io.rustcdc.flink.sqlserver.stream;
+
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.sqlserver.Lsn;
+import java.io.Serializable;
+import java.util.Objects;
+import javax.annotation.Nullable;
+
+/**
+ * One capture instance as {@code cdc.change_tables} describes it now: its name, its source table,
+ * its floor ({@code start_lsn}: the lowest commit LSN its change table still holds, raised by the
+ * cleanup job) and, when a newer instance of the same table exists (two instances during an ALTER),
+ * the newer one's floor, from which on the newer one is read instead. Immutable.
+ */
+public final class CaptureInstance implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String name;
+    private final int changeTable;
+    private final TableId table;
+    private final Lsn floor;
+    @Nullable private final Lsn supersededAt;
+
+    private CaptureInstance(String name, int changeTable, TableId table, Lsn floor, @Nullable Lsn supersededAt) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.changeTable = changeTable;
+        this.table = Objects.requireNonNull(table, "table");
+        this.floor = Objects.requireNonNull(floor, "floor");
+        this.supersededAt = supersededAt;
+    }
+
+    /**
+     * @param changeTable the {@code object_id} of the instance's change table, which tells an instance
+     *     from one dropped and created again under its name
+     */
+    public static CaptureInstance of(String name, int changeTable, TableId table, Lsn floor) {
+        return new CaptureInstance(name, changeTable, table, floor, null);
+    }
+
+    /** This instance, read only below {@code lsn} (the floor of a newer instance of its table). */
+    public CaptureInstance supersededAt(Lsn lsn) {
+        return new CaptureInstance(name, changeTable, table, floor, lsn);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The {@code object_id} of the change table. */
+    public int changeTable() {
+        return changeTable;
+    }
+
+    public TableId table() {
+        return table;
+    }
+
+    public Lsn floor() {
+        return floor;
+    }
+
+    /** The commit LSN from which on a newer instance of the table is read; null while this one is the newest. */
+    @Nullable
+    public Lsn supersededAt() {
+        return supersededAt;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof CaptureInstance)) {
+            return false;
+        }
+        CaptureInstance c = (CaptureInstance) o;
+        return name.equals(c.name) && changeTable == c.changeTable && table.equals(c.table) && floor.equals(c.floor)
+                && Objects.equals(supersededAt, c.supersededAt);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, floor);
+    }
+
+    @Override
+    public String toString() {
+        return name + "(" + table + ", floor " + floor + (supersededAt == null ? "" : ", until " + supersededAt) + ")";
+    }
+}

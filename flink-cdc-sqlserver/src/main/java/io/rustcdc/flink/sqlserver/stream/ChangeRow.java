@@ -1,0 +1,46 @@
+package io.rustcdc.flink.sqlserver.stream;
+
+import io.rustcdc.flink.sqlserver.ChangeOperation;
+import io.rustcdc.flink.sqlserver.Lsn;
+import io.rustcdc.flink.sqlserver.SqlServerPosition;
+import java.util.Objects;
+
+/**
+ * One row of a capture instance's change table: its commit LSN ({@code __$start_lsn}), sequence
+ * value ({@code __$seqval}), operation and the captured columns' decoded values (in the instance's
+ * column order; the payload, which the window logic never reads). Immutable but for the values array,
+ * which nobody changes.
+ */
+public final class ChangeRow {
+    private final String instance;
+    private final SqlServerPosition position;
+    private final Object[] values;
+
+    public ChangeRow(String instance, Lsn commitLsn, Lsn seqval, ChangeOperation operation, Object[] values) {
+        this.instance = Objects.requireNonNull(instance, "instance");
+        this.position = SqlServerPosition.afterChange(commitLsn, seqval, operation);
+        this.values = Objects.requireNonNull(values, "values");
+    }
+
+    public String instance() {
+        return instance;
+    }
+
+    /** The position after this row. */
+    public SqlServerPosition position() {
+        return position;
+    }
+
+    public ChangeOperation operation() {
+        return position.operation();
+    }
+
+    public Object[] values() {
+        return values;
+    }
+
+    @Override
+    public String toString() {
+        return instance + "@" + position;
+    }
+}

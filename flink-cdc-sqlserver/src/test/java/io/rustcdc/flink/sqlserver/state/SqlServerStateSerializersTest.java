@@ -1,0 +1,72 @@
+package io.rustcdc.flink.sqlserver.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.sqlserver.ChangeOperation;
+import io.rustcdc.flink.sqlserver.Lsn;
+import io.rustcdc.flink.sqlserver.SqlServerPosition;
+import java.io.IOException;
+import java.util.HexFormat;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class SqlServerStateSerializersTest {
+    private static final Lsn COMMIT = Lsn.parse("0000002D:000001A8:0003");
+    private static final Lsn SEQVAL = Lsn.parse("0000002D:000001A0:0002");
+    /** Version-1 bytes of {@code 0000002D:000001A8:0003/0000002D:000001A0:0002#4}; never change them. */
+    private static final String CHANGE_V1 = "0000002d000001a80003" + "01" + "0000002d000001a00002" + "04";
+    /** Version-1 bytes of {@code 0000002D:000001A8:0003}; never change them. */
+    private static final String COMMIT_V1 = "0000002d000001a80003" + "00";
+
+    @Test
+    void positionsReadTheirFrozenVersion1Bytes() throws IOException {
+        SqlServerPositionSerializer s = SqlServerPositionSerializer.INSTANCE;
+        SqlServerPosition change = SqlServerPosition.afterChange(COMMIT, SEQVAL, ChangeOperation.UPDATE_AFTER);
+        SqlServerPosition commit = SqlServerPosition.afterCommit(COMMIT);
+        assertThat(HexFormat.of().formatHex(s.serialize(change))).isEqualTo(CHANGE_V1);
+        assertThat(HexFormat.of().formatHex(s.serialize(commit))).isEqualTo(COMMIT_V1);
+        assertThat(s.deserialize(1, HexFormat.of().parseHex(CHANGE_V1))).isEqualTo(change);
+        assertThat(s.deserialize(1, HexFormat.of().parseHex(COMMIT_V1))).isEqualTo(commit);
+    }
+
+    @Test
+    void randomPositionsRoundTrip() throws IOException {
+        long seed = Long.getLong("rustcdc.sqlserver.seed", System.nanoTime());
+        System.out.println("SqlServerStateSerializersTest seed " + seed + " (replay with -Drustcdc.sqlserver.seed="
+                + seed + ")");
+        Random random = new Random(seed);
+        SqlServerPositionSerializer s = SqlServerPositionSerializer.INSTANCE;
+        for (int i = 0; i < 2_000; i++) {
+            Lsn commit = randomLsn(random);
+            SqlServerPosition p = random.nextBoolean() ? SqlServerPosition.afterCommit(commit)
+                    : SqlServerPosition.afterChange(commit, randomLsn(random),
+                            ChangeOperation.values()[random.nextInt(4)]);
+            assertThat(s.deserialize(s.getVersion(), s.serialize(p))).as("seed %d", seed).isEqualTo(p);
+            assertThat(LsnSerializer.INSTANCE.deserialize(1, LsnSerializer.INSTANCE.serialize(commit)))
+                    .as("seed %d", seed).isEqualTo(commit);
+        }
+    }
+
+    @Test
+    void refusesUnknownVersionsAndBytes() {
+        SqlServerPositionSerializer s = SqlServerPositionSerializer.INSTANCE;
+        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(COMMIT_V1))).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 2");
+        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex(COMMIT_V1 + "00")))
+                .hasMessageContaining("unread bytes");
+        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex("0000002d000001a80003" + "02")))
+                .hasMessageContaining("kind byte 2");
+        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex(CHANGE_V1.replaceAll("04$", "05"))))
+                .isInstanceOf(IOException.class).hasMessageContaining("code read by this connector: 5");
+        assertThatThrownBy(() -> LsnSerializer.INSTANCE.deserialize(3, new byte[10])).isInstanceOf(CdcException.class);
+        assertThatThrownBy(() -> LsnSerializer.INSTANCE.deserialize(1, new byte[11])).hasMessageContaining("unread");
+    }
+
+    private static Lsn randomLsn(Random random) {
+        byte[] b = new byte[Lsn.BYTES];
+        random.nextBytes(b);
+        return Lsn.of(b);
+    }
+}

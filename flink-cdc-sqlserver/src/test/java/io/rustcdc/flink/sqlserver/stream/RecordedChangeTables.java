@@ -1,0 +1,47 @@
+package io.rustcdc.flink.sqlserver.stream;
+
+import io.rustcdc.flink.sqlserver.ChangeOperation;
+import io.rustcdc.flink.sqlserver.Lsn;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Recorded change table rows by capture instance, as plain data, and the selection the stream's query
+ * makes of them (ours, not SQL Server's: rows after the read's position, commit LSN in its range and
+ * below a newer instance's floor, in change order, at most a page).
+ */
+final class RecordedChangeTables {
+    final Map<String, List<ChangeRow>> rows = new LinkedHashMap<>();
+
+    RecordedChangeTables add(String instance, long commit, long seqval, ChangeOperation op) {
+        rows.computeIfAbsent(instance, k -> new ArrayList<>())
+                .add(new ChangeRow(instance, lsn(commit), lsn(seqval), op, new Object[] {commit, seqval}));
+        return this;
+    }
+
+    /** An update's old and new row. */
+    RecordedChangeTables update(String instance, long commit, long seqval) {
+        return add(instance, commit, seqval, ChangeOperation.UPDATE_BEFORE)
+                .add(instance, commit, seqval, ChangeOperation.UPDATE_AFTER);
+    }
+
+    InstancePage read(InstanceRead read, int pageSize) {
+        List<ChangeRow> selected = new ArrayList<>();
+        rows.getOrDefault(read.instance().name(), List.of()).stream()
+                .sorted(Comparator.comparing(ChangeRow::position))
+                .filter(r -> r.position().compareTo(read.after()) > 0)
+                .filter(r -> r.position().commitLsn().compareTo(read.from()) >= 0
+                        && r.position().commitLsn().compareTo(read.to()) <= 0)
+                .filter(r -> read.below() == null || r.position().commitLsn().compareTo(read.below()) < 0)
+                .limit(pageSize)
+                .forEach(selected::add);
+        return new InstancePage(read, selected, pageSize);
+    }
+
+    static Lsn lsn(long n) {
+        return Lsn.of(n >>> 32, n & 0xFFFF_FFFFL, 1);
+    }
+}
