@@ -18,7 +18,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
@@ -68,6 +70,11 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     @Nullable private StreamSplit<P, M> returnedStream;
     /** Tables added after the stream split was created, until its reader accepts them. */
     private final List<TablePlan> added = new ArrayList<>();
+    /**
+     * Every table handed to the stream's reader since this enumerator started, accepted or not: a
+     * reader restored from a checkpoint taken before it accepted one is handed it again.
+     */
+    private final Map<TableId, TablePlan> streamPlans = new LinkedHashMap<>();
     /** Subtasks that asked for a split and have none yet. */
     private final TreeSet<Integer> waiting = new TreeSet<>();
     /**
@@ -79,6 +86,12 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private boolean started;
     /** The subtask reading the stream split; -1 while none does. */
     private int streamOwner = -1;
+    /** Whether the stream's reader has had the answer to its {@link StreamOwnerEvent}, which it waits for. */
+    private boolean ownerAnswered;
+    /** Whether the answer to the stream's reader, and what it is handed later, counts as redelivered. */
+    private boolean ownerRedelivers;
+    /** Whether the stream split last assigned was one a failed reader handed back. */
+    private boolean assignedReturned;
     /** The captured and added tables, for discovery on the worker thread. */
     private volatile Set<TableId> known = Set.of();
     private volatile boolean closed;
@@ -112,7 +125,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             // tables the include list matches that are not captured: they join the snapshot, or the stream's reader
             // snapshots them while it streams; tables already captured are never read again
             context.callAsync(() -> worker.discover(known, true), handler(Function.identity(), found -> {
-                accept(found);
+                accept(found, true);
                 started();
             }));
         } else {
@@ -143,6 +156,9 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private void started() {
         started = true;
         chunks.registerMetrics(context.metricGroup(), tables);
+        if (streamOwner >= 0 && !ownerAnswered) {
+            answerOwner();
+        }
         scheduleDiscovery();
         assignPending();
     }
@@ -158,12 +174,16 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         }
         context.callAsync(() -> worker.discover(known, false), handler(error -> new CdcException(
                 CdcException.Kind.CONNECTION, "Looking for tables of the " + connector.name()
-                        + " source created since it started failed: " + error.getMessage(), error), this::accept),
-                interval, interval);
+                        + " source created since it started failed: " + error.getMessage(), error),
+                found -> accept(found, false)), interval, interval);
     }
 
-    /** Takes the tables {@link TableDiscovery#find} found into the snapshot, or hands them to the stream's reader. */
-    private void accept(List<TableDiscovery.Found> found) {
+    /**
+     * Takes the tables {@link TableDiscovery#find} found into the snapshot, or hands them to the stream's
+     * reader; {@code afterRestore}: found by the search after a restore, so the attempt that failed may
+     * have been snapshotting them.
+     */
+    private void accept(List<TableDiscovery.Found> found, boolean afterRestore) {
         List<TablePlan> forStream = new ArrayList<>();
         List<TableId> names = new ArrayList<>();
         boolean snapshotting = streamStatus == EnumeratorState.StreamStatus.NOT_CREATED;
@@ -180,6 +200,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                         SchemaChange.rowShape(table, f.description.shape(), Instant.now()));
             } else {
                 added.add(f.plan);
+                streamPlans.put(table, f.plan);
                 forStream.add(f.plan);
             }
         }
@@ -189,8 +210,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         refreshKnown();
         LOG.info("Tables the {} source captures from now on: {}; they are snapshotted {}", connector.name(), names,
                 snapshotting ? "with the others" : "while the stream runs");
-        if (!forStream.isEmpty() && streamOwner >= 0) {
-            context.sendEventToSourceReader(streamOwner, new TablesAddedEvent(forStream));
+        if (!forStream.isEmpty() && streamOwner >= 0 && ownerAnswered) {
+            context.sendEventToSourceReader(streamOwner, new TablesAddedEvent(forStream, afterRestore && atLeastOnce()));
         } else if (snapshotting) {
             assignPending();
         }
@@ -214,6 +235,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         for (CdcSplit split : splits) {
             if (split instanceof StreamSplit<?, ?> stream) {
                 streamOwner = -1;
+                ownerAnswered = false;
                 returnedStream = (StreamSplit<P, M>) stream;
                 streamStatus = EnumeratorState.StreamStatus.RETURNED;
             } else {
@@ -240,11 +262,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             }
             context.sendEventToSourceReader(subtaskId, new ChunksAcknowledgedEvent(ids));
             assignPending();
-        } else if (event instanceof StreamOwnerEvent) {
-            streamOwner = subtaskId;
-            if (!added.isEmpty()) {
-                context.sendEventToSourceReader(subtaskId, new TablesAddedEvent(added));
-            }
+        } else if (event instanceof StreamOwnerEvent owner) {
+            streamOwner(subtaskId, owner);
         } else if (event instanceof TablesAcceptedEvent accepted) {
             tables.addAll(accepted.tables());
             added.removeIf(p -> accepted.tables().contains(p.table()));
@@ -252,6 +271,38 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         } else {
             LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
         }
+    }
+
+    /**
+     * A reader holds the stream split. A reader restored (or handed a returned split) may lack tables an
+     * attempt that failed had accepted after the split's checkpoint, and may have emitted chunks of: they
+     * are handed to it again. A restored enumerator has none of these (its checkpoint precedes the
+     * reader's), and its search for added tables finds them again, which {@link #start} waits for.
+     */
+    private void streamOwner(int subtaskId, StreamOwnerEvent owner) {
+        streamOwner = subtaskId;
+        for (TablePlan plan : streamPlans.values()) {
+            if (!owner.captured().contains(plan.table()) && tables.remove(plan.table())) {
+                added.add(plan);
+                LOG.info("Subtask {} streams from a state without table {}, which an attempt since took: it is "
+                        + "snapshotted again", subtaskId, plan.table());
+            }
+        }
+        ownerRedelivers = atLeastOnce() && (owner.restored() || assignedReturned);
+        ownerAnswered = false;
+        if (started) {
+            answerOwner();
+        }
+    }
+
+    /** Tells the stream's reader the tables added that its split lacks (maybe none): it streams from then on. */
+    private void answerOwner() {
+        context.sendEventToSourceReader(streamOwner, new TablesAddedEvent(added, ownerRedelivers));
+        ownerAnswered = true;
+    }
+
+    private boolean atLeastOnce() {
+        return settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE;
     }
 
     /** Hands out what the waiting readers can get now; a final failure is marked so. */
@@ -293,6 +344,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                     return; // the snapshot rows of other readers may still be on their way downstream
                 }
                 if (streamStatus != EnumeratorState.StreamStatus.ASSIGNED) {
+                    assignedReturned = returnedStream != null;
                     context.assignSplit(streamSplit(), subtask);
                     streamStatus = EnumeratorState.StreamStatus.ASSIGNED;
                     returnedStream = null;
@@ -333,7 +385,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
 
     /** With a sink that keeps a failed attempt's records, a chunk read again must leave out no change. */
     private ChunkSplit<M> redeliveredIfAtLeastOnce(ChunkSplit<M> chunk) {
-        return settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE ? chunk.redelivered() : chunk;
+        return atLeastOnce() ? chunk.redelivered() : chunk;
     }
 
     private StreamSplit<P, M> streamSplit() {

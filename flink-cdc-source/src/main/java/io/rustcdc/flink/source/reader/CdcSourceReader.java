@@ -111,10 +111,13 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
                 boolean redelivering = settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE;
                 stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding(), redelivering),
                         new ShapeRecorder(s.history().copy()));
-                LOG.info("Subtask {} streams: {}", context.getIndexOfSubtask(), s);
-                worker.stream(s.position(), settings.filter(), s.tables());
-                s.adding().forEach(worker::addTable);
-                context.sendSourceEventToCoordinator(new StreamOwnerEvent());
+                LOG.info("Subtask {} holds the stream and waits for the tables added since: {}",
+                        context.getIndexOfSubtask(), s);
+                // streams once the enumerator has answered: a restored split may lack a table that the attempt
+                // which failed had taken, and each of its changes from the split's position on must be kept
+                Set<TableId> captured = new java.util.HashSet<>(s.tables());
+                s.adding().forEach(p -> captured.add(p.table()));
+                context.sendSourceEventToCoordinator(new StreamOwnerEvent(captured, !started));
             } else {
                 ChunkSplit<M> chunk = (ChunkSplit<M>) split;
                 if (chunk.mark() != null) {
@@ -290,17 +293,33 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     public void handleSourceEvents(SourceEvent event) {
         if (event instanceof ChunksAcknowledgedEvent) {
             ((ChunksAcknowledgedEvent) event).splitIds().forEach(unacknowledged::remove);
-        } else if (event instanceof TablesAddedEvent && stream != null) {
-            List<TableId> accepted = new ArrayList<>();
-            for (TablePlan plan : ((TablesAddedEvent) event).tables()) {
-                if (!stream.tables.contains(plan.table()) && !stream.adding.containsKey(plan.table())) {
-                    stream.adding.put(plan.table(), plan);
-                    stream.handoff.startTable(plan.table(), plan.key());
-                    worker.addTable(plan);
-                    LOG.info("Snapshotting table {}, added after the stream started, while streaming", plan.table());
-                }
-                accepted.add(plan.table());
+        } else if (event instanceof TablesAddedEvent added && stream != null) {
+            addTables(stream, added);
+        }
+    }
+
+    /** Takes added tables into the stream's state; the first such event starts the stream. */
+    private void addTables(StreamState<P, M> s, TablesAddedEvent event) {
+        List<TableId> accepted = new ArrayList<>();
+        List<TablePlan> toRead = new ArrayList<>();
+        for (TablePlan plan : event.tables()) {
+            if (!s.tables.contains(plan.table()) && !s.adding.containsKey(plan.table())) {
+                s.adding.put(plan.table(), plan);
+                s.handoff.startTable(plan.table(), plan.key(), event.redelivered());
+                toRead.add(plan);
+                LOG.info("Snapshotting table {}, added after the stream started, while streaming{}", plan.table(),
+                        event.redelivered() ? " (an attempt that failed may have emitted some of it)" : "");
             }
+            accepted.add(plan.table());
+        }
+        if (!s.streaming) {
+            s.streaming = true;
+            LOG.info("Subtask {} streams from {}", context.getIndexOfSubtask(), s.position);
+            worker.stream(s.position, settings.filter(), s.tables);
+            toRead = new ArrayList<>(s.adding.values());
+        }
+        toRead.forEach(worker::addTable);
+        if (!accepted.isEmpty()) {
             context.sendSourceEventToCoordinator(new TablesAcceptedEvent(accepted));
         }
     }
@@ -332,6 +351,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         final Map<TableId, TablePlan> adding = new LinkedHashMap<>();
         final Set<TableId> leftOut = new java.util.HashSet<>();
         P position;
+        /** Whether the worker streams: only once the enumerator has answered (see {@link StreamOwnerEvent}). */
+        boolean streaming;
 
         StreamState(StreamSplit<P, M> split, Handoff<P, M> handoff, ShapeRecorder recorder) {
             this.handoff = handoff;

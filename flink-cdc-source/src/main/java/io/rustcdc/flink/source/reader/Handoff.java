@@ -40,7 +40,8 @@ import org.apache.flink.annotation.Internal;
  * <p>For a sink that keeps what an attempt that failed emitted ({@link
  * io.rustcdc.flink.source.SinkGuarantee#AT_LEAST_ONCE}), a chunk that attempt may have emitted is
  * {@linkplain ChunkSplit#isRedelivered() redelivered}, and so is every chunk of a table whose
- * snapshot was under way when the stream split was restored: no change of their keys is left out,
+ * snapshot was under way when the stream split was restored, or that the enumerator hands again to
+ * a restored stream (see {@link #startTable}): no change of their keys is left out,
  * since the rows the failed attempt emitted may be older than what the new read shows. Not
  * thread-safe.
  */
@@ -77,9 +78,14 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         });
     }
 
-    /** Starts the handoff of a table added while the stream runs: no chunk of it is read yet. */
-    void startTable(TableId table, ChunkKey key) {
-        tables.putIfAbsent(table, new TableChunks(key, new ArrayList<>(), false));
+    /**
+     * Starts the handoff of a table added while the stream runs: no chunk of it is read yet; {@code
+     * redelivered}: an attempt that failed may have emitted some (see the class comment).
+     */
+    void startTable(TableId table, ChunkKey key, boolean redelivered) {
+        TableChunks t = new TableChunks(key, new ArrayList<>(), false);
+        t.redelivering = redelivered;
+        tables.putIfAbsent(table, t);
     }
 
     /**

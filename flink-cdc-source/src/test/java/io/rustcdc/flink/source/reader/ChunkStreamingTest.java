@@ -375,6 +375,8 @@ class ChunkStreamingTest {
 
     static final class Context implements SourceReaderContext {
         private final SourceReaderMetricGroup metrics = UnregisteredMetricsGroup.createSourceReaderMetricGroup();
+        /** The events the reader sent to the enumerator. */
+        final List<SourceEvent> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         @Override
         public SourceReaderMetricGroup metricGroup() {
@@ -400,7 +402,9 @@ class ChunkStreamingTest {
         public void sendSplitRequest() {}
 
         @Override
-        public void sendSourceEventToCoordinator(SourceEvent event) {}
+        public void sendSourceEventToCoordinator(SourceEvent event) {
+            sent.add(event);
+        }
 
         @Override
         public UserCodeClassLoader getUserCodeClassLoader() {
