@@ -1,0 +1,242 @@
+package io.rustcdc.flink.sqlserver;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import javax.annotation.Nullable;
+
+/**
+ * One ordinary connection for the catalogue and snapshot chunks. A chunk is read in a SERIALIZABLE
+ * transaction, whose key-range locks keep every writer of the chunk's range out until it ends; the
+ * log's end LSN read in it, after the rows, is the chunk's mark: every change of the range committed
+ * before the read has a commit LSN at or below it, every later one above it (docs/sqlserver.md). The
+ * rows are held until the transaction ends (at most a chunk), so that writers wait no longer than the
+ * read. Not thread-safe.
+ */
+final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
+    /** This session was chosen as a deadlock victim: the chunk is read again. */
+    private static final int DEADLOCK_VICTIM = 1205;
+    private static final int CHUNK_ATTEMPTS = 3;
+
+    private final SqlServerSourceConfig config;
+    private final Connection connection;
+    private final SourceInfo snapshotSource = SourceInfo.snapshot(SqlServerConnector.NAME, null);
+    private final Map<TableId, SqlServerTable> keyTables = new HashMap<>();
+
+    SqlServerSession(SqlServerSourceConfig config) {
+        this.config = config;
+        this.connection = SqlServerConnections.connect(config);
+    }
+
+    @Override
+    public void checkSnapshotPrerequisites(List<TableId> tables) {
+        for (TableId table : tables) {
+            try (Statement s = connection.createStatement()) {
+                s.executeQuery("SELECT TOP (0) * FROM " + SqlServerSql.qualified(table)).close();
+            } catch (SQLException e) {
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "User '" + config.username() + "' cannot read "
+                        + SqlServerCatalog.name(table) + " for the snapshot (" + e.getMessage() + "): GRANT SELECT ON "
+                        + SqlServerSql.qualified(table) + " TO " + SqlServerSql.quote(config.username()) + ";");
+            }
+        }
+    }
+
+    @Override
+    public SqlServerPosition prepareStream(List<TableId> tables, boolean fullBeforeImages) {
+        try {
+            SqlServerPrerequisites.checkDatabase(connection, config);
+            SqlServerPrerequisites.checkTables(connection, config, tables,
+                    SqlServerCatalog.instances(connection, config.database(), config.cdcSchema()));
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+        return currentPosition(); // change tables hold whole old rows of updates and deletes: nothing to set
+    }
+
+    @Override
+    public List<TableId> discoverTables(TableFilter filter) {
+        try {
+            return SqlServerCatalog.tables(connection, config.database(), config.cdcSchema()).stream()
+                    .filter(filter::matches).collect(Collectors.toList());
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public TableDescription describe(TableId table) {
+        return table(table).description;
+    }
+
+    private SqlServerTable table(TableId table) {
+        try {
+            return SqlServerCatalog.describe(connection, table);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    @Nullable
+    public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            int chunkSize) {
+        SqlServerTable described = keyTables.computeIfAbsent(table.table(), this::table);
+        List<SqlServerColumn> keys = described.columns(keyColumns);
+        String sql = "SELECT " + keys.stream().map(k -> k.select(SqlServerSql.quote(k.name())))
+                .collect(Collectors.joining(", ")) + " FROM " + SqlServerSql.qualified(table.table())
+                + (after == null ? "" : " WHERE " + SqlServerSql.after(keys)) + " ORDER BY " + orderBy(keys)
+                + " OFFSET " + (chunkSize - 1) + " ROWS FETCH NEXT 1 ROWS ONLY";
+        try (PreparedStatement s = connection.prepareStatement(sql)) {
+            if (after != null) {
+                SqlServerSql.bindTuple(s, 1, keys, after, false);
+            }
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                Object[] key = new Object[keys.size()];
+                for (int i = 0; i < key.length; i++) {
+                    key[i] = keys.get(i).read(rs, i + 1);
+                }
+                return key;
+            }
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    private static String orderBy(List<SqlServerColumn> keys) {
+        return keys.stream().map(k -> SqlServerSql.quote(k.name())).collect(Collectors.joining(", "));
+    }
+
+    @Override
+    public Lsn readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                List<Row> rows = new ArrayList<>();
+                SqlServerTable described = table(table.table());
+                Lsn mark = readLocked(described, keyColumns, after, upTo, rows);
+                TableDescription d = described.description;
+                for (Row row : rows) {
+                    out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource).after(row).shape(d.shape())
+                            .build());
+                }
+                return mark;
+            } catch (SQLException e) {
+                if (e.getErrorCode() != DEADLOCK_VICTIM || attempt == CHUNK_ATTEMPTS) {
+                    throw failure(e);
+                }
+            }
+        }
+    }
+
+    /** The chunk's rows into {@code rows} and the log's end LSN, read in one SERIALIZABLE transaction. */
+    private Lsn readLocked(SqlServerTable table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, List<Row> rows) throws SQLException {
+        List<SqlServerColumn> keys = table.columns(keyColumns);
+        StringBuilder sql = new StringBuilder("SELECT ").append(table.selectList()).append(" FROM ")
+                .append(SqlServerSql.qualified(table.description.table()));
+        if (after != null || upTo != null) {
+            sql.append(" WHERE ").append(after == null ? "" : SqlServerSql.after(keys))
+                    .append(after != null && upTo != null ? " AND " : "").append(upTo == null ? "" : SqlServerSql.atMost(keys));
+        }
+        boolean autoCommit = connection.getAutoCommit();
+        int isolation = connection.getTransactionIsolation();
+        connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+        connection.setAutoCommit(false);
+        try {
+            try (PreparedStatement s = connection.prepareStatement(sql.toString())) {
+                int next = after == null ? 1 : SqlServerSql.bindTuple(s, 1, keys, after, false);
+                if (upTo != null) {
+                    SqlServerSql.bindTuple(s, next, keys, upTo, true);
+                }
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        Row.Builder row = Row.builder(table.description.rowType());
+                        for (int i = 0; i < table.columns.size(); i++) {
+                            row.set(i, decode(table, i, rs, i + 1));
+                        }
+                        rows.add(row.build());
+                    }
+                }
+            }
+            Lsn mark = logEnd(connection); // while the range locks are held
+            connection.commit();
+            return mark;
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+            connection.setTransactionIsolation(isolation);
+        }
+    }
+
+    /** Column {@code i} of {@code table}, read from {@code rs} at {@code index}; a value that does not fit fails naming both. */
+    static Object decode(SqlServerTable table, int i, ResultSet rs, int index) throws SQLException {
+        SqlServerColumn column = table.columns.get(i);
+        try {
+            return column.read(rs, index);
+        } catch (IllegalArgumentException | ClassCastException e) {
+            throw new CdcException(CdcException.Kind.DECODE, "Table " + SqlServerCatalog.name(table.description.table())
+                    + " column " + column + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The LSN of the last record of the database's log ({@code sys.dm_db_log_stats}). */
+    static Lsn logEnd(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT log_end_lsn FROM sys.dm_db_log_stats(DB_ID())")) {
+            rs.next();
+            String text = rs.getString(1);
+            try {
+                return Lsn.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "sys.dm_db_log_stats returned log_end_lsn '"
+                        + text + "', which is not an LSN this connector reads (00000025:00000180:0001)", e);
+            }
+        }
+    }
+
+    /** After every commit now in the log: a later commit's LSN is above the log's end read now. */
+    @Override
+    public SqlServerPosition currentPosition() {
+        try {
+            return SqlServerPosition.afterCommit(logEnd(connection));
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    private CdcException failure(SQLException e) {
+        return SqlServerConnections.failure(config, e);
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // closing: nothing left to do with it
+        }
+    }
+}

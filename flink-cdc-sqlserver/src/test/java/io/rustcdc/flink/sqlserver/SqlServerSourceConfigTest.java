@@ -1,0 +1,75 @@
+package io.rustcdc.flink.sqlserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.Test;
+
+class SqlServerSourceConfigTest {
+    private static SqlServerSourceConfig.Builder valid() {
+        return SqlServerSourceConfig.builder().hostname("db").username("cdc").password(Secret.of("s3cret!"))
+                .database("shop");
+    }
+
+    @Test
+    void readsOptionsAndHidesThePassword() {
+        Configuration options = new Configuration();
+        options.setString("hostname", "db");
+        options.setString("username", "cdc");
+        options.setString("password", "s3cret!");
+        options.setString("database-name", "shop");
+        options.setString("stream.max-events-per-poll", "5");
+        SqlServerSourceConfig config = SqlServerSourceConfig.fromConfiguration(options);
+        assertThat(config.port()).isEqualTo(1433);
+        assertThat(config.cdcSchema()).isEqualTo("cdc");
+        assertThat(config.maxEventsPerPoll()).isEqualTo(5);
+        assertThat(config.pollInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.toString()).doesNotContain("s3cret!").contains("database=shop");
+    }
+
+    @Test
+    void refusesWhatCannotWorkNamingTheOption() {
+        assertThatThrownBy(() -> valid().database(null).build()).isInstanceOf(CdcException.class)
+                .hasMessageContaining("'database-name' is required");
+        assertThatThrownBy(() -> valid().maxEventsPerPoll(1).build())
+                .hasMessageContaining("'stream.max-events-per-poll' must be 2 to 100000, not 1");
+        assertThatThrownBy(() -> valid().pollInterval(Duration.ofMinutes(2)).build())
+                .hasMessageContaining("'stream.poll-interval' must be 1 ms to 60 s");
+        assertThatThrownBy(() -> valid().captureTruncateEvents(true).build())
+                .hasMessageContaining("'capture-truncate-events' = true is not implemented");
+        assertThatThrownBy(() -> valid().cdcSchema(" ").build()).hasMessageContaining("'cdc.schema'");
+    }
+
+    @Test
+    void chunkRangesAreWrittenOutColumnByColumn() {
+        List<SqlServerColumn> keys = List.of(SqlServerColumn.of("dbo.t", "a", "int", 4, 10, 0, false),
+                SqlServerColumn.of("dbo.t", "b]", "datetime2", 8, 27, 7, false));
+        assertThat(SqlServerSql.after(keys)).isEqualTo("(([a] > CAST(? AS int)) OR ([a] = CAST(? AS int) AND [b]]] > "
+                + "CAST(? AS datetime2(7))))");
+        assertThat(SqlServerSql.atMost(keys)).isEqualTo("(([a] < CAST(? AS int)) OR ([a] = CAST(? AS int) AND [b]]] < "
+                + "CAST(? AS datetime2(7))) OR ([a] = CAST(? AS int) AND [b]]] = CAST(? AS datetime2(7))))");
+        assertThat(SqlServerSql.qualified(TableId.of("shop", "dbo", "or[d]ers"))).isEqualTo("[dbo].[or[d]]ers]");
+        assertThat(SqlServerSql.text(keys.get(1), java.time.LocalDateTime.of(2026, 1, 2, 3, 4, 5, 600)))
+                .isEqualTo("2026-01-02 03:04:05.0000006");
+    }
+
+    @Test
+    void aChunkReflectsTheChangesAtOrBelowItsMark() {
+        SqlServerConnector connector = SqlServerConnector.create(valid().build());
+        Lsn mark = Lsn.parse("00000020:00000100:0004");
+        assertThat(connector.reflects(mark, SqlServerPosition.afterCommit(mark))).isTrue();
+        assertThat(connector.reflects(mark, SqlServerPosition.afterChange(mark, Lsn.parse("00000020:000000F0:0001"),
+                ChangeOperation.INSERT))).isTrue();
+        assertThat(connector.reflects(mark, SqlServerPosition.afterCommit(Lsn.parse("00000020:00000100:0005"))))
+                .isFalse();
+        assertThat(connector.handoffEnd(mark)).isEqualTo(SqlServerPosition.afterCommit(mark));
+        assertThat(connector.parsePosition("00000020:00000100:0004")).isEqualTo(SqlServerPosition.afterCommit(mark));
+    }
+}
