@@ -97,7 +97,7 @@ final class PgConnections {
     }
 
     private static CdcException failure(PostgresSourceConfig config, Secret password, SQLException e) {
-        String where = config.connection().describe() + "/" + config.database();
+        String where = where(config);
         PgAuthentication.Refusal refusal = PgAuthentication.refusal(e);
         if (refusal != null) {
             return new CdcException(CdcException.Kind.CONFIGURATION, "PostgreSQL at " + where + " " + refusal.getMessage(), e);
@@ -105,19 +105,32 @@ final class PgConnections {
         String message = password == null ? e.getMessage() : password.redact(e.getMessage());
         Throwable cause = password == null ? e : password.redact(e);
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        if (state.equals("28P01") || state.equals("28000")) {
-            return new CdcException(CdcException.Kind.PREREQUISITE, "PostgreSQL refused the login of " + where
-                    + ": " + message + ". Check the user name and password, and that pg_hba.conf allows "
-                    + "this host" + " (for streaming, a 'replication' line).", cause);
+        PgFailure failure = PgFailure.of(e);
+        switch (failure) {
+            case LOGIN:
+                return new CdcException(failure.kind(), "PostgreSQL refused the login of " + where + ": " + message
+                        + ". Check the user name and password, and that pg_hba.conf allows this host (for streaming, "
+                        + "a 'replication' line).", cause);
+            case PRIVILEGE:
+                return new CdcException(failure.kind(), "PostgreSQL refused " + where + " a privilege: " + message
+                        + ". Grant it to the role, or do this step as a role that has it.", cause);
+            case REJECTED:
+                return new CdcException(failure.kind(), "Cannot connect to PostgreSQL at " + where + ", rejected: "
+                        + message + ". Check the 'tls.mode' and 'tls.root-cert' options against the server's TLS, "
+                        + "and the authentication method pg_hba.conf gives this user; a retry would fail alike.", cause);
+            case TRANSIENT:
+                return new CdcException(failure.kind(), state.startsWith("08") || state.isEmpty()
+                        ? "Cannot connect to PostgreSQL at " + where + ": " + message
+                                + ". Check host, port, network and the 'tls.mode' option."
+                        : "PostgreSQL at " + where + " failed for now (SQLSTATE " + state + "): " + message, cause);
+            default:
+                return new CdcException(failure.kind(), "PostgreSQL at " + where + " failed (SQLSTATE "
+                        + (state.isEmpty() ? "none" : state) + "): " + message + ". Not retried: the same request "
+                        + "would fail alike.", cause);
         }
-        if (state.equals("42501")) {
-            return new CdcException(CdcException.Kind.PREREQUISITE, "PostgreSQL refused " + where + " a privilege: "
-                    + message + ". Grant it to the role, or do this step as a role that has it.", cause);
-        }
-        if (state.startsWith("08")) {
-            return new CdcException(CdcException.Kind.CONNECTION, "Cannot connect to PostgreSQL at " + where + ": "
-                    + message + (state.equals("08004") ? "" : ". Check host, port, network and the 'tls.mode' option."), cause);
-        }
-        return new CdcException(CdcException.Kind.CONNECTION, "PostgreSQL at " + where + " failed: " + message, cause);
+    }
+
+    private static String where(PostgresSourceConfig config) {
+        return config.connection().describe() + "/" + config.database();
     }
 }

@@ -12,8 +12,9 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
-import io.rustcdc.flink.source.retry.RetryingConnector;
-import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.testing.CapturedLogs;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
@@ -23,15 +24,16 @@ import io.rustcdc.flink.testing.TwoTables;
 import io.rustcdc.flink.testing.net.FaultProxy;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.SimpleCounter;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -49,8 +51,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The source's own connection retry, with Flink's restarts off, through a {@link FaultProxy}: the
  * replication connection cut mid-stream and every reconnect refused for a few seconds ends in an
  * exact changelog with no task failure (the retries counted, each logged); retries used up fail the
- * job once with the cause; a refused login is not retried (one connection attempt); a fast shutdown
- * and restart of the server while streaming ends in an exact changelog.
+ * job once with the cause; a refused login and a missing privilege are not retried (one connection
+ * attempt), too many connections are retried until one is free; a fast shutdown and restart of the
+ * server while streaming ends in an exact changelog.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(180)
@@ -181,20 +184,75 @@ class PostgresConnectionRetryITCase {
     void aRefusedLoginIsNotRetried() throws Exception {
         try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
                 FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
-            SimpleCounter retries = new SimpleCounter();
-            CdcConnector<?, ?> connector = RetryingConnector.wrap(
-                    source(proxy, ConnectionRetry.defaults(), "not-the-password").connector(), new UnregisteredMetricsGroup() {
-                        @Override
-                        public Counter counter(String name) {
-                            return retries;
-                        }
-                    });
-            assertThatThrownBy(connector::openSession).isInstanceOfSatisfying(CdcException.class,
+            CountedRetries retries = new CountedRetries(source(proxy, ConnectionRetry.defaults(), "not-the-password")
+                    .connector());
+            assertThatThrownBy(() -> retries.connector().openSession()).isInstanceOfSatisfying(CdcException.class,
                     e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
                     .hasMessageContaining(LOGIN_REFUSED);
             assertThat(proxy.accepted()).as("connections: one attempt").isEqualTo(1);
-            assertThat(retries.getCount()).isZero();
+            assertThat(retries.count()).isZero();
             assertThat(logs.containing("Connection failure of")).isEmpty();
+        }
+    }
+
+    /**
+     * A role without SELECT on a captured table: the snapshot's read fails with SQLSTATE 42501, a
+     * PREREQUISITE naming the table and the remedy, at once: no retry, no second connection.
+     */
+    @Test
+    void aMissingPrivilegeFailsAtOnceWithoutRetries() throws Exception {
+        String role = "retry_no_select";
+        db.execute("DROP ROLE IF EXISTS " + role, "CREATE ROLE " + role + " LOGIN PASSWORD 'pw-no-select'");
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
+            CountedRetries retries = new CountedRetries(PostgresConnector.create(PostgresTestConfigs.builder(db)
+                    .hostname(proxy.host()).port(proxy.port()).username(role).password(Secret.of("pw-no-select"))
+                    .connectionRetry(ConnectionRetry.defaults()).build()));
+            try (CatalogSession<PostgresPosition, PostgresChunkMark> session = retries.connector().openSession()) {
+                TableDescription t1 = session.describe(TableId.of(db.name(), "public", "t1"));
+                assertThatThrownBy(() -> session.readChunk(t1, List.of("id"), null, null, e -> { }))
+                        .isInstanceOfSatisfying(CdcException.class,
+                                e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                        .hasMessageContaining("refused " + role + "@" + proxy.host() + ":" + proxy.port() + "/"
+                                + db.name() + " a privilege")
+                        .hasMessageContaining("permission denied for table t1")
+                        .hasMessageContaining("Grant it to the role");
+            }
+            assertThat(proxy.accepted()).as("connections: the one session's").isEqualTo(1);
+            assertThat(retries.count()).isZero();
+            assertThat(logs.containing("Connection failure of")).isEmpty();
+        }
+    }
+
+    /**
+     * A role of CONNECTION LIMIT 1 whose one connection the test holds: the session's login fails with
+     * SQLSTATE 53300 (too many connections), which is retried, each retry logged, until the test lets
+     * its connection go; then the session opens.
+     */
+    @Test
+    void tooManyConnectionsAreRetriedUntilOneIsFree() throws Exception {
+        String role = "retry_one_connection";
+        String password = "pw-one-connection";
+        db.execute("DROP ROLE IF EXISTS " + role,
+                "CREATE ROLE " + role + " LOGIN CONNECTION LIMIT 1 PASSWORD '" + password + "'");
+        CountedRetries retries = new CountedRetries(PostgresConnector.create(PostgresTestConfigs.builder(db)
+                .username(role).password(Secret.of(password))
+                .connectionRetry(ConnectionRetry.of(40, Duration.ofMillis(100), Duration.ofMillis(300))).build()));
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none")) {
+            Connection held = db.server().connect(db.name(), role, password);
+            CompletableFuture<CatalogSession<PostgresPosition, PostgresChunkMark>> opening;
+            try {
+                opening = CompletableFuture.supplyAsync(() -> retries.connector().openSession());
+                Poll.until("two retries", Duration.ofSeconds(30), () -> retries.count() >= 2);
+            } finally {
+                held.close();
+            }
+            try (CatalogSession<PostgresPosition, PostgresChunkMark> session = opening.get(30, TimeUnit.SECONDS)) {
+                assertThat(session.currentPosition()).isNotNull();
+            }
+            assertThat(logs.containing("Connection failure of opening a postgres catalogue session")).isNotEmpty()
+                    .allSatisfy(line -> assertThat(line).contains(" WARN ").contains("(SQLSTATE 53300)")
+                            .contains("too many connections for role").doesNotContain(password));
         }
     }
 

@@ -1,0 +1,96 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionRetry;
+import io.rustcdc.flink.source.Secret;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.security.cert.CertificateException;
+import java.sql.SQLException;
+import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.Test;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.PSQLState;
+import org.postgresql.util.ServerErrorMessage;
+
+/**
+ * The classification of PostgreSQL failures by SQLSTATE, on PSQLExceptions as PgJDBC makes them: from
+ * a server's error message (severity, code, text) or with a state of PgJDBC's own.
+ */
+class PgFailureTest {
+    private static final PostgresSourceConfig CONFIG = PostgresSourceConfig.builder().hostname("db.example")
+            .port(5433).database("shop").username("cdc").password(Secret.of("s3cret-pw")).build();
+
+    @Test
+    void connectionShutdownResourceAndConflictStatesAreTransient() {
+        for (String state : new String[] {"08000", "08001", "08003", "08006", "08P01", "57P01", "57P02", "57P03",
+                "53000", "53100", "53200", "53300", "40001", "40P01", "55006", "55P03"}) {
+            assertThat(PgFailure.of(server("FATAL", state, "a failure"))).as(state).isEqualTo(PgFailure.TRANSIENT);
+        }
+        assertThat(PgFailure.of(new PSQLException("An I/O error occurred while sending to the backend.",
+                PSQLState.CONNECTION_FAILURE, new SocketTimeoutException("Read timed out")))).isEqualTo(PgFailure.TRANSIENT);
+        SQLException noState = new SQLException("copy failed", (String) null, new IOException("Connection reset"));
+        assertThat(PgFailure.of(noState)).isEqualTo(PgFailure.TRANSIENT);
+    }
+
+    @Test
+    void loginPrivilegeRejectionAndEverythingElseAreFinal() {
+        assertThat(PgFailure.of(server("FATAL", "28P01", "password authentication failed for user \"cdc\"")))
+                .isEqualTo(PgFailure.LOGIN);
+        assertThat(PgFailure.of(server("FATAL", "28000", "no pg_hba.conf entry for host"))).isEqualTo(PgFailure.LOGIN);
+        assertThat(PgFailure.of(server("ERROR", "42501", "permission denied for table orders")))
+                .isEqualTo(PgFailure.PRIVILEGE);
+        assertThat(PgFailure.of(new PSQLException("The server does not support SSL.", PSQLState.CONNECTION_REJECTED)))
+                .isEqualTo(PgFailure.REJECTED);
+        SSLHandshakeException untrusted = new SSLHandshakeException("PKIX path building failed");
+        untrusted.initCause(new CertificateException("unable to find valid certification path"));
+        assertThat(PgFailure.of(new PSQLException("SSL error: PKIX path building failed",
+                PSQLState.CONNECTION_FAILURE, untrusted))).isEqualTo(PgFailure.REJECTED);
+        for (String state : new String[] {"42P01", "42601", "42703", "3D000", "55000", "57014", "57P04", "53400",
+                "22P02", "XX000"}) {
+            assertThat(PgFailure.of(server("ERROR", state, "a failure"))).as(state).isEqualTo(PgFailure.FINAL);
+        }
+        assertThat(PgFailure.of(new SQLException("no state, no I/O"))).isEqualTo(PgFailure.FINAL);
+    }
+
+    @Test
+    void onlyTransientFailuresAreRetriedAndEachNamesWhere() {
+        CdcException tooMany = PgConnections.failure(CONFIG, server("FATAL", "53300",
+                "too many connections for role \"cdc\""));
+        assertThat(ConnectionRetry.retries(tooMany)).isTrue();
+        assertThat(tooMany).hasMessageContaining("PostgreSQL at cdc@db.example:5433/shop failed for now (SQLSTATE 53300)")
+                .hasMessageContaining("too many connections for role");
+
+        CdcException missing = PgConnections.failure(CONFIG, server("ERROR", "42P01",
+                "relation \"public.orders\" does not exist"));
+        assertThat(missing.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+        assertThat(ConnectionRetry.retries(missing)).isFalse();
+        assertThat(missing).hasMessageContaining("PostgreSQL at cdc@db.example:5433/shop failed (SQLSTATE 42P01)")
+                .hasMessageContaining("\"public.orders\" does not exist").hasMessageContaining("Not retried");
+
+        CdcException privilege = PgConnections.failure(CONFIG, server("ERROR", "42501",
+                "permission denied for table orders"));
+        assertThat(privilege.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+        assertThat(privilege).hasMessageContaining("refused cdc@db.example:5433/shop a privilege")
+                .hasMessageContaining("Grant it to the role");
+
+        CdcException noTls = PgConnections.failure(CONFIG,
+                new PSQLException("The server does not support SSL.", PSQLState.CONNECTION_REJECTED));
+        assertThat(ConnectionRetry.retries(noTls)).isFalse();
+        assertThat(noTls).hasMessageContaining("Cannot connect to PostgreSQL at cdc@db.example:5433/shop, rejected")
+                .hasMessageContaining("'tls.mode'");
+
+        CdcException lost = PgConnections.failure(CONFIG, new PSQLException("An I/O error occurred while sending to "
+                + "the backend.", PSQLState.CONNECTION_FAILURE, new IOException("Connection reset")));
+        assertThat(lost.kind()).isEqualTo(CdcException.Kind.CONNECTION);
+        assertThat(lost).hasMessageContaining("Cannot connect to PostgreSQL at cdc@db.example:5433/shop");
+    }
+
+    /** An error as the server sends it: the fields PgJDBC parses, each a letter, its text and a NUL. */
+    private static PSQLException server(String severity, String state, String message) {
+        return new PSQLException(new ServerErrorMessage("S" + severity + "\0V" + severity + "\0C" + state + "\0M"
+                + message + "\0"));
+    }
+}
