@@ -41,17 +41,19 @@ final class PgConnections {
         String url = "jdbc:postgresql://" + config.hostname() + ":" + config.port() + "/";
         Secret password = config.password().resolve();
         PGProperty.PASSWORD.set(props, password.reveal());
+        long started = System.nanoTime();
         try {
             Connection connection = DriverManager.getConnection(url, withDatabase(props, config));
             try (Statement s = connection.createStatement()) {
                 s.execute(SESSION_SETTINGS);
+                connection.setNetworkTimeout(Runnable::run, 0); // the login's read timeout, lifted
             } catch (SQLException e) {
                 connection.close(); // a connection without the settings would decode values differently
                 throw e;
             }
             return connection;
         } catch (SQLException e) {
-            throw failure(config, password, e);
+            throw failure(config, password, e, System.nanoTime() - started >= config.connectTimeout().toNanos());
         }
     }
 
@@ -68,7 +70,13 @@ final class PgConnections {
         if (config.tlsRootCert() != null) {
             PGProperty.SSL_ROOT_CERT.set(props, config.tlsRootCert());
         }
-        PGProperty.CONNECT_TIMEOUT.set(props, (int) config.connectTimeout().toSeconds());
+        // the TCP connect and the whole login (TLS, authentication) end within the timeout, and so does each
+        // read until the session settings are made (an abandoned login's too): a server that accepts the
+        // connection and never answers fails the attempt, and it is retried
+        int timeout = (int) config.connectTimeout().toSeconds();
+        PGProperty.CONNECT_TIMEOUT.set(props, timeout);
+        PGProperty.LOGIN_TIMEOUT.set(props, timeout);
+        PGProperty.SOCKET_TIMEOUT.set(props, timeout);
         PGProperty.APPLICATION_NAME.set(props, "rustcdc-flink");
         PGProperty.TCP_KEEP_ALIVE.set(props, true);
         return props;
@@ -93,10 +101,12 @@ final class PgConnections {
      * statements never hold it, and a literal one is masked all the same.
      */
     static CdcException failure(PostgresSourceConfig config, SQLException e) {
-        return failure(config, config.connection().literalPassword(), e);
+        return failure(config, config.connection().literalPassword(), e, false);
     }
 
-    private static CdcException failure(PostgresSourceConfig config, Secret password, SQLException e) {
+    /** {@code timedOut}: {@code e} ended a connection attempt that took {@code connect.timeout} or longer. */
+    private static CdcException failure(PostgresSourceConfig config, Secret password, SQLException e,
+            boolean timedOut) {
         String where = where(config);
         PgAuthentication.Refusal refusal = PgAuthentication.refusal(e);
         if (refusal != null) {
@@ -119,6 +129,13 @@ final class PgConnections {
                         + message + ". Check the 'tls.mode' and 'tls.root-cert' options against the server's TLS, "
                         + "and the authentication method pg_hba.conf gives this user; a retry would fail alike.", cause);
             case TRANSIENT:
+                if (timedOut) {
+                    return new CdcException(failure.kind(), "PostgreSQL at " + where + " did not complete the "
+                            + "connection and login within '" + PostgresOptions.CONNECT_TIMEOUT.key() + "' ("
+                            + config.connectTimeout().toSeconds() + " s): " + message + ". Check host, port and "
+                            + "network, and whether the server is overloaded; raise '"
+                            + PostgresOptions.CONNECT_TIMEOUT.key() + "' for a slow link.", cause);
+                }
                 return new CdcException(failure.kind(), state.startsWith("08") || state.isEmpty()
                         ? "Cannot connect to PostgreSQL at " + where + ": " + message
                                 + ". Check host, port, network and the 'tls.mode' option."
