@@ -9,11 +9,9 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
-import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
-import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.spi.TableDescription;
-import io.rustcdc.flink.source.split.TestKeyOrder;
+import io.rustcdc.flink.source.split.TestConnector;
 import io.rustcdc.flink.source.split.TestPosition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,7 +27,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * A connector for the enumerator's unit tests: tables of {@code BIGINT} keys held in memory, a
@@ -37,7 +34,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * can be made to fail, or to wait for the test. Not a database: the enumerator's database work is
  * proven against real servers by the connectors' ITs.
  */
-final class RecordingConnector implements CdcConnector<TestPosition, Long> {
+final class RecordingConnector extends TestConnector {
     private static final long serialVersionUID = 1L;
 
     /** One catalogue call: its name and the thread it ran on. */
@@ -80,21 +77,6 @@ final class RecordingConnector implements CdcConnector<TestPosition, Long> {
     }
 
     @Override
-    public SimpleVersionedSerializer<TestPosition> positionSerializer() {
-        return TestPosition.POSITIONS;
-    }
-
-    @Override
-    public SimpleVersionedSerializer<Long> markSerializer() {
-        return TestPosition.MARKS;
-    }
-
-    @Override
-    public KeyOrder keyOrder() {
-        return TestKeyOrder.ASCENDING;
-    }
-
-    @Override
     public CatalogSession<TestPosition, Long> openSession() {
         record("openSession");
         sessionsOpen.incrementAndGet();
@@ -104,16 +86,6 @@ final class RecordingConnector implements CdcConnector<TestPosition, Long> {
     @Override
     public ChangeStream<TestPosition> openStream(TestPosition from, TableFilter filter) {
         throw new UnsupportedOperationException("the enumerator opens no stream");
-    }
-
-    @Override
-    public boolean reflects(Long mark, TestPosition position) {
-        return position.value() <= mark;
-    }
-
-    @Override
-    public TestPosition handoffEnd(Long mark) {
-        return new TestPosition(mark + 1);
     }
 
     private void record(String call) {

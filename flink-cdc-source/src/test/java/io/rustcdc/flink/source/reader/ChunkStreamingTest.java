@@ -16,13 +16,12 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
-import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
-import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.TestConnector;
 import io.rustcdc.flink.source.split.TestKeyOrder;
 import io.rustcdc.flink.source.split.TestPosition;
 import java.time.Duration;
@@ -42,7 +41,6 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.io.InputStatus;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.util.SimpleUserCodeClassLoader;
@@ -197,7 +195,7 @@ class ChunkStreamingTest {
     }
 
     /** A connector whose chunk reads produce rows and count how many were read and not yet emitted. */
-    static final class CountingConnector implements CdcConnector<TestPosition, Long> {
+    static final class CountingConnector extends TestConnector {
         private static final long serialVersionUID = 1L;
         final transient ChunkRows rows;
         final transient AtomicLong produced = new AtomicLong();
@@ -214,21 +212,6 @@ class ChunkStreamingTest {
         }
 
         @Override
-        public SimpleVersionedSerializer<TestPosition> positionSerializer() {
-            return TestPosition.POSITIONS;
-        }
-
-        @Override
-        public SimpleVersionedSerializer<Long> markSerializer() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public KeyOrder keyOrder() {
-            return TestKeyOrder.ASCENDING;
-        }
-
-        @Override
         public CatalogSession<TestPosition, Long> openSession() {
             return new CountingSession(this);
         }
@@ -238,15 +221,6 @@ class ChunkStreamingTest {
             throw new UnsupportedOperationException();
         }
 
-        @Override
-        public boolean reflects(Long mark, TestPosition position) {
-            return position.value() <= mark;
-        }
-
-        @Override
-        public TestPosition handoffEnd(Long mark) {
-            return new TestPosition(mark + 1);
-        }
     }
 
     static final class CountingSession implements CatalogSession<TestPosition, Long> {

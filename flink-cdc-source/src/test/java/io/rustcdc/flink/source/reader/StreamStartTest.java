@@ -12,14 +12,12 @@ import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
-import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
-import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.StreamSplit;
 import io.rustcdc.flink.source.split.TablePlan;
-import io.rustcdc.flink.source.split.TestKeyOrder;
+import io.rustcdc.flink.source.split.TestConnector;
 import io.rustcdc.flink.source.split.TestPosition;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +25,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.source.SourceReader;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -86,28 +83,13 @@ class StreamStartTest {
     }
 
     /** A connector whose stream only records where it was opened and never delivers a record. */
-    static final class StreamingConnector implements CdcConnector<TestPosition, Long> {
+    static final class StreamingConnector extends TestConnector {
         private static final long serialVersionUID = 1L;
         final transient CompletableFuture<TestPosition> openedFrom = new CompletableFuture<>();
 
         @Override
         public String name() {
             return "streaming";
-        }
-
-        @Override
-        public SimpleVersionedSerializer<TestPosition> positionSerializer() {
-            return TestPosition.POSITIONS;
-        }
-
-        @Override
-        public SimpleVersionedSerializer<Long> markSerializer() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public KeyOrder keyOrder() {
-            return TestKeyOrder.ASCENDING;
         }
 
         @Override
@@ -133,14 +115,5 @@ class StreamStartTest {
             };
         }
 
-        @Override
-        public boolean reflects(Long mark, TestPosition position) {
-            return position.value() <= mark;
-        }
-
-        @Override
-        public TestPosition handoffEnd(Long mark) {
-            return new TestPosition(mark + 1);
-        }
     }
 }
