@@ -64,11 +64,29 @@ final class SqlServerCatalog {
         return columns(c, table, id, key, COLUMNS + "ORDER BY c.column_id");
     }
 
-    /** The capture instance's columns as its change table declares them (its {@code __$} columns left out). */
-    static SqlServerTable describeInstance(Connection c, CaptureInstance instance, List<String> primaryKey)
+    /**
+     * The capture instance's columns as its change table declares them (its {@code __$} columns left
+     * out), so that a row carries the types it was captured with; the nullability of the table's
+     * column of that name, and a rowversion column as the table declares it (a change table holds it
+     * as {@code binary(8)}).
+     */
+    static SqlServerTable describeInstance(Connection c, CaptureInstance instance, SqlServerTable table)
             throws SQLException {
-        return columns(c, instance.table(), instance.changeTable(), primaryKey,
-                COLUMNS + "AND c.name NOT LIKE '[_][_]$%' ORDER BY c.column_id");
+        SqlServerTable captured = columns(c, instance.table(), instance.changeTable(),
+                table.description.shape().primaryKey(), COLUMNS + "AND c.name NOT LIKE '[_][_]$%' ORDER BY c.column_id");
+        List<SqlServerColumn> columns = new ArrayList<>();
+        List<String> collations = new ArrayList<>();
+        for (int i = 0; i < captured.columns.size(); i++) {
+            SqlServerColumn column = captured.columns.get(i);
+            SqlServerColumn declared = table.find(column.name());
+            if (declared != null && declared.dataType().equals("rowversion")) {
+                columns.add(declared);
+            } else {
+                columns.add(declared == null ? column : column.withNullability(declared));
+            }
+            collations.add(captured.description.collation(i));
+        }
+        return new SqlServerTable(instance.table(), columns, table.description.shape().primaryKey(), collations);
     }
 
     private static SqlServerTable columns(Connection c, TableId table, int objectId, List<String> key, String sql)

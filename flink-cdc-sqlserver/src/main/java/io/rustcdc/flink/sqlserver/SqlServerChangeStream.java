@@ -157,8 +157,8 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
     private SqlServerTable shape(CaptureInstance instance) throws SQLException {
         SqlServerTable shape = shapes.get(instance.name());
         if (shape == null || shapeTables.get(instance.name()) != instance.changeTable()) {
-            List<String> key = SqlServerCatalog.describe(connection, instance.table()).description.shape().primaryKey();
-            shape = SqlServerCatalog.describeInstance(connection, instance, key);
+            shape = SqlServerCatalog.describeInstance(connection, instance,
+                    SqlServerCatalog.describe(connection, instance.table()));
             shapes.put(instance.name(), shape);
             shapeTables.put(instance.name(), instance.changeTable());
         }
@@ -219,10 +219,6 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
 
     @Override
     public void close() {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            // closing: nothing left to do with it
-        }
+        SqlServerConnections.close(connection);
     }
 }

@@ -34,23 +34,23 @@ final class SqlServerConnections {
     private SqlServerConnections() {}
 
     static Connection connect(SqlServerSourceConfig config) {
-        Secret password = config.password().resolve();
+        Secret password = config.connection().password().resolve();
         Properties props = new Properties();
-        props.setProperty("user", config.username());
+        props.setProperty("user", config.connection().username());
         props.setProperty("password", password.reveal());
         props.setProperty("databaseName", config.database());
         props.setProperty("loginTimeout", String.valueOf(Math.max(1, config.connection().connectTimeout().toSeconds())));
         props.setProperty("applicationName", "rustcdc");
         props.setProperty("sendTimeAsDatetime", "false");
         tls(config, props);
-        String url = "jdbc:sqlserver://" + config.hostname() + ":" + config.port();
+        String url = "jdbc:sqlserver://" + config.connection().hostname() + ":" + config.connection().port();
         try {
             return DriverManager.getConnection(url, props);
         } catch (SQLException e) {
             boolean refused = e.getErrorCode() == LOGIN_FAILED || e.getErrorCode() == CANNOT_OPEN_DATABASE;
             throw new CdcException(refused ? CdcException.Kind.PREREQUISITE : CdcException.Kind.CONNECTION,
-                    "Could not connect to SQL Server at " + config.hostname() + ":" + config.port() + ", database '"
-                            + config.database() + "', as '" + config.username() + "' (tls.mode "
+                    "Could not connect to SQL Server at " + config.connection().hostname() + ":" + config.connection().port() + ", database '"
+                            + config.database() + "', as '" + config.connection().username() + "' (tls.mode "
                             + config.connection().tlsMode() + "): " + password.redact(String.valueOf(e.getMessage()))
                             + (refused ? ". Check user, password, and that the login may open the database."
                                     : ". Check host, port, 'tls.mode' and 'tls.root-cert'."),
@@ -112,12 +112,21 @@ final class SqlServerConnections {
         }
     }
 
+    /** Closes {@code c}; a failure to close is of no use to anyone (the connection is gone either way). */
+    static void close(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // nothing left to do with it
+        }
+    }
+
     /** A failure on an open connection, naming the server, database and user, never the password. */
     static CdcException failure(SqlServerSourceConfig config, SQLException e) {
         Secret password = config.connection().literalPassword();
         String message = String.valueOf(e.getMessage());
-        return new CdcException(CdcException.Kind.CONNECTION, "SQL Server at " + config.hostname() + ":" + config.port()
-                + ", database '" + config.database() + "', as '" + config.username() + "' failed: "
+        return new CdcException(CdcException.Kind.CONNECTION, "SQL Server at " + config.connection().hostname() + ":" + config.connection().port()
+                + ", database '" + config.database() + "', as '" + config.connection().username() + "' failed: "
                 + (password == null ? message : password.redact(message)) + " (error " + e.getErrorCode() + ")",
                 password == null ? e : password.redact(e));
     }

@@ -58,9 +58,9 @@ final class SqlServerPrerequisites {
             if (e.getErrorCode() != VIEW_STATE_DENIED && e.getErrorCode() != PERMISSION_DENIED) {
                 throw e;
             }
-            throw prerequisite("User '" + config.username() + "' cannot read sys.dm_db_log_stats (" + e.getMessage()
+            throw prerequisite("User '" + config.connection().username() + "' cannot read sys.dm_db_log_stats (" + e.getMessage()
                     + "), where a snapshot chunk's mark (the log's end LSN) is read: GRANT VIEW DATABASE STATE TO "
-                    + SqlServerSql.quote(config.username()) + "; (SQL Server 2022 and later: VIEW DATABASE "
+                    + login(config) + "; (SQL Server 2022 and later: VIEW DATABASE "
                     + "PERFORMANCE STATE)");
         }
     }
@@ -86,9 +86,9 @@ final class SqlServerPrerequisites {
             if (e.getErrorCode() != VIEW_STATE_DENIED && e.getErrorCode() != PERMISSION_DENIED) {
                 throw e;
             }
-            throw prerequisite("User '" + config.username() + "' cannot see whether SQL Server Agent runs "
+            throw prerequisite("User '" + config.connection().username() + "' cannot see whether SQL Server Agent runs "
                     + "(sys.dm_server_services: " + e.getMessage() + "), which runs the capture job that fills the "
-                    + "change tables: GRANT VIEW SERVER STATE TO " + SqlServerSql.quote(config.username()) + ";");
+                    + "change tables: GRANT VIEW SERVER STATE TO " + login(config) + ";");
         }
         if (agent != null && !"Running".equalsIgnoreCase(agent)) {
             throw prerequisite("SQL Server Agent is " + agent + ": its capture job fills the change tables, so the "
@@ -108,10 +108,9 @@ final class SqlServerPrerequisites {
             if (e.getErrorCode() != PERMISSION_DENIED) {
                 throw e;
             }
-            throw prerequisite("User '" + config.username() + "' cannot read msdb.dbo.cdc_jobs (" + e.getMessage()
-                    + ") to check the database's capture job: USE msdb; CREATE USER " + SqlServerSql.quote(config
-                    .username()) + " FOR LOGIN " + SqlServerSql.quote(config.username()) + "; GRANT SELECT ON "
-                    + "dbo.cdc_jobs TO " + SqlServerSql.quote(config.username()) + ";");
+            throw prerequisite("User '" + config.connection().username() + "' cannot read msdb.dbo.cdc_jobs (" + e.getMessage()
+                    + ") to check the database's capture job: USE msdb; CREATE USER " + login(config) + " FOR LOGIN " + login(config) + "; GRANT SELECT ON "
+                    + "dbo.cdc_jobs TO " + login(config) + ";");
         }
     }
 
@@ -149,9 +148,9 @@ final class SqlServerPrerequisites {
                 if (e.getErrorCode() != PERMISSION_DENIED) {
                     throw e;
                 }
-                throw prerequisite("User '" + config.username() + "' cannot read " + name + " (" + e.getMessage()
+                throw prerequisite("User '" + config.connection().username() + "' cannot read " + name + " (" + e.getMessage()
                         + "): GRANT SELECT ON " + SqlServerSql.qualified(table) + " TO "
-                        + SqlServerSql.quote(config.username()) + ";");
+                        + login(config) + ";");
             }
         }
     }
@@ -168,11 +167,16 @@ final class SqlServerPrerequisites {
                 if (rs.getInt(1) != 1) {
                     throw prerequisite("Capture instance '" + row.instance.name() + "' of table "
                             + SqlServerCatalog.name(row.instance.table()) + " is gated by role '" + row.role + "', of "
-                            + "which user '" + config.username() + "' is not a member: ALTER ROLE "
-                            + SqlServerSql.quote(row.role) + " ADD MEMBER " + SqlServerSql.quote(config.username()) + ";");
+                            + "which user '" + config.connection().username() + "' is not a member: ALTER ROLE "
+                            + SqlServerSql.quote(row.role) + " ADD MEMBER " + login(config) + ";");
                 }
             }
         }
+    }
+
+    /** The configured login, quoted for a statement. */
+    private static String login(SqlServerSourceConfig config) {
+        return SqlServerSql.quote(config.connection().username());
     }
 
     private static CdcException prerequisite(String message) {

@@ -52,9 +52,9 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
             try (Statement s = connection.createStatement()) {
                 s.executeQuery("SELECT TOP (0) * FROM " + SqlServerSql.qualified(table)).close();
             } catch (SQLException e) {
-                throw new CdcException(CdcException.Kind.PREREQUISITE, "User '" + config.username() + "' cannot read "
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "User '" + config.connection().username() + "' cannot read "
                         + SqlServerCatalog.name(table) + " for the snapshot (" + e.getMessage() + "): GRANT SELECT ON "
-                        + SqlServerSql.qualified(table) + " TO " + SqlServerSql.quote(config.username()) + ";");
+                        + SqlServerSql.qualified(table) + " TO " + SqlServerSql.quote(config.connection().username()) + ";");
             }
         }
     }
@@ -233,10 +233,6 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
 
     @Override
     public void close() {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            // closing: nothing left to do with it
-        }
+        SqlServerConnections.close(connection);
     }
 }

@@ -62,22 +62,6 @@ public final class SqlServerSourceConfig implements Serializable {
         return connection;
     }
 
-    public String hostname() {
-        return connection.hostname();
-    }
-
-    public int port() {
-        return connection.port();
-    }
-
-    public String username() {
-        return connection.username();
-    }
-
-    public SecretProvider password() {
-        return connection.password();
-    }
-
     /** The database whose change tables are read. */
     public String database() {
         return database;

@@ -8,6 +8,7 @@ import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import javax.annotation.Nullable;
 
 /** A table's (or a capture instance's) columns as described, with its {@link TableDescription}. Immutable. */
 final class SqlServerTable {
@@ -27,12 +28,21 @@ final class SqlServerTable {
     }
 
     SqlServerColumn column(String name) {
+        SqlServerColumn c = find(name);
+        if (c == null) {
+            throw new IllegalArgumentException("Table " + description.table() + " has no column " + name);
+        }
+        return c;
+    }
+
+    @Nullable
+    SqlServerColumn find(String name) {
         for (SqlServerColumn c : columns) {
             if (c.name().equals(name)) {
                 return c;
             }
         }
-        throw new IllegalArgumentException("Table " + description.table() + " has no column " + name);
+        return null;
     }
 
     List<SqlServerColumn> columns(List<String> names) {

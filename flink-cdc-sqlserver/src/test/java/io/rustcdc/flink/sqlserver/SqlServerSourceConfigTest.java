@@ -27,7 +27,7 @@ class SqlServerSourceConfigTest {
         options.setString("database-name", "shop");
         options.setString("stream.max-events-per-poll", "5");
         SqlServerSourceConfig config = SqlServerSourceConfig.fromConfiguration(options);
-        assertThat(config.port()).isEqualTo(1433);
+        assertThat(config.connection().port()).isEqualTo(1433);
         assertThat(config.cdcSchema()).isEqualTo("cdc");
         assertThat(config.maxEventsPerPoll()).isEqualTo(5);
         assertThat(config.pollInterval()).isEqualTo(Duration.ofSeconds(5));

@@ -124,6 +124,11 @@ public final class SqlServerColumn {
         return nullable;
     }
 
+    /** This column with the nullability of {@code other} (a change table declares every column nullable). */
+    public SqlServerColumn withNullability(SqlServerColumn other) {
+        return new SqlServerColumn(name, type, maxLength, precision, scale, other.nullable, valueType);
+    }
+
     public ValueType valueType() {
         return valueType;
     }
