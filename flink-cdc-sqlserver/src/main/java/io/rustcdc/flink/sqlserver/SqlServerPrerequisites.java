@@ -19,7 +19,7 @@ final class SqlServerPrerequisites {
     /** {@code SERVERPROPERTY('EngineEdition')} of Azure SQL Database, which has no Agent. */
     private static final int AZURE_SQL_DATABASE = 5;
     /** The SELECT/VIEW permission was denied on the object. */
-    private static final int PERMISSION_DENIED = 229;
+    static final int PERMISSION_DENIED = 229;
     private static final int VIEW_STATE_DENIED = 300;
 
     private SqlServerPrerequisites() {}

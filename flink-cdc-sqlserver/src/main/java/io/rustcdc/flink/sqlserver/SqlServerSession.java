@@ -28,8 +28,8 @@ import javax.annotation.Nullable;
  * transaction, whose key-range locks keep every writer of the chunk's range out until it ends; the
  * log's end LSN read in it, after the rows, is the chunk's mark: every change of the range committed
  * before the read has a commit LSN at or below it, every later one above it (docs/sqlserver.md). The
- * rows are held until the transaction ends (at most a chunk), so that writers wait no longer than the
- * read. Not thread-safe.
+ * rows of a bounded chunk are held until the transaction ends (at most about a chunk), so that writers
+ * wait no longer than the read ({@link #readChunk}). Not thread-safe.
  */
 final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
     /** This session was chosen as a deadlock victim: the chunk is read again. */
@@ -52,9 +52,13 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
             try (Statement s = connection.createStatement()) {
                 s.executeQuery("SELECT TOP (0) * FROM " + SqlServerSql.qualified(table)).close();
             } catch (SQLException e) {
-                throw new CdcException(CdcException.Kind.PREREQUISITE, "User '" + config.connection().username() + "' cannot read "
+                if (e.getErrorCode() != SqlServerPrerequisites.PERMISSION_DENIED) {
+                    throw failure(e); // not a missing grant (a lost connection)
+                }
+                String user = config.connection().username();
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "User '" + user + "' cannot read "
                         + SqlServerCatalog.name(table) + " for the snapshot (" + e.getMessage() + "): GRANT SELECT ON "
-                        + SqlServerSql.qualified(table) + " TO " + SqlServerSql.quote(config.connection().username()) + ";");
+                        + SqlServerSql.qualified(table) + " TO " + SqlServerSql.quote(user) + ";");
             }
         }
     }
@@ -127,31 +131,37 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
         return keys.stream().map(k -> SqlServerSql.quote(k.name())).collect(Collectors.joining(", "));
     }
 
+    /**
+     * A bounded chunk's rows are held until its transaction ends (at most about a chunk), so that a
+     * backpressured output never keeps writers waiting on its locks, and a deadlock victim's read is
+     * simply repeated. A whole table read as one chunk (its key is not ordered here) streams its rows
+     * to {@code out} as they arrive instead, in bounded memory, holding its locks until the last one.
+     */
     @Override
     public Lsn readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        boolean wholeTable = after == null && upTo == null;
         for (int attempt = 1; ; attempt++) {
+            SqlServerTable described = table(table.table());
+            TableDescription d = described.description;
+            Consumer<Row> emit = row -> out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource).after(row)
+                    .shape(d.shape()).build());
+            List<Row> held = new ArrayList<>();
             try {
-                List<Row> rows = new ArrayList<>();
-                SqlServerTable described = table(table.table());
-                Lsn mark = readLocked(described, keyColumns, after, upTo, rows);
-                TableDescription d = described.description;
-                for (Row row : rows) {
-                    out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource).after(row).shape(d.shape())
-                            .build());
-                }
+                Lsn mark = readLocked(described, keyColumns, after, upTo, wholeTable ? emit : held::add);
+                held.forEach(emit);
                 return mark;
             } catch (SQLException e) {
-                if (e.getErrorCode() != DEADLOCK_VICTIM || attempt == CHUNK_ATTEMPTS) {
+                if (wholeTable || e.getErrorCode() != DEADLOCK_VICTIM || attempt == CHUNK_ATTEMPTS) {
                     throw failure(e);
                 }
             }
         }
     }
 
-    /** The chunk's rows into {@code rows} and the log's end LSN, read in one SERIALIZABLE transaction. */
+    /** The chunk's rows to {@code rows} and the log's end LSN, read in one SERIALIZABLE transaction. */
     private Lsn readLocked(SqlServerTable table, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, List<Row> rows) throws SQLException {
+            @Nullable Object[] upTo, Consumer<Row> rows) throws SQLException {
         List<SqlServerColumn> keys = table.columns(keyColumns);
         StringBuilder sql = new StringBuilder("SELECT ").append(table.selectList()).append(" FROM ")
                 .append(SqlServerSql.qualified(table.description.table()));
@@ -175,7 +185,7 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
                         for (int i = 0; i < table.columns.size(); i++) {
                             row.set(i, decode(table, i, rs, i + 1));
                         }
-                        rows.add(row.build());
+                        rows.accept(row.build());
                     }
                 }
             }

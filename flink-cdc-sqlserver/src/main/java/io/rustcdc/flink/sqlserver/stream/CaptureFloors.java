@@ -1,11 +1,15 @@
 package io.rustcdc.flink.sqlserver.stream;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.sqlserver.Lsn;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
@@ -22,6 +26,8 @@ import javax.annotation.Nullable;
 public final class CaptureFloors {
     /** By instance name and change table id (an instance dropped and created again is another one). */
     private final Map<String, Lsn> firstFloors = new HashMap<>();
+    /** The instances seen, by the same key. */
+    private final Map<String, CaptureInstance> seen = new HashMap<>();
 
     /**
      * Takes in an instance the stream sees for the first time when it opens at {@code position}.
@@ -47,6 +53,34 @@ public final class CaptureFloors {
     /** Takes in an instance seen while streaming (created after the stream's position, or seen before). */
     public void see(CaptureInstance instance) {
         firstFloors.putIfAbsent(key(instance), instance.floor());
+        seen.putIfAbsent(key(instance), instance);
+    }
+
+    /**
+     * Fails when an instance seen before is gone from {@code now} (the instances listed now) and no
+     * other instance of its table is there: its change table was dropped (CDC disabled on the table,
+     * or the table dropped) with changes after the stream's position the stream can no longer read.
+     * An instance gone while a newer one of its table is listed was replaced (an ALTER's switch).
+     *
+     * @throws CdcException of kind POSITION_LOST naming the instance and its table
+     */
+    public void requireStillListed(List<CaptureInstance> now, SqlServerPosition position) {
+        Set<String> listed = new HashSet<>();
+        Set<TableId> tables = new HashSet<>();
+        for (CaptureInstance instance : now) {
+            listed.add(key(instance));
+            tables.add(instance.table());
+        }
+        for (Map.Entry<String, CaptureInstance> e : seen.entrySet()) {
+            CaptureInstance gone = e.getValue();
+            if (!listed.contains(e.getKey()) && !tables.contains(gone.table())) {
+                throw new CdcException(CdcException.Kind.POSITION_LOST, "Capture instance '" + gone.name()
+                        + "' (table " + gone.table().schema() + "." + gone.table().table() + ") is gone: its change "
+                        + "table was dropped (CDC disabled on the table, or the table dropped) while the stream was at "
+                        + position + ", so its changes after that cannot be read. Exclude the table if it was dropped "
+                        + "on purpose, or enable CDC on it again and start the source with a snapshot.");
+            }
+        }
     }
 
     /**

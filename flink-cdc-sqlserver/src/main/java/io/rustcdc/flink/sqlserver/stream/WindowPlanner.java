@@ -20,6 +20,7 @@ public final class WindowPlanner {
      */
     public static List<InstanceRead> plan(SqlServerPosition start, Lsn end, List<CaptureInstance> instances,
             CaptureFloors floors) {
+        floors.requireStillListed(instances, start);
         List<InstanceRead> reads = new ArrayList<>();
         for (CaptureInstance instance : instances) {
             floors.see(instance);

@@ -163,6 +163,22 @@ class WindowLogicTest {
     }
 
     @Test
+    void anInstanceGoneWithoutANewerOneOfItsTableFailsNamingIt() {
+        CaptureFloors floors = new CaptureFloors();
+        SqlServerPosition at = SqlServerPosition.afterCommit(lsn(10));
+        CaptureInstance orders = CaptureInstance.of("dbo_orders", 1, ORDERS, lsn(1));
+        CaptureInstance items = CaptureInstance.of("dbo_items", 2, ITEMS, lsn(1));
+        WindowPlanner.plan(at, lsn(20), List.of(orders, items), floors);
+        // replaced by a newer instance of its table: the ALTER's switch, not a loss
+        CaptureInstance ordersV2 = CaptureInstance.of("dbo_orders_v2", 3, ORDERS, lsn(15));
+        assertThat(WindowPlanner.plan(at, lsn(20), List.of(ordersV2, items), floors)).hasSize(2);
+        assertThatThrownBy(() -> WindowPlanner.plan(at, lsn(20), List.of(ordersV2), floors))
+                .isInstanceOf(CdcException.class).hasMessageContaining("Capture instance 'dbo_items' (table dbo.items) "
+                        + "is gone")
+                .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST));
+    }
+
+    @Test
     void error313IsPurgedDataOnlyWhenTheFloorIsNowAboveTheRead() {
         CaptureFloors floors = new CaptureFloors();
         CaptureInstance orders = CaptureInstance.of("dbo_orders", 1, ORDERS, lsn(1));
