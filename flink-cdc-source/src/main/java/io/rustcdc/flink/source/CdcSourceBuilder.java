@@ -32,6 +32,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
     private SinkGuarantee sinkGuarantee = CdcSourceOptions.SINK_GUARANTEE.defaultValue();
     private Duration tableDiscoveryInterval = CdcSourceOptions.TABLE_DISCOVERY_INTERVAL.defaultValue();
     private SchemaChangePolicy schemaChanges = CdcSourceOptions.SCHEMA_CHANGES.defaultValue();
+    private TransactionBoundaries transactionBoundaries = CdcSourceOptions.TRANSACTION_BOUNDARIES.defaultValue();
+    private int transactionMaxChanges = CdcSourceOptions.TRANSACTION_MAX_CHANGES.defaultValue();
 
     CdcSourceBuilder(CdcConnector<P, M> connector, ChangeEventDeserializer<T> deserializer) {
         this.connector = Objects.requireNonNull(connector, "connector");
@@ -50,6 +52,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         b.sinkGuarantee = sinkGuarantee;
         b.tableDiscoveryInterval = tableDiscoveryInterval;
         b.schemaChanges = schemaChanges;
+        b.transactionBoundaries = transactionBoundaries;
+        b.transactionMaxChanges = transactionMaxChanges;
         return b;
     }
 
@@ -129,6 +133,25 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         return this;
     }
 
+    /**
+     * Whether a checkpoint may fall inside a source transaction ({@link TransactionBoundaries}); {@link
+     * TransactionBoundaries#SPLIT} by default. {@link TransactionBoundaries#PRESERVE} needs a connector
+     * that {@linkplain CdcConnector#marksTransactionEnds() marks transaction ends} (PostgreSQL).
+     */
+    public CdcSourceBuilder<T, P, M> transactionBoundaries(TransactionBoundaries boundaries) {
+        this.transactionBoundaries = Objects.requireNonNull(boundaries, "boundaries");
+        return this;
+    }
+
+    /**
+     * Under {@link TransactionBoundaries#PRESERVE}, the most changes of one transaction emitted between
+     * two checkpoints (default 100,000); a larger transaction is emitted split, with a warning.
+     */
+    public CdcSourceBuilder<T, P, M> transactionMaxChanges(int changes) {
+        this.transactionMaxChanges = changes;
+        return this;
+    }
+
     /** Applies the options of {@link CdcSourceOptions} that {@code options} sets. */
     public CdcSourceBuilder<T, P, M> options(ReadableConfig options) {
         options.getOptional(CdcSourceOptions.TABLE_INCLUDE_LIST).ifPresent(include::addAll);
@@ -140,6 +163,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         options.getOptional(CdcSourceOptions.SINK_GUARANTEE).ifPresent(g -> sinkGuarantee = g);
         options.getOptional(CdcSourceOptions.TABLE_DISCOVERY_INTERVAL).ifPresent(d -> tableDiscoveryInterval = d);
         options.getOptional(CdcSourceOptions.SCHEMA_CHANGES).ifPresent(p -> schemaChanges = p);
+        options.getOptional(CdcSourceOptions.TRANSACTION_BOUNDARIES).ifPresent(b -> transactionBoundaries = b);
+        options.getOptional(CdcSourceOptions.TRANSACTION_MAX_CHANGES).ifPresent(n -> transactionMaxChanges = n);
         options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).ifPresent(entries -> {
             for (String entry : entries) {
                 int colon = entry.lastIndexOf(':');
@@ -168,6 +193,16 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.TABLE_DISCOVERY_INTERVAL.key()
                     + "' must not be negative, not " + tableDiscoveryInterval);
         }
+        if (transactionMaxChanges < 1) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.TRANSACTION_MAX_CHANGES.key()
+                    + "' must be at least 1, not " + transactionMaxChanges);
+        }
+        if (transactionBoundaries == TransactionBoundaries.PRESERVE && !connector.marksTransactionEnds()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.TRANSACTION_BOUNDARIES.key()
+                    + "' = '" + TransactionBoundaries.PRESERVE + "' is not supported by the " + connector.name()
+                    + " connector, whose stream does not mark where a transaction ends (in this release only "
+                    + "PostgreSQL's does); use '" + TransactionBoundaries.SPLIT + "'");
+        }
         for (String table : chunkKeyColumns.keySet()) {
             if (!table.contains(".")) {
                 throw new CdcException(CdcException.Kind.CONFIGURATION, "A chunk key column needs its table as "
@@ -176,7 +211,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         }
         SourceSettings settings = new SourceSettings(TableFilter.of(include, exclude), startupMode, chunkSize,
                 chunkKeyColumns, fullBeforeImages, checkpointsRetained, sinkGuarantee,
-                tableDiscoveryInterval, schemaChanges);
+                tableDiscoveryInterval, schemaChanges, transactionBoundaries, transactionMaxChanges);
         return new CdcSource<>(connector, settings, deserializer);
     }
 }

@@ -85,4 +85,23 @@ public final class CdcSourceOptions {
                     + "tell apart (a rename or a drop and an add). 'additive-only': fail on anything but a created "
                     + "table or an added nullable column. 'fail': fail on any change. A refused change fails the job "
                     + "naming the table, the class and the columns with their types before and after.");
+
+    public static final ConfigOption<TransactionBoundaries> TRANSACTION_BOUNDARIES =
+            ConfigOptions.key("scan.transaction-boundaries")
+                    .enumType(TransactionBoundaries.class)
+                    .defaultValue(TransactionBoundaries.SPLIT)
+                    .withDescription("'split': a checkpoint may fall inside a source transaction. 'preserve': a "
+                            + "checkpoint never falls inside one, so a sink that commits with checkpoints commits "
+                            + "whole source transactions; a transaction of more than "
+                            + "'scan.transaction-boundaries.max-changes' changes is emitted split, with a warning. "
+                            + "PostgreSQL only; another connector fails at start.");
+
+    public static final ConfigOption<Integer> TRANSACTION_MAX_CHANGES =
+            ConfigOptions.key("scan.transaction-boundaries.max-changes")
+                    .intType()
+                    .defaultValue(100_000)
+                    .withDescription("Under 'scan.transaction-boundaries' = 'preserve', the most changes of one "
+                            + "transaction emitted between two checkpoints: a larger transaction is emitted split "
+                            + "after every this many of its changes (a checkpoint waits for them), with a warning "
+                            + "naming the transaction.");
 }

@@ -23,10 +23,13 @@ public final class SourceSettings implements Serializable {
     private final SinkGuarantee sinkGuarantee;
     private final Duration tableDiscoveryInterval;
     private final SchemaChangePolicy schemaChanges;
+    private final TransactionBoundaries transactionBoundaries;
+    private final int transactionMaxChanges;
 
     SourceSettings(TableFilter filter, StartupMode startupMode, int chunkSize, Map<String, String> chunkKeyColumns,
             boolean fullBeforeImages, int checkpointsRetained, SinkGuarantee sinkGuarantee,
-            Duration tableDiscoveryInterval, SchemaChangePolicy schemaChanges) {
+            Duration tableDiscoveryInterval, SchemaChangePolicy schemaChanges,
+            TransactionBoundaries transactionBoundaries, int transactionMaxChanges) {
         this.filter = Objects.requireNonNull(filter, "filter");
         this.startupMode = Objects.requireNonNull(startupMode, "startupMode");
         this.chunkSize = chunkSize;
@@ -36,6 +39,8 @@ public final class SourceSettings implements Serializable {
         this.sinkGuarantee = Objects.requireNonNull(sinkGuarantee, "sinkGuarantee");
         this.tableDiscoveryInterval = Objects.requireNonNull(tableDiscoveryInterval, "tableDiscoveryInterval");
         this.schemaChanges = Objects.requireNonNull(schemaChanges, "schemaChanges");
+        this.transactionBoundaries = Objects.requireNonNull(transactionBoundaries, "transactionBoundaries");
+        this.transactionMaxChanges = transactionMaxChanges;
     }
 
     public TableFilter filter() {
@@ -79,11 +84,23 @@ public final class SourceSettings implements Serializable {
         return schemaChanges;
     }
 
+    /** Whether a checkpoint may fall inside a source transaction. */
+    public TransactionBoundaries transactionBoundaries() {
+        return transactionBoundaries;
+    }
+
+    /** Under {@link TransactionBoundaries#PRESERVE}, the most changes of a transaction emitted between two checkpoints. */
+    public int transactionMaxChanges() {
+        return transactionMaxChanges;
+    }
+
     @Override
     public String toString() {
         return "SourceSettings{" + filter + ", startup=" + startupMode + ", chunkSize=" + chunkSize
                 + ", chunkKeys=" + chunkKeyColumns + ", fullBeforeImages=" + fullBeforeImages
                 + ", checkpointsRetained=" + checkpointsRetained + ", sinkGuarantee=" + sinkGuarantee
-                + ", tableDiscoveryInterval=" + tableDiscoveryInterval + ", schemaChanges=" + schemaChanges + "}";
+                + ", tableDiscoveryInterval=" + tableDiscoveryInterval + ", schemaChanges=" + schemaChanges
+                + ", transactionBoundaries=" + transactionBoundaries + ", transactionMaxChanges=" + transactionMaxChanges
+                + "}";
     }
 }

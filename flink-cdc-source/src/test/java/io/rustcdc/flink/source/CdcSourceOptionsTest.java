@@ -41,4 +41,17 @@ class CdcSourceOptionsTest {
         conf.setString(CdcSourceOptions.SCHEMA_CHANGES.key(), "ignore");
         assertThatThrownBy(() -> conf.get(CdcSourceOptions.SCHEMA_CHANGES)).hasMessageContaining("ignore");
     }
+
+    @Test
+    void transactionBoundariesReadItsDocumentedValuesAndTheBound() {
+        Configuration conf = new Configuration();
+        assertThat(conf.get(CdcSourceOptions.TRANSACTION_BOUNDARIES)).isEqualTo(TransactionBoundaries.SPLIT);
+        assertThat(conf.get(CdcSourceOptions.TRANSACTION_MAX_CHANGES)).isEqualTo(100_000);
+        for (TransactionBoundaries boundaries : TransactionBoundaries.values()) {
+            conf.setString(CdcSourceOptions.TRANSACTION_BOUNDARIES.key(), boundaries.toString());
+            assertThat(conf.get(CdcSourceOptions.TRANSACTION_BOUNDARIES)).isEqualTo(boundaries);
+        }
+        conf.setString(CdcSourceOptions.TRANSACTION_BOUNDARIES.key(), "whole");
+        assertThatThrownBy(() -> conf.get(CdcSourceOptions.TRANSACTION_BOUNDARIES)).hasMessageContaining("whole");
+    }
 }

@@ -49,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * docs/architecture.md, "Reading a chunk"). A finished chunk stays in this reader's state until the
  * enumerator acknowledges it. Stream records are emitted one by one, each moving the checkpointed
  * position exactly past itself; the handoff and the schema history are applied here, at emission,
- * so they always match that position. A position is confirmed to the database only when a
+ * so they always match that position. Under {@code scan.transaction-boundaries = preserve} one call
+ * emits stream records up to a transaction's end ({@link TransactionCut}), so that no checkpoint
+ * falls inside a transaction. A position is confirmed to the database only when a
  * checkpoint holding it completes, and only for the n-th newest completed checkpoint.
  */
 @Internal
@@ -67,6 +69,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     private final RecordQueue queue = new RecordQueue(ReaderWorker.QUEUE_CAPACITY);
     private final ReaderWorker<P, M> worker;
     private final OutputCollector<T> collector = new OutputCollector<>();
+    private final TransactionCut cut;
+    /** Stream records of a batch not emitted yet: the call that took the batch cut a transaction over the bound. */
+    private List<StreamRecord<P>> rest = List.of();
 
     private final Map<String, ChunkSplit<M>> pendingChunks = new LinkedHashMap<>();
     private final Map<String, ChunkSplit<M>> unacknowledged = new LinkedHashMap<>();
@@ -85,6 +90,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         this.connector = connector;
         this.settings = settings;
         this.deserializer = deserializer;
+        this.cut = TransactionCut.of(settings);
         this.worker = new ReaderWorker<>(connector, settings.chunkSize(), queue,
                 "rustcdc-" + connector.name() + "-reader-" + context.getIndexOfSubtask(), context.metricGroup());
         this.collector.recordsIn = context.metricGroup().getIOMetricGroup().getNumRecordsInCounter();
@@ -153,12 +159,16 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         if (failure != null) {
             throw FinalFailure.mark(failure);
         }
+        collector.output = output;
+        if (!rest.isEmpty()) {
+            emitStream(rest);
+            return InputStatus.MORE_AVAILABLE;
+        }
         Fetched item = queue.poll();
         if (item == null) {
             boolean done = noMoreSplits && pendingChunks.isEmpty() && stream == null && queue.isEmpty();
             return done ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
         }
-        collector.output = output;
         if (item instanceof Fetched.StreamBatch<?> batch) {
             emitStream((List<StreamRecord<P>>) (List<?>) batch.records());
         } else {
@@ -197,15 +207,21 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
 
     /** The next item of the chunk being emitted, waiting for the worker to read it. */
     private Fetched nextOfChunk() throws Exception {
+        Fetched next = nextItem();
+        if (next instanceof Fetched.StreamBatch) {
+            throw new IllegalStateException("Stream records arrived inside a snapshot chunk");
+        }
+        return next;
+    }
+
+    /** The next item of the queue, waiting for the worker; an interrupt or a failure of the worker ends the wait. */
+    private Fetched nextItem() throws Exception {
         while (true) {
             Throwable failure = worker.failure();
             if (failure != null) {
                 throw FinalFailure.mark(failure);
             }
             Fetched next = queue.poll(ROWS_WAIT);
-            if (next instanceof Fetched.StreamBatch) {
-                throw new IllegalStateException("Stream records arrived inside a snapshot chunk");
-            }
             if (next != null) {
                 return next;
             }
@@ -238,24 +254,56 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         }
     }
 
+    /**
+     * Emits {@code batch}, and then, while a transaction is open ({@link TransactionCut}), the next
+     * items of the queue as they arrive (a chunk of a table being added, which the worker reads between
+     * stream batches, is emitted whole among them): the call returns at a point where a checkpoint may
+     * fall. A transaction over the bound is cut before the change beyond it; the records from there on
+     * wait in {@link #rest} for the next call.
+     */
+    @SuppressWarnings("unchecked")
     private void emitStream(List<StreamRecord<P>> batch) throws Exception {
-        StreamState<P, M> s = stream;
-        for (StreamRecord<P> record : batch) {
-            ChangeEvent event = record.event();
-            if (event != null && !s.captures(event)) {
-                s.warnIfLeftOut(event);
-            } else if (event != null) {
-                ChangeEvent decided = s.handoff.decide(event, record.position());
-                if (decided != null) {
-                    s.recorder.record(decided, record.position());
-                    collector.timestamp = decided.source().commitTime() == null
-                            ? NO_TIMESTAMP : decided.source().commitTime().toEpochMilli();
-                    deserializer.deserialize(decided, collector);
+        List<StreamRecord<P>> records = batch;
+        while (true) {
+            for (int i = 0; i < records.size(); i++) {
+                if (cut.overBound(records.get(i))) {
+                    rest = records.subList(i, records.size());
+                    return;
                 }
+                emitRecord(records.get(i));
             }
-            s.position = record.position();
-            s.handoff.advance(s.position);
+            rest = List.of();
+            if (cut.atBoundary()) {
+                return;
+            }
+            Fetched next = nextItem();
+            if (next instanceof Fetched.StreamBatch<?> more) {
+                records = (List<StreamRecord<P>>) (List<?>) more.records();
+            } else {
+                emitChunk(next);
+                records = List.of();
+            }
         }
+    }
+
+    /** Emits one stream record, moving the position past it. */
+    private void emitRecord(StreamRecord<P> record) throws Exception {
+        StreamState<P, M> s = stream;
+        ChangeEvent event = record.event();
+        if (event != null && !s.captures(event)) {
+            s.warnIfLeftOut(event);
+        } else if (event != null) {
+            ChangeEvent decided = s.handoff.decide(event, record.position());
+            if (decided != null) {
+                s.recorder.record(decided, record.position());
+                collector.timestamp = decided.source().commitTime() == null
+                        ? NO_TIMESTAMP : decided.source().commitTime().toEpochMilli();
+                deserializer.deserialize(decided, collector);
+            }
+        }
+        s.position = record.position();
+        s.handoff.advance(s.position);
+        cut.take(record);
     }
 
     @Override
@@ -332,7 +380,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
 
     @Override
     public CompletableFuture<Void> isAvailable() {
-        if (worker.failure() != null || (noMoreSplits && pendingChunks.isEmpty() && stream == null)) {
+        if (worker.failure() != null || !rest.isEmpty()
+                || (noMoreSplits && pendingChunks.isEmpty() && stream == null)) {
             return CompletableFuture.completedFuture(null);
         }
         return queue.available();

@@ -79,6 +79,11 @@ public final class RetryingConnector<P extends SourcePosition & Comparable<P>, M
     }
 
     @Override
+    public boolean marksTransactionEnds() {
+        return connector.marksTransactionEnds();
+    }
+
+    @Override
     public ConnectionRetry connectionRetry() {
         return policy;
     }

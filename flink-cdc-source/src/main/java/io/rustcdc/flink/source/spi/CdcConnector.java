@@ -51,6 +51,16 @@ public interface CdcConnector<P extends SourcePosition & Comparable<P>, M extend
         return io.rustcdc.flink.source.ConnectionRetry.none();
     }
 
+    /**
+     * Whether the stream follows the events of each transaction (those with a {@link
+     * io.rustcdc.flink.source.model.TransactionInfo}) by a {@link StreamRecord#transactionEnd} record
+     * at its commit, before anything else: what {@code scan.transaction-boundaries = preserve} needs.
+     * False unless the connector says.
+     */
+    default boolean marksTransactionEnds() {
+        return false;
+    }
+
     /** Opens a catalogue session: prerequisites, discovery, description, chunking and chunk reads. */
     CatalogSession<P, M> openSession();
 

@@ -1,0 +1,288 @@
+package io.rustcdc.flink.source.reader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.TransactionBoundaries;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.enumerator.TablesAddedEvent;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.history.SchemaHistory;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.TransactionInfo;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import io.rustcdc.flink.source.split.CdcSplit;
+import io.rustcdc.flink.source.split.StreamSplit;
+import io.rustcdc.flink.source.split.TestConnector;
+import io.rustcdc.flink.source.split.TestPosition;
+import io.rustcdc.flink.testing.CapturedLogs;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.util.Collector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The reader's emission of the stream under {@code scan.transaction-boundaries}: a checkpoint is taken
+ * after every call of {@code pollNext} (the most a task can take), on a random stream of transactions
+ * of many sizes with changes of a table not captured among them, non-transactional events and position
+ * records between them, delivered to the reader in batches cut at random points. The seed is printed.
+ */
+@Timeout(120)
+class TransactionBoundariesTest {
+    private static final TableId T = ChunkStreamingTest.T;
+    private static final TableId NOT_CAPTURED = TableId.of("d", "s", "other");
+    private static final TableId MESSAGES = TableId.of("d", null, "p__messages");
+    private static final int MAX = 700;
+
+    @Test
+    void underPreserveEachTransactionIsEmittedBetweenTwoCheckpointsAndOneOverTheBoundIsCutAfterEveryMax()
+            throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("TransactionBoundariesTest seed " + seed);
+        Script script = Script.random(new Random(seed));
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none")) {
+            Run run = Run.of(script, TransactionBoundaries.PRESERVE, seed);
+            for (Map.Entry<String, List<Emitted>> tx : run.byTransaction().entrySet()) {
+                List<Emitted> changes = tx.getValue();
+                for (int i = 1; i < changes.size(); i++) {
+                    long before = changes.get(i - 1).index;
+                    long index = changes.get(i).index;
+                    boolean cut = (before - 1) / MAX != (index - 1) / MAX; // a cut before each change MAX * k + 1
+                    assertThat(changes.get(i).checkpoint != changes.get(i - 1).checkpoint)
+                            .as("seed %d: a checkpoint between changes %d and %d of %s", seed, before, index, tx.getKey())
+                            .isEqualTo(cut);
+                }
+            }
+            assertThat(script.allowed).as("seed %d: every checkpoint's position is between transactions, or in one "
+                    + "over the bound after a multiple of %d of its changes", seed, MAX).containsAll(run.checkpointed);
+            for (String tx : script.sizes.keySet()) {
+                List<String> warnings = logs.containing("Transaction " + tx + " has more than " + MAX + " changes");
+                assertThat(warnings).as("seed %d: the warnings for %s of %d changes", seed, tx, script.sizes.get(tx))
+                        .hasSize(script.sizes.get(tx) > MAX ? 1 : 0);
+            }
+        }
+    }
+
+    @Test
+    void underSplitACheckpointFallsInsideATransactionOfMoreThanABatch() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("TransactionBoundariesTest seed " + seed);
+        Script script = Script.random(new Random(seed));
+        Run run = Run.of(script, TransactionBoundaries.SPLIT, seed);
+        String large = script.sizes.entrySet().stream().filter(e -> e.getValue() > 2 * 1024).findFirst()
+                .orElseThrow().getKey();
+        assertThat(run.byTransaction().get(large).stream().map(e -> e.checkpoint).distinct().count())
+                .as("seed %d: the checkpoints %s was emitted in", seed, large).isGreaterThan(1);
+    }
+
+    @Test
+    void preserveFailsAtBuildOnAConnectorThatDoesNotMarkTransactionEnds() {
+        Scripted connector = new Scripted(List.of(), false, 0);
+        assertThatThrownBy(() -> CdcSource.builder(connector).transactionBoundaries(TransactionBoundaries.PRESERVE)
+                .build())
+                .isInstanceOfSatisfying(CdcException.class,
+                        e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
+                .hasMessageContaining("'scan.transaction-boundaries' = 'preserve' is not supported by the scripted "
+                        + "connector").hasMessageContaining("use 'split'");
+        assertThat(CdcSource.builder(connector).build().settings().transactionBoundaries())
+                .isEqualTo(TransactionBoundaries.SPLIT);
+        assertThatThrownBy(() -> CdcSource.builder(new Scripted(List.of(), true, 0))
+                .transactionBoundaries(TransactionBoundaries.PRESERVE).transactionMaxChanges(0).build())
+                .hasMessageContaining("'" + CdcSourceOptions.TRANSACTION_MAX_CHANGES.key() + "' must be at least 1");
+    }
+
+    /** A change as emitted: its transaction, its index in it and the number of checkpoints taken before it. */
+    private record Emitted(String transaction, long index, long checkpoint) {}
+
+    /** The records of a stream, and what a checkpoint may hold of it. */
+    private static final class Script {
+        final List<StreamRecord<TestPosition>> records = new ArrayList<>();
+        /** The changes of each transaction, captured or not. */
+        final Map<String, Integer> sizes = new LinkedHashMap<>();
+        /** The positions a checkpoint may hold under preserve. */
+        final Set<TestPosition> allowed = new HashSet<>();
+        private long next = 1;
+
+        static Script random(Random random) {
+            Script s = new Script();
+            s.allowed.add(Run.FROM);
+            s.transaction(random, "tx-large", 3 * 1024 + random.nextInt(1000));
+            for (int k = 0; k < 120; k++) {
+                int size = switch (random.nextInt(10)) {
+                    case 0 -> MAX + random.nextInt(3 * MAX); // over the bound, or (rarely) at it
+                    case 1, 2 -> MAX - 2 + random.nextInt(5); // around the bound
+                    case 3 -> 1;
+                    default -> 1 + random.nextInt(200);
+                };
+                s.transaction(random, "tx-" + k, size);
+                while (random.nextInt(3) == 0) {
+                    TestPosition p = s.position();
+                    s.records.add(random.nextBoolean() ? StreamRecord.progress(p) : StreamRecord.of(
+                            ChangeEvent.builder(Op.MESSAGE, MESSAGES, SourceInfo.stream("scripted", p, null))
+                                    .after(Row.of(ChunkStreamingTest.TYPE, p.value())).build(), p));
+                    s.allowed.add(p);
+                }
+            }
+            return s;
+        }
+
+        private void transaction(Random random, String id, int size) {
+            sizes.put(id, size);
+            for (int i = 1; i <= size; i++) {
+                TestPosition p = position();
+                TableId table = random.nextInt(8) == 0 ? NOT_CAPTURED : T;
+                records.add(StreamRecord.of(ChangeEvent.builder(Op.INSERT, table, SourceInfo.stream("scripted", p, null))
+                        .after(Row.of(ChunkStreamingTest.TYPE, p.value()))
+                        .transaction(TransactionInfo.of(id, i, TransactionInfo.UNKNOWN)).build(), p));
+                if (size > MAX && i % MAX == 0 && i < size) {
+                    allowed.add(p);
+                }
+            }
+            TestPosition end = position();
+            records.add(StreamRecord.transactionEnd(end));
+            allowed.add(end);
+        }
+
+        private TestPosition position() {
+            return new TestPosition(next++);
+        }
+    }
+
+    /** The script read by a reader that takes a checkpoint after every call. */
+    private static final class Run {
+        static final TestPosition FROM = new TestPosition(0);
+        final List<Emitted> emitted = new ArrayList<>();
+        final List<TestPosition> checkpointed = new ArrayList<>();
+        private long checkpoints;
+
+        @SuppressWarnings("unchecked")
+        static Run of(Script script, TransactionBoundaries boundaries, long seed) throws Exception {
+            Run run = new Run();
+            Scripted connector = new Scripted(script.records, true, seed);
+            ChunkStreamingTest.Context context = new ChunkStreamingTest.Context();
+            SourceReader<ChangeEvent, CdcSplit> reader = CdcSource.builder(connector).includeTables("s.*")
+                    .transactionBoundaries(boundaries).transactionMaxChanges(MAX).deserializer(run.recorder())
+                    .build().createReader(context);
+            TestPosition last = script.records.get(script.records.size() - 1).position();
+            try {
+                reader.start();
+                reader.addSplits(List.of(StreamSplit.of(FROM, List.of(), Set.of(T), new SchemaHistory())));
+                reader.handleSourceEvents(new TablesAddedEvent(List.of(), false));
+                ChunkStreamingTest.CountingOutput output = new ChunkStreamingTest.CountingOutput();
+                TestPosition at = FROM;
+                while (!at.equals(last)) {
+                    reader.isAvailable().get(20, TimeUnit.SECONDS);
+                    reader.pollNext(output);
+                    List<CdcSplit> state = reader.snapshotState(++run.checkpoints);
+                    at = ((StreamSplit<TestPosition, Long>) state.get(state.size() - 1)).position();
+                    run.checkpointed.add(at);
+                }
+            } finally {
+                reader.close();
+            }
+            return run;
+        }
+
+        /** The changes of each transaction in the order emitted (the captured ones only). */
+        Map<String, List<Emitted>> byTransaction() {
+            Map<String, List<Emitted>> by = new LinkedHashMap<>();
+            for (Emitted e : emitted) {
+                by.computeIfAbsent(e.transaction, k -> new ArrayList<>()).add(e);
+            }
+            return by;
+        }
+
+        private ChangeEventDeserializer<ChangeEvent> recorder() {
+            return new ChangeEventDeserializer<>() {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                public void deserialize(ChangeEvent event, Collector<ChangeEvent> out) {
+                    if (event.transaction() != null) {
+                        emitted.add(new Emitted(event.transaction().id(), event.transaction().index(), checkpoints));
+                    }
+                    out.collect(event);
+                }
+
+                @Override
+                public TypeInformation<ChangeEvent> producedType() {
+                    return TypeInformation.of(ChangeEvent.class);
+                }
+            };
+        }
+    }
+
+    /**
+     * A connector whose stream hands out a script's records; a poll that does not wait returns nothing
+     * now and then, so that the reader's batches end at random points.
+     */
+    private static final class Scripted extends TestConnector {
+        private static final long serialVersionUID = 1L;
+        private final transient List<StreamRecord<TestPosition>> records;
+        private final boolean marksEnds;
+        private final long seed;
+
+        Scripted(List<StreamRecord<TestPosition>> records, boolean marksEnds, long seed) {
+            this.records = records;
+            this.marksEnds = marksEnds;
+            this.seed = seed;
+        }
+
+        @Override
+        public String name() {
+            return "scripted";
+        }
+
+        @Override
+        public boolean marksTransactionEnds() {
+            return marksEnds;
+        }
+
+        @Override
+        public CatalogSession<TestPosition, Long> openSession() {
+            throw new UnsupportedOperationException("no chunk is read here");
+        }
+
+        @Override
+        public ChangeStream<TestPosition> openStream(TestPosition from, TableFilter filter) {
+            Random gaps = new Random(seed);
+            return new ChangeStream<>() {
+                private int next;
+
+                @Override
+                public StreamRecord<TestPosition> poll(Duration timeout) throws InterruptedException {
+                    if (next == records.size() || (timeout.isZero() && gaps.nextInt(40) == 0)) {
+                        Thread.sleep(Math.min(timeout.toMillis(), 5));
+                        return null;
+                    }
+                    return records.get(next++);
+                }
+
+                @Override
+                public void confirm(TestPosition position) {}
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+}
