@@ -34,7 +34,7 @@ import javax.annotation.Nullable;
  * <p>Each row change, truncated table and transactional logical message of a transaction counts
  * as one unit, captured or not, so a position inside a transaction is the same whatever the table
  * filter; resuming at one skips exactly the units already taken. A commit yields the position
- * after its transaction. Messages of protocol version 2 and later (streamed and prepared
+ * after its transaction, as a {@link StreamRecord#transactionEnd} record. Messages of protocol version 2 and later (streamed and prepared
  * transactions) are refused, never skipped. Not thread-safe.
  */
 final class PgOutputDecoder {
@@ -181,7 +181,7 @@ final class PgOutputDecoder {
     private void commit(Lsn endLsn) {
         inTransaction = false;
         position = PostgresPosition.at(endLsn);
-        pending.add(StreamRecord.progress(position));
+        pending.add(StreamRecord.transactionEnd(position));
     }
 
     /** Counts one unit of the transaction; true when it was delivered before a restart. */

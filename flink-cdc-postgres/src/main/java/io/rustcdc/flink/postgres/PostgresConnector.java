@@ -67,6 +67,12 @@ public final class PostgresConnector implements CdcConnector<PostgresPosition, P
         return config.connection().retry();
     }
 
+    /** Each COMMIT is a {@link io.rustcdc.flink.source.spi.StreamRecord#transactionEnd} record ({@link PgOutputDecoder}). */
+    @Override
+    public boolean marksTransactionEnds() {
+        return true;
+    }
+
     @Override
     public CatalogSession<PostgresPosition, PostgresChunkMark> openSession() {
         return new PostgresSession(config);
