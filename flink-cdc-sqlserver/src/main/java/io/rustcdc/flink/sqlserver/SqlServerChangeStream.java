@@ -113,7 +113,8 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
             if (row.operation() == ChangeOperation.UPDATE_BEFORE) {
                 ChangeRow next = i + 1 < rows.size() ? rows.get(++i) : null;
                 if (next == null || next.operation() != ChangeOperation.UPDATE_AFTER
-                        || !next.position().seqval().equals(row.position().seqval())) {
+                        || !next.position().seqval().equals(row.position().seqval())
+                        || next.position().commandId() != row.position().commandId()) {
                     throw new CdcException(CdcException.Kind.STATE, "Capture instance '" + row.instance() + "' has an "
                             + "update's old row at " + row.position() + " without its new row after it");
                 }
@@ -147,11 +148,23 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
 
     private ChangeEvent event(Op op, ChangeRow before, ChangeRow after) {
         SqlServerTable shape = shapes.get(before.instance());
-        Row old = op == Op.INSERT ? null : Row.of(shape.description.rowType(), before.values());
-        Row now = op == Op.DELETE ? null : Row.of(shape.description.rowType(), after.values());
+        Row old = op == Op.INSERT ? null : row(shape, before);
+        Row now = op == Op.DELETE ? null : row(shape, after);
         return ChangeEvent.builder(op, shape.description.table(),
                 SourceInfo.stream(SqlServerConnector.NAME, after.position(), null))
                 .before(old).after(now).shape(shape.description.shape()).build();
+    }
+
+    /** The row's values, each {@link ChangeRow#ABSENT} one left absent. */
+    private static Row row(SqlServerTable shape, ChangeRow change) {
+        Row.Builder row = Row.builder(shape.description.rowType());
+        Object[] values = change.values();
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != ChangeRow.ABSENT) {
+                row.set(i, values[i]);
+            }
+        }
+        return row.build();
     }
 
     private SqlServerTable shape(CaptureInstance instance) throws SQLException {

@@ -9,14 +9,18 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A point in SQL Server's change tables, after which a stream resumes: either <em>after a
- * change</em> (commit LSN, {@code __$seqval} and {@code __$operation} of the last row taken; the
- * rest of that commit follows) or <em>after a commit</em> (every change whose commit LSN is at or
- * before it was taken). Ordered by commit LSN, then a change before the end of its commit, then
- * sequence value, then operation: the order in which the change tables are read. Immutable.
+ * change</em> (commit LSN {@code __$start_lsn}, {@code __$command_id}, {@code __$seqval} and
+ * {@code __$operation} of the last row taken; the rest of that commit follows) or <em>after a
+ * commit</em> (every change whose commit LSN is at or before it was taken). Ordered by commit LSN,
+ * then a change before the end of its commit, then command id, sequence value and operation: the
+ * order in which the change tables are read (SQL Server documents {@code __$command_id}, not {@code
+ * __$seqval}, as the order of a transaction's statements; a statement's rows share a command id and
+ * follow their sequence values; an update's old and new rows, and a key update's delete and insert,
+ * share both and follow their operation codes). Immutable.
  *
  * <p>Printed {@code 0000002D:000001A8:0003} after a commit and {@code
- * 0000002D:000001A8:0003/0000002D:000001A0:0002#4} after a change (commit LSN / sequence value #
- * operation code); {@link #parse} reads both.
+ * 0000002D:000001A8:0003/7/0000002D:000001A0:0002#4} after a change (commit LSN / command id /
+ * sequence value # operation code); {@link #parse} reads both.
  */
 @PublicEvolving
 public final class SqlServerPosition implements SourcePosition, Comparable<SqlServerPosition> {
@@ -24,27 +28,32 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
 
     private static final Comparator<SqlServerPosition> ORDER = Comparator.comparing(SqlServerPosition::commitLsn)
             .thenComparing(SqlServerPosition::isCommitEnd)
+            .thenComparingInt(p -> p.commandId)
             .thenComparing(p -> p.seqval, Comparator.nullsLast(Comparator.naturalOrder()))
             .thenComparing(p -> p.operation == null ? 0 : p.operation.code());
 
     private final Lsn commitLsn;
+    /** 0 after a commit. */
+    private final int commandId;
     @Nullable private final Lsn seqval;
     @Nullable private final ChangeOperation operation;
 
-    private SqlServerPosition(Lsn commitLsn, @Nullable Lsn seqval, @Nullable ChangeOperation operation) {
+    private SqlServerPosition(Lsn commitLsn, int commandId, @Nullable Lsn seqval,
+            @Nullable ChangeOperation operation) {
         this.commitLsn = Objects.requireNonNull(commitLsn, "commitLsn");
+        this.commandId = commandId;
         this.seqval = seqval;
         this.operation = operation;
     }
 
     /** After every change whose commit LSN is at or before {@code commitLsn}. */
     public static SqlServerPosition afterCommit(Lsn commitLsn) {
-        return new SqlServerPosition(commitLsn, null, null);
+        return new SqlServerPosition(commitLsn, 0, null, null);
     }
 
-    /** After the change table row ({@code commitLsn}, {@code seqval}, {@code operation}). */
-    public static SqlServerPosition afterChange(Lsn commitLsn, Lsn seqval, ChangeOperation operation) {
-        return new SqlServerPosition(commitLsn, Objects.requireNonNull(seqval, "seqval"),
+    /** After the change table row ({@code commitLsn}, {@code commandId}, {@code seqval}, {@code operation}). */
+    public static SqlServerPosition afterChange(Lsn commitLsn, int commandId, Lsn seqval, ChangeOperation operation) {
+        return new SqlServerPosition(commitLsn, commandId, Objects.requireNonNull(seqval, "seqval"),
                 Objects.requireNonNull(operation, "operation"));
     }
 
@@ -60,17 +69,22 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
             if (slash < 0) {
                 return afterCommit(Lsn.parse(t));
             }
-            int hash = t.indexOf('#', slash);
-            if (hash < 0) {
-                throw new IllegalArgumentException("no '#' before the operation code");
+            int second = t.indexOf('/', slash + 1);
+            int hash = t.indexOf('#', Math.max(second, 0));
+            if (second < 0 || hash < 0) {
+                throw new IllegalArgumentException("expected commit/command id/seqval#operation");
             }
-            return afterChange(Lsn.parse(t.substring(0, slash)), Lsn.parse(t.substring(slash + 1, hash)),
-                    ChangeOperation.of(Integer.parseInt(t.substring(hash + 1))));
+            int commandId = Integer.parseInt(t.substring(slash + 1, second));
+            if (commandId < 0) {
+                throw new IllegalArgumentException("a negative command id");
+            }
+            return afterChange(Lsn.parse(t.substring(0, slash)), commandId,
+                    Lsn.parse(t.substring(second + 1, hash)), ChangeOperation.of(Integer.parseInt(t.substring(hash + 1))));
         } catch (RuntimeException e) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "Not a SQL Server position: '" + text + "' ("
                     + e.getMessage() + "). Write a commit LSN, 0000002D:000001A8:0003, to start after that commit, "
-                    + "or commit/seqval#operation, 0000002D:000001A8:0003/0000002D:000001A0:0002#4, to start after "
-                    + "that change.");
+                    + "or commit/command id/seqval#operation, 0000002D:000001A8:0003/7/0000002D:000001A0:0002#4, to "
+                    + "start after that change.");
         }
     }
 
@@ -82,6 +96,11 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
     /** Whether every change of {@link #commitLsn()} was taken (no sequence value, no operation). */
     public boolean isCommitEnd() {
         return seqval == null;
+    }
+
+    /** The {@code __$command_id} of the last change taken; 0 after a commit. */
+    public int commandId() {
+        return commandId;
     }
 
     /** The {@code __$seqval} of the last change taken; null after a commit. */
@@ -107,16 +126,18 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
             return false;
         }
         SqlServerPosition p = (SqlServerPosition) o;
-        return commitLsn.equals(p.commitLsn) && Objects.equals(seqval, p.seqval) && operation == p.operation;
+        return commitLsn.equals(p.commitLsn) && commandId == p.commandId && Objects.equals(seqval, p.seqval)
+                && operation == p.operation;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(commitLsn, seqval, operation);
+        return Objects.hash(commitLsn, commandId, seqval, operation);
     }
 
     @Override
     public String toString() {
-        return seqval == null ? commitLsn.toString() : commitLsn + "/" + seqval + "#" + operation.code();
+        return seqval == null ? commitLsn.toString()
+                : commitLsn + "/" + commandId + "/" + seqval + "#" + operation.code();
     }
 }

@@ -51,6 +51,12 @@ final class SqlServerTable {
 
     /** The select list of every column, as {@link SqlServerColumn#select} reads it. */
     String selectList() {
-        return columns.stream().map(c -> c.select(SqlServerSql.quote(c.name()))).collect(Collectors.joining(", "));
+        return selectList("");
+    }
+
+    /** The select list of every column of the table or function named {@code qualifier} (with its dot). */
+    String selectList(String qualifier) {
+        return columns.stream().map(c -> c.select(qualifier + SqlServerSql.quote(c.name())))
+                .collect(Collectors.joining(", "));
     }
 }

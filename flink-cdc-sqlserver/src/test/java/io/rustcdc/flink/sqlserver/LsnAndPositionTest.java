@@ -58,18 +58,19 @@ class LsnAndPositionTest {
     }
 
     @Test
-    void positionsOrderByCommitThenChangesBeforeTheCommitsEnd() {
+    void positionsOrderByCommitThenCommandThenSequenceValueThenOperation() {
         Lsn c1 = Lsn.parse("00000010:00000020:0001");
         Lsn c2 = Lsn.parse("00000010:00000020:0002");
         Lsn s1 = Lsn.parse("00000010:00000018:0001");
         Lsn s2 = Lsn.parse("00000010:00000019:0001");
         List<SqlServerPosition> ordered = List.of(
-                SqlServerPosition.afterChange(c1, s1, ChangeOperation.DELETE),
-                SqlServerPosition.afterChange(c1, s1, ChangeOperation.INSERT),
-                SqlServerPosition.afterChange(c1, s2, ChangeOperation.UPDATE_BEFORE),
-                SqlServerPosition.afterChange(c1, s2, ChangeOperation.UPDATE_AFTER),
+                SqlServerPosition.afterChange(c1, 1, s2, ChangeOperation.INSERT), // the first statement
+                SqlServerPosition.afterChange(c1, 2, s1, ChangeOperation.DELETE), // a key update: delete, insert
+                SqlServerPosition.afterChange(c1, 2, s1, ChangeOperation.INSERT),
+                SqlServerPosition.afterChange(c1, 2, s2, ChangeOperation.UPDATE_BEFORE),
+                SqlServerPosition.afterChange(c1, 2, s2, ChangeOperation.UPDATE_AFTER),
                 SqlServerPosition.afterCommit(c1),
-                SqlServerPosition.afterChange(c2, s1, ChangeOperation.INSERT),
+                SqlServerPosition.afterChange(c2, 0, s1, ChangeOperation.INSERT),
                 SqlServerPosition.afterCommit(c2));
         List<SqlServerPosition> shuffled = new ArrayList<>(ordered);
         Collections.shuffle(shuffled, new Random(7));
@@ -86,10 +87,11 @@ class LsnAndPositionTest {
             SqlServerPosition p = randomPosition(random);
             assertThat(SqlServerPosition.parse(p.toString())).as("seed %d", seed).isEqualTo(p);
         }
-        assertThat(SqlServerPosition.parse("0000002D:000001A8:0003/0000002D:000001A0:0002#4").toString())
-                .isEqualTo("0000002D:000001A8:0003/0000002D:000001A0:0002#4");
-        for (String bad : new String[] {"x", "0000002D:000001A8:0003/0000002D:000001A0:0002",
-                "0000002D:000001A8:0003/0000002D:000001A0:0002#5", "0000002D:000001A8:0003/#4"}) {
+        assertThat(SqlServerPosition.parse("0000002D:000001A8:0003/7/0000002D:000001A0:0002#4").toString())
+                .isEqualTo("0000002D:000001A8:0003/7/0000002D:000001A0:0002#4");
+        for (String bad : new String[] {"x", "0000002D:000001A8:0003/7/0000002D:000001A0:0002",
+                "0000002D:000001A8:0003/0000002D:000001A0:0002#4", "0000002D:000001A8:0003/7/0000002D:000001A0:0002#5",
+                "0000002D:000001A8:0003/-1/0000002D:000001A0:0002#4", "0000002D:000001A8:0003/7/#4"}) {
             assertThatThrownBy(() -> SqlServerPosition.parse(bad)).as(bad).isInstanceOf(CdcException.class)
                     .hasMessageContaining("Not a SQL Server position: '" + bad + "'");
         }
@@ -105,7 +107,7 @@ class LsnAndPositionTest {
     static SqlServerPosition randomPosition(Random random) {
         Lsn commit = randomLsn(random);
         return random.nextBoolean() ? SqlServerPosition.afterCommit(commit)
-                : SqlServerPosition.afterChange(commit, randomLsn(random),
+                : SqlServerPosition.afterChange(commit, random.nextInt(3), randomLsn(random),
                         ChangeOperation.values()[random.nextInt(ChangeOperation.values().length)]);
     }
 }

@@ -65,7 +65,7 @@ class SqlServerSourceConfigTest {
         SqlServerConnector connector = SqlServerConnector.create(valid().build());
         Lsn mark = Lsn.parse("00000020:00000100:0004");
         assertThat(connector.reflects(mark, SqlServerPosition.afterCommit(mark))).isTrue();
-        assertThat(connector.reflects(mark, SqlServerPosition.afterChange(mark, Lsn.parse("00000020:000000F0:0001"),
+        assertThat(connector.reflects(mark, SqlServerPosition.afterChange(mark, 3, Lsn.parse("00000020:000000F0:0001"),
                 ChangeOperation.INSERT))).isTrue();
         assertThat(connector.reflects(mark, SqlServerPosition.afterCommit(Lsn.parse("00000020:00000100:0005"))))
                 .isFalse();

@@ -92,4 +92,54 @@ class SqlServerStreamITCase {
                     .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST));
         }
     }
+
+    /**
+     * An update's old row holds a varchar(max)/nvarchar(max)/varbinary(max)/xml value only when the
+     * update changed it, and never a text/ntext/image value: those are absent, never NULL.
+     */
+    @Test
+    void largeValuesTheChangeTableDoesNotHoldAreAbsentNotNull(SqlServerDatabase db) throws Exception {
+        try (ChangeStream<SqlServerPosition> stream = db.streamFromNow(db.config().build(),
+                "s_lob (id INT PRIMARY KEY, v INT NOT NULL, big NVARCHAR(MAX) NULL, old NTEXT NULL)")) {
+            db.execute("INSERT INTO s_lob VALUES (1, 1, N'large', N'legacy')", "UPDATE s_lob SET v = 2 WHERE id = 1",
+                    "UPDATE s_lob SET big = N'larger' WHERE id = 1", "DELETE FROM s_lob WHERE id = 1");
+            List<ChangeEvent> events = StreamTestSupport.events(stream, 4);
+            ChangeEvent unchanged = events.get(1);
+            assertThat(unchanged.before().absentFields()).containsExactlyInAnyOrder("big", "old");
+            assertThat(unchanged.after().get("big")).isEqualTo("large");
+            ChangeEvent changed = events.get(2);
+            assertThat(changed.before().get("big")).isEqualTo("large");
+            assertThat(changed.before().absentFields()).containsExactly("old");
+            assertThat(events.get(3).before().absentFields()).containsExactly("old");
+            assertThat(events.get(3).before().get("big")).isEqualTo("larger");
+        }
+    }
+
+    /** A key update (as deletes and inserts, or as updates: SQL Server decides) moves exactly the rows it moved. */
+    @Test
+    void aKeyUpdateMovesTheRows(SqlServerDatabase db) throws Exception {
+        try (ChangeStream<SqlServerPosition> stream = db.streamFromNow(db.config().build(),
+                "s_key (id INT PRIMARY KEY, v INT NOT NULL)")) {
+            db.execute("INSERT INTO s_key VALUES (1, 1), (2, 2)");
+            StreamTestSupport.events(stream, 2);
+            db.execute("UPDATE s_key SET id = id + 10", "INSERT INTO s_key VALUES (100, 0)");
+            List<Long> removed = new ArrayList<>();
+            List<Long> added = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!added.contains(100L)) {
+                assertThat(System.nanoTime()).as("the marker row within 60 s").isLessThan(deadline);
+                StreamRecord<SqlServerPosition> r = stream.poll(Duration.ofMillis(200));
+                if (r != null && r.event() != null) {
+                    if (r.event().before() != null) {
+                        removed.add((Long) r.event().before().get("id"));
+                    }
+                    if (r.event().after() != null) {
+                        added.add((Long) r.event().after().get("id"));
+                    }
+                }
+            }
+            assertThat(removed).containsExactlyInAnyOrder(1L, 2L);
+            assertThat(added).containsExactlyInAnyOrder(11L, 12L, 100L);
+        }
+    }
 }

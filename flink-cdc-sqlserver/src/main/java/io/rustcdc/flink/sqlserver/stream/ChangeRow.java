@@ -6,19 +6,28 @@ import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.util.Objects;
 
 /**
- * One row of a capture instance's change table: its commit LSN ({@code __$start_lsn}), sequence
- * value ({@code __$seqval}), operation and the captured columns' decoded values (in the instance's
- * column order; the payload, which the window logic never reads). Immutable but for the values array,
- * which nobody changes.
+ * One row of a capture instance's change table: its commit LSN ({@code __$start_lsn}), command id,
+ * sequence value ({@code __$seqval}), operation and the captured columns' decoded values (in the
+ * instance's column order, {@link #ABSENT} for a value the change table does not supply; the payload,
+ * which the window logic never reads). Immutable but for the values array, which nobody changes.
  */
 public final class ChangeRow {
+    /** A value the change table does not hold (an update's old large value, unchanged). */
+    public static final Object ABSENT = new Object() {
+        @Override
+        public String toString() {
+            return "<absent>";
+        }
+    };
+
     private final String instance;
     private final SqlServerPosition position;
     private final Object[] values;
 
-    public ChangeRow(String instance, Lsn commitLsn, Lsn seqval, ChangeOperation operation, Object[] values) {
+    public ChangeRow(String instance, Lsn commitLsn, int commandId, Lsn seqval, ChangeOperation operation,
+            Object[] values) {
         this.instance = Objects.requireNonNull(instance, "instance");
-        this.position = SqlServerPosition.afterChange(commitLsn, seqval, operation);
+        this.position = SqlServerPosition.afterChange(commitLsn, commandId, seqval, operation);
         this.values = Objects.requireNonNull(values, "values");
     }
 

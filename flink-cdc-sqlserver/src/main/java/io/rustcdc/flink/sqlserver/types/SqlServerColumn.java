@@ -158,6 +158,21 @@ public final class SqlServerColumn {
         }
     }
 
+    /**
+     * Whether a change table holds this column's old value in an update's old row only when the
+     * update changed it (varchar(max), nvarchar(max), varbinary(max), xml), as {@code __$update_mask}
+     * says: else it holds NULL there, which is not the value.
+     */
+    public boolean oldValueOnlyWhenChanged() {
+        boolean max = maxLength == -1 && (type.equals("varchar") || type.equals("nvarchar") || type.equals("varbinary"));
+        return max || type.equals("xml");
+    }
+
+    /** Whether a change table never holds this column's value in a delete's or an update's old row (text, ntext, image). */
+    public boolean neverInOldRows() {
+        return type.equals("text") || type.equals("ntext") || type.equals("image");
+    }
+
     /** The select-list expression of the column, whose value {@link #read} decodes. */
     public String select(String quotedName) {
         return temporal() ? "CONVERT(varchar(40), " + quotedName + ", 121)" : quotedName;

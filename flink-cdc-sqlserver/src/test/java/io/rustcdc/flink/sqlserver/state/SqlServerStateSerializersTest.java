@@ -15,20 +15,26 @@ import org.junit.jupiter.api.Test;
 class SqlServerStateSerializersTest {
     private static final Lsn COMMIT = Lsn.parse("0000002D:000001A8:0003");
     private static final Lsn SEQVAL = Lsn.parse("0000002D:000001A0:0002");
-    /** Version-1 bytes of {@code 0000002D:000001A8:0003/0000002D:000001A0:0002#4}; never change them. */
-    private static final String CHANGE_V1 = "0000002d000001a80003" + "01" + "0000002d000001a00002" + "04";
-    /** Version-1 bytes of {@code 0000002D:000001A8:0003}; never change them. */
+    /** Version-2 bytes of {@code 0000002D:000001A8:0003/7/0000002D:000001A0:0002#4}; never change them. */
+    private static final String CHANGE_V2 = "0000002d000001a80003" + "01" + "00000007" + "0000002d000001a00002" + "04";
+    /** Version-1 and version-2 bytes of {@code 0000002D:000001A8:0003}; never change them. */
     private static final String COMMIT_V1 = "0000002d000001a80003" + "00";
+    /** Version-1 bytes of a position after a change, which version 1 held without its command id. */
+    private static final String CHANGE_V1 = "0000002d000001a80003" + "01" + "0000002d000001a00002" + "04";
 
     @Test
-    void positionsReadTheirFrozenVersion1Bytes() throws IOException {
+    void positionsReadTheirFrozenBytes() throws IOException {
         SqlServerPositionSerializer s = SqlServerPositionSerializer.INSTANCE;
-        SqlServerPosition change = SqlServerPosition.afterChange(COMMIT, SEQVAL, ChangeOperation.UPDATE_AFTER);
+        SqlServerPosition change = SqlServerPosition.afterChange(COMMIT, 7, SEQVAL, ChangeOperation.UPDATE_AFTER);
         SqlServerPosition commit = SqlServerPosition.afterCommit(COMMIT);
-        assertThat(HexFormat.of().formatHex(s.serialize(change))).isEqualTo(CHANGE_V1);
+        assertThat(s.getVersion()).isEqualTo(2);
+        assertThat(HexFormat.of().formatHex(s.serialize(change))).isEqualTo(CHANGE_V2);
         assertThat(HexFormat.of().formatHex(s.serialize(commit))).isEqualTo(COMMIT_V1);
-        assertThat(s.deserialize(1, HexFormat.of().parseHex(CHANGE_V1))).isEqualTo(change);
+        assertThat(s.deserialize(2, HexFormat.of().parseHex(CHANGE_V2))).isEqualTo(change);
+        assertThat(s.deserialize(2, HexFormat.of().parseHex(COMMIT_V1))).isEqualTo(commit);
         assertThat(s.deserialize(1, HexFormat.of().parseHex(COMMIT_V1))).isEqualTo(commit);
+        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex(CHANGE_V1))).isInstanceOf(CdcException.class)
+                .hasMessageContaining("without the change's command id");
     }
 
     @Test
@@ -41,7 +47,7 @@ class SqlServerStateSerializersTest {
         for (int i = 0; i < 2_000; i++) {
             Lsn commit = randomLsn(random);
             SqlServerPosition p = random.nextBoolean() ? SqlServerPosition.afterCommit(commit)
-                    : SqlServerPosition.afterChange(commit, randomLsn(random),
+                    : SqlServerPosition.afterChange(commit, random.nextInt(), randomLsn(random),
                             ChangeOperation.values()[random.nextInt(4)]);
             assertThat(s.deserialize(s.getVersion(), s.serialize(p))).as("seed %d", seed).isEqualTo(p);
             assertThat(LsnSerializer.INSTANCE.deserialize(1, LsnSerializer.INSTANCE.serialize(commit)))
@@ -52,13 +58,13 @@ class SqlServerStateSerializersTest {
     @Test
     void refusesUnknownVersionsAndBytes() {
         SqlServerPositionSerializer s = SqlServerPositionSerializer.INSTANCE;
-        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(COMMIT_V1))).isInstanceOf(CdcException.class)
-                .hasMessageContaining("serializer version 2");
-        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex(COMMIT_V1 + "00")))
+        assertThatThrownBy(() -> s.deserialize(3, HexFormat.of().parseHex(COMMIT_V1))).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 3");
+        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(COMMIT_V1 + "00")))
                 .hasMessageContaining("unread bytes");
-        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex("0000002d000001a80003" + "02")))
+        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex("0000002d000001a80003" + "02")))
                 .hasMessageContaining("kind byte 2");
-        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex(CHANGE_V1.replaceAll("04$", "05"))))
+        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(CHANGE_V2.replaceAll("04$", "05"))))
                 .isInstanceOf(IOException.class).hasMessageContaining("code read by this connector: 5");
         assertThatThrownBy(() -> LsnSerializer.INSTANCE.deserialize(3, new byte[10])).isInstanceOf(CdcException.class);
         assertThatThrownBy(() -> LsnSerializer.INSTANCE.deserialize(1, new byte[11])).hasMessageContaining("unread");

@@ -17,15 +17,24 @@ final class RecordedChangeTables {
     final Map<String, List<ChangeRow>> rows = new LinkedHashMap<>();
 
     RecordedChangeTables add(String instance, long commit, long seqval, ChangeOperation op) {
+        return add(instance, commit, 0, seqval, op);
+    }
+
+    /** A row of statement {@code command} of its transaction. */
+    RecordedChangeTables add(String instance, long commit, int command, long seqval, ChangeOperation op) {
         rows.computeIfAbsent(instance, k -> new ArrayList<>())
-                .add(new ChangeRow(instance, lsn(commit), lsn(seqval), op, new Object[] {commit, seqval}));
+                .add(new ChangeRow(instance, lsn(commit), command, lsn(seqval), op, new Object[] {commit, seqval}));
         return this;
     }
 
     /** An update's old and new row. */
     RecordedChangeTables update(String instance, long commit, long seqval) {
-        return add(instance, commit, seqval, ChangeOperation.UPDATE_BEFORE)
-                .add(instance, commit, seqval, ChangeOperation.UPDATE_AFTER);
+        return update(instance, commit, 0, seqval);
+    }
+
+    RecordedChangeTables update(String instance, long commit, int command, long seqval) {
+        return add(instance, commit, command, seqval, ChangeOperation.UPDATE_BEFORE)
+                .add(instance, commit, command, seqval, ChangeOperation.UPDATE_AFTER);
     }
 
     InstancePage read(InstanceRead read, int pageSize) {

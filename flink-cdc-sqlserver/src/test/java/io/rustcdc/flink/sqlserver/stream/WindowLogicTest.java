@@ -218,12 +218,16 @@ class WindowLogicTest {
                     if (commit < lsnValue(instance.floor())) {
                         continue; // an instance captures nothing before its floor
                     }
-                    int kind = random.nextInt(3);
+                    int kind = random.nextInt(4);
+                    int command = random.nextInt(3); // statements need not follow the sequence values
                     if (kind == 0) {
-                        tables.update(instance.name(), commit, seqval++);
+                        tables.update(instance.name(), commit, command, seqval++);
+                    } else if (kind == 1) { // a key update: delete and insert share a sequence value
+                        tables.add(instance.name(), commit, command, seqval, ChangeOperation.DELETE)
+                                .add(instance.name(), commit, command, seqval++, ChangeOperation.INSERT);
                     } else {
-                        tables.add(instance.name(), commit, seqval++,
-                                kind == 1 ? ChangeOperation.INSERT : ChangeOperation.DELETE);
+                        tables.add(instance.name(), commit, command, seqval++,
+                                kind == 2 ? ChangeOperation.INSERT : ChangeOperation.DELETE);
                     }
                 }
             }
