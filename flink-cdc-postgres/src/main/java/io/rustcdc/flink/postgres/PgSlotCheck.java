@@ -3,7 +3,6 @@ package io.rustcdc.flink.postgres;
 import io.rustcdc.flink.source.CdcException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,15 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A replication stream's slot, checked every {@value #SLOT_CHECK_SECONDS} s on a thread of its own with
+ * A replication stream's slot, checked every {@code slot.check-interval} on a thread of its own with
  * a JDBC connection of its own, so that backpressure, which stops the polling thread, does not stall
  * it: the slot's lag and {@code wal_status} for the gauges, and whether the slot is still streamed by
  * the stream's walsender. A failed check is kept for the polling thread to throw ({@link #failure}).
  */
 final class PgSlotCheck implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PgSlotCheck.class);
-    static final int SLOT_CHECK_SECONDS = 10;
-    private static final Duration SLOT_CHECK_INTERVAL = Duration.ofSeconds(SLOT_CHECK_SECONDS);
     /** {@code wal_status} values, in the order of their {@code slotWalStatusCode} (0 to 3). */
     static final List<String> WAL_STATUSES = List.of("reserved", "extended", "unreserved", "lost");
     /** {@code slotWalStatusCode} before the first check, or for a {@code wal_status} not in {@link #WAL_STATUSES}. */
@@ -52,7 +49,8 @@ final class PgSlotCheck implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        executor.scheduleWithFixedDelay(this::checkOnce, 0, SLOT_CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(this::checkOnce, 0, config.slotCheckInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** The first failed check, or null. */

@@ -84,4 +84,11 @@ public final class PostgresOptions {
             .defaultValue(Duration.ofSeconds(10))
             .withDescription("How often the stream reports its confirmed position to the server, 1 s to 10 min; "
                     + "below the server's wal_sender_timeout.");
+
+    public static final ConfigOption<Duration> SLOT_CHECK_INTERVAL = ConfigOptions.key("slot.check-interval")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(10))
+            .withDescription("How often the streaming subtask samples its slot (the postgres.slot* gauges) and checks "
+                    + "that this source's walsender still streams it, 1 s to 10 min, on a thread and connection of "
+                    + "its own.");
 }

@@ -38,6 +38,7 @@ public final class PostgresSourceConfig implements Serializable {
     private final boolean createPublicationIfMissing;
     private final boolean captureLogicalMessages;
     private final Duration statusInterval;
+    private final Duration slotCheckInterval;
 
     private PostgresSourceConfig(Builder b, ConnectionSettings connection) {
         this.connection = connection;
@@ -49,6 +50,7 @@ public final class PostgresSourceConfig implements Serializable {
         this.createPublicationIfMissing = b.createPublicationIfMissing;
         this.captureLogicalMessages = b.captureLogicalMessages;
         this.statusInterval = b.statusInterval;
+        this.slotCheckInterval = b.slotCheckInterval;
     }
 
     public static Builder builder() {
@@ -70,6 +72,7 @@ public final class PostgresSourceConfig implements Serializable {
                 .createPublicationIfMissing(options.get(PostgresOptions.PUBLICATION_CREATE_IF_MISSING))
                 .captureLogicalMessages(options.get(PostgresOptions.CAPTURE_LOGICAL_MESSAGES))
                 .statusInterval(options.get(PostgresOptions.STATUS_INTERVAL))
+                .slotCheckInterval(options.get(PostgresOptions.SLOT_CHECK_INTERVAL))
                 .build();
     }
 
@@ -144,6 +147,11 @@ public final class PostgresSourceConfig implements Serializable {
         return statusInterval;
     }
 
+    /** How often the stream's slot is sampled and checked ({@code slot.check-interval}). */
+    public Duration slotCheckInterval() {
+        return slotCheckInterval;
+    }
+
     /** Fails unless a slot and a publication are configured, which streaming needs. */
     public void requireStreaming() {
         if (slotName == null) {
@@ -166,7 +174,8 @@ public final class PostgresSourceConfig implements Serializable {
                 && createSlotIfMissing == c.createSlotIfMissing && failoverSlot == c.failoverSlot
                 && Objects.equals(publicationName, c.publicationName)
                 && createPublicationIfMissing == c.createPublicationIfMissing
-                && captureLogicalMessages == c.captureLogicalMessages && statusInterval.equals(c.statusInterval);
+                && captureLogicalMessages == c.captureLogicalMessages && statusInterval.equals(c.statusInterval)
+                && slotCheckInterval.equals(c.slotCheckInterval);
     }
 
     @Override
@@ -200,6 +209,7 @@ public final class PostgresSourceConfig implements Serializable {
         private boolean createPublicationIfMissing;
         private boolean captureLogicalMessages;
         private Duration statusInterval = PostgresOptions.STATUS_INTERVAL.defaultValue();
+        private Duration slotCheckInterval = PostgresOptions.SLOT_CHECK_INTERVAL.defaultValue();
 
         private Builder() {}
 
@@ -293,6 +303,12 @@ public final class PostgresSourceConfig implements Serializable {
             return this;
         }
 
+        /** How often the stream's slot is sampled and checked, 1 s to 10 min; default 10 s. */
+        public Builder slotCheckInterval(Duration interval) {
+            this.slotCheckInterval = interval;
+            return this;
+        }
+
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public PostgresSourceConfig build() {
             ConnectionSettings settings = connection.build();
@@ -307,11 +323,15 @@ public final class PostgresSourceConfig implements Serializable {
                         + "connector creates: also set '" + PostgresOptions.SLOT_CREATE_IF_MISSING.key()
                         + "', or create the slot with failover yourself");
             }
-            if (statusInterval.compareTo(Duration.ofSeconds(1)) < 0 || statusInterval.compareTo(Duration.ofMinutes(10)) > 0) {
-                throw configuration("Option '" + PostgresOptions.STATUS_INTERVAL.key() + "' must be 1 s to 10 min, not "
-                        + statusInterval);
-            }
+            requireInterval(statusInterval, PostgresOptions.STATUS_INTERVAL.key());
+            requireInterval(slotCheckInterval, PostgresOptions.SLOT_CHECK_INTERVAL.key());
             return new PostgresSourceConfig(this, settings);
+        }
+
+        private static void requireInterval(Duration interval, String option) {
+            if (interval.compareTo(Duration.ofSeconds(1)) < 0 || interval.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw configuration("Option '" + option + "' must be 1 s to 10 min, not " + interval);
+            }
         }
 
         private static void require(String value, String option) {

@@ -44,7 +44,9 @@ class PostgresMetricsITCase {
     void reportsRecordsLagSnapshotProgressAndSlot(PostgresDatabase db) throws Exception {
         Writers.createTables(db, 1000);
         CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
-                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "metrics")))
+                .connector(PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("metrics")
+                        .publicationName("metrics").createSlotIfMissing(true).createPublicationIfMissing(true)
+                        .slotCheckInterval(Duration.ofSeconds(1)).build()))
                 .includeTables("public.t1")
                 .chunkSize(100)
                 .deserializer(ChangeEventDeserializer.json())
@@ -82,7 +84,8 @@ class PostgresMetricsITCase {
                 // with a cap, safe_wal_size is a number: the next samples report it
                 try {
                     db.execute("ALTER SYSTEM SET max_slot_wal_keep_size = '1GB'", "SELECT pg_reload_conf()");
-                    Poll.until("safe_wal_size under max_slot_wal_keep_size", Duration.ofSeconds(60),
+                    // sampled every second (slot.check-interval), not every 10 s as by default
+                    Poll.until("safe_wal_size under max_slot_wal_keep_size", Duration.ofSeconds(5),
                             () -> anyValue(id, "postgres.slotSafeWalSizeBytes")
                                     .map(v -> ((Number) v).longValue() >= 0).orElse(false));
                     assertThat(anyValue(id, "postgres.slotWalStatusCode")).contains(0);

@@ -38,6 +38,7 @@ class PostgresSourceConfigTest {
         assertConfigError(valid().tlsMode(TlsMode.VERIFY_FULL), "set 'tls.root-cert'");
         assertConfigError(valid().connectTimeout(Duration.ZERO), "'connect.timeout' must be 1 s to 300 s");
         assertConfigError(valid().statusInterval(Duration.ofHours(1)), "'status.interval'");
+        assertConfigError(valid().slotCheckInterval(Duration.ofMillis(500)), "'slot.check-interval' must be 1 s to 10 min");
         assertThatThrownBy(() -> valid().build().requireStreaming()).hasMessageContaining("'slot.name' is required");
         assertThatThrownBy(() -> valid().slotName("s").build().requireStreaming())
                 .hasMessageContaining("'publication.name' is required");
