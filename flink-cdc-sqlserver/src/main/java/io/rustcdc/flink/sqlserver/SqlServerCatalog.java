@@ -17,12 +17,13 @@ import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
- * Reads the catalogue: tables, their columns and primary keys ({@code sys.columns}, {@code
+ * Reads the catalogue: tables, their columns (by system type: an alias type as its base type, a CLR
+ * type, which has no system type name, by its own) and primary keys ({@code sys.columns}, {@code
  * sys.indexes}), and the capture instances of {@code <cdc schema>.change_tables} with the columns each
  * captures (its change table's own {@code sys.columns}, so a row carries the shape it was captured with).
  */
 final class SqlServerCatalog {
-    private static final String COLUMNS = "SELECT c.name, TYPE_NAME(c.system_type_id), c.max_length, c.precision, "
+    private static final String COLUMNS = "SELECT c.name, COALESCE(TYPE_NAME(c.system_type_id), TYPE_NAME(c.user_type_id)), c.max_length, c.precision, "
             + "c.scale, c.is_nullable, c.collation_name FROM sys.columns c WHERE c.object_id = ? ";
 
     private SqlServerCatalog() {}

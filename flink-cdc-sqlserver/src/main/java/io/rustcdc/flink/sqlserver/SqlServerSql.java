@@ -32,15 +32,21 @@ final class SqlServerSql {
 
     /**
      * {@code keys > (?, ...)} written out: the OR over each column of the columns before it equal and
-     * it greater; binds {@link #bindTuple} values once per comparison they appear in.
+     * it greater, after a bound on the first column alone ({@code k1 >= ?}), which the OR implies and
+     * which lets SQL Server seek the key's index instead of scanning (and, SERIALIZABLE, locking) the
+     * table; {@link #bindTuple} binds each value once per comparison it appears in.
      */
     static String after(List<SqlServerColumn> keys) {
-        return expand(keys, ">", false);
+        return firstColumn(keys, ">=") + expand(keys, ">", false);
     }
 
-    /** {@code keys <= (?, ...)} written out. */
+    /** {@code keys <= (?, ...)} written out, after {@code k1 <= ?}. */
     static String atMost(List<SqlServerColumn> keys) {
-        return expand(keys, "<", true);
+        return firstColumn(keys, "<=") + expand(keys, "<", true);
+    }
+
+    private static String firstColumn(List<SqlServerColumn> keys, String op) {
+        return quote(keys.get(0).name()) + " " + op + " " + param(keys.get(0)) + " AND ";
     }
 
     private static String expand(List<SqlServerColumn> keys, String op, boolean orEqual) {
@@ -65,6 +71,7 @@ final class SqlServerSql {
     /** Binds the values of {@link #after} or {@link #atMost} from {@code index}; returns the next index. */
     static int bindTuple(PreparedStatement s, int index, List<SqlServerColumn> keys, Object[] values, boolean orEqual)
             throws SQLException {
+        bind(s, index++, keys.get(0), values[0]); // the first column's bound
         int terms = orEqual ? keys.size() + 1 : keys.size();
         for (int i = 0; i < terms; i++) {
             for (int j = 0; j <= i && j < keys.size(); j++) {

@@ -51,13 +51,38 @@ class SqlServerSourceConfigTest {
     void chunkRangesAreWrittenOutColumnByColumn() {
         List<SqlServerColumn> keys = List.of(SqlServerColumn.of("dbo.t", "a", "int", 4, 10, 0, false),
                 SqlServerColumn.of("dbo.t", "b]", "datetime2", 8, 27, 7, false));
-        assertThat(SqlServerSql.after(keys)).isEqualTo("(([a] > CAST(? AS int)) OR ([a] = CAST(? AS int) AND [b]]] > "
+        assertThat(SqlServerSql.after(keys)).isEqualTo("[a] >= CAST(? AS int) AND (([a] > CAST(? AS int)) OR ([a] = "
+                + "CAST(? AS int) AND [b]]] > CAST(? AS datetime2(7))))");
+        assertThat(SqlServerSql.atMost(keys)).isEqualTo("[a] <= CAST(? AS int) AND (([a] < CAST(? AS int)) OR ([a] = "
+                + "CAST(? AS int) AND [b]]] < CAST(? AS datetime2(7))) OR ([a] = CAST(? AS int) AND [b]]] = "
                 + "CAST(? AS datetime2(7))))");
-        assertThat(SqlServerSql.atMost(keys)).isEqualTo("(([a] < CAST(? AS int)) OR ([a] = CAST(? AS int) AND [b]]] < "
-                + "CAST(? AS datetime2(7))) OR ([a] = CAST(? AS int) AND [b]]] = CAST(? AS datetime2(7))))");
         assertThat(SqlServerSql.qualified(TableId.of("shop", "dbo", "or[d]ers"))).isEqualTo("[dbo].[or[d]]ers]");
         assertThat(SqlServerSql.text(keys.get(1), java.time.LocalDateTime.of(2026, 1, 2, 3, 4, 5, 600)))
                 .isEqualTo("2026-01-02 03:04:05.0000006");
+    }
+
+    /** Every placeholder of a key range gets its value, in order (a recording statement, not a database). */
+    @Test
+    void keyRangesBindAValuePerPlaceholder() throws Exception {
+        List<SqlServerColumn> keys = List.of(SqlServerColumn.of("dbo.t", "a", "int", 4, 10, 0, false),
+                SqlServerColumn.of("dbo.t", "b", "bigint", 8, 19, 0, false),
+                SqlServerColumn.of("dbo.t", "c", "uniqueidentifier", 16, 0, 0, false));
+        Object[] key = {1L, 2L, java.util.UUID.fromString("00000000-0000-0000-0000-000000000003")};
+        for (boolean orEqual : new boolean[] {false, true}) {
+            String sql = orEqual ? SqlServerSql.atMost(keys) : SqlServerSql.after(keys);
+            List<Object> bound = new java.util.ArrayList<>();
+            java.sql.PreparedStatement recording = (java.sql.PreparedStatement) java.lang.reflect.Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {java.sql.PreparedStatement.class},
+                    (proxy, method, args) -> {
+                        assertThat((int) args[0]).isEqualTo(bound.size() + 1);
+                        bound.add(args[1]);
+                        return null;
+                    });
+            int next = SqlServerSql.bindTuple(recording, 1, keys, key, orEqual);
+            assertThat(bound).hasSize(sql.length() - sql.replace("?", "").length()).hasSize(next - 1);
+            assertThat(bound.get(0)).isEqualTo(1L); // the first column's bound
+            assertThat(bound.get(bound.size() - 1)).isEqualTo("00000000-0000-0000-0000-000000000003"); // as text
+        }
     }
 
     @Test
