@@ -23,7 +23,9 @@ enum MetadataColumn {
     /** The row shape as native JSON, or null when unknown. */
     SHAPE(DataTypes.STRING()),
     /** The change-log position; null for snapshot rows. */
-    SOURCE_POSITION(DataTypes.STRING());
+    SOURCE_POSITION(DataTypes.STRING()),
+    /** The source transaction's id; null for snapshot rows and where the connector does not tell. */
+    TRANSACTION_ID(DataTypes.STRING());
 
     private static final JsonRenderer RENDERER = JsonRenderer.create();
 
@@ -61,6 +63,8 @@ enum MetadataColumn {
                 return e.shape() == null ? null : StringData.fromString(RENDERER.renderShape(e.shape()));
             case SOURCE_POSITION:
                 return e.source().position() == null ? null : StringData.fromString(e.source().position().toString());
+            case TRANSACTION_ID:
+                return e.transaction() == null ? null : StringData.fromString(e.transaction().id());
             default:
                 throw new IllegalStateException();
         }

@@ -59,7 +59,8 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
                 MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL,
                 SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
                 CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
-                CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL, CdcSourceOptions.SCHEMA_CHANGES);
+                CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL, CdcSourceOptions.SCHEMA_CHANGES,
+                CdcSourceOptions.TRANSACTION_BOUNDARIES, CdcSourceOptions.TRANSACTION_MAX_CHANGES);
     }
 
     @Override

@@ -43,7 +43,8 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
                 PostgresOptions.STATUS_INTERVAL, PostgresOptions.SLOT_CHECK_INTERVAL, SqlOptions.SCHEMA_NAME,
                 SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
                 CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
-                CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL, CdcSourceOptions.SCHEMA_CHANGES);
+                CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL, CdcSourceOptions.SCHEMA_CHANGES,
+                CdcSourceOptions.TRANSACTION_BOUNDARIES, CdcSourceOptions.TRANSACTION_MAX_CHANGES);
     }
 
     @Override

@@ -75,7 +75,9 @@ class PostgresSqlITCase {
                 + "tbl STRING METADATA FROM 'table_name' VIRTUAL, op_ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL, "
                 + "kind STRING METADATA FROM 'row_kind' VIRTUAL, shape_id STRING METADATA FROM 'shape_id' VIRTUAL, "
                 + "shape STRING METADATA FROM 'shape' VIRTUAL, pos STRING METADATA FROM 'source_position' VIRTUAL, "
-                + "PRIMARY KEY (id) NOT ENFORCED) " + with("public.orders", "sql_rows", ""));
+                + "txid STRING METADATA FROM 'transaction_id' VIRTUAL, "
+                + "PRIMARY KEY (id) NOT ENFORCED) "
+                + with("public.orders", "sql_rows", ", 'scan.transaction-boundaries' = 'preserve'"));
         TableResult result = tables.executeSql("SELECT * FROM orders");
         List<Row> rows = new ArrayList<>();
         try (CloseableIterator<Row> it = result.collect()) {
@@ -101,6 +103,7 @@ class PostgresSqlITCase {
         assertThat((String) read.getField("shape_id")).hasSize(64);
         assertThat((String) read.getField("shape")).contains("\"data_type\":\"numeric(12,4)\"");
         assertThat(read.getField("pos")).isNull();
+        assertThat(read.getField("txid")).isNull();
         assertThat(rows.subList(1, 4)).extracting(Row::getKind)
                 .containsExactly(RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE);
         assertThat(rows.get(1).getField("note")).isEqualTo("one");
@@ -108,6 +111,9 @@ class PostgresSqlITCase {
         assertThat(rows.get(2).getField("kind")).isEqualTo("+U");
         assertThat((Instant) rows.get(2).getField("op_ts")).isAfter(Instant.now().minusSeconds(60));
         assertThat((String) rows.get(2).getField("pos")).matches("[0-9A-F]+/[0-9A-F]+(#\\d+)?");
+        assertThat((String) rows.get(1).getField("txid")).as("the update's xid").matches("\\d+")
+                .isEqualTo(rows.get(2).getField("txid")).isNotEqualTo(rows.get(3).getField("txid"));
+        assertThat((String) rows.get(3).getField("txid")).as("the delete's xid").matches("\\d+");
     }
 
     @Test
