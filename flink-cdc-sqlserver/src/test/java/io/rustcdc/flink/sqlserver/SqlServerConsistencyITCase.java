@@ -9,7 +9,6 @@ import io.rustcdc.flink.testing.consistency.ConsistencySuite;
 import io.rustcdc.flink.testing.consistency.ConsistencyTarget;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -61,12 +60,10 @@ class SqlServerConsistencyITCase {
             return db.admin();
         }
 
+        /** CDC on the table, and its capture instance started (on a connection of its own). */
         @Override
-        public void prepareTable(Connection c, String table) throws SQLException {
-            try (Statement s = c.createStatement()) {
-                s.execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'" + table
-                        + "', @role_name = NULL");
-            }
+        public void prepareTable(Connection c, String table) {
+            db.enableTable(table);
         }
 
         /** A MERGE of the insert's rows on the key. */

@@ -44,6 +44,8 @@ public final class SqlServerDatabase extends SqlDatabase implements AutoCloseabl
     private final String password;
     private final String host;
     private final int port;
+    /** Whether the capture job was set to poll every second (it exists once a table is enabled). */
+    private volatile boolean fastCapture;
 
     private SqlServerDatabase(String name, String url, String user, String password) {
         super(name);
@@ -89,8 +91,11 @@ public final class SqlServerDatabase extends SqlDatabase implements AutoCloseabl
     public void enableTable(String table) {
         execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'" + table
                 + "', @role_name = NULL");
-        // the first table creates the capture job: poll every second instead of every five
-        execute("EXEC sys.sp_cdc_change_job @job_type = N'capture', @pollinginterval = 1");
+        if (!fastCapture) { // the first table creates the capture job: poll every second instead of every five
+            execute("EXEC sys.sp_cdc_change_job @job_type = N'capture', @pollinginterval = 1",
+                    "EXEC sys.sp_cdc_stop_job @job_type = N'capture'", "EXEC sys.sp_cdc_start_job @job_type = N'capture'");
+            fastCapture = true;
+        }
         awaitValue("SELECT COUNT(*) FROM cdc.change_tables ct WHERE ct.source_object_id = OBJECT_ID(N'dbo." + table
                 + "') AND ct.start_lsn IS NOT NULL", "1");
     }
