@@ -42,15 +42,25 @@ final class MySqlDdl {
         final TableId table;
         /** For the CREATE_TABLE side of a rename: the table's old name; null otherwise. */
         @Nullable final TableId renamedFrom;
+        /** CREATE TABLE IF NOT EXISTS, which the server logs even when the table existed. */
+        final boolean ifNotExists;
+        /** MariaDB's CREATE OR REPLACE TABLE. */
+        final boolean orReplace;
 
         Change(Kind kind, TableId table) {
             this(kind, table, null);
         }
 
         Change(Kind kind, TableId table, @Nullable TableId renamedFrom) {
+            this(kind, table, renamedFrom, false, false);
+        }
+
+        Change(Kind kind, TableId table, @Nullable TableId renamedFrom, boolean ifNotExists, boolean orReplace) {
             this.kind = kind;
             this.table = table;
             this.renamedFrom = renamedFrom;
+            this.ifNotExists = ifNotExists;
+            this.orReplace = orReplace;
         }
 
         @Override
@@ -162,10 +172,10 @@ final class MySqlDdl {
     private List<Change> statement() {
         List<Change> changes = new ArrayList<>();
         if (accept("CREATE")) {
-            accept("OR", "REPLACE");
+            boolean orReplace = accept("OR", "REPLACE");
             if (accept("TABLE")) {
-                accept("IF", "NOT", "EXISTS");
-                changes.add(new Change(Kind.CREATE_TABLE, name()));
+                boolean ifNotExists = accept("IF", "NOT", "EXISTS");
+                changes.add(new Change(Kind.CREATE_TABLE, name(), null, ifNotExists, orReplace));
             }
         } else if (accept("ALTER")) {
             accept("ONLINE");
@@ -250,11 +260,11 @@ final class MySqlDdl {
         return true;
     }
 
-    private static String identifier(String token) {
+    static String identifier(String token) {
         return token.startsWith("`") ? token.substring(1, token.length() - 1).replace("``", "`") : token;
     }
 
-    private static String upper(String token) {
+    static String upper(String token) {
         return token.startsWith("`") ? token : token.toUpperCase(Locale.ROOT);
     }
 
