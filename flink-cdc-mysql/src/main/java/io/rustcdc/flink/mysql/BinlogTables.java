@@ -37,6 +37,8 @@ final class BinlogTables {
     /** The server's flavor: its table maps list the character sets of other columns than the other's. */
     private final ServerFlavor flavor;
     private final Map<Long, Decoder> decoders = new HashMap<>();
+    /** The shape each table's rows carried since its last DDL statement (see {@link #rowsShape}). */
+    private final Map<TableId, RowShape> rowsShapes = new HashMap<>();
 
     BinlogTables(Connection connection, Map<Integer, String> charsets) {
         this.connection = connection;
@@ -96,7 +98,26 @@ final class BinlogTables {
         decoder.sequence = sequence;
         decoder.shape = agreeingShape(decoder, now);
         decoders.put(map.getTableId(), decoder);
+        if (decoder.shape != null) {
+            rowsShapes.put(table, decoder.shape);
+        } else {
+            rowsShapes.remove(table);
+        }
         return decoder;
+    }
+
+    /**
+     * The shape the table's rows carried since its last DDL statement (the catalogue's when it agreed
+     * with their table map); null when they carried none or none was read.
+     */
+    @Nullable
+    RowShape rowsShape(TableId table) {
+        return rowsShapes.get(table);
+    }
+
+    /** A DDL statement named the table: the shape its rows carried is from before it. */
+    void forgetRowsShape(TableId table) {
+        rowsShapes.remove(table);
     }
 
     /** After DDL: shapes are read again before they are stamped on rows. */

@@ -17,7 +17,9 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionInfo;
@@ -70,6 +72,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
     private final BinaryLogClient client;
     private final StreamFailures failures;
+    /** What DDL statements are classified against (only {@link #statement} uses it). */
+    private final HeldShapes heldShapes = new HeldShapes();
     private volatile boolean closing;
 
     private String file;
@@ -410,6 +414,13 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             if (!filter.matches(change.table)) {
                 continue;
             }
+            if (HeldShapes.leavesShape(change, query.getSql())) {
+                // an index, a default, a table option: no schema change (the key check still holds)
+                if (i >= from) {
+                    requireLoggedCascades(change.table);
+                }
+                continue;
+            }
             long number = ++changesInTransaction;
             if (i < from) {
                 continue; // delivered before the restart
@@ -424,12 +435,19 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
             ChangeEvent event = change.kind == MySqlDdl.Kind.TRUNCATE_TABLE
                     ? ChangeEvent.builder(Op.TRUNCATE, change.table, source).transaction(transactionInfo(number)).build()
-                    : ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
-                            .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), query.getSql()))
-                            .shape(change.kind == MySqlDdl.Kind.DROP_TABLE ? null : tables.catalogueShape(change.table))
-                            .transaction(transactionInfo(number)).build();
+                    : schemaChange(change, query.getSql(), source, number);
             pending.add(StreamRecord.of(event, position));
         }
+    }
+
+    /** The schema change of one table, classified against the shape the stream held before it. */
+    private ChangeEvent schemaChange(MySqlDdl.Change change, String sql, SourceInfo source, long number) {
+        RowShape after = change.kind == MySqlDdl.Kind.DROP_TABLE ? null : tables.catalogueShape(change.table);
+        List<ShapeChange> classified = heldShapes.classify(change, sql, tables.rowsShape(change.table), after);
+        tables.forgetRowsShape(change.table);
+        return ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
+                .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), sql)).shape(after)
+                .shapeChanges(classified).transaction(transactionInfo(number)).build();
     }
 
     /** A captured table created or altered while the stream runs gets the start's foreign key check. */

@@ -1,0 +1,117 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.ShapeChange;
+import io.rustcdc.flink.source.model.TableId;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.annotation.Nullable;
+
+/**
+ * What a binlog stream knows of each captured table's shape before its next DDL statement, and the
+ * classification of each statement against it ({@link MySqlShapeChanges}). The shape before is the
+ * one the table's last classified statement left, else the shape its rows carried since its last
+ * statement (the catalogue's, read with them), else none: then the statement is UNKNOWN. A shape is
+ * exact when a classified CREATE TABLE defined every column of it, and so is what classified
+ * statements make of an exact shape; a shape from rows may already hold later changes of columns a
+ * statement does not name, within a binlog type family, and so may what statements make of it. Held
+ * in memory only: a reopened stream starts with none. Used on the polling thread only.
+ */
+final class HeldShapes {
+    private final Map<TableId, RowShape> leftByStatement = new HashMap<>();
+    /** The tables whose shape in {@link #leftByStatement} is exact. */
+    private final Set<TableId> exact = new HashSet<>();
+    /** The table the last DROP_TABLE dropped and its shape before, for the CREATE_TABLE side of a rename. */
+    @Nullable private TableId dropped;
+    @Nullable private RowShape droppedShape;
+    private boolean droppedExact;
+
+    /**
+     * Whether the statement cannot change any table's shape: an ALTER TABLE whose every clause reads
+     * as an index, constraint, default or table option ({@code ADD INDEX}, {@code ENGINE=InnoDB}).
+     */
+    static boolean leavesShape(MySqlDdl.Change change, String sql) {
+        if (change.kind != MySqlDdl.Kind.ALTER_TABLE) {
+            return false;
+        }
+        MySqlColumnDdl ddl = MySqlColumnDdl.alter(sql);
+        return ddl.unread == null && ddl.steps.isEmpty();
+    }
+
+    /**
+     * The classified changes of one table's schema change.
+     *
+     * @param rowsShape the shape the table's rows carried since its last statement; null when none
+     * @param after the catalogue's shape read now; null after a drop, or when it cannot be read
+     */
+    List<ShapeChange> classify(MySqlDdl.Change change, String sql, @Nullable RowShape rowsShape,
+            @Nullable RowShape after) {
+        RowShape held = leftByStatement.remove(change.table);
+        boolean exactBefore = exact.remove(change.table);
+        if (held != null && rowsShape != null && !held.equals(rowsShape)) {
+            // rows since the last statement carried another shape: a change unseen, or rows read after later ones
+            held = null;
+            exactBefore = false;
+            if (change.kind == MySqlDdl.Kind.ALTER_TABLE) {
+                return MySqlShapeChanges.unknown(rowsShape, after, "the table's rows since its last statement carried "
+                        + "another shape than that statement left: the table changed in a way the source did not see, "
+                        + "or the rows were read after later statements");
+            }
+        }
+        RowShape before = held != null ? held : rowsShape;
+        List<ShapeChange> changes;
+        boolean exactAfter;
+        switch (change.kind) {
+            case DROP_TABLE:
+                dropped = change.table;
+                droppedShape = before;
+                droppedExact = exactBefore;
+                return List.of(ShapeChange.tableDropped());
+            case CREATE_TABLE:
+                changes = change.renamedFrom != null ? renamed(change, sql, after) : created(change, sql, before, after);
+                exactAfter = change.renamedFrom != null ? droppedExact : true;
+                break;
+            default:
+                changes = MySqlShapeChanges.altered(before, exactBefore, after, MySqlColumnDdl.alter(sql));
+                exactAfter = exactBefore;
+        }
+        if (after != null && changes.stream().noneMatch(c -> c.kind() == ShapeChange.Kind.UNKNOWN)) {
+            leftByStatement.put(change.table, after);
+            if (exactAfter) {
+                exact.add(change.table);
+            }
+        }
+        return changes;
+    }
+
+    private static List<ShapeChange> created(MySqlDdl.Change change, String sql, @Nullable RowShape before,
+            @Nullable RowShape after) {
+        if (change.ifNotExists) {
+            return MySqlShapeChanges.unknown(before, after, "CREATE TABLE IF NOT EXISTS is logged when the table "
+                    + "existed too, and then did nothing: the source cannot tell which");
+        }
+        List<ShapeChange> changes = MySqlShapeChanges.created(after, MySqlColumnDdl.create(sql));
+        if (!change.orReplace || changes.get(0).kind() != ShapeChange.Kind.TABLE_CREATED) {
+            return changes;
+        }
+        return before == null ? MySqlShapeChanges.unknown(null, after, "CREATE OR REPLACE TABLE of a table the source "
+                + "holds no shape of: created, or dropped and created again, which the source cannot tell apart")
+                : List.of(ShapeChange.tableReplaced(after, "CREATE OR REPLACE TABLE: dropped and created again"));
+    }
+
+    /** The new name of a renamed table: created, with the columns the old one had and the statement's changes. */
+    private List<ShapeChange> renamed(MySqlDdl.Change change, String sql, @Nullable RowShape after) {
+        RowShape old = change.renamedFrom.equals(dropped) ? droppedShape : null;
+        dropped = null;
+        RowShape before = old == null ? null
+                : RowShape.of(change.table.schema(), change.table.table(), old.columns(), old.primaryKey());
+        List<ShapeChange> changes = MySqlShapeChanges.altered(before, droppedExact, after, MySqlColumnDdl.renamed(sql));
+        if (changes.stream().anyMatch(c -> c.kind() == ShapeChange.Kind.UNKNOWN)) {
+            return changes;
+        }
+        return List.of(ShapeChange.tableCreated(after));
+    }
+}
