@@ -21,8 +21,11 @@ import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.split.CdcSplit;
+import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.StreamSplit;
+import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.split.TestConnector;
+import io.rustcdc.flink.source.split.TestKeyOrder;
 import io.rustcdc.flink.source.split.TestPosition;
 import io.rustcdc.flink.testing.CapturedLogs;
 import java.time.Duration;
@@ -33,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -92,6 +96,50 @@ class TransactionBoundariesTest {
                 .orElseThrow().getKey();
         assertThat(run.byTransaction().get(large).stream().map(e -> e.checkpoint).distinct().count())
                 .as("seed %d: the checkpoints %s was emitted in", seed, large).isGreaterThan(1);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aChunkOfATableAddedWhileATransactionIsOpenIsEmittedWholeInTheCallThatEmitsTheTransaction() throws Exception {
+        TableId added = TableId.of("d", "s", "b");
+        Script script = new Script();
+        script.transaction(new Random(1), "tx-a", 20);
+        CountDownLatch chunkRead = new CountDownLatch(1);
+        ChunkStreamingTest.CountingConnector rows = new ChunkStreamingTest.CountingConnector((after, out, session) -> {
+            for (long id = 1; id <= 3; id++) {
+                out.accept(ChangeEvent.builder(Op.READ, added, SourceInfo.snapshot("scripted", null))
+                        .after(Row.of(ChunkStreamingTest.TYPE, id)).build());
+            }
+            chunkRead.countDown();
+        });
+        rows.collected = new java.util.concurrent.atomic.AtomicLong();
+        // the stream holds the transaction's 11th change back until the added table's chunk is read
+        Scripted connector = new Scripted(script.records, true, 0).gate(10, chunkRead,
+                new ChunkStreamingTest.CountingSession(rows));
+        SourceReader<ChangeEvent, CdcSplit> reader = CdcSource.builder(connector).includeTables("s.*")
+                .transactionBoundaries(TransactionBoundaries.PRESERVE).build()
+                .createReader(new ChunkStreamingTest.Context());
+        try {
+            reader.start();
+            reader.addSplits(List.of(StreamSplit.of(Run.FROM, List.of(), Set.of(T), new SchemaHistory())));
+            reader.handleSourceEvents(new TablesAddedEvent(List.of(), false));
+            reader.isAvailable().get(20, TimeUnit.SECONDS); // the transaction's first changes are read
+            ChunkKey oneChunk = ChunkKey.restored(List.of("id"), List.of(ChunkStreamingTest.TYPE.type(0)),
+                    TestKeyOrder.ASCENDING, true);
+            reader.handleSourceEvents(new TablesAddedEvent(List.of(TablePlan.start(added, oneChunk)), false));
+            ChunkStreamingTest.CountingOutput output = new ChunkStreamingTest.CountingOutput();
+            reader.pollNext(output);
+            long captured = script.records.stream().filter(r -> r.event() != null && r.event().table().equals(T))
+                    .count();
+            assertThat(output.collected.get()).as("the transaction's captured changes and the chunk's 3 rows, in one "
+                    + "call").isEqualTo(captured + 3);
+            StreamSplit<TestPosition, Long> state =
+                    (StreamSplit<TestPosition, Long>) reader.snapshotState(1).get(0);
+            assertThat(state.tables()).as("the added table, its chunk read").contains(added);
+            assertThat(state.position()).isEqualTo(script.records.get(script.records.size() - 1).position());
+        } finally {
+            reader.close();
+        }
     }
 
     @Test
@@ -240,11 +288,22 @@ class TransactionBoundariesTest {
         private final transient List<StreamRecord<TestPosition>> records;
         private final boolean marksEnds;
         private final long seed;
+        private int gateAt = -1;
+        private transient CountDownLatch gate;
+        private transient CatalogSession<TestPosition, Long> session;
 
         Scripted(List<StreamRecord<TestPosition>> records, boolean marksEnds, long seed) {
             this.records = records;
             this.marksEnds = marksEnds;
             this.seed = seed;
+        }
+
+        /** Holds the records from {@code at} on back until {@code gate} opens; chunks are read by {@code session}. */
+        Scripted gate(int at, CountDownLatch gate, CatalogSession<TestPosition, Long> session) {
+            this.gateAt = at;
+            this.gate = gate;
+            this.session = session;
+            return this;
         }
 
         @Override
@@ -259,7 +318,10 @@ class TransactionBoundariesTest {
 
         @Override
         public CatalogSession<TestPosition, Long> openSession() {
-            throw new UnsupportedOperationException("no chunk is read here");
+            if (session == null) {
+                throw new UnsupportedOperationException("no chunk is read here");
+            }
+            return session;
         }
 
         @Override
@@ -270,7 +332,8 @@ class TransactionBoundariesTest {
 
                 @Override
                 public StreamRecord<TestPosition> poll(Duration timeout) throws InterruptedException {
-                    if (next == records.size() || (timeout.isZero() && gaps.nextInt(40) == 0)) {
+                    boolean held = next == gateAt && gate.getCount() > 0;
+                    if (held || next == records.size() || (timeout.isZero() && gaps.nextInt(40) == 0)) {
                         Thread.sleep(Math.min(timeout.toMillis(), 5));
                         return null;
                     }
