@@ -21,12 +21,13 @@ import java.util.TreeMap;
 import javax.annotation.Nullable;
 
 /**
- * A snapshot chunk of Oracle MySQL completed from the binlog (see {@code
- * MySqlSession.readChunkWithBackfill}): the rows the snapshot read, then, in binlog order, every
- * change of the table in the chunk's key range from the transactions not in the GTID set read
- * before the snapshot, up to the binlog position read after it. Full row images (the server check
- * requires {@code binlog_row_image = FULL}) set a key's row; a delete, or the old key of an update
- * that moves it, removes it. Not thread-safe.
+ * A snapshot chunk of Oracle MySQL (or of MariaDB, where its snapshot's position is not known)
+ * completed from the binlog (see {@code MySqlSession.readChunkWithBackfill} and {@code
+ * readMariaDbChunk}): the rows the snapshot read, then, in binlog order, every change of the table
+ * in the chunk's key range from the transactions not in the GTID set read before the snapshot (on
+ * MariaDB: from a position read before it), up to the binlog position read after it. Full row
+ * images (the server check requires {@code binlog_row_image = FULL}) set a key's row; a delete, or
+ * the old key of an update that moves it, removes it. Not thread-safe.
  */
 final class ChunkBackfill {
     /** How long the binlog may stay silent before the backfill gives up (it is read without blocking). */
@@ -47,8 +48,8 @@ final class ChunkBackfill {
     private final Map<Object, Row> rows;
     /** Where the transactions not in the GTID set of {@link #apply} are at the earliest; null until it ran. */
     @Nullable private MySqlPosition nextBound;
-    /** The GTIDs executed before the high position, once {@link #apply} completed the chunk. */
-    @Nullable private MySqlGtidSet executedAtHigh;
+    /** Where the read reached the high position, with the GTIDs executed before it, once the chunk is complete. */
+    @Nullable private MySqlPosition reachedHigh;
 
     ChunkBackfill(MySqlSourceConfig config, Connection session, Map<Integer, String> charsets, TableDescription table,
             List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo, List<Row> snapshot) {
@@ -104,10 +105,10 @@ final class ChunkBackfill {
      * start set and of every transaction the server sent before it (see {@code ExecutedGtids}).
      */
     MySqlPosition high(MySqlPosition high) {
-        if (executedAtHigh == null) {
+        if (reachedHigh == null) {
             throw new IllegalStateException("The chunk was not completed up to " + high);
         }
-        return MySqlPosition.at(high.file(), high.offset(), executedAtHigh);
+        return MySqlPosition.at(high.file(), high.offset(), reachedHigh.mysqlGtids());
     }
 
     /**
@@ -117,17 +118,32 @@ final class ChunkBackfill {
      * schema changed in between (the chunk must be read again).
      */
     boolean apply(MySqlGtidSet low, MySqlPosition high, @Nullable MySqlPosition bound) {
-        TableId id = table.table();
-        TableFilter filter = TableFilter.of(List.of(id.database() + "." + id.table()), List.of());
         // by GTIDs only, the file is not used
         MySqlPosition from = bound != null ? MySqlPosition.at(bound.file(), bound.offset(), low)
                 : MySqlPosition.at(high.file(), 4, low);
-        boolean byGtids = true;
+        return read(from, true, bound != null, high);
+    }
+
+    /**
+     * Applies the binlog from {@code low} up to {@code high}, by file and offset (MariaDB): every
+     * transaction before {@code low} must be in the snapshot; one after it that is in the snapshot too
+     * changes nothing, as each key's last change before {@code high} decides. False when the table's
+     * schema changed in between (the chunk must be read again).
+     */
+    boolean applyFrom(MySqlPosition low, MySqlPosition high) {
+        return read(low, false, false, high);
+    }
+
+    private boolean read(MySqlPosition start, boolean startByGtids, boolean atPosition, MySqlPosition high) {
+        TableId id = table.table();
+        TableFilter filter = TableFilter.of(List.of(id.database() + "." + id.table()), List.of());
+        MySqlPosition from = start;
+        boolean byGtids = startByGtids;
         while (true) {
             MySqlPosition last = null;
             MySqlPosition reached = from;
             try (MySqlChangeStream stream = MySqlChangeStream.backfill(config, filter, from, byGtids,
-                    byGtids && bound != null, session, charsets)) {
+                    byGtids && atPosition, session, charsets)) {
                 long silentSince = System.nanoTime();
                 while (true) {
                     StreamRecord<MySqlPosition> record;
@@ -156,7 +172,7 @@ final class ChunkBackfill {
                     if (at.movedTo(at.file(), at.offset()).compareTo(high) >= 0) {
                         // at H: its GTIDs; past it: the last boundary's, as no transaction sent lies between
                         boolean atHigh = at.file().equals(high.file()) && at.offset() == high.offset();
-                        executedAtHigh = (atHigh ? at : reached).mysqlGtids();
+                        reachedHigh = atHigh ? at : reached;
                         bound(stream, byGtids, high);
                         return true;
                     }

@@ -28,11 +28,12 @@ import javax.annotation.Nullable;
 /**
  * One ordinary connection for the catalogue and snapshot chunks, in a UTC session so that a
  * TIMESTAMP reads as the instant the binlog holds. Each chunk is read in its own {@code START
- * TRANSACTION WITH CONSISTENT SNAPSHOT}, whose binlog position (MariaDB's {@code
- * binlog_snapshot_file} and {@code binlog_snapshot_position}) is the chunk's mark: exactly the
- * transactions before it are in the chunk. Oracle MySQL reports no such position: there a chunk is
- * completed from the binlog up to the binlog's end read after its snapshot, which is its mark
- * ({@link #readChunkWithBackfill}). Not thread-safe.
+ * TRANSACTION WITH CONSISTENT SNAPSHOT}, whose binlog position is the chunk's mark: exactly the
+ * transactions before it are in the chunk. MariaDB reports that position where other sessions may
+ * overwrite it, so it is known only where two positions read around the snapshot's opening agree
+ * ({@link #readMariaDbChunk}); Oracle MySQL reports none. Otherwise a chunk is completed from the
+ * binlog up to the binlog's end read after its snapshot, which is its mark ({@link
+ * #readChunkWithBackfill}). Not thread-safe.
  */
 final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition> {
     /** ER_DBACCESS_DENIED_ERROR, ER_TABLEACCESS_DENIED_ERROR, ER_COLUMNACCESS_DENIED_ERROR. */
@@ -43,6 +44,11 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
      * abort the chunk's read. 600 s is what MySQL Connector/J allows a streamed result by default.
      */
     static final int CHUNK_WRITE_TIMEOUT_SECONDS = 600;
+    /**
+     * MariaDB: how many times a chunk's snapshot is opened in search of one with no commit between the
+     * positions that bound it, before the chunk is completed from the binlog ({@link #readMariaDbChunk}).
+     */
+    static final int EXACT_ATTEMPTS = 5;
 
     private final MySqlSourceConfig config;
     private final Connection connection;
@@ -220,22 +226,68 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         if (config.flavor() == ServerFlavor.MYSQL) {
             return readChunkWithBackfill(table.table(), keyColumns, after, upTo, out);
         }
-        try (Statement s = connection.createStatement()) {
-            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-            s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-            try {
-                // with its GTIDs, the mark still orders against the stream after a move to a replica
-                MySqlPosition mark = withGtids(snapshotPosition());
-                // described inside the chunk's transaction: the rows carry the shape they were read with
-                readRows(table(table.table()), keyColumns, after, upTo, out);
-                s.execute("COMMIT");
-                return mark;
-            } catch (SQLException | RuntimeException e) {
-                s.execute("ROLLBACK");
-                throw e;
+        return readMariaDbChunk(table.table(), keyColumns, after, upTo, out);
+    }
+
+    /**
+     * A chunk on MariaDB. The server's {@code binlog_snapshot_file} and {@code binlog_snapshot_position}
+     * cannot be its mark: every {@code SHOW STATUS} (of any session, e.g. another chunk's reader or a
+     * monitoring tool) writes them into one array shared by all sessions before it reads them out, under
+     * a lock that the others share, so a session may read another's values (seen: a chunk marked after
+     * a transaction its rows did not show, which the handoff then dropped). Whatever that array holds is
+     * a position some session's commit or snapshot had earlier, so read before the snapshot is opened it
+     * is a position {@code L} every transaction before which the snapshot sees; the binlog's end {@code
+     * H} read after it is at or after every transaction it sees. When {@code L} = {@code H} that is the
+     * snapshot's position, and the rows stream out as they are read; after {@link #EXACT_ATTEMPTS}
+     * snapshots with commits in between, the chunk is completed from the binlog from {@code L} to
+     * {@code H} as on Oracle MySQL ({@link ChunkBackfill#applyFrom}), its rows held until then, and
+     * marked {@code H}.
+     */
+    private MySqlPosition readMariaDbChunk(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        for (int attempt = 1; ; attempt++) {
+            boolean mayRetry = attempt < EXACT_ATTEMPTS;
+            List<Row> held = new ArrayList<>();
+            MySqlPosition low;
+            Snapshot read;
+            try (Statement s = connection.createStatement()) {
+                s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                low = snapshotPosition(); // outside a transaction: a commit position from before the snapshot
+                s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+                read = committed(s, () -> {
+                    MySqlPosition high = masterStatus();
+                    boolean exact = low.equals(high);
+                    if (!exact && mayRetry) {
+                        return null; // commits in between: open the snapshot again
+                    }
+                    // described inside the chunk's transaction: the rows carry the shape they were read with
+                    MySqlTable described = table(tableId);
+                    // exact: the rows stream out; else they are held for the backfill
+                    readRows(described, keyColumns, after, upTo, exact ? out : e -> held.add(e.after()));
+                    return new Snapshot(high, described);
+                });
+                if (read != null && low.equals(read.high)) {
+                    // with its GTIDs, the mark still orders against the stream after a move to a replica
+                    return withGtids(read.high);
+                }
+            } catch (SQLException e) {
+                throw failure(e);
             }
-        } catch (SQLException e) {
-            throw failure(e);
+            if (read == null) {
+                continue;
+            }
+            ChunkBackfill backfill = backfill(read.described, keyColumns, after, upTo, held);
+            if (backfill.applyFrom(low, read.high)) {
+                emit(backfill, read.described.description, out);
+                try {
+                    return withGtids(read.high);
+                } catch (SQLException e) {
+                    throw failure(e);
+                }
+            }
+            if (attempt == EXACT_ATTEMPTS + 2) {
+                throw schemaChanged(tableId, 3);
+            }
         }
     }
 
@@ -255,10 +307,9 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     private MySqlPosition readChunkWithBackfill(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
         for (int attempt = 1; ; attempt++) {
-            MySqlTable described;
             MySqlGtidSet low;
-            MySqlPosition high;
-            List<Row> read = new ArrayList<>();
+            Snapshot read;
+            List<Row> held = new ArrayList<>();
             try (Statement s = connection.createStatement()) {
                 try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
                     rs.next();
@@ -266,37 +317,64 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                 }
                 s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
                 s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-                try {
-                    high = masterStatus(); // after the snapshot was opened
-                    described = table(tableId);
-                    readRows(described, keyColumns, after, upTo, e -> read.add(e.after()));
-                    s.execute("COMMIT");
-                } catch (SQLException | RuntimeException e) {
-                    s.execute("ROLLBACK");
-                    throw e;
-                }
+                read = committed(s, () -> {
+                    MySqlPosition high = masterStatus(); // after the snapshot was opened
+                    MySqlTable described = table(tableId);
+                    readRows(described, keyColumns, after, upTo, e -> held.add(e.after()));
+                    return new Snapshot(high, described);
+                });
             } catch (SQLException e) {
                 throw failure(e);
             }
-            ChunkBackfill backfill = new ChunkBackfill(config, connection, charsets(), described.description,
-                    keyColumns, after, upTo, read);
-            boolean complete = backfill.apply(low, high, backfillBound);
+            ChunkBackfill backfill = backfill(read.described, keyColumns, after, upTo, held);
+            boolean complete = backfill.apply(low, read.high, backfillBound);
             if (backfill.nextBound() != null) {
                 backfillBound = backfill.nextBound();
             }
             if (complete) {
-                TableDescription d = described.description;
-                backfill.rows().forEach(row -> out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource)
-                        .after(row).shape(d.shape()).build()));
+                emit(backfill, read.described.description, out);
                 // with its GTIDs, the mark still orders against the stream after a move to a replica
-                return backfill.high(high);
+                return backfill.high(read.high);
             }
             if (attempt == 3) {
-                throw new CdcException(CdcException.Kind.STATE, "Table " + tableId.database() + "." + tableId.table()
-                        + " changed its schema while each of " + attempt + " reads of one of its chunks was completed "
-                        + "from the binlog; the source fails so that it restarts and reads the chunk again.");
+                throw schemaChanged(tableId, attempt);
             }
         }
+    }
+
+    /** What a chunk's snapshot read: the binlog's end after it was opened, and the table as described in it. */
+    private record Snapshot(MySqlPosition high, MySqlTable described) {}
+
+    private interface SnapshotRead<T> {
+        T read() throws SQLException;
+    }
+
+    /** {@code read} in the transaction open on {@code s}, then its commit; a rollback when it fails. */
+    private static <T> T committed(Statement s, SnapshotRead<T> read) throws SQLException {
+        try {
+            T result = read.read();
+            s.execute("COMMIT");
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            s.execute("ROLLBACK");
+            throw e;
+        }
+    }
+
+    private ChunkBackfill backfill(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, List<Row> held) {
+        return new ChunkBackfill(config, connection, charsets(), described.description, keyColumns, after, upTo, held);
+    }
+
+    private void emit(ChunkBackfill backfill, TableDescription d, Consumer<ChangeEvent> out) {
+        backfill.rows().forEach(row -> out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource)
+                .after(row).shape(d.shape()).build()));
+    }
+
+    private static CdcException schemaChanged(TableId tableId, int reads) {
+        return new CdcException(CdcException.Kind.STATE, "Table " + tableId.database() + "." + tableId.table()
+                + " changed its schema while each of " + reads + " reads of one of its chunks was completed "
+                + "from the binlog; the source fails so that it restarts and reads the chunk again.");
     }
 
     private Map<Integer, String> charsets() {
@@ -347,7 +425,11 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         }
     }
 
-    /** The binlog position of the open consistent snapshot. */
+    /**
+     * The position in MariaDB's {@code binlog_snapshot_file} and {@code binlog_snapshot_position}: the
+     * open consistent snapshot's, or the last commit's, unless another session's {@code SHOW STATUS}
+     * wrote its own there meanwhile (see {@link #readMariaDbChunk}).
+     */
     private MySqlPosition snapshotPosition() throws SQLException {
         String file = null;
         long offset = -1;
