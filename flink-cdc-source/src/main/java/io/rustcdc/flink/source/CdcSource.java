@@ -130,7 +130,7 @@ public final class CdcSource<T, P extends SourcePosition & Comparable<P>, M exte
 
     @Override
     public TypeInformation<T> getProducedType() {
-        return deserializer.producedType();
+        return deserializer.producedType(connector.positionSerializer());
     }
 
     @Override

@@ -2,10 +2,13 @@ package io.rustcdc.flink.source.deserializer;
 
 import io.rustcdc.flink.source.json.JsonRenderer;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.serde.ChangeEventTypeInfo;
 import java.io.Serializable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.util.Collector;
 
 /**
@@ -23,7 +26,19 @@ public interface ChangeEventDeserializer<T> extends Serializable {
 
     TypeInformation<T> producedType();
 
-    /** The events themselves. */
+    /**
+     * The type of what this emits from a source whose connector writes positions with {@code
+     * positions}; {@link io.rustcdc.flink.source.CdcSource#getProducedType()} asks
+     * this. By default {@link #producedType()}.
+     */
+    default TypeInformation<T> producedType(SimpleVersionedSerializer<? extends SourcePosition> positions) {
+        return producedType();
+    }
+
+    /**
+     * The events themselves, of type {@link ChangeEventTypeInfo} (exact, never Kryo): from a source,
+     * with the connector's position format; alone ({@link #producedType()}), without positions.
+     */
     static ChangeEventDeserializer<ChangeEvent> events() {
         return new ChangeEventDeserializer<>() {
             private static final long serialVersionUID = 1L;
@@ -35,7 +50,13 @@ public interface ChangeEventDeserializer<T> extends Serializable {
 
             @Override
             public TypeInformation<ChangeEvent> producedType() {
-                return TypeInformation.of(ChangeEvent.class);
+                return ChangeEventTypeInfo.withoutPositions();
+            }
+
+            @Override
+            public TypeInformation<ChangeEvent> producedType(
+                    SimpleVersionedSerializer<? extends SourcePosition> positions) {
+                return ChangeEventTypeInfo.of(positions);
             }
         };
     }

@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.SchemaChangePolicy;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.ShapeChange;
+import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.Collector;
@@ -133,5 +135,10 @@ public final class SchemaChangeGate<T> implements ChangeEventDeserializer<T> {
     @Override
     public TypeInformation<T> producedType() {
         return next.producedType();
+    }
+
+    @Override
+    public TypeInformation<T> producedType(SimpleVersionedSerializer<? extends SourcePosition> positions) {
+        return next.producedType(positions);
     }
 }
