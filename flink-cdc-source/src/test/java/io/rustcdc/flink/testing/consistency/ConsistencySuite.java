@@ -204,7 +204,7 @@ public final class ConsistencySuite {
         Random r = new Random(workload.seed ^ t.ordinal());
         try (Connection c = target.connect();
                 Statement s = c.createStatement()) {
-            s.execute(t.create(target.textKeyCollation()));
+            s.execute(t.create(target.textKeyCollation(), target.tableClause(t.keyColumns)));
             target.prepareTable(c, t.name);
             List<Integer> slots = workload.initialSlots(t);
             for (int from = 0; from < slots.size(); from += 500) {

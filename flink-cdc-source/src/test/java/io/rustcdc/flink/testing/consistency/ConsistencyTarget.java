@@ -27,6 +27,15 @@ public interface ConsistencyTarget {
         return "";
     }
 
+    /**
+     * What follows the column list of the suite's {@code CREATE TABLE} of a table keyed by {@code
+     * keyColumns}: a {@code PARTITION BY} clause, whose partitions {@link #prepareTable} then
+     * creates (empty: a plain table).
+     */
+    default String tableClause(List<String> keyColumns) {
+        return "";
+    }
+
     /** Makes a table the suite just created capturable (PostgreSQL: full old rows, the source role's ownership). */
     default void prepareTable(Connection c, String table) throws SQLException {}
 

@@ -30,11 +30,14 @@ enum SuiteTable {
         this.keyDefinitions = keyDefinitions;
     }
 
-    /** @param textKeyCollation what follows the text key's type ({@link ConsistencyTarget#textKeyCollation}) */
-    String create(String textKeyCollation) {
+    /**
+     * @param textKeyCollation what follows the text key's type ({@link ConsistencyTarget#textKeyCollation})
+     * @param clause what follows the column list ({@link ConsistencyTarget#tableClause})
+     */
+    String create(String textKeyCollation, String clause) {
         String keys = this == TEXT_KEY ? keyDefinitions.replace(" NOT NULL", textKeyCollation + " NOT NULL") : keyDefinitions;
         return "CREATE TABLE " + name + " (" + keys + ", v INT NOT NULL, ver INT NOT NULL, pad VARCHAR(200), "
-                + "PRIMARY KEY (" + String.join(", ", keyColumns) + "))";
+                + "PRIMARY KEY (" + String.join(", ", keyColumns) + "))" + clause;
     }
 
     String columns() {
