@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks what capture needs of the server, each failing with the setting, what was found and the
  * statement that fixes it: {@code wal_level}, the role's REPLICATION attribute, the publication
- * (present, publishing every operation, covering the captured tables), REPLICA IDENTITY, and
- * SELECT on each table for snapshots. Creates the publication only when the configuration allows.
+ * (present, publishing every operation, covering the captured tables, and publishing the partitions of a
+ * partitioned table under its root's name), REPLICA IDENTITY (of a partitioned table and each of its
+ * partitions), and SELECT on each table for snapshots. Creates the publication only when the
+ * configuration allows.
  */
 final class PgPrerequisites {
     private static final Logger LOG = LoggerFactory.getLogger(PgPrerequisites.class);
@@ -63,11 +65,14 @@ final class PgPrerequisites {
         }
     }
 
-    /** The publication exists (or is created, when allowed), publishes every operation and covers {@code tables}. */
+    /**
+     * The publication exists (or is created, when allowed), publishes every operation, publishes
+     * partitions through their root where {@code tables} has a partitioned table, and covers {@code tables}.
+     */
     static void preparePublication(Connection c, PostgresSourceConfig config, List<TableId> tables) throws SQLException {
         String pub = config.publicationName();
-        try (PreparedStatement s = c.prepareStatement("SELECT puballtables, pubinsert, pubupdate, pubdelete, pubtruncate "
-                + "FROM pg_catalog.pg_publication WHERE pubname = ?")) {
+        try (PreparedStatement s = c.prepareStatement("SELECT puballtables, pubinsert, pubupdate, pubdelete, pubtruncate, "
+                + "pubviaroot FROM pg_catalog.pg_publication WHERE pubname = ?")) {
             s.setString(1, pub);
             try (ResultSet rs = s.executeQuery()) {
                 if (!rs.next()) {
@@ -78,6 +83,9 @@ final class PgPrerequisites {
                     throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + pub + "' does not publish "
                             + "every operation, so changes would be missed: ALTER PUBLICATION "
                             + PgLiterals.quoteIdentifier(pub) + " SET (publish = 'insert, update, delete, truncate');");
+                }
+                if (!rs.getBoolean(6)) {
+                    requireNoPartitioned(c, pub, tables);
                 }
             }
         }
@@ -100,25 +108,45 @@ final class PgPrerequisites {
         }
     }
 
+    /** Without publish_via_partition_root, a partitioned table's changes would arrive under its partitions' names. */
+    private static void requireNoPartitioned(Connection c, String pub, List<TableId> tables) throws SQLException {
+        List<String> partitioned = PgPartitions.partitioned(c, tables);
+        if (!partitioned.isEmpty()) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + pub + "' sends the changes of "
+                    + "the partitions of " + String.join(", ", partitioned) + " under each partition's own name "
+                    + "(publish_via_partition_root is off), but a partitioned table is captured as one table under "
+                    + "its root's name: ALTER PUBLICATION " + PgLiterals.quoteIdentifier(pub)
+                    + " SET (publish_via_partition_root = true);");
+        }
+    }
+
     /**
      * Every table identifies its rows in deletes (REPLICA IDENTITY not NOTHING, and a key or an
-     * index where DEFAULT); with {@code fullBeforeImages}, REPLICA IDENTITY FULL.
+     * index where DEFAULT); with {@code fullBeforeImages}, REPLICA IDENTITY FULL. The same holds for
+     * each partition of a partitioned table, and FULL where the partitioned table has FULL: a
+     * partition's WAL holds old rows by its own setting (ALTER TABLE on the partitioned table does
+     * not change its partitions'), while pgoutput flags them by the partitioned table's.
      */
     static void requireReplicaIdentity(Connection c, List<TableId> tables, boolean fullBeforeImages) throws SQLException {
         List<String> wrong = new ArrayList<>();
+        List<String> partitions = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT c.relreplident, EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
                 + "WHERE i.indrelid = c.oid AND i.indisprimary) FROM pg_catalog.pg_class c WHERE c.oid = ?::regclass")) {
             for (TableId t : tables) {
                 s.setString(1, qualified(t));
+                String identity;
                 try (ResultSet rs = s.executeQuery()) {
                     rs.next();
-                    String identity = rs.getString(1);
-                    boolean hasKey = rs.getBoolean(2);
-                    boolean ok = fullBeforeImages
-                            ? "f".equals(identity)
-                            : "f".equals(identity) || "i".equals(identity) || ("d".equals(identity) && hasKey);
-                    if (!ok) {
+                    identity = rs.getString(1);
+                    if (!identifies(identity, rs.getBoolean(2), fullBeforeImages)) {
                         wrong.add(qualified(t));
+                    }
+                }
+                boolean full = fullBeforeImages || "f".equals(identity);
+                for (PgPartitions.Leaf leaf : PgPartitions.leaves(c, t)) {
+                    if (!identifies(leaf.identity(), leaf.hasKey(), full)) {
+                        wrong.add(qualified(leaf.table()));
+                        partitions.add(qualified(leaf.table()) + " of " + qualified(t));
                     }
                 }
             }
@@ -127,10 +155,18 @@ final class PgPrerequisites {
             String why = fullBeforeImages
                     ? "the changelog needs whole old rows of updates and deletes"
                     : "their deletes and key updates would not say which row changed";
+            String partitionNote = partitions.isEmpty() ? "" : " A partition (" + String.join(", ", partitions)
+                    + ") logs old rows by its own REPLICA IDENTITY, which ALTER TABLE on its partitioned table does "
+                    + "not change, while pgoutput flags them by the partitioned table's: it needs what its partitioned "
+                    + "table needs, and FULL where that has FULL (else its key-only old rows would pass for whole rows).";
             throw new CdcException(CdcException.Kind.PREREQUISITE, "REPLICA IDENTITY of " + String.join(", ", wrong)
-                    + " does not fit: " + why + ". Run: " + wrong.stream()
+                    + " does not fit: " + why + "." + partitionNote + " Run: " + wrong.stream()
                     .map(t -> "ALTER TABLE " + t + " REPLICA IDENTITY FULL;").collect(Collectors.joining(" ")));
         }
+    }
+
+    private static boolean identifies(String identity, boolean hasKey, boolean full) {
+        return full ? "f".equals(identity) : "f".equals(identity) || "i".equals(identity) || ("d".equals(identity) && hasKey);
     }
 
     private static void createPublication(Connection c, PostgresSourceConfig config, List<TableId> tables) throws SQLException {
@@ -139,7 +175,9 @@ final class PgPrerequisites {
         if (!config.createPublicationIfMissing()) {
             throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + config.publicationName()
                     + "' does not exist in database " + config.database() + ". Create it: CREATE PUBLICATION " + pub
-                    + " FOR TABLE " + (list.isEmpty() ? "<tables>" : list) + ";  or set '"
+                    + " FOR TABLE " + (list.isEmpty() ? "<tables>" : list)
+                    + (PgPartitions.partitioned(c, tables).isEmpty() ? "" : " WITH (publish_via_partition_root = true)")
+                    + ";  or set '"
                     + PostgresOptions.PUBLICATION_CREATE_IF_MISSING.key() + "' = true.");
         }
         if (tables.isEmpty()) {
@@ -148,9 +186,9 @@ final class PgPrerequisites {
                     + config.publicationName() + "' for");
         }
         try (Statement s = c.createStatement()) {
-            s.execute("CREATE PUBLICATION " + pub + " FOR TABLE " + list);
+            s.execute("CREATE PUBLICATION " + pub + " FOR TABLE " + list + " WITH (publish_via_partition_root = true)");
         }
-        LOG.warn("Created publication '{}' for {} in database {}, because '{}' is set",
+        LOG.warn("Created publication '{}' for {} in database {} with publish_via_partition_root, because '{}' is set",
                 config.publicationName(), list, config.database(), PostgresOptions.PUBLICATION_CREATE_IF_MISSING.key());
     }
 
