@@ -122,12 +122,51 @@ public final class Row implements Serializable {
             return false;
         }
         Row r = (Row) o;
-        return type.equals(r.type) && Arrays.deepEquals(values, r.values);
+        if (!type.equals(r.type)) {
+            return false;
+        }
+        for (int i = 0; i < values.length; i++) {
+            if (!same(values[i], r.values[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Equality of two values, into arrays and the elements of lists (an array's {@code byte[]} elements). */
+    private static boolean same(Object a, Object b) {
+        if (a instanceof List<?> x && b instanceof List<?> y) {
+            if (x.size() != y.size()) {
+                return false;
+            }
+            for (int i = 0; i < x.size(); i++) {
+                if (!same(x.get(i), y.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return Objects.deepEquals(a, b);
     }
 
     @Override
     public int hashCode() {
-        return 31 * type.hashCode() + Arrays.deepHashCode(values);
+        int hash = type.hashCode();
+        for (Object v : values) {
+            hash = 31 * hash + hash(v);
+        }
+        return hash;
+    }
+
+    private static int hash(Object v) {
+        if (v instanceof List<?> list) {
+            int hash = 1;
+            for (Object e : list) {
+                hash = 31 * hash + hash(e);
+            }
+            return hash;
+        }
+        return Arrays.deepHashCode(new Object[] {v});
     }
 
     /** Field names and value types only: a row's values may be confidential and never go to a log. */

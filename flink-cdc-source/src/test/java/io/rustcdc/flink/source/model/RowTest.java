@@ -19,6 +19,16 @@ class RowTest {
     }
 
     @Test
+    void arraysOfBinaryCompareByTheirBytes() {
+        RowType type = RowType.of(List.of("blobs"), List.of(ValueType.arrayOf(ValueType.of(ValueKind.BYTES))));
+        Row a = Row.of(type, List.of(List.of(new byte[] {1}, new byte[] {2, 3}), java.util.Arrays.asList(null, new byte[0])));
+        Row b = Row.of(type, List.of(List.of(new byte[] {1}, new byte[] {2, 3}), java.util.Arrays.asList(null, new byte[0])));
+        assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+        assertThat(a).isNotEqualTo(Row.of(type, List.of(List.of(new byte[] {1}, new byte[] {2, 4}),
+                java.util.Arrays.asList(null, new byte[0]))));
+    }
+
+    @Test
     void absentIsNotNull() {
         Row supplied = Row.builder(TYPE).set(0, 1L).set(1, null).build();
         assertThat(supplied.isPresent(1)).isTrue();
