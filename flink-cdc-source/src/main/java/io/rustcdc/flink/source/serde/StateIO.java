@@ -50,10 +50,30 @@ public final class StateIO {
 
     private StateIO() {}
 
+    /**
+     * Writes {@code s} as UTF-8.
+     *
+     * @throws IOException when {@code s} holds a lone surrogate, which UTF-8 cannot carry (Java would
+     *     write {@code ?} in its place)
+     */
     public static void writeString(DataOutputView out, String s) throws IOException {
+        requireWellFormed(s);
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         out.writeInt(utf8.length);
         out.write(utf8);
+    }
+
+    private static void requireWellFormed(String s) throws IOException {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IOException("A text of " + s.length() + " characters holds a lone surrogate (U+"
+                        + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT) + ") at index " + i
+                        + ", which UTF-8 cannot hold exactly; it is not written");
+            }
+        }
     }
 
     public static String readString(DataInputView in) throws IOException {
