@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
 /**
@@ -46,6 +47,10 @@ final class ChunkBackfill {
     @Nullable private final Object[] after;
     @Nullable private final Object[] upTo;
     private final Map<Object, Row> rows;
+    /** Keys whose last change removed them (a delete, or the old key of an update that moved it). */
+    private final java.util.Set<Object> removed;
+    /** Whether a TRUNCATE came: rows not set since are gone. */
+    private boolean truncated;
     /** Where the transactions not in the GTID set of {@link #apply} are at the earliest; null until it ran. */
     @Nullable private MySqlPosition nextBound;
     /** Where the read reached the high position, with the GTIDs executed before it, once the chunk is complete. */
@@ -80,6 +85,8 @@ final class ChunkBackfill {
         this.rows = ordered ? new TreeMap<>((a, b) -> MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations,
                 ((Key) a).values, ((Key) b).values))
                 : new LinkedHashMap<>();
+        this.removed = ordered ? new java.util.TreeSet<>((a, b) -> MySqlKeyOrder.INSTANCE.compare(keyTypes,
+                keyCollations, ((Key) a).values, ((Key) b).values)) : new java.util.HashSet<>();
         for (Row row : snapshot) {
             rows.put(key(row), row);
         }
@@ -88,6 +95,22 @@ final class ChunkBackfill {
     /** The chunk's rows, in key order where the key has an exact order. */
     Collection<Row> rows() {
         return rows.values();
+    }
+
+    /**
+     * For a backfill given no snapshot rows, which holds only the keys its binlog window changed: a
+     * snapshot row as the window leaves it, to {@code out} (the key's last change in the window, or
+     * nothing when that removed it, or the row itself when the window did not touch it). Once every
+     * snapshot row went through, {@link #rows()} holds the rows the window added that the snapshot lacked.
+     */
+    void merge(Row snapshotRow, Consumer<Row> out) {
+        Key key = key(snapshotRow);
+        Row changed = rows.remove(key);
+        if (changed != null) {
+            out.accept(changed);
+        } else if (!truncated && !removed.contains(key)) {
+            out.accept(snapshotRow);
+        }
     }
 
     /**
@@ -213,7 +236,8 @@ final class ChunkBackfill {
         }
     }
 
-    private boolean apply(ChangeEvent event) {
+    /** Applies one change of the window (package-private for its test). */
+    boolean apply(ChangeEvent event) {
         if (!event.table().equals(table.table())) {
             return true;
         }
@@ -226,6 +250,8 @@ final class ChunkBackfill {
                 return remove(event.before());
             case TRUNCATE:
                 rows.clear();
+                removed.clear();
+                truncated = true;
                 return true;
             case SCHEMA_CHANGE:
                 return false;
@@ -241,6 +267,7 @@ final class ChunkBackfill {
         Key key = key(row);
         if (inRange(key.values)) {
             rows.put(key, row);
+            removed.remove(key);
         }
         return true;
     }
@@ -252,6 +279,7 @@ final class ChunkBackfill {
         Key key = key(row);
         if (inRange(key.values)) {
             rows.remove(key);
+            removed.add(key);
         }
         return true;
     }

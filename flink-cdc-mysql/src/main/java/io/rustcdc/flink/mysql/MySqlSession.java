@@ -240,55 +240,66 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
      * H} read after it is at or after every transaction it sees. When {@code L} = {@code H} that is the
      * snapshot's position, and the rows stream out as they are read; after {@link #EXACT_ATTEMPTS}
      * snapshots with commits in between, the chunk is completed from the binlog from {@code L} to
-     * {@code H} as on Oracle MySQL ({@link ChunkBackfill#applyFrom}), its rows held until then, and
-     * marked {@code H}.
+     * {@code H} as on Oracle MySQL ({@link ChunkBackfill#applyFrom}) and marked {@code H}: the window
+     * is read first, while the snapshot stays open, and the rows stream through what it changed
+     * ({@link #readThroughWindow}), so only the keys it changed are held.
      */
     private MySqlPosition readMariaDbChunk(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
         for (int attempt = 1; ; attempt++) {
             boolean mayRetry = attempt < EXACT_ATTEMPTS;
-            List<Row> held = new ArrayList<>();
-            MySqlPosition low;
-            Snapshot read;
+            MySqlPosition mark;
             try (Statement s = connection.createStatement()) {
                 s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-                low = snapshotPosition(); // outside a transaction: a commit position from before the snapshot
+                MySqlPosition low = snapshotPosition(); // outside a transaction: a commit position from before the snapshot
                 s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-                read = committed(s, () -> {
+                mark = committed(s, () -> {
                     MySqlPosition high = masterStatus();
-                    boolean exact = low.equals(high);
-                    if (!exact && mayRetry) {
+                    if (!low.equals(high) && mayRetry) {
                         return null; // commits in between: open the snapshot again
                     }
                     // described inside the chunk's transaction: the rows carry the shape they were read with
                     MySqlTable described = table(tableId);
-                    // exact: the rows stream out; else they are held for the backfill
-                    readRows(described, keyColumns, after, upTo, exact ? out : e -> held.add(e.after()));
-                    return new Snapshot(high, described);
+                    if (low.equals(high)) {
+                        readRows(described, keyColumns, after, upTo, out); // exact: the rows stream out
+                        return high;
+                    }
+                    return readThroughWindow(described, keyColumns, after, upTo, low, high, out) ? high : null;
                 });
-                if (read != null && low.equals(read.high)) {
+                if (mark != null) {
                     // with its GTIDs, the mark still orders against the stream after a move to a replica
-                    return withGtids(read.high);
+                    return withGtids(mark);
                 }
             } catch (SQLException e) {
                 throw failure(e);
-            }
-            if (read == null) {
-                continue;
-            }
-            ChunkBackfill backfill = backfill(read.described, keyColumns, after, upTo, held);
-            if (backfill.applyFrom(low, read.high)) {
-                emit(backfill, read.described.description, out);
-                try {
-                    return withGtids(read.high);
-                } catch (SQLException e) {
-                    throw failure(e);
-                }
             }
             if (attempt == EXACT_ATTEMPTS + 2) {
                 throw schemaChanged(tableId, 3);
             }
         }
+    }
+
+    /**
+     * The chunk's rows, read in the open snapshot, completed by the binlog from {@code low} to {@code
+     * high} (read first, while the snapshot stays open, on a connection of its own: only the keys it
+     * changed are held), streamed out as they are read; false when the table's schema changed in that
+     * window (the chunk must be read again).
+     */
+    private boolean readThroughWindow(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, MySqlPosition low, MySqlPosition high, Consumer<ChangeEvent> out)
+            throws SQLException {
+        ChunkBackfill window;
+        try (Connection catalogue = MySqlConnections.connect(config)) {
+            window = new ChunkBackfill(config, catalogue, charsets(), described.description, keyColumns, after, upTo,
+                    List.of());
+            if (!window.applyFrom(low, high)) {
+                return false;
+            }
+        }
+        TableDescription d = described.description;
+        readRows(described, keyColumns, after, upTo, e -> window.merge(e.after(), row -> out.accept(read(d, row))));
+        window.rows().forEach(row -> out.accept(read(d, row)));
+        return true;
     }
 
     /**
@@ -367,8 +378,11 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     }
 
     private void emit(ChunkBackfill backfill, TableDescription d, Consumer<ChangeEvent> out) {
-        backfill.rows().forEach(row -> out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource)
-                .after(row).shape(d.shape()).build()));
+        backfill.rows().forEach(row -> out.accept(read(d, row)));
+    }
+
+    private ChangeEvent read(TableDescription d, Row row) {
+        return ChangeEvent.builder(Op.READ, d.table(), snapshotSource).after(row).shape(d.shape()).build();
     }
 
     private static CdcException schemaChanged(TableId tableId, int reads) {
