@@ -8,9 +8,7 @@ import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.SchemaChangePolicy;
-import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.filter.TableFilter;
-import io.rustcdc.flink.source.deserializer.SchemaChangeGate;
 import io.rustcdc.flink.source.history.ShapeDiff;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.DdlType;
@@ -21,10 +19,9 @@ import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.testing.SchemaChangeGates;
 import io.rustcdc.flink.testing.StreamTestSupport;
 import java.util.List;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
-import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -100,19 +97,19 @@ class PostgresSchemaChangesITCase {
             assertThat(events.get(0).shapeChanges().get(0).before()).extracting(RowShape.Column::name).containsExactly("e");
             assertThat(events.get(0).shapeChanges().get(0).after()).extracting(RowShape.Column::name).containsExactly("f");
             ChangeEvent unknown = events.get(0);
-            assertThatThrownBy(() -> gate(SchemaChangePolicy.FAIL_ON_UNKNOWN, unknown))
+            assertThatThrownBy(() -> SchemaChangeGates.apply(SchemaChangePolicy.FAIL_ON_UNKNOWN, unknown))
                     .isInstanceOf(CdcException.class)
                     .hasMessageContaining("Table " + table.qualifiedName() + " changed at the source")
                     .hasMessageContaining("unknown [e text NULL] -> [f text NULL]")
                     .hasMessageContaining("'schema-changes' = 'fail-on-unknown' refuses");
-            gate(SchemaChangePolicy.EMIT, unknown);
+            SchemaChangeGates.apply(SchemaChangePolicy.EMIT, unknown);
 
             // the policy on the real events: additive-only takes the added column, not the type change
-            gate(SchemaChangePolicy.ADDITIVE_ONLY, added);
-            assertThatThrownBy(() -> gate(SchemaChangePolicy.ADDITIVE_ONLY, retyped))
+            SchemaChangeGates.apply(SchemaChangePolicy.ADDITIVE_ONLY, added);
+            assertThatThrownBy(() -> SchemaChangeGates.apply(SchemaChangePolicy.ADDITIVE_ONLY, retyped))
                     .hasMessageContaining("column_type_changed b numeric(12,4) NOT NULL -> b numeric(14,4) NOT NULL")
                     .hasMessageContaining("'schema-changes' = 'additive-only' refuses");
-            assertThatThrownBy(() -> gate(SchemaChangePolicy.FAIL, added))
+            assertThatThrownBy(() -> SchemaChangeGates.apply(SchemaChangePolicy.FAIL, added))
                     .hasMessageContaining("column_added c text NULL at 3")
                     .hasMessageContaining("'additive-only', 'fail-on-unknown' or 'emit'");
 
@@ -138,8 +135,8 @@ class PostgresSchemaChangesITCase {
                     RowShape.Column.of("v", "text", true));
             assertThat(replaced.shapeChanges().get(0).reason()).contains("dropped and created again");
             assertThat(events.get(1).op()).isEqualTo(Op.INSERT);
-            gate(SchemaChangePolicy.FAIL_ON_UNKNOWN, replaced);
-            assertThatThrownBy(() -> gate(SchemaChangePolicy.ADDITIVE_ONLY, replaced))
+            SchemaChangeGates.apply(SchemaChangePolicy.FAIL_ON_UNKNOWN, replaced);
+            assertThatThrownBy(() -> SchemaChangeGates.apply(SchemaChangePolicy.ADDITIVE_ONLY, replaced))
                     .hasMessageContaining("table_replaced (relation ");
         }
     }
@@ -153,16 +150,5 @@ class PostgresSchemaChangesITCase {
                 .containsExactly(Op.SCHEMA_CHANGE, Op.INSERT);
         assertThat(events.get(0).shape()).isEqualTo(events.get(1).shape());
         return events.get(0);
-    }
-
-    private static void gate(SchemaChangePolicy policy, ChangeEvent event) throws Exception {
-        SchemaChangeGate.wrap(ChangeEventDeserializer.events(), policy, new UnregisteredMetricsGroup())
-                .deserialize(event, new Collector<>() {
-                    @Override
-                    public void collect(ChangeEvent record) {}
-
-                    @Override
-                    public void close() {}
-                });
     }
 }
