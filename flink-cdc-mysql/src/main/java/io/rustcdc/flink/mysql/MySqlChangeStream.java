@@ -487,7 +487,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         committed = (transaction != null ? transaction : committed).committed(file, nextOffset, gtid);
         transaction = null;
         gtid = null;
-        pending.add(StreamRecord.progress(committed));
+        pending.add(StreamRecord.transactionEnd(committed));
     }
 
     private void rows(EventHeaderV4 header, long tableId, Op op, @Nullable List<Serializable[]> images,

@@ -43,6 +43,15 @@ public final class MySqlConnector implements CdcConnector<MySqlPosition, MySqlPo
         return config.flavor().sourceName();
     }
 
+    /**
+     * Each commit (XID, a COMMIT or ROLLBACK query, a statement of its own) is a {@link
+     * io.rustcdc.flink.source.spi.StreamRecord#transactionEnd} record ({@link MySqlChangeStream}).
+     */
+    @Override
+    public boolean marksTransactionEnds() {
+        return true;
+    }
+
     @Override
     public SimpleVersionedSerializer<MySqlPosition> positionSerializer() {
         return MySqlPositionSerializer.INSTANCE;

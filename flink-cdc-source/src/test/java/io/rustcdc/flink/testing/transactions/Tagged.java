@@ -1,0 +1,7 @@
+package io.rustcdc.flink.testing.transactions;
+
+/**
+ * A change as the sink wrote it: its transaction's id (null for a snapshot row), its index there, the
+ * writer's transaction number, and the subtask and the count of checkpoints it had seen.
+ */
+record Tagged(String transaction, long index, int tx, int subtask, long checkpoint) {}

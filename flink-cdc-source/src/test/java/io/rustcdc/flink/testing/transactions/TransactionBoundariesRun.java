@@ -1,0 +1,214 @@
+package io.rustcdc.flink.testing.transactions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.TransactionBoundaries;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * {@code scan.transaction-boundaries = preserve} against a connector's real server, on the test's
+ * MiniCluster: a sink whose writer tags each row with the number of checkpoints its subtask has seen
+ * (flushes: one before each barrier) shows every transaction written during the stream, of many
+ * sizes (random, seed printed), in one checkpoint; and ones over the bound ({@value #MAX} changes
+ * here) cut only after multiples of the bound, each with its warning. At parallelism 1, or above
+ * with the first subtask idle so that another one streams.
+ */
+public final class TransactionBoundariesRun {
+    public static final int MAX = 2000;
+
+    /** What a connector's test gives the run. */
+    public interface Target {
+        /** A streaming connector for table {@code table}, which is what the include pattern {@link #include} names. */
+        CdcConnector<?, ?> connector(String table);
+
+        String include(String table);
+
+        /**
+         * Creates {@code table} with an auto-increment key and integer columns {@code tx} and {@code n},
+         * and ten rows of tx 0.
+         */
+        void createTable(String table) throws SQLException;
+
+        /** Waits until the source streams (a change written before would be a snapshot row). */
+        void awaitStream(String table) throws Exception;
+
+        Connection connect() throws SQLException;
+    }
+
+    private TransactionBoundariesRun() {}
+
+    /** Runs the job and the writes, checks the sink's rows, and returns the subtask that streamed. */
+    public static int run(Target target, String name, int parallelism) throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("TransactionBoundariesRun " + name + " seed " + seed);
+        Random random = new Random(seed);
+        target.createTable(name);
+        CdcSource<String, ?, ?> source = source(target.connector(name), target.include(name));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        env.enableCheckpointing(50);
+        env.fromSource(parallelism > 1 ? new FirstSubtaskIdle<>(source) : source, WatermarkStrategy.noWatermarks(),
+                "cdc", Types.STRING).sinkTo(new CheckpointTaggingSink(name));
+        BlockingQueue<Tagged> sunk = CheckpointTaggingSink.queue(name);
+        try (Warnings logs = new Warnings()) {
+            JobClient job = env.executeAsync(name);
+            try {
+                target.awaitStream(name);
+                awaitSnapshot(sunk);
+                Map<Integer, Integer> sizes = new TreeMap<>();
+                try (Connection c = target.connect()) {
+                    c.setAutoCommit(false);
+                    for (int tx = 1; tx <= 120; tx++) {
+                        sizes.put(tx, write(c, name, tx, size(random)));
+                    }
+                    Map<String, List<Tagged>> received = new HashMap<>();
+                    int oversize = 1000;
+                    // a cut needs a checkpoint to fall in: write transactions over the bound until one did
+                    for (boolean cut = false; !cut; oversize++) {
+                        assertThat(oversize).as("a checkpoint inside one of 10 transactions of 10 times the bound")
+                                .isLessThan(1010);
+                        sizes.put(oversize, write(c, name, oversize, 10 * MAX));
+                        received = awaitAll(sunk, received, sizes);
+                        cut = byTx(received, oversize).stream().map(Tagged::checkpoint).distinct().count() > 1;
+                    }
+                    check(received, sizes, logs, seed);
+                    Set<Integer> streamed = new HashSet<>();
+                    received.values().forEach(rows -> rows.forEach(r -> streamed.add(r.subtask())));
+                    assertThat(streamed).as("the subtasks that emitted stream rows").hasSize(1);
+                    return streamed.iterator().next();
+                }
+            } finally {
+                job.cancel().get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            CheckpointTaggingSink.forget(name);
+        }
+    }
+
+    private static <P extends SourcePosition & Comparable<P>, M extends Serializable> CdcSource<String, P, M> source(
+            CdcConnector<P, M> connector, String include) {
+        return CdcSource.<P, M>builder().connector(connector).includeTables(include)
+                .transactionBoundaries(TransactionBoundaries.PRESERVE).transactionMaxChanges(MAX)
+                .deserializer(new Untagged()).build();
+    }
+
+    private static int size(Random random) {
+        switch (random.nextInt(10)) {
+            case 0:
+            case 1:
+                return 1;
+            case 2:
+                return MAX - 3 + random.nextInt(4); // up to the bound, not over
+            case 3:
+            case 4:
+                return 200 + random.nextInt(MAX - 200);
+            default:
+                return 1 + random.nextInt(100);
+        }
+    }
+
+    /**
+     * Transaction {@code tx}: {@code changes} changes, inserts and then updates of a part of them;
+     * returns {@code changes}.
+     */
+    private static int write(Connection c, String table, int tx, int changes) throws SQLException {
+        int inserts = (changes + 1) / 2 + changes / 4;
+        try (Statement s = c.createStatement()) {
+            for (int from = 1; from <= inserts; from += 1000) {
+                StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (tx, n) VALUES ");
+                for (int n = from; n < Math.min(inserts + 1, from + 1000); n++) {
+                    sql.append(n == from ? "" : ", ").append('(').append(tx).append(", ").append(n).append(')');
+                }
+                s.execute(sql.toString());
+            }
+            s.execute("UPDATE " + table + " SET n = -n WHERE tx = " + tx + " AND n <= " + (changes - inserts));
+        }
+        c.commit();
+        return changes;
+    }
+
+    /** Waits for the ten rows of the table's snapshot, so that every change written from now on is streamed. */
+    private static void awaitSnapshot(BlockingQueue<Tagged> sunk) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        for (int read = 0; read < 10; ) {
+            assertThat(System.nanoTime()).as("the snapshot's 10 rows within 2 minutes; %d so far", read)
+                    .isLessThan(deadline);
+            Tagged t = sunk.poll(100, TimeUnit.MILLISECONDS);
+            if (t != null) {
+                assertThat(t.transaction()).as("a snapshot row before any write").isNull();
+                read++;
+            }
+        }
+    }
+
+    /** Waits until the sink has every change of each transaction of {@code sizes}; the changes by transaction id. */
+    private static Map<String, List<Tagged>> awaitAll(BlockingQueue<Tagged> sunk, Map<String, List<Tagged>> received,
+            Map<Integer, Integer> sizes) throws Exception {
+        long expected = sizes.values().stream().mapToLong(Integer::longValue).sum();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        long count = received.values().stream().mapToLong(List::size).sum();
+        while (count < expected) {
+            assertThat(System.nanoTime()).as("all %d changes within 3 minutes; %d so far", expected, count)
+                    .isLessThan(deadline);
+            Tagged t = sunk.poll(100, TimeUnit.MILLISECONDS);
+            if (t != null && t.transaction() != null) {
+                received.computeIfAbsent(t.transaction(), k -> new ArrayList<>()).add(t);
+                count++;
+            }
+        }
+        return received;
+    }
+
+    private static void check(Map<String, List<Tagged>> received, Map<Integer, Integer> sizes, Warnings logs,
+            long seed) {
+        for (Map.Entry<Integer, Integer> e : sizes.entrySet()) {
+            List<Tagged> rows = byTx(received, e.getKey());
+            assertThat(rows).as("seed %d: the changes of transaction %d", seed, e.getKey()).hasSize(e.getValue());
+            String id = rows.get(0).transaction();
+            for (int i = 1; i < rows.size(); i++) {
+                Tagged before = rows.get(i - 1);
+                Tagged row = rows.get(i);
+                assertThat(row.index()).as("seed %d: changes of %s in order", seed, id).isEqualTo(before.index() + 1);
+                if ((before.index() - 1) / MAX == (row.index() - 1) / MAX) { // no cut before a change MAX * k + 1
+                    assertThat(row.checkpoint()).as("seed %d: changes %d and %d of transaction %s (%d changes) in one "
+                            + "checkpoint", seed, before.index(), row.index(), id, e.getValue())
+                            .isEqualTo(before.checkpoint());
+                }
+            }
+            assertThat(logs.containing("Transaction " + id + " has more than " + MAX + " changes"))
+                    .as("seed %d: the warnings for transaction %s of %d changes", seed, id, e.getValue())
+                    .hasSize(e.getValue() > MAX ? 1 : 0);
+        }
+    }
+
+    /** The changes of the transaction the writer numbered {@code tx}, in the order emitted. */
+    private static List<Tagged> byTx(Map<String, List<Tagged>> received, int tx) {
+        for (List<Tagged> rows : received.values()) {
+            if (rows.get(0).tx() == tx) {
+                return rows;
+            }
+        }
+        return List.of();
+    }
+}
