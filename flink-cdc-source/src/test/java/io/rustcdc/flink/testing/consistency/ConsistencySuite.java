@@ -38,6 +38,9 @@ public final class ConsistencySuite {
      */
     public static final String MIN_CHUNK_PROPERTY = "rustcdc.consistency.min-chunk-size";
     private static final Duration CONVERGENCE = Duration.ofSeconds(120);
+    /** Stream events after the last snapshot read before the writers may stop, and how long past their deadline. */
+    private static final int STREAM_CHANGES = 50;
+    private static final Duration STREAM_WAIT = Duration.ofSeconds(120);
 
     private ConsistencySuite() {}
 
@@ -106,7 +109,17 @@ public final class ConsistencySuite {
                 pumpUntil(job, replay, start + TimeUnit.MILLISECONDS.toNanos(workload.createLaterMillis));
                 createTable(target, workload, SuiteTable.CREATED_LATER);
             }
+            // past their deadline the writers go on until the stream has carried their changes for a while
+            // after the last snapshot read: a slow snapshot must not leave a run that tests the snapshot alone
+            long writeUntil = start + TimeUnit.MILLISECONDS.toNanos(workload.writeMillis) + STREAM_WAIT.toNanos();
             while (!writers.ended()) {
+                if (writers.pastDeadline() && replay.changesSinceRead() >= STREAM_CHANGES) {
+                    writers.release();
+                } else if (System.nanoTime() > writeUntil) {
+                    throw new AssertionError(failure(target, workload, writers, replay, "the stream carried fewer than "
+                            + STREAM_CHANGES + " changes after the last snapshot read within " + STREAM_WAIT
+                            + " after the writers' deadline"));
+                }
                 pumpUntil(job, replay, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
             }
             writers.awaitEnd();

@@ -33,6 +33,7 @@ final class Replay {
     private final List<String> violations = new ArrayList<>();
     private int violationCount;
     private final Map<String, Integer> ops = new TreeMap<>();
+    private int changesSinceRead;
 
     Replay(boolean strict) {
         this.strict = strict;
@@ -47,6 +48,7 @@ final class Replay {
         }
         String op = e.get("op").asText();
         ops.merge(op, 1, Integer::sum);
+        changesSinceRead = op.equals("read") ? 0 : changesSinceRead + 1;
         SuiteTable table = table(e.get("table").asText());
         if (table == null) {
             return;
@@ -160,6 +162,11 @@ final class Replay {
 
     Map<String, Integer> ops() {
         return ops;
+    }
+
+    /** How many stream events (not snapshot reads) came since the last snapshot read, or since the start. */
+    int changesSinceRead() {
+        return changesSinceRead;
     }
 
     /** Every suite table's rows now, as the replay keys them. */

@@ -8,24 +8,31 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The run's writer connections, each running its own seeded transactions until the deadline. */
+/**
+ * The run's writer connections, each running its own seeded transactions until the deadline and,
+ * past it, until {@link #release() released}: so a run whose snapshot outlasts the deadline still
+ * writes while the stream runs.
+ */
 final class Writers implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
     private final AtomicInteger committed = new AtomicInteger();
     private final AtomicInteger rolledBack = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private volatile Throwable failure;
+    private final long deadline;
+    private volatile long releasedAt;
 
     Writers(ConsistencyTarget target, Workload workload) {
-        long deadline = System.currentTimeMillis() + workload.writeMillis;
+        deadline = System.currentTimeMillis() + workload.writeMillis;
         for (int w = 0; w < workload.writers; w++) {
             Transactions transactions = new Transactions(target, workload.slots, workload.writerSeed(w));
             Thread t = new Thread(() -> {
                 try (Connection c = target.connect();
                         Statement s = c.createStatement()) {
                     c.setAutoCommit(false);
-                    while (!stop.get() && System.currentTimeMillis() < deadline) {
+                    while (!stop.get() && (System.currentTimeMillis() < deadline || !released.get())) {
                         List<String> statements = transactions.next();
                         boolean rollBack = transactions.rollBack();
                         try {
@@ -53,6 +60,17 @@ final class Writers implements AutoCloseable {
         }
     }
 
+    boolean pastDeadline() {
+        return System.currentTimeMillis() >= deadline;
+    }
+
+    /** Lets the writers end at their deadline (or now, if it has passed). */
+    void release() {
+        if (!released.getAndSet(true)) {
+            releasedAt = System.currentTimeMillis();
+        }
+    }
+
     /** Waits for the writers to reach their deadline; fails when one of them failed. */
     void awaitEnd() throws InterruptedException {
         for (Thread t : threads) {
@@ -73,7 +91,9 @@ final class Writers implements AutoCloseable {
 
     @Override
     public String toString() {
-        return committed + " transactions committed, " + rolledBack + " rolled back, " + failed + " failed by collision";
+        long past = released.get() ? Math.max(0, releasedAt - deadline) : 0;
+        return committed + " transactions committed, " + rolledBack + " rolled back, " + failed + " failed by collision"
+                + (past > 0 ? ", writing " + past + " ms past the deadline until the stream ran" : "");
     }
 
     @Override
