@@ -1,7 +1,9 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionConfigBuilder;
 import io.rustcdc.flink.source.ConnectionSettings;
+import io.rustcdc.flink.source.OptionChecks;
 import io.rustcdc.flink.source.SecretProvider;
 import io.rustcdc.flink.source.TlsMode;
 import java.io.Serializable;
@@ -63,8 +65,8 @@ public final class MySqlSourceConfig implements Serializable {
      */
     public static MySqlSourceConfig fromConfiguration(ServerFlavor flavor, ReadableConfig options) {
         Builder b = builder(flavor).foreignKeyCascades(options.get(MySqlOptions.FOREIGN_KEY_CASCADES))
-                .allowPublicKeyRetrieval(options.get(MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL));
-        b.connection.options(options, MySqlOptions.PORT);
+                .allowPublicKeyRetrieval(options.get(MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL))
+                .connectionOptions(options);
         options.getOptional(MySqlOptions.SERVER_ID).ifPresent(b::serverId);
         return b.build();
     }
@@ -136,58 +138,20 @@ public final class MySqlSourceConfig implements Serializable {
 
     /** Builds a {@link MySqlSourceConfig}; {@link #build()} says what is missing or wrong. */
     @PublicEvolving
-    public static final class Builder {
+    public static final class Builder extends ConnectionConfigBuilder<Builder> {
         private final ServerFlavor flavor;
-        private final ConnectionSettings.Builder connection =
-                ConnectionSettings.builder(MySqlOptions.PORT.defaultValue());
         private long serverId;
         private ForeignKeyCascades foreignKeyCascades = ForeignKeyCascades.REFUSE;
         private boolean allowPublicKeyRetrieval;
 
         private Builder(ServerFlavor flavor) {
+            super(MySqlOptions.PORT);
             this.flavor = flavor;
-        }
-
-        public Builder hostname(String hostname) {
-            connection.hostname(hostname);
-            return this;
-        }
-
-        public Builder port(int port) {
-            connection.port(port);
-            return this;
-        }
-
-        public Builder username(String username) {
-            connection.username(username);
-            return this;
-        }
-
-        /**
-         * Where the password comes from, asked at each connection: {@link
-         * SecretProvider#environment}, {@link SecretProvider#file}, a provider of your own, or a
-         * {@link io.rustcdc.flink.source.Secret} (which is then part of the job graph).
-         */
-        public Builder password(SecretProvider password) {
-            connection.password(password);
-            return this;
         }
 
         /** The id this source uses as a binlog client: 1 to 4294967295, unique among the server's clients and replicas. */
         public Builder serverId(long serverId) {
             this.serverId = serverId;
-            return this;
-        }
-
-        /** TLS to the server: {@code REQUIRE} (encrypted) by default; {@code DISABLE} only when chosen. */
-        public Builder tlsMode(TlsMode tlsMode) {
-            connection.tlsMode(tlsMode);
-            return this;
-        }
-
-        /** The CA certificate file for {@code VERIFY_CA} and {@code VERIFY_FULL}. */
-        public Builder tlsRootCert(@Nullable String path) {
-            connection.tlsRootCert(path);
             return this;
         }
 
@@ -206,32 +170,15 @@ public final class MySqlSourceConfig implements Serializable {
             return this;
         }
 
-        public Builder connectTimeout(Duration timeout) {
-            connection.connectTimeout(timeout);
-            return this;
-        }
-
-        /**
-         * How failed connections are retried ({@code connect.max-retries}, {@code
-         * connect.retry.initial-delay}, {@code connect.retry.max-delay}); {@code ConnectionRetry.none()}
-         * leaves every failure to Flink's restart strategy.
-         */
-        public Builder connectionRetry(io.rustcdc.flink.source.ConnectionRetry retry) {
-            connection.retry(retry);
-            return this;
-        }
-
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public MySqlSourceConfig build() {
-            ConnectionSettings settings = connection.build();
+            ConnectionSettings settings = buildConnection();
             if (serverId == 0) {
                 throw configuration("Option '" + SERVER_ID + "' is required and has no default: give each source "
                         + "an id of its own, 1 to " + MAX_SERVER_ID + ", that no replica or other binlog client of "
                         + "the server uses (two clients with one id make the server drop one of them)");
             }
-            if (serverId < 1 || serverId > MAX_SERVER_ID) {
-                throw configuration("Option '" + SERVER_ID + "' must be 1 to " + MAX_SERVER_ID + ", not " + serverId);
-            }
+            OptionChecks.requireRange(SERVER_ID, serverId, 1, MAX_SERVER_ID);
             return new MySqlSourceConfig(this, settings);
         }
     }

@@ -1,7 +1,9 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionConfigBuilder;
 import io.rustcdc.flink.source.ConnectionSettings;
+import io.rustcdc.flink.source.OptionChecks;
 import io.rustcdc.flink.source.SecretProvider;
 import io.rustcdc.flink.source.TlsMode;
 import java.io.Serializable;
@@ -28,6 +30,8 @@ import org.apache.flink.configuration.ReadableConfig;
 @PublicEvolving
 public final class PostgresSourceConfig implements Serializable {
     private static final long serialVersionUID = 1L;
+    private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration MAX_INTERVAL = Duration.ofMinutes(10);
 
     private final ConnectionSettings connection;
     private final String database;
@@ -62,9 +66,7 @@ public final class PostgresSourceConfig implements Serializable {
      * password.file} are not read here but at each connection, where the source runs.
      */
     public static PostgresSourceConfig fromConfiguration(ReadableConfig options) {
-        Builder b = builder();
-        b.connection.options(options, PostgresOptions.PORT);
-        return b.database(options.get(PostgresOptions.DATABASE_NAME))
+        return builder().connectionOptions(options).database(options.get(PostgresOptions.DATABASE_NAME))
                 .slotName(options.get(PostgresOptions.SLOT_NAME))
                 .createSlotIfMissing(options.get(PostgresOptions.SLOT_CREATE_IF_MISSING))
                 .failoverSlot(options.get(PostgresOptions.SLOT_FAILOVER))
@@ -198,9 +200,7 @@ public final class PostgresSourceConfig implements Serializable {
 
     /** Builds a {@link PostgresSourceConfig}; {@link #build()} says what is missing or wrong. */
     @PublicEvolving
-    public static final class Builder {
-        private final ConnectionSettings.Builder connection =
-                ConnectionSettings.builder(PostgresOptions.PORT.defaultValue());
+    public static final class Builder extends ConnectionConfigBuilder<Builder> {
         private String database;
         private String slotName;
         private boolean createSlotIfMissing;
@@ -211,35 +211,12 @@ public final class PostgresSourceConfig implements Serializable {
         private Duration statusInterval = PostgresOptions.STATUS_INTERVAL.defaultValue();
         private Duration slotCheckInterval = PostgresOptions.SLOT_CHECK_INTERVAL.defaultValue();
 
-        private Builder() {}
-
-        public Builder hostname(String hostname) {
-            connection.hostname(hostname);
-            return this;
-        }
-
-        public Builder port(int port) {
-            connection.port(port);
-            return this;
+        private Builder() {
+            super(PostgresOptions.PORT);
         }
 
         public Builder database(String database) {
             this.database = database;
-            return this;
-        }
-
-        public Builder username(String username) {
-            connection.username(username);
-            return this;
-        }
-
-        /**
-         * Where the password comes from, asked at each connection: {@link
-         * SecretProvider#environment}, {@link SecretProvider#file}, a provider of your own, or a
-         * {@link io.rustcdc.flink.source.Secret} (which is then part of the job graph).
-         */
-        public Builder password(SecretProvider password) {
-            connection.password(password);
             return this;
         }
 
@@ -268,31 +245,6 @@ public final class PostgresSourceConfig implements Serializable {
             return this;
         }
 
-        public Builder tlsMode(TlsMode tlsMode) {
-            connection.tlsMode(tlsMode);
-            return this;
-        }
-
-        public Builder tlsRootCert(@Nullable String path) {
-            connection.tlsRootCert(path);
-            return this;
-        }
-
-        public Builder connectTimeout(Duration timeout) {
-            connection.connectTimeout(timeout);
-            return this;
-        }
-
-        /**
-         * How failed connections are retried ({@code connect.max-retries}, {@code
-         * connect.retry.initial-delay}, {@code connect.retry.max-delay}); {@code ConnectionRetry.none()}
-         * leaves every failure to Flink's restart strategy.
-         */
-        public Builder connectionRetry(io.rustcdc.flink.source.ConnectionRetry retry) {
-            connection.retry(retry);
-            return this;
-        }
-
         public Builder captureLogicalMessages(boolean capture) {
             this.captureLogicalMessages = capture;
             return this;
@@ -311,8 +263,8 @@ public final class PostgresSourceConfig implements Serializable {
 
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public PostgresSourceConfig build() {
-            ConnectionSettings settings = connection.build();
-            require(database, PostgresOptions.DATABASE_NAME.key());
+            ConnectionSettings settings = buildConnection();
+            OptionChecks.requireValue(PostgresOptions.DATABASE_NAME.key(), database);
             if (slotName != null && !slotName.matches("[a-z0-9_]{1,63}")) {
                 throw configuration("Option '" + PostgresOptions.SLOT_NAME.key() + "' must be 1 to 63 characters of "
                         + "lower-case letters, digits and underscores (PostgreSQL's rule for slot names), not '"
@@ -323,21 +275,13 @@ public final class PostgresSourceConfig implements Serializable {
                         + "connector creates: also set '" + PostgresOptions.SLOT_CREATE_IF_MISSING.key()
                         + "', or create the slot with failover yourself");
             }
-            requireInterval(statusInterval, PostgresOptions.STATUS_INTERVAL.key());
-            requireInterval(slotCheckInterval, PostgresOptions.SLOT_CHECK_INTERVAL.key());
+            requireInterval(PostgresOptions.STATUS_INTERVAL.key(), statusInterval);
+            requireInterval(PostgresOptions.SLOT_CHECK_INTERVAL.key(), slotCheckInterval);
             return new PostgresSourceConfig(this, settings);
         }
 
-        private static void requireInterval(Duration interval, String option) {
-            if (interval.compareTo(Duration.ofSeconds(1)) < 0 || interval.compareTo(Duration.ofMinutes(10)) > 0) {
-                throw configuration("Option '" + option + "' must be 1 s to 10 min, not " + interval);
-            }
-        }
-
-        private static void require(String value, String option) {
-            if (value == null || value.isBlank()) {
-                throw configuration("Option '" + option + "' is required");
-            }
+        private static void requireInterval(String option, Duration interval) {
+            OptionChecks.requireDuration(option, interval, MIN_INTERVAL, MAX_INTERVAL, "1 s to 10 min");
         }
     }
 }

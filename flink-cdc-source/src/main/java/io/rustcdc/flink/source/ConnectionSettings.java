@@ -234,31 +234,21 @@ public final class ConnectionSettings implements Serializable {
 
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public ConnectionSettings build() {
-            require(hostname, ConnectionOptions.HOSTNAME.key());
-            require(username, ConnectionOptions.USERNAME.key());
+            OptionChecks.requireValue(ConnectionOptions.HOSTNAME.key(), hostname);
+            OptionChecks.requireValue(ConnectionOptions.USERNAME.key(), username);
             if (password == null) {
                 throw configuration("No password: set '" + ConnectionOptions.PASSWORD.key() + "', '"
                         + ConnectionOptions.PASSWORD_ENV.key() + "' or '" + ConnectionOptions.PASSWORD_FILE.key() + "'");
             }
-            if (port < 1 || port > 65535) {
-                throw configuration("Option 'port' must be 1 to 65535, not " + port);
-            }
+            OptionChecks.requireRange("port", port, 1, 65535);
             if (tlsMode.verifiesCertificate() && (tlsRootCert == null || tlsRootCert.isBlank())) {
                 throw configuration("Option '" + ConnectionOptions.TLS_MODE.key() + "' = " + tlsMode + " verifies the "
                         + "server's certificate: set '" + ConnectionOptions.TLS_ROOT_CERT.key()
                         + "' to the CA certificate, or choose 'require'");
             }
-            if (connectTimeout.compareTo(MIN_TIMEOUT) < 0 || connectTimeout.compareTo(MAX_TIMEOUT) > 0) {
-                throw configuration("Option '" + ConnectionOptions.CONNECT_TIMEOUT.key() + "' must be 1 s to 300 s, not "
-                        + connectTimeout);
-            }
+            OptionChecks.requireDuration(ConnectionOptions.CONNECT_TIMEOUT.key(), connectTimeout, MIN_TIMEOUT, MAX_TIMEOUT,
+                    "1 s to 300 s");
             return new ConnectionSettings(this, ConnectionRetry.of(maxRetries, retryInitialDelay, retryMaxDelay));
-        }
-
-        private static void require(String value, String option) {
-            if (value == null || value.isBlank()) {
-                throw configuration("Option '" + option + "' is required");
-            }
         }
     }
 }

@@ -2,8 +2,9 @@ package io.rustcdc.flink.sqlserver;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.ConnectionOptions;
+import io.rustcdc.flink.source.ConnectionConfigBuilder;
 import io.rustcdc.flink.source.ConnectionSettings;
-import io.rustcdc.flink.source.SecretProvider;
+import io.rustcdc.flink.source.OptionChecks;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -26,6 +27,7 @@ public final class SqlServerSourceConfig implements Serializable {
     public static final String MAX_EVENTS_PER_POLL = "stream.max-events-per-poll";
     public static final String CAPTURE_TRUNCATE_EVENTS = "capture-truncate-events";
 
+    private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(1);
     private static final Duration MAX_POLL_INTERVAL = Duration.ofSeconds(60);
     private static final int MAX_PAGE = 100_000;
 
@@ -52,8 +54,8 @@ public final class SqlServerSourceConfig implements Serializable {
         Builder b = builder().cdcSchema(options.get(SqlServerOptions.CDC_SCHEMA))
                 .pollInterval(options.get(SqlServerOptions.POLL_INTERVAL))
                 .maxEventsPerPoll(options.get(SqlServerOptions.MAX_EVENTS_PER_POLL))
-                .captureTruncateEvents(options.get(SqlServerOptions.CAPTURE_TRUNCATE_EVENTS));
-        b.connection.options(options, SqlServerOptions.PORT);
+                .captureTruncateEvents(options.get(SqlServerOptions.CAPTURE_TRUNCATE_EVENTS))
+                .connectionOptions(options);
         options.getOptional(SqlServerOptions.DATABASE_NAME).ifPresent(b::database);
         return b.build();
     }
@@ -93,56 +95,15 @@ public final class SqlServerSourceConfig implements Serializable {
 
     /** Builds a {@link SqlServerSourceConfig}; {@link #build()} says what is missing or wrong. */
     @PublicEvolving
-    public static final class Builder {
-        private final ConnectionSettings.Builder connection =
-                ConnectionSettings.builder(SqlServerOptions.PORT.defaultValue());
+    public static final class Builder extends ConnectionConfigBuilder<Builder> {
         @Nullable private String database;
         private String cdcSchema = SqlServerOptions.CDC_SCHEMA.defaultValue();
         private Duration pollInterval = SqlServerOptions.POLL_INTERVAL.defaultValue();
         private int maxEventsPerPoll = SqlServerOptions.MAX_EVENTS_PER_POLL.defaultValue();
         private boolean captureTruncateEvents;
 
-        private Builder() {}
-
-        public Builder hostname(String hostname) {
-            connection.hostname(hostname);
-            return this;
-        }
-
-        public Builder port(int port) {
-            connection.port(port);
-            return this;
-        }
-
-        public Builder username(String username) {
-            connection.username(username);
-            return this;
-        }
-
-        /** Where the password comes from, asked at each connection. */
-        public Builder password(SecretProvider password) {
-            connection.password(password);
-            return this;
-        }
-
-        public Builder tlsMode(io.rustcdc.flink.source.TlsMode mode) {
-            connection.tlsMode(mode);
-            return this;
-        }
-
-        public Builder tlsRootCert(@Nullable String path) {
-            connection.tlsRootCert(path);
-            return this;
-        }
-
-        public Builder connectTimeout(Duration timeout) {
-            connection.connectTimeout(timeout);
-            return this;
-        }
-
-        public Builder connectionRetry(io.rustcdc.flink.source.ConnectionRetry retry) {
-            connection.retry(retry);
-            return this;
+        private Builder() {
+            super(SqlServerOptions.PORT);
         }
 
         public Builder database(String database) {
@@ -172,7 +133,7 @@ public final class SqlServerSourceConfig implements Serializable {
 
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public SqlServerSourceConfig build() {
-            ConnectionSettings settings = connection.build();
+            ConnectionSettings settings = buildConnection();
             if (database == null || database.isBlank()) {
                 throw configuration("Option '" + ConnectionOptions.DATABASE_NAME.key() + "' is required: CDC is "
                         + "enabled per database, and the source reads the change tables of one");
@@ -180,13 +141,9 @@ public final class SqlServerSourceConfig implements Serializable {
             if (cdcSchema == null || cdcSchema.isBlank()) {
                 throw configuration("Option '" + CDC_SCHEMA + "' must name a schema (SQL Server's is 'cdc')");
             }
-            if (pollInterval.compareTo(Duration.ofMillis(1)) < 0 || pollInterval.compareTo(MAX_POLL_INTERVAL) > 0) {
-                throw configuration("Option '" + POLL_INTERVAL + "' must be 1 ms to 60 s, not " + pollInterval);
-            }
-            if (maxEventsPerPoll < 2 || maxEventsPerPoll > MAX_PAGE) {
-                throw configuration("Option '" + MAX_EVENTS_PER_POLL + "' must be 2 to " + MAX_PAGE + ", not "
-                        + maxEventsPerPoll + " (a page must hold an update's old and new row)");
-            }
+            OptionChecks.requireDuration(POLL_INTERVAL, pollInterval, MIN_POLL_INTERVAL, MAX_POLL_INTERVAL, "1 ms to 60 s");
+            OptionChecks.requireRange(MAX_EVENTS_PER_POLL, maxEventsPerPoll, 2, MAX_PAGE,
+                    "a page must hold an update's old and new row");
             if (captureTruncateEvents) {
                 throw configuration("Option '" + CAPTURE_TRUNCATE_EVENTS + "' = true is not implemented by this "
                         + "connector yet (TRUNCATE TABLE is not in SQL Server's change tables): leave it false; a "
