@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rustcdc.flink.mysql.MySqlOptions;
 import io.rustcdc.flink.postgres.PostgresOptions;
 import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.sqlserver.SqlServerOptions;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -25,6 +26,7 @@ class OptionsDocumentedTest {
         missing.addAll(undocumented(common + Files.readString(Path.of("../docs/postgres.md")),
                 PostgresOptions.class, CdcSourceOptions.class, SqlOptions.class));
         missing.addAll(undocumented(common + Files.readString(Path.of("../docs/mysql.md")), MySqlOptions.class));
+        missing.addAll(undocumented(common + Files.readString(Path.of("../docs/sqlserver.md")), SqlServerOptions.class));
         assertThat(missing).as("options not documented in docs/*.md").isEmpty();
     }
 
@@ -77,6 +79,24 @@ class OptionsDocumentedTest {
             }
             assertThat(accepted).as(factory.factoryIdentifier()).containsExactlyInAnyOrderElementsOf(expected);
         }
+    }
+
+    @Test
+    void theSqlServerFactoryAcceptsEveryConnectorAndSourceOption() {
+        SqlServerTableFactory factory = new SqlServerTableFactory();
+        List<String> accepted = new ArrayList<>();
+        factory.requiredOptions().forEach(o -> accepted.add(o.key()));
+        factory.optionalOptions().forEach(o -> accepted.add(o.key()));
+        List<String> expected = new ArrayList<>();
+        for (Class<?> holder : List.of(SqlServerOptions.class, SqlOptions.class)) {
+            options(holder).forEach(o -> expected.add(o.key()));
+        }
+        for (ConfigOption<?> o : options(CdcSourceOptions.class)) {
+            if (!o.key().startsWith("table.")) {
+                expected.add(o.key());
+            }
+        }
+        assertThat(accepted).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     private static List<ConfigOption<?>> options(Class<?> holder) {

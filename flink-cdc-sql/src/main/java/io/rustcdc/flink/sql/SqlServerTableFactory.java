@@ -1,0 +1,106 @@
+package io.rustcdc.flink.sql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.sqlserver.Lsn;
+import io.rustcdc.flink.sqlserver.SqlServerConnector;
+import io.rustcdc.flink.sqlserver.SqlServerOptions;
+import io.rustcdc.flink.sqlserver.SqlServerPosition;
+import io.rustcdc.flink.sqlserver.SqlServerSourceConfig;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+
+/**
+ * {@code 'connector' = 'rustcdc-sqlserver'}: one SQL Server table as a Flink SQL table ({@code
+ * 'database-name'}, and {@code 'table-name'} as {@code schema.table} or in {@code 'schema-name'},
+ * {@code dbo} when neither names a schema), read from its CDC change tables.
+ *
+ * <p>Two metadata columns are refused by name: SQL Server's change events carry neither a commit time
+ * ({@code op_ts} would be the epoch on every row) nor a transaction id ({@code transaction_id} would be
+ * null on every row).
+ */
+@Internal
+public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Lsn> {
+    public static final String IDENTIFIER = "rustcdc-sqlserver";
+
+    /** SQL Server's default schema, for a {@code 'table-name'} without one when {@code 'schema-name'} is not set. */
+    static final String DEFAULT_SCHEMA = "dbo";
+
+    /** The metadata columns whose values SQL Server's events do not carry yet, with why. */
+    private static final Map<String, String> UNSUPPORTED_METADATA = Map.of(
+            "op_ts", "the connector does not read commit times from SQL Server yet (every row would show "
+                    + "1970-01-01 00:00:00Z)",
+            "transaction_id", "SQL Server's change events carry no transaction id yet (every row would show null)");
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(SqlServerOptions.HOSTNAME, SqlServerOptions.USERNAME, SqlServerOptions.DATABASE_NAME,
+                SqlOptions.TABLE_NAME);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(SqlServerOptions.PORT, SqlServerOptions.PASSWORD, SqlServerOptions.PASSWORD_ENV,
+                SqlServerOptions.PASSWORD_FILE, SqlServerOptions.TLS_MODE, SqlServerOptions.TLS_ROOT_CERT,
+                SqlServerOptions.CONNECT_TIMEOUT, SqlServerOptions.CONNECT_MAX_RETRIES,
+                SqlServerOptions.CONNECT_RETRY_INITIAL_DELAY, SqlServerOptions.CONNECT_RETRY_MAX_DELAY,
+                SqlServerOptions.CDC_SCHEMA, SqlServerOptions.POLL_INTERVAL, SqlServerOptions.MAX_EVENTS_PER_POLL,
+                SqlServerOptions.CAPTURE_TRUNCATE_EVENTS, SqlOptions.SCHEMA_NAME, SqlOptions.CHANGELOG_MODE,
+                CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION, CdcSourceOptions.CHUNK_SIZE,
+                CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
+                CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL,
+                CdcSourceOptions.SCHEMA_CHANGES, CdcSourceOptions.TRANSACTION_BOUNDARIES,
+                CdcSourceOptions.TRANSACTION_MAX_CHANGES);
+    }
+
+    /** Refuses the metadata columns SQL Server's events cannot fill before anything else (no connection). */
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        for (Column c : context.getCatalogTable().getResolvedSchema().getColumns()) {
+            if (c instanceof Column.MetadataColumn) {
+                String key = ((Column.MetadataColumn) c).getMetadataKey().orElse(c.getName());
+                String why = UNSUPPORTED_METADATA.get(key);
+                if (why != null) {
+                    throw new CdcException(CdcException.Kind.CONFIGURATION, "Column " + c.getName() + " of "
+                            + context.getObjectIdentifier().asSummaryString() + " reads metadata '" + key
+                            + "', which '" + IDENTIFIER + "' does not supply: " + why + ". Remove the column.");
+                }
+            }
+        }
+        return super.createDynamicTableSource(context);
+    }
+
+    @Override
+    CdcConnector<SqlServerPosition, Lsn> connector(ReadableConfig options) {
+        return SqlServerConnector.create(SqlServerSourceConfig.fromConfiguration(options));
+    }
+
+    @Override
+    TableId table(ReadableConfig options) {
+        String database = options.get(SqlServerOptions.DATABASE_NAME);
+        String name = options.get(SqlOptions.TABLE_NAME);
+        int dot = name.indexOf('.');
+        if (dot >= 0) {
+            return TableId.of(database, name.substring(0, dot), name.substring(dot + 1));
+        }
+        // SqlOptions.SCHEMA_NAME defaults to PostgreSQL's 'public': only a schema given explicitly counts here
+        return TableId.of(database, options.getOptional(SqlOptions.SCHEMA_NAME).orElse(DEFAULT_SCHEMA), name);
+    }
+
+    @Override
+    ConnectorTypes connectorTypes() {
+        return new SqlServerTypes();
+    }
+}
