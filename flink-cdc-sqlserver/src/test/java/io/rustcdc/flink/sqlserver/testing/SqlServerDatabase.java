@@ -167,9 +167,23 @@ public final class SqlServerDatabase extends SqlDatabase implements AutoCloseabl
 
     /** A connector configuration for this database as the given login, TLS as the URL asks. */
     public SqlServerSourceConfig.Builder config() {
-        boolean plain = url.toLowerCase(Locale.ROOT).contains("encrypt=false");
         return SqlServerSourceConfig.builder().hostname(host).port(port).username(user).password(Secret.of(password))
-                .database(name()).tlsMode(plain ? TlsMode.DISABLE : TlsMode.REQUIRE);
+                .database(name()).tlsMode(tlsMode());
+    }
+
+    /** The given login. */
+    public String user() {
+        return user;
+    }
+
+    /** The given login's password, for a test's own connection options (SQL {@code WITH} clauses). */
+    public String password() {
+        return password;
+    }
+
+    /** {@code disable} when the URL says {@code encrypt=false}, else {@code require}. */
+    public TlsMode tlsMode() {
+        return url.toLowerCase(Locale.ROOT).contains("encrypt=false") ? TlsMode.DISABLE : TlsMode.REQUIRE;
     }
 
     @Override
