@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -356,20 +357,9 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     /** What a chunk's snapshot read: the binlog's end after it was opened, and the table as described in it. */
     private record Snapshot(MySqlPosition high, MySqlTable described) {}
 
-    private interface SnapshotRead<T> {
-        T read() throws SQLException;
-    }
-
     /** {@code read} in the transaction open on {@code s}, then its commit; a rollback when it fails. */
-    private static <T> T committed(Statement s, SnapshotRead<T> read) throws SQLException {
-        try {
-            T result = read.read();
-            s.execute("COMMIT");
-            return result;
-        } catch (SQLException | RuntimeException e) {
-            s.execute("ROLLBACK");
-            throw e;
-        }
+    private static <T> T committed(Statement s, JdbcTransactions.Work<T> read) throws SQLException {
+        return JdbcTransactions.committed(read, () -> s.execute("COMMIT"), () -> s.execute("ROLLBACK"));
     }
 
     private ChunkBackfill backfill(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,

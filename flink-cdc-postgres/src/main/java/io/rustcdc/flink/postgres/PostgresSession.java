@@ -9,6 +9,7 @@ import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -126,24 +127,13 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     public PostgresChunkMark readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
         try {
-            connection.setAutoCommit(false);
-            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            connection.setReadOnly(true);
-            try {
+            return JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_REPEATABLE_READ, true, () -> {
                 PostgresChunkMark mark = snapshotMark();
                 // described inside the chunk's snapshot: the rows carry the shape they were read with
                 PgTable now = catalog.describe(table.table(), publicationIfExists());
                 copyChunk(now, keyColumns, after, upTo, out);
-                connection.commit();
                 return mark;
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-                connection.setReadOnly(false);
-                connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-            }
+            });
         } catch (SQLException e) {
             throw failure(e);
         }

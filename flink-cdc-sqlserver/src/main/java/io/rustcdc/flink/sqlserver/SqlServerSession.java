@@ -8,6 +8,7 @@ import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
 import java.sql.Connection;
@@ -169,11 +170,7 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
             sql.append(" WHERE ").append(after == null ? "" : SqlServerSql.after(keys))
                     .append(after != null && upTo != null ? " AND " : "").append(upTo == null ? "" : SqlServerSql.atMost(keys));
         }
-        boolean autoCommit = connection.getAutoCommit();
-        int isolation = connection.getTransactionIsolation();
-        connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-        connection.setAutoCommit(false);
-        try {
+        return JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_SERIALIZABLE, false, () -> {
             try (PreparedStatement s = connection.prepareStatement(sql.toString())) {
                 int next = after == null ? 1 : SqlServerSql.bindTuple(s, 1, keys, after, false);
                 if (upTo != null) {
@@ -189,16 +186,8 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
                     }
                 }
             }
-            Lsn mark = logEnd(connection); // while the range locks are held
-            connection.commit();
-            return mark;
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
-        } finally {
-            connection.setAutoCommit(autoCommit);
-            connection.setTransactionIsolation(isolation);
-        }
+            return logEnd(connection); // while the range locks are held
+        });
     }
 
     /** Column {@code i} of {@code table}, read from {@code rs} at {@code index}; a value that does not fit fails naming both. */
