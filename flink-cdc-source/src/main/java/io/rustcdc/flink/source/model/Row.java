@@ -166,7 +166,20 @@ public final class Row implements Serializable {
             }
             return hash;
         }
-        return Arrays.deepHashCode(new Object[] {v});
+        // as Arrays.deepHashCode(new Object[] {v}) gave, without making that array: the same hashes as before
+        if (v instanceof byte[] bytes) {
+            return 31 + Arrays.hashCode(bytes);
+        }
+        if (v instanceof Object[] array) {
+            return 31 + Arrays.deepHashCode(array);
+        }
+        if (v == null) {
+            return 31;
+        }
+        if (v.getClass().isArray()) { // another primitive array, which no value kind holds
+            return Arrays.deepHashCode(new Object[] {v});
+        }
+        return 31 + v.hashCode();
     }
 
     /** Field names and value types only: a row's values may be confidential and never go to a log. */

@@ -22,7 +22,7 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Format 1 of a {@link ChangeEvent}: op, table, before and after rows ({@link RowCodec}), shape, source
  * (connector, snapshot flag, position by its {@link PositionFormat}, commit time), transaction and the
- * classified shape changes. Stateless.
+ * classified shape changes. Stateless: what {@link #write} caches is the caller's.
  */
 @Internal
 final class ChangeEventCodec {
@@ -40,12 +40,19 @@ final class ChangeEventCodec {
 
     private ChangeEventCodec() {}
 
-    static void write(DataOutputView out, ChangeEvent e, PositionFormat positions) throws IOException {
+    /** Writes {@code e}; its table id, row types and shape from {@code cache}, in the same bytes. */
+    static void write(DataOutputView out, ChangeEvent e, PositionFormat positions, EncodingCache cache)
+            throws IOException {
         OPS.write(out, e.op());
-        StateIO.writeTableId(out, e.table());
-        RowCodec.writeNullable(out, e.before());
-        RowCodec.writeNullable(out, e.after());
-        StateIO.writeNullableShape(out, e.shape());
+        cache.write(out, e.table(), StateIO::writeTableId);
+        RowCodec.writeNullable(out, e.before(), cache);
+        RowCodec.writeNullable(out, e.after(), cache);
+        RowShape shape = e.shape();
+        if (shape == null) {
+            out.writeBoolean(false); // as StateIO.writeNullableShape writes none
+        } else {
+            cache.write(out, shape, StateIO::writeNullableShape);
+        }
         writeSource(out, e.source(), positions);
         writeTransaction(out, e.transaction());
         out.writeInt(e.shapeChanges().size());

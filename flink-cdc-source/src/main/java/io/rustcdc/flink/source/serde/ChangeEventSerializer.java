@@ -15,7 +15,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * The Flink serializer of {@link ChangeEvent}s, for the network and for state: every field exactly
  * ({@link ChangeEventCodec}), positions by the connector's own serializer ({@link PositionFormat}).
  * Its snapshot ({@link ChangeEventSerializerSnapshot}) records the event format and the position
- * serializer. Events are immutable, so a copy is the event itself.
+ * serializer. Events are immutable, so a copy is the event itself. Not thread-safe (it caches the
+ * bytes of the row types, shapes and table ids it wrote): {@link #duplicate()} gives each thread its own.
  */
 @Internal
 public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
@@ -29,6 +30,8 @@ public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
             SourceInfo.snapshot("", null)).build();
 
     private final PositionFormat positions;
+    /** Made at first use: neither serialized with this serializer nor shared by its duplicates. */
+    private transient EncodingCache cache;
 
     public ChangeEventSerializer(PositionFormat positions) {
         this.positions = positions;
@@ -53,7 +56,7 @@ public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
 
     @Override
     public TypeSerializer<ChangeEvent> duplicate() {
-        return new ChangeEventSerializer(positions); // a position serializer of its own, made when first used
+        return new ChangeEventSerializer(positions); // a position serializer of its own, made when first used, and a cache
     }
 
     /** An event to reuse, which no read ever fills: events are immutable. */
@@ -79,7 +82,10 @@ public final class ChangeEventSerializer extends TypeSerializer<ChangeEvent> {
 
     @Override
     public void serialize(ChangeEvent event, DataOutputView out) throws IOException {
-        ChangeEventCodec.write(out, event, positions);
+        if (cache == null) {
+            cache = new EncodingCache();
+        }
+        ChangeEventCodec.write(out, event, positions, cache);
     }
 
     @Override

@@ -14,22 +14,23 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Writes a {@link Row} exactly: its {@link RowType} (names, and value types in nested format {@link
  * StateIO#FORMAT_2}), then each field as a value of {@link ValueCodec} or as absent (a field the source
- * did not supply, which is not null). Stateless.
+ * did not supply, which is not null).
  */
 @Internal
-public final class RowCodec {
+final class RowCodec {
     /** A field the source did not supply; distinct from every tag of {@link ValueCodec}. */
     static final byte ABSENT = 5;
 
     private RowCodec() {}
 
-    public static void writeNullable(DataOutputView out, @Nullable Row row) throws IOException {
+    /** Writes {@code row}, its type from {@code cache}. */
+    static void writeNullable(DataOutputView out, @Nullable Row row, EncodingCache cache) throws IOException {
         out.writeBoolean(row != null);
         if (row == null) {
             return;
         }
         RowType type = row.type();
-        writeType(out, type);
+        cache.write(out, type, RowCodec::writeType);
         for (int i = 0; i < type.size(); i++) {
             if (row.isPresent(i)) {
                 ValueCodec.write(out, type.type(i), row.get(i));
@@ -40,7 +41,7 @@ public final class RowCodec {
     }
 
     @Nullable
-    public static Row readNullable(DataInputView in) throws IOException {
+    static Row readNullable(DataInputView in) throws IOException {
         if (!in.readBoolean()) {
             return null;
         }

@@ -71,6 +71,41 @@ class ChangeEventSerializerTest {
     }
 
     /**
+     * A serializer that wrote an event's table, row types and shape before writes them from its cache:
+     * the bytes stay those of a serializer that never saw them, past the cache's capacity too, and a
+     * name UTF-8 cannot hold fails every time. Replay: -Drustcdc.changeevent.seed=N.
+     */
+    @Test
+    void cachedTypesAndShapesWriteTheSameBytes() throws IOException {
+        long seed = Long.getLong("rustcdc.changeevent.seed", System.nanoTime());
+        System.out.println("ChangeEventSerializerTest cache seed " + seed);
+        RandomChangeEvents events = new RandomChangeEvents(new Random(seed), true);
+        List<ChangeEvent> written = new ArrayList<>();
+        for (int i = 0; i < EncodingCache.CAPACITY + 44; i++) {
+            written.add(events.event());
+        }
+        TypeSerializer<ChangeEvent> cached = SERIALIZER.duplicate();
+        for (int pass = 0; pass < 3; pass++) {
+            for (int i = 0; i < written.size(); i++) {
+                ChangeEvent event = pass < 2 ? written.get(i) : written.get((i * 7) % written.size());
+                DataOutputSerializer out = new DataOutputSerializer(256);
+                cached.serialize(event, out);
+                assertThat(out.getCopyOfBuffer()).as("seed " + seed + " pass " + pass + " event " + i)
+                        .isEqualTo(serialize(event, SERIALIZER.duplicate()));
+            }
+        }
+
+        RowType badName = RowType.of(List.of("ok", "bad\uD800"), List.of(ValueType.of(ValueKind.TEXT),
+                ValueType.of(ValueKind.TEXT)));
+        ChangeEvent bad = ChangeEvent.builder(Op.INSERT, TableId.of("db", "public", "t"),
+                SourceInfo.snapshot("test", null)).after(Row.of(badName, "a", "b")).build();
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> cached.serialize(bad, new DataOutputSerializer(64)))
+                    .isInstanceOf(IOException.class).hasMessageContaining("lone surrogate");
+        }
+    }
+
+    /**
      * Equal by {@code equals}, which compares every field exactly; where an array value holds byte
      * strings, which {@code Row.equals} compares by identity, field by field instead.
      */
@@ -229,8 +264,12 @@ class ChangeEventSerializerTest {
     }
 
     static byte[] serialize(ChangeEvent event) throws IOException {
+        return serialize(event, SERIALIZER);
+    }
+
+    private static byte[] serialize(ChangeEvent event, TypeSerializer<ChangeEvent> serializer) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(256);
-        SERIALIZER.serialize(event, out);
+        serializer.serialize(event, out);
         return out.getCopyOfBuffer();
     }
 }
