@@ -1,15 +1,13 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionConfig;
 import io.rustcdc.flink.source.ConnectionConfigBuilder;
 import io.rustcdc.flink.source.ConnectionSettings;
 import io.rustcdc.flink.source.OptionChecks;
 import io.rustcdc.flink.source.SecretProvider;
-import io.rustcdc.flink.source.TlsMode;
 import java.io.Serializable;
-import java.time.Duration;
 import java.util.Objects;
-import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ReadableConfig;
 
@@ -23,7 +21,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * them, which shows only as a disconnect, so each source must be given an id of its own.
  */
 @PublicEvolving
-public final class MySqlSourceConfig implements Serializable {
+public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
     private static final long serialVersionUID = 1L;
 
     public static final String HOSTNAME = "hostname";
@@ -75,43 +73,13 @@ public final class MySqlSourceConfig implements Serializable {
         return flavor;
     }
 
-    /** Host, port, user, password and TLS. */
+    @Override
     public ConnectionSettings connection() {
         return connection;
     }
 
-    public String hostname() {
-        return connection.hostname();
-    }
-
-    public int port() {
-        return connection.port();
-    }
-
-    public String username() {
-        return connection.username();
-    }
-
-    /** Where the password comes from; resolved at each connection. */
-    public SecretProvider password() {
-        return connection.password();
-    }
-
     public long serverId() {
         return serverId;
-    }
-
-    public TlsMode tlsMode() {
-        return connection.tlsMode();
-    }
-
-    @Nullable
-    public String tlsRootCert() {
-        return connection.tlsRootCert();
-    }
-
-    public Duration connectTimeout() {
-        return connection.connectTimeout();
     }
 
     public ForeignKeyCascades foreignKeyCascades() {

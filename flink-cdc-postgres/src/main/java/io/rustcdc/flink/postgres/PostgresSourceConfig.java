@@ -1,11 +1,11 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionConfig;
 import io.rustcdc.flink.source.ConnectionConfigBuilder;
 import io.rustcdc.flink.source.ConnectionSettings;
 import io.rustcdc.flink.source.OptionChecks;
 import io.rustcdc.flink.source.SecretProvider;
-import io.rustcdc.flink.source.TlsMode;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -28,7 +28,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * }</pre>
  */
 @PublicEvolving
-public final class PostgresSourceConfig implements Serializable {
+public final class PostgresSourceConfig implements ConnectionConfig, Serializable {
     private static final long serialVersionUID = 1L;
     private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
     private static final Duration MAX_INTERVAL = Duration.ofMinutes(10);
@@ -78,30 +78,13 @@ public final class PostgresSourceConfig implements Serializable {
                 .build();
     }
 
-    /** Host, port, user, password and TLS. */
+    @Override
     public ConnectionSettings connection() {
         return connection;
     }
 
-    public String hostname() {
-        return connection.hostname();
-    }
-
-    public int port() {
-        return connection.port();
-    }
-
     public String database() {
         return database;
-    }
-
-    public String username() {
-        return connection.username();
-    }
-
-    /** Where the password comes from; resolved at each connection. */
-    public SecretProvider password() {
-        return connection.password();
     }
 
     /** The replication slot, or null for a source that only snapshots. */
@@ -126,19 +109,6 @@ public final class PostgresSourceConfig implements Serializable {
 
     public boolean createPublicationIfMissing() {
         return createPublicationIfMissing;
-    }
-
-    public TlsMode tlsMode() {
-        return connection.tlsMode();
-    }
-
-    @Nullable
-    public String tlsRootCert() {
-        return connection.tlsRootCert();
-    }
-
-    public Duration connectTimeout() {
-        return connection.connectTimeout();
     }
 
     public boolean captureLogicalMessages() {

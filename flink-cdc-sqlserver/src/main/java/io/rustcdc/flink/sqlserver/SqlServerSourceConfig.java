@@ -1,8 +1,9 @@
 package io.rustcdc.flink.sqlserver;
 
 import io.rustcdc.flink.source.CdcException;
-import io.rustcdc.flink.source.ConnectionOptions;
+import io.rustcdc.flink.source.ConnectionConfig;
 import io.rustcdc.flink.source.ConnectionConfigBuilder;
+import io.rustcdc.flink.source.ConnectionOptions;
 import io.rustcdc.flink.source.ConnectionSettings;
 import io.rustcdc.flink.source.OptionChecks;
 import java.io.Serializable;
@@ -18,7 +19,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * resolved at each connection and never appears in {@code toString}. Immutable.
  */
 @PublicEvolving
-public final class SqlServerSourceConfig implements Serializable {
+public final class SqlServerSourceConfig implements ConnectionConfig, Serializable {
     private static final long serialVersionUID = 1L;
 
     public static final String PORT = "port";
@@ -60,6 +61,7 @@ public final class SqlServerSourceConfig implements Serializable {
         return b.build();
     }
 
+    @Override
     public ConnectionSettings connection() {
         return connection;
     }
