@@ -9,11 +9,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The run's writer connections, each running its own seeded transactions until the deadline and,
- * past it, until {@link #release() released}: so a run whose snapshot outlasts the deadline still
- * writes while the stream runs.
+ * The run's writer connections, each running its own seeded transactions until the deadline; past
+ * it the first one goes on, a transaction every 20 ms, until {@link #release() released}: so a run
+ * whose snapshot outlasts the deadline still writes while the stream runs.
  */
 final class Writers implements AutoCloseable {
+    private static final long PAST_DEADLINE_PAUSE_MILLIS = 20;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
@@ -28,11 +29,17 @@ final class Writers implements AutoCloseable {
         deadline = System.currentTimeMillis() + workload.writeMillis;
         for (int w = 0; w < workload.writers; w++) {
             Transactions transactions = new Transactions(target, workload.slots, workload.writerSeed(w));
+            boolean first = w == 0;
             Thread t = new Thread(() -> {
                 try (Connection c = target.connect();
                         Statement s = c.createStatement()) {
                     c.setAutoCommit(false);
-                    while (!stop.get() && (System.currentTimeMillis() < deadline || !released.get())) {
+                    while (!stop.get() && (System.currentTimeMillis() < deadline || first && !released.get())) {
+                        if (System.currentTimeMillis() >= deadline) {
+                            // past the deadline one writer goes on, slower, so that a snapshot slowed by the
+                            // writers' pace can end while its changes still reach the stream
+                            Thread.sleep(PAST_DEADLINE_PAUSE_MILLIS);
+                        }
                         List<String> statements = transactions.next();
                         boolean rollBack = transactions.rollBack();
                         try {
