@@ -1,0 +1,63 @@
+package io.rustcdc.flink.source.control;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * One table's line of the state readout the enumerator writes: its snapshot status, chunks planned
+ * and read (-1: not known to the enumerator, see docs/operations.md), and the row filter in effect.
+ * Immutable.
+ */
+@PublicEvolving
+public record TableReadout(String table, String status, int chunksPlanned, int chunksRead, String filter) {
+    /** Being snapshotted: chunks are planned and read. */
+    public static final String SNAPSHOTTING = "snapshotting";
+    /** Being snapshotted, but no new chunk is read until it is resumed. */
+    public static final String PAUSED = "paused";
+    /** Its snapshot was stopped; requesting the table again starts it over. */
+    public static final String STOPPED = "stopped";
+    /** Snapshotted; the stream captures it. */
+    public static final String CAPTURED = "captured";
+    /** Requested again; its new snapshot starts when the stream's reader takes it. */
+    public static final String QUEUED = "queued";
+    /** The source does not capture it. */
+    public static final String NOT_CAPTURED = "not-captured";
+    static final String HEADER = "table\tstatus\tchunks-planned\tchunks-read\tfilter";
+
+    public TableReadout {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(filter, "filter");
+    }
+
+    /** Whether its chunks are planned or read now, or will be (snapshotting, paused or queued). */
+    public boolean inProgress() {
+        return status.equals(SNAPSHOTTING) || status.equals(PAUSED) || status.equals(QUEUED);
+    }
+
+    static String format(List<TableReadout> tables) {
+        StringBuilder b = new StringBuilder(HEADER).append('\n');
+        for (TableReadout t : tables) {
+            b.append(t.table).append('\t').append(t.status).append('\t').append(t.chunksPlanned).append('\t')
+                    .append(t.chunksRead).append('\t').append(t.filter).append('\n');
+        }
+        return b.toString();
+    }
+
+    static List<TableReadout> parse(String text) {
+        List<TableReadout> tables = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            if (line.isBlank() || line.equals(HEADER) || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            if (f.length != 5) {
+                throw new IllegalArgumentException("A line of the snapshot state readout is not 5 fields: " + line);
+            }
+            tables.add(new TableReadout(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), f[4]));
+        }
+        return tables;
+    }
+}

@@ -1,0 +1,81 @@
+package io.rustcdc.flink.source.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.source.CdcException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The control directory's files: requests, results and the state readout, written whole and read back. */
+class ControlFilesTest {
+    @TempDir Path dir;
+
+    @Test
+    void aRequestReadsBackAsItWasWritten() {
+        ControlRequest r = ControlRequest.of("r-1", ControlRequest.Operation.REQUEST, List.of("public.a", "public.b"));
+        assertThat(ControlRequest.parse("r-1", r.format())).isEqualTo(r);
+        assertThat(ControlRequest.parse("p", "# a comment\n operation = Pause \n\ntables=\n").tables()).isEmpty();
+        assertThat(ControlRequest.of(ControlRequest.Operation.STOP, List.of()).id()).matches("[0-9]+-[0-9a-f]{12}");
+    }
+
+    @Test
+    void aMalformedRequestIsRefusedNamingWhatIsWrong() {
+        assertThatThrownBy(() -> ControlRequest.parse("x", "operation=snapshot\n")).isInstanceOf(CdcException.class)
+                .hasMessageContaining("x").hasMessageContaining("'snapshot'");
+        assertThatThrownBy(() -> ControlRequest.parse("x", "tables=a.b\n")).hasMessageContaining("no operation");
+        assertThatThrownBy(() -> ControlRequest.parse("x", "operation=pause\ncolour=red\n"))
+                .hasMessageContaining("'colour'");
+        assertThatThrownBy(() -> ControlRequest.parse("x", "operation=request\n"))
+                .hasMessageContaining("no table");
+        assertThatThrownBy(() -> ControlRequest.of("../etc", ControlRequest.Operation.PAUSE, List.of()))
+                .hasMessageContaining("'../etc'");
+    }
+
+    @Test
+    void resultsAndTheReadoutReadBackAndNoTemporaryFileIsLeft() throws Exception {
+        ControlDirectory d = ControlDirectory.of(dir.toUri().toString());
+        SnapshotControl client = SnapshotControl.at(dir.toUri().toString());
+        String id = client.pause("public.a");
+        d.writeRequest(ControlRequest.of("bad", ControlRequest.Operation.PAUSE, List.of()));
+        Files.writeString(dir.resolve("requests/bad.request"), "nonsense\n");
+        List<ControlDirectory.Pending> pending = d.pendingRequests(Set.of());
+        assertThat(pending).extracting(ControlDirectory.Pending::id).containsExactly(id, "bad");
+        assertThat(pending.get(0).request().tables()).containsExactly("public.a");
+        assertThat(pending.get(1).error()).contains("bad").contains("nonsense");
+        assertThat(d.pendingRequests(Set.of(id, "bad"))).isEmpty();
+
+        ControlResult applied = ControlResult.applied(id, "pause: public.a", Map.of("public.a", "snapshotting"));
+        d.writeResult(applied);
+        d.writeResult(applied); // written again after a failover: replaced whole
+        assertThat(client.result(id)).contains(applied);
+        assertThat(client.result("other")).isEmpty();
+        ControlResult rejected = ControlResult.rejected("bad", "it says\nnothing");
+        d.writeResult(rejected);
+        assertThat(client.result("bad").orElseThrow().message()).isEqualTo("it says nothing");
+
+        assertThat(client.state()).isEmpty();
+        List<TableReadout> state = List.of(new TableReadout("public.a", TableReadout.PAUSED, -1, 3, "none"),
+                new TableReadout("public.b", TableReadout.CAPTURED, 7, 7, "none"));
+        d.writeState(state);
+        d.writeState(state);
+        assertThat(client.state()).isEqualTo(state);
+
+        d.deleteRequest(id);
+        d.deleteRequest(id);
+        assertThat(d.pendingRequests(Set.of())).extracting(ControlDirectory.Pending::id).containsExactly("bad");
+        try (var files = Files.walk(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
+        }
+    }
+
+    @Test
+    void anEmptyPathIsRefusedWithTheOption() {
+        assertThatThrownBy(() -> ControlDirectory.of(" ")).hasMessageContaining("scan.control.path");
+    }
+}
