@@ -1,5 +1,8 @@
 package io.rustcdc.flink.source;
 
+import io.rustcdc.flink.source.control.ControlSettings;
+import javax.annotation.Nullable;
+
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.deserializer.SchemaChangeGate;
 import io.rustcdc.flink.source.enumerator.CdcEnumerator;
@@ -57,11 +60,14 @@ public final class CdcSource<T, P extends SourcePosition & Comparable<P>, M exte
     private final CdcConnector<P, M> connector;
     private final SourceSettings settings;
     private final ChangeEventDeserializer<T> deserializer;
+    @Nullable private final ControlSettings control;
 
-    CdcSource(CdcConnector<P, M> connector, SourceSettings settings, ChangeEventDeserializer<T> deserializer) {
+    CdcSource(CdcConnector<P, M> connector, SourceSettings settings, ChangeEventDeserializer<T> deserializer,
+            @Nullable ControlSettings control) {
         this.connector = connector;
         this.settings = settings;
         this.deserializer = deserializer;
+        this.control = control;
     }
 
     /** The way in: choose the connector first. */
@@ -94,6 +100,12 @@ public final class CdcSource<T, P extends SourcePosition & Comparable<P>, M exte
         return settings;
     }
 
+    /** The snapshot control's directory and poll interval; null when {@code scan.control.path} is not set. */
+    @Nullable
+    public ControlSettings control() {
+        return control;
+    }
+
     @Override
     public Boundedness getBoundedness() {
         return settings.startupMode().streams() ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
@@ -108,13 +120,14 @@ public final class CdcSource<T, P extends SourcePosition & Comparable<P>, M exte
     @Override
     public SplitEnumerator<CdcSplit, EnumeratorState<P, M>> createEnumerator(SplitEnumeratorContext<CdcSplit> context) {
         return new CdcEnumerator<>(context, RetryingConnector.wrap(connector, context.metricGroup()), settings,
-                EnumeratorState.empty());
+                EnumeratorState.empty(), control);
     }
 
     @Override
     public SplitEnumerator<CdcSplit, EnumeratorState<P, M>> restoreEnumerator(SplitEnumeratorContext<CdcSplit> context,
             EnumeratorState<P, M> state) {
-        return new CdcEnumerator<>(context, RetryingConnector.wrap(connector, context.metricGroup()), settings, state);
+        return new CdcEnumerator<>(context, RetryingConnector.wrap(connector, context.metricGroup()), settings, state,
+                control);
     }
 
     @Override

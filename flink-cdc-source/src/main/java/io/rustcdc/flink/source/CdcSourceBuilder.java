@@ -1,5 +1,9 @@
 package io.rustcdc.flink.source;
 
+import io.rustcdc.flink.source.control.ControlDirectory;
+import io.rustcdc.flink.source.control.ControlOptions;
+import io.rustcdc.flink.source.control.ControlSettings;
+
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.SourcePosition;
@@ -34,6 +38,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
     private SchemaChangePolicy schemaChanges = CdcSourceOptions.SCHEMA_CHANGES.defaultValue();
     private TransactionBoundaries transactionBoundaries = CdcSourceOptions.TRANSACTION_BOUNDARIES.defaultValue();
     private int transactionMaxChanges = CdcSourceOptions.TRANSACTION_MAX_CHANGES.defaultValue();
+    private String controlPath;
+    private Duration controlInterval = ControlOptions.CONTROL_INTERVAL.defaultValue();
 
     CdcSourceBuilder(CdcConnector<P, M> connector, ChangeEventDeserializer<T> deserializer) {
         this.connector = Objects.requireNonNull(connector, "connector");
@@ -54,6 +60,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         b.schemaChanges = schemaChanges;
         b.transactionBoundaries = transactionBoundaries;
         b.transactionMaxChanges = transactionMaxChanges;
+        b.controlPath = controlPath;
+        b.controlInterval = controlInterval;
         return b;
     }
 
@@ -152,7 +160,23 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         return this;
     }
 
-    /** Applies the options of {@link CdcSourceOptions} that {@code options} sets. */
+    /**
+     * The snapshot control directory ({@code scan.control.path}): a Flink path every JobManager can
+     * read and write, one per source. The enumerator polls it for {@link
+     * io.rustcdc.flink.source.control.SnapshotControl} requests; null (the default): no control.
+     */
+    public CdcSourceBuilder<T, P, M> controlPath(String path) {
+        this.controlPath = path;
+        return this;
+    }
+
+    /** How often the enumerator polls the control directory ({@code scan.control.interval}, 5 s by default). */
+    public CdcSourceBuilder<T, P, M> controlInterval(Duration interval) {
+        this.controlInterval = interval;
+        return this;
+    }
+
+    /** Applies the options of {@link CdcSourceOptions} and {@link ControlOptions} that {@code options} sets. */
     public CdcSourceBuilder<T, P, M> options(ReadableConfig options) {
         options.getOptional(CdcSourceOptions.TABLE_INCLUDE_LIST).ifPresent(include::addAll);
         options.getOptional(CdcSourceOptions.TABLE_EXCLUDE_LIST).ifPresent(exclude::addAll);
@@ -165,6 +189,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         options.getOptional(CdcSourceOptions.SCHEMA_CHANGES).ifPresent(p -> schemaChanges = p);
         options.getOptional(CdcSourceOptions.TRANSACTION_BOUNDARIES).ifPresent(b -> transactionBoundaries = b);
         options.getOptional(CdcSourceOptions.TRANSACTION_MAX_CHANGES).ifPresent(n -> transactionMaxChanges = n);
+        options.getOptional(ControlOptions.CONTROL_PATH).ifPresent(p -> controlPath = p);
+        options.getOptional(ControlOptions.CONTROL_INTERVAL).ifPresent(d -> controlInterval = d);
         options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).ifPresent(entries -> {
             for (String entry : entries) {
                 int colon = entry.lastIndexOf(':');
@@ -212,6 +238,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         SourceSettings settings = new SourceSettings(TableFilter.of(include, exclude), startupMode, chunkSize,
                 chunkKeyColumns, fullBeforeImages, checkpointsRetained, sinkGuarantee,
                 tableDiscoveryInterval, schemaChanges, transactionBoundaries, transactionMaxChanges);
-        return new CdcSource<>(connector, settings, deserializer);
+        ControlSettings control = controlPath == null ? null
+                : new ControlSettings(ControlDirectory.of(controlPath), controlInterval);
+        return new CdcSource<>(connector, settings, deserializer, control);
     }
 }

@@ -75,6 +75,15 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
         });
     }
 
+    /** Resolves the tables of an on-demand request: see {@link TableDiscovery#resolve}. */
+    List<TableDiscovery.Found> resolve(List<String> names, Set<TableId> captured) {
+        return call(() -> {
+            List<TableDiscovery.Found> found = discovery.resolve(session.get(), names, captured);
+            found.forEach(f -> descriptions.put(f.plan.table(), f.description));
+            return found;
+        });
+    }
+
     /**
      * Up to {@code count} chunks of {@code plan}'s table, in key order: fewer when the table ends
      * first. A key the connector's order cannot split is one chunk, found without asking the database.

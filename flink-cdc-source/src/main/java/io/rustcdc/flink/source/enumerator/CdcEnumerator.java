@@ -4,6 +4,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.SinkGuarantee;
 import io.rustcdc.flink.source.SourceSettings;
+import io.rustcdc.flink.source.control.ControlSettings;
 import io.rustcdc.flink.source.history.SchemaChange;
 import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.SourcePosition;
@@ -95,13 +96,24 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     /** The captured and added tables, for discovery on the worker thread. */
     private volatile Set<TableId> known = Set.of();
     private volatile boolean closed;
+    private final SnapshotOperations operations;
+    /** The snapshot control (see docs/operations.md); null when no control path is set. */
+    @Nullable private final ControlLoop controlLoop;
 
     public CdcEnumerator(SplitEnumeratorContext<CdcSplit> context, CdcConnector<P, M> connector, SourceSettings settings,
             EnumeratorState<P, M> state) {
+        this(context, connector, settings, state, null);
+    }
+
+    public CdcEnumerator(SplitEnumeratorContext<CdcSplit> context, CdcConnector<P, M> connector, SourceSettings settings,
+            EnumeratorState<P, M> state, @Nullable ControlSettings control) {
         this.context = context;
+        this.operations = new SnapshotOperations(new OperationsView(), state.control);
         this.connector = connector;
         this.settings = settings;
         this.worker = new CatalogWorker<>(connector, settings);
+        this.controlLoop = control == null ? null : new ControlLoop(context, control, worker, operations,
+                () -> known, connector.name(), () -> closed);
         this.chunks = new SnapshotChunks<>(state);
         this.initialized = state.initialized;
         this.streamStart = state.streamStart;
@@ -160,6 +172,9 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             answerOwner();
         }
         scheduleDiscovery();
+        if (controlLoop != null) {
+            controlLoop.schedule();
+        }
         assignPending();
     }
 
@@ -192,6 +207,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             if (tables.contains(table) || added.stream().anyMatch(p -> p.table().equals(table))) {
                 continue; // found twice
             }
+            chunks.undrop(table);
             names.add(table);
             if (snapshotting) {
                 chunks.addPlans(List.of(f.plan));
@@ -220,6 +236,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private void refreshKnown() {
         Set<TableId> all = new HashSet<>(tables);
         added.forEach(p -> all.add(p.table()));
+        all.addAll(operations.stopped); // a stopped table is taken in again only when it is requested
         known = Set.copyOf(all);
     }
 
@@ -265,9 +282,16 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         } else if (event instanceof StreamOwnerEvent owner) {
             streamOwner(subtaskId, owner);
         } else if (event instanceof TablesAcceptedEvent accepted) {
-            tables.addAll(accepted.tables());
+            for (TableId t : accepted.tables()) {
+                if (!operations.stopped.contains(t)) {
+                    tables.add(t); // a table stopped before its reader took it is not captured
+                }
+            }
             added.removeIf(p -> accepted.tables().contains(p.table()));
+            operations.accepted(accepted.reading());
             refreshKnown();
+        } else if (event instanceof StreamChunkReadEvent read) {
+            operations.chunkRead(read.table(), read.last());
         } else {
             LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
         }
@@ -282,7 +306,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private void streamOwner(int subtaskId, StreamOwnerEvent owner) {
         streamOwner = subtaskId;
         for (TablePlan plan : streamPlans.values()) {
-            if (!owner.captured().contains(plan.table()) && tables.remove(plan.table())) {
+            if (!owner.captured().contains(plan.table()) && !operations.stopped.contains(plan.table())
+                    && tables.remove(plan.table())) {
                 added.add(plan);
                 LOG.info("Subtask {} streams from a state without table {}, which an attempt since took: it is "
                         + "snapshotted again", subtaskId, plan.table());
@@ -297,8 +322,23 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
 
     /** Tells the stream's reader the tables added that its split lacks (maybe none): it streams from then on. */
     private void answerOwner() {
+        if (!operations.paused.isEmpty() || !operations.stopped.isEmpty()) {
+            context.sendEventToSourceReader(streamOwner, controlEvent());
+        }
         context.sendEventToSourceReader(streamOwner, new TablesAddedEvent(added, ownerRedelivers));
         ownerAnswered = true;
+        List<TablePlan> rereads = operations.rereadsToHand();
+        if (!rereads.isEmpty()) {
+            context.sendEventToSourceReader(streamOwner, new TablesRereadEvent(rereads));
+        }
+    }
+
+    private SnapshotControlEvent controlEvent() {
+        return new SnapshotControlEvent(operations.paused, operations.stopped);
+    }
+
+    private boolean streamAnswered() {
+        return streamStatus != EnumeratorState.StreamStatus.NOT_CREATED && streamOwner >= 0 && ownerAnswered;
     }
 
     private boolean atLeastOnce() {
@@ -324,7 +364,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 it.remove();
                 continue;
             }
-            ChunkSplit<M> chunk = chunks.nextUnassigned();
+            ChunkSplit<M> chunk = chunks.nextUnassigned(operations.paused);
             if (chunk == null && chunks.planning()) {
                 planChunks();
                 return; // the waiting readers are answered when the worker has planned chunks
@@ -338,6 +378,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 it.remove();
             } else if (chunks.reading()) {
                 return; // the last chunks are being read: the stream waits for their marks
+            } else if (chunks.hasUnassigned()) {
+                return; // chunks of paused tables are left: the stream waits for them
             } else if (settings.startupMode().streams()) {
                 if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED
                         && !gate.mayStart(context.currentParallelism(), System.nanoTime())) {
@@ -360,7 +402,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
 
     /** Asks the worker for the next chunks of the table being planned, unless it is at it already. */
     private void planChunks() {
-        TablePlan plan = chunks.startPlanning();
+        TablePlan plan = chunks.startPlanning(operations.paused);
         if (plan == null) {
             return;
         }
@@ -428,14 +470,99 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     public EnumeratorState<P, M> snapshotState(long checkpointId) {
         gate.checkpointTaken(checkpointId);
         return new EnumeratorState<>(initialized, streamStart, history, tables, chunks.plans(), chunks.unassigned(),
-                chunks.inFlight(), chunks.finished(), streamStatus, returnedStream);
+                chunks.inFlight(), chunks.finished(), streamStatus, returnedStream, operations.state(checkpointId));
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         gate.checkpointCompleted(checkpointId);
+        if (controlLoop != null) {
+            controlLoop.checkpointCompleted(checkpointId);
+        } else {
+            operations.checkpointCompleted(checkpointId);
+        }
         if (gate.open() && streamStatus == EnumeratorState.StreamStatus.NOT_CREATED) {
             assignPending();
+        }
+    }
+
+    /** What the snapshot operations ask of, and do to, this enumerator; coordinator thread only. */
+    private final class OperationsView implements SnapshotOperations.Snapshot {
+        /** Rereads requested in this poll, sent after the flags. */
+        private final List<TablePlan> rereadsToSend = new ArrayList<>();
+
+        @Override
+        public boolean first() {
+            return streamStatus == EnumeratorState.StreamStatus.NOT_CREATED;
+        }
+
+        @Override
+        public boolean captured(TableId table) {
+            return tables.contains(table);
+        }
+
+        @Override
+        public boolean inSnapshot(TableId table) {
+            return first() ? chunks.inProgress(table) : added.stream().anyMatch(p -> p.table().equals(table));
+        }
+
+        @Override
+        public boolean readingChunks(TableId table) {
+            return chunks.reading(table);
+        }
+
+        @Override
+        public Set<TableId> tables() {
+            return known;
+        }
+
+        @Override
+        public int chunksPlanned(TableId table) {
+            return chunks.chunksPlanned(table);
+        }
+
+        @Override
+        public int chunksRead(TableId table) {
+            return chunks.chunksRead(table);
+        }
+
+        @Override
+        public void startNew(TableDiscovery.Found table) {
+            accept(List.of(table), false);
+        }
+
+        @Override
+        public void reread(TablePlan plan) {
+            if (streamAnswered()) {
+                rereadsToSend.add(plan);
+            } // otherwise handed over with the answer to the stream's reader
+        }
+
+        @Override
+        public void drop(TableId table) {
+            if (first()) {
+                if (chunks.inProgress(table)) {
+                    chunks.drop(table);
+                    tables.remove(table); // a table partly read is not captured: its changes would be no changelog
+                }
+            } else {
+                added.removeIf(p -> p.table().equals(table));
+                streamPlans.remove(table);
+            }
+        }
+
+        @Override
+        public void changed() {
+            refreshKnown();
+            if (first()) {
+                assignPending();
+            } else if (streamAnswered()) {
+                context.sendEventToSourceReader(streamOwner, controlEvent());
+                if (!rereadsToSend.isEmpty()) {
+                    context.sendEventToSourceReader(streamOwner, new TablesRereadEvent(rereadsToSend));
+                }
+            }
+            rereadsToSend.clear();
         }
     }
 

@@ -12,7 +12,8 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * The enumerator's checkpointed state: what was prepared at the first start, the tables and their
- * chunk plans, chunks not yet assigned, assigned and finished, and where the stream split is. A
+ * chunk plans, chunks not yet assigned, assigned and finished, where the stream split is, and the
+ * snapshot control's flags ({@link ControlState}). A
  * finished chunk is kept only until the stream split is created. Immutable.
  */
 @Internal
@@ -35,10 +36,19 @@ public final class EnumeratorState<P, M> {
     final List<ChunkSplit<M>> finished;
     final StreamStatus streamStatus;
     @Nullable final StreamSplit<P, M> returnedStream;
+    final ControlState control;
 
     EnumeratorState(boolean initialized, @Nullable P streamStart, @Nullable SchemaHistory history, Set<TableId> tables,
             List<TablePlan> plans, List<ChunkSplit<M>> unassigned, List<ChunkSplit<M>> inFlight,
             List<ChunkSplit<M>> finished, StreamStatus streamStatus, @Nullable StreamSplit<P, M> returnedStream) {
+        this(initialized, streamStart, history, tables, plans, unassigned, inFlight, finished, streamStatus,
+                returnedStream, ControlState.EMPTY);
+    }
+
+    EnumeratorState(boolean initialized, @Nullable P streamStart, @Nullable SchemaHistory history, Set<TableId> tables,
+            List<TablePlan> plans, List<ChunkSplit<M>> unassigned, List<ChunkSplit<M>> inFlight,
+            List<ChunkSplit<M>> finished, StreamStatus streamStatus, @Nullable StreamSplit<P, M> returnedStream,
+            ControlState control) {
         this.initialized = initialized;
         this.streamStart = streamStart;
         this.history = history;
@@ -49,6 +59,7 @@ public final class EnumeratorState<P, M> {
         this.finished = List.copyOf(finished);
         this.streamStatus = streamStatus;
         this.returnedStream = returnedStream;
+        this.control = control;
     }
 
     /** The state of a source that has not started. */

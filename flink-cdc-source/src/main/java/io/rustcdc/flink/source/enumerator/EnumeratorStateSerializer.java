@@ -30,7 +30,12 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
     static final int VERSION_1 = 1;
     /** Version 1 in nested format {@link StateIO#FORMAT_2}, the stream status as an explicit code (version 1: ordinal). */
     static final int VERSION_2 = 2;
-    static final int CURRENT_VERSION = VERSION_2;
+    /**
+     * Version 2, then the snapshot control: paused, stopped, the plans of tables requested again, the
+     * tables the stream's reader snapshots, and the ids of answered control requests.
+     */
+    static final int VERSION_3 = 3;
+    static final int CURRENT_VERSION = VERSION_3;
 
     /** The statuses in the order version 1 wrote their ordinals; frozen. */
     private static final EnumeratorState.StreamStatus[] VERSION_1_STATUSES = {EnumeratorState.StreamStatus.NOT_CREATED,
@@ -88,6 +93,7 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
             out.writeInt(bytes.length);
             out.write(bytes);
         }
+        writeControl(out, state.control);
         return out.getCopyOfBuffer();
     }
 
@@ -96,6 +102,7 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         switch (version) {
             case VERSION_1:
             case VERSION_2:
+            case VERSION_3:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("the enumerator state", version, CURRENT_VERSION);
@@ -132,9 +139,57 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
             in.readFully(bytes);
             returned = (StreamSplit<P, M>) splits.deserialize(splitVersion, bytes);
         }
+        ControlState control = version >= VERSION_3 ? readControl(in, splitVersion, format) : ControlState.EMPTY;
         StateIO.requireFullyRead(in, "the enumerator state");
         return new EnumeratorState<>(initialized, streamStart, history, tables, plans, unassigned, inFlight, finished,
-                status, returned);
+                status, returned, control);
+    }
+
+    private void writeControl(DataOutputView out, ControlState control) throws IOException {
+        writeTables(out, control.paused());
+        writeTables(out, control.stopped());
+        out.writeInt(control.rereads().size());
+        for (TablePlan plan : control.rereads()) {
+            splits.writePlan(out, plan);
+        }
+        writeTables(out, control.streamSnapshotting());
+        out.writeInt(control.applied().size());
+        for (String id : new java.util.TreeSet<>(control.applied())) {
+            StateIO.writeString(out, id);
+        }
+    }
+
+    private ControlState readControl(DataInputView in, int splitVersion, int format) throws IOException {
+        Set<TableId> paused = readTables(in);
+        Set<TableId> stopped = readTables(in);
+        int n = StateIO.readCount(in);
+        List<TablePlan> rereads = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            rereads.add(splits.readPlan(in, splitVersion, format));
+        }
+        Set<TableId> snapshotting = readTables(in);
+        int ids = StateIO.readCount(in);
+        Set<String> applied = new HashSet<>();
+        for (int i = 0; i < ids; i++) {
+            applied.add(StateIO.readString(in));
+        }
+        return new ControlState(paused, stopped, rereads, snapshotting, applied);
+    }
+
+    private static void writeTables(DataOutputView out, Set<TableId> tables) throws IOException {
+        out.writeInt(tables.size());
+        for (TableId t : new java.util.TreeSet<>(tables)) {
+            StateIO.writeTableId(out, t);
+        }
+    }
+
+    private static Set<TableId> readTables(DataInputView in) throws IOException {
+        int n = StateIO.readCount(in);
+        Set<TableId> tables = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            tables.add(StateIO.readTableId(in));
+        }
+        return tables;
     }
 
     private void writeChunks(DataOutputView out, List<ChunkSplit<M>> chunks) throws IOException {

@@ -7,9 +7,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
@@ -33,6 +36,8 @@ final class SnapshotChunks<M> {
     private final Map<TableId, Integer> chunksRead = new ConcurrentHashMap<>();
     /** The plan the worker is planning chunks from; null while it plans none. */
     @Nullable private TablePlan planning;
+    /** Tables whose snapshot was stopped: chunks of theirs reported read or handed back are dropped. */
+    private final Set<TableId> dropped = new HashSet<>();
 
     SnapshotChunks(EnumeratorState<?, M> state) {
         plans.addAll(state.plans);
@@ -45,10 +50,22 @@ final class SnapshotChunks<M> {
         plans.addAll(tablePlans);
     }
 
-    /** A chunk to assign, if one is planned. */
+    /** A chunk to assign, if one is planned for a table not in {@code paused}. */
     @Nullable
-    ChunkSplit<M> nextUnassigned() {
-        return unassigned.poll();
+    ChunkSplit<M> nextUnassigned(Set<TableId> paused) {
+        for (Iterator<ChunkSplit<M>> it = unassigned.iterator(); it.hasNext(); ) {
+            ChunkSplit<M> c = it.next();
+            if (!paused.contains(c.table())) {
+                it.remove();
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Whether chunks are planned but not assigned (of paused tables, when {@link #nextUnassigned} finds none). */
+    boolean hasUnassigned() {
+        return !unassigned.isEmpty();
     }
 
     /** Whether a table still has chunks to plan. */
@@ -57,31 +74,81 @@ final class SnapshotChunks<M> {
     }
 
     /**
-     * The plan to plan chunks from next, taken as in progress; null when the worker is at it already
-     * or nothing is left to plan.
+     * The plan to plan chunks from next, of a table not in {@code paused}, taken as in progress; null
+     * when the worker is at it already or nothing is left to plan.
      */
     @Nullable
-    TablePlan startPlanning() {
-        if (planning != null || plans.isEmpty()) {
+    TablePlan startPlanning(Set<TableId> paused) {
+        if (planning != null) {
             return null;
         }
-        planning = plans.peekFirst();
-        return planning;
+        for (TablePlan p : plans) {
+            if (!paused.contains(p.table())) {
+                planning = p;
+                return p;
+            }
+        }
+        return null;
     }
 
     /** Takes the chunks the worker planned: they wait to be assigned, and the plan goes on where they end. */
     void planned(CatalogWorker.PlannedChunks<M> result) {
-        if (planning != result.from() || plans.peekFirst() != result.from()) {
+        if (planning != result.from() || plans.stream().noneMatch(p -> p == result.from())) {
             throw new IllegalStateException("Chunks of " + result.from() + " were planned, but the enumerator was "
                     + "planning " + planning);
         }
         planning = null;
-        plans.removeFirst();
-        if (result.next() != null) {
-            plans.addFirst(result.next());
+        boolean stopped = dropped.contains(result.from().table()); // stopped while the worker planned
+        List<TablePlan> all = new ArrayList<>(plans);
+        plans.clear();
+        for (TablePlan p : all) {
+            if (p != result.from()) {
+                plans.add(p);
+            } else if (result.next() != null && !stopped) {
+                plans.add(result.next());
+            }
+        }
+        if (stopped) {
+            return;
         }
         unassigned.addAll(result.chunks());
         result.chunks().forEach(c -> chunksPlanned.merge(c.table(), 1, Integer::sum));
+    }
+
+    /**
+     * Drops what is left of {@code table}'s snapshot: its plan, its chunks not assigned and those read
+     * (a chunk being read is dropped when it is reported, see {@link #read}). A plan being planned
+     * stays until the worker is done with it, then its chunks are dropped too.
+     */
+    void drop(TableId table) {
+        dropped.add(table);
+        plans.removeIf(p -> p.table().equals(table) && p != planning);
+        unassigned.removeIf(c -> c.table().equals(table));
+        finished.values().removeIf(c -> c.table().equals(table));
+    }
+
+    /** {@code table} is snapshotted again from its start: its chunks are no longer dropped. */
+    void undrop(TableId table) {
+        dropped.remove(table);
+    }
+
+    /** Whether chunks of {@code table} are assigned and being read. */
+    boolean reading(TableId table) {
+        return inFlight.values().stream().anyMatch(c -> c.table().equals(table));
+    }
+
+    /** Whether {@code table} has chunks to plan, to assign or being read. */
+    boolean inProgress(TableId table) {
+        return plans.stream().anyMatch(p -> p.table().equals(table)) || reading(table)
+                || unassigned.stream().anyMatch(c -> c.table().equals(table));
+    }
+
+    int chunksPlanned(TableId table) {
+        return chunksPlanned.getOrDefault(table, 0);
+    }
+
+    int chunksRead(TableId table) {
+        return chunksRead.getOrDefault(table, 0);
     }
 
     /** The worker could not plan: nothing changed, the plan is as it was. */
@@ -96,6 +163,9 @@ final class SnapshotChunks<M> {
     /** A reader gave back {@code chunk}: read (with its mark) or to be assigned again, first. */
     void returned(ChunkSplit<M> chunk, ChunkSplit<M> toAssign) {
         inFlight.remove(chunk.splitId());
+        if (dropped.contains(chunk.table())) {
+            return;
+        }
         if (chunk.mark() == null) {
             unassigned.addFirst(toAssign);
         } else {
@@ -108,7 +178,9 @@ final class SnapshotChunks<M> {
         if (inFlight.remove(chunk.splitId()) != null) {
             chunksRead.merge(chunk.table(), 1, Integer::sum);
         }
-        finished.put(chunk.splitId(), chunk);
+        if (!dropped.contains(chunk.table())) {
+            finished.put(chunk.splitId(), chunk);
+        }
     }
 
     /** Whether chunks are being read. */

@@ -62,6 +62,50 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
         return found;
     }
 
+    /**
+     * Resolves {@code names} ({@code schema.table}) against the catalogue, through {@code s}, for an
+     * on-demand snapshot: every name must be a table the include list matches, or none is resolved.
+     * A table not in {@code captured} is checked and prepared as at a first start; a captured one is
+     * only described.
+     *
+     * @throws CdcException (configuration) naming every name that matches no table, with the remedy;
+     *     (prerequisite) when a table not captured yet cannot be
+     */
+    List<Found> resolve(CatalogSession<P, M> s, List<String> names, Set<TableId> captured) {
+        java.util.Map<String, TableId> byName = new java.util.HashMap<>();
+        for (TableId t : s.discoverTables(settings.filter())) {
+            byName.put(t.qualifiedName(), t);
+        }
+        List<String> missing = new ArrayList<>();
+        List<TableId> tables = new ArrayList<>();
+        for (String name : names) {
+            TableId t = byName.get(name);
+            if (t == null) {
+                missing.add(name);
+            } else if (!tables.contains(t)) {
+                tables.add(t);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "No table " + missing + " of the "
+                    + connector.name() + " source's database matches its include list (name each as schema.table, "
+                    + "among the tables the include list matches; a table it does not match needs the include list "
+                    + "changed and a restart from a savepoint); nothing was requested");
+        }
+        List<TableId> fresh = tables.stream().filter(t -> !captured.contains(t)).toList();
+        if (!fresh.isEmpty()) {
+            s.checkSnapshotPrerequisites(fresh);
+            s.prepareStream(fresh, settings.fullBeforeImages());
+        }
+        List<Found> found = new ArrayList<>();
+        for (TableId table : tables) {
+            TableDescription description = s.describe(table);
+            found.add(new Found(TablePlan.start(table, ChunkKey.of(description, connector.keyOrder(),
+                    settings.chunkKeyColumn(table), CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
+        }
+        return found;
+    }
+
     private boolean ready(CatalogSession<P, M> s, TableId table) {
         try {
             s.checkSnapshotPrerequisites(List.of(table));

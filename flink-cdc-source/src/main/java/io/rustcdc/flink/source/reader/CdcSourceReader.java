@@ -9,6 +9,9 @@ import io.rustcdc.flink.source.enumerator.ChunksFinishedEvent;
 import io.rustcdc.flink.source.enumerator.StreamOwnerEvent;
 import io.rustcdc.flink.source.enumerator.TablesAcceptedEvent;
 import io.rustcdc.flink.source.enumerator.TablesAddedEvent;
+import io.rustcdc.flink.source.enumerator.SnapshotControlEvent;
+import io.rustcdc.flink.source.enumerator.StreamChunkReadEvent;
+import io.rustcdc.flink.source.enumerator.TablesRereadEvent;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.SourcePosition;
@@ -115,7 +118,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
                 StreamSplit<P, M> s = (StreamSplit<P, M>) split;
                 // a table whose snapshot was under way may have had chunks emitted by the attempt that failed
                 boolean redelivering = settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE;
-                stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding(), redelivering),
+                stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding(), s.tables(), redelivering),
                         new ShapeRecorder(s.history().copy()));
                 LOG.info("Subtask {} holds the stream and waits for the tables added since: {}",
                         context.getIndexOfSubtask(), s);
@@ -199,7 +202,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         Fetched.ChunkEnd<M> end = (Fetched.ChunkEnd<M>) item;
         chunksRead.inc();
         if (end.inline()) {
-            finishAddedChunk(end.chunk());
+            finishAddedChunk(end);
         } else {
             finishChunk(end.chunk());
         }
@@ -240,17 +243,24 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     }
 
     /** A chunk of a table added while the stream runs, its rows emitted: its place in the handoff. */
-    private void finishAddedChunk(ChunkSplit<M> chunk) {
+    private void finishAddedChunk(Fetched.ChunkEnd<M> end) {
         StreamState<P, M> s = stream;
+        ChunkSplit<M> chunk = end.chunk();
         boolean last = chunk.upTo() == null;
-        s.handoff.addChunk(chunk, last);
         TablePlan plan = s.adding.get(chunk.table());
+        if (plan == null || (end.from() != null && plan != end.from())) {
+            // its snapshot was stopped (and maybe requested again) while the chunk was read: its rows went out,
+            // which a sink applying the changelog by key takes as a repeat; the chunk has no place in the handoff
+            return;
+        }
+        s.handoff.addChunk(chunk, last);
+        context.sendSourceEventToCoordinator(new StreamChunkReadEvent(chunk.table(), last));
         if (last) {
             s.adding.remove(chunk.table());
             s.tables.add(chunk.table());
             LOG.info("Table {}, added after the stream started, is snapshotted and captured", chunk.table());
         } else {
-            s.adding.put(chunk.table(), plan.after(chunk.upTo()));
+            s.adding.put(chunk.table(), end.next() != null ? end.next() : plan.after(chunk.upTo()));
         }
     }
 
@@ -343,6 +353,44 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
             ((ChunksAcknowledgedEvent) event).splitIds().forEach(unacknowledged::remove);
         } else if (event instanceof TablesAddedEvent added && stream != null) {
             addTables(stream, added);
+        } else if (event instanceof TablesRereadEvent reread && stream != null) {
+            rereadTables(stream, reread);
+        } else if (event instanceof SnapshotControlEvent control && stream != null) {
+            control(stream, control);
+        }
+    }
+
+    /**
+     * Snapshots captured tables again while streaming (an on-demand request): every change of theirs
+     * goes on being emitted while they are read, and their rows go out again (see {@link
+     * Handoff#rereadTable}). A table being read already is left as it is.
+     */
+    private void rereadTables(StreamState<P, M> s, TablesRereadEvent event) {
+        List<TableId> reading = new ArrayList<>();
+        for (TablePlan plan : event.tables()) {
+            if (!s.adding.containsKey(plan.table())) {
+                s.adding.put(plan.table(), plan);
+                s.handoff.rereadTable(plan.table(), plan.key());
+                if (s.streaming) {
+                    worker.addTable(plan);
+                }
+                LOG.info("Snapshotting table {} again while streaming, as requested; its rows are delivered again",
+                        plan.table());
+            }
+            reading.add(plan.table());
+        }
+        context.sendSourceEventToCoordinator(new TablesAcceptedEvent(reading, reading));
+    }
+
+    /** Pauses or stops the snapshots of tables read while streaming, at the next chunk boundary. */
+    private void control(StreamState<P, M> s, SnapshotControlEvent event) {
+        worker.control(event.paused(), event.stopped());
+        for (TableId t : event.stopped()) {
+            if (s.adding.remove(t) != null) {
+                s.handoff.dropTable(t);
+                LOG.info("The snapshot of table {} is stopped; {}", t, s.tables.contains(t)
+                        ? "its changes go on being captured" : "it is not captured");
+            }
         }
     }
 
@@ -367,8 +415,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
             toRead = new ArrayList<>(s.adding.values());
         }
         toRead.forEach(worker::addTable);
-        if (!accepted.isEmpty()) {
-            context.sendSourceEventToCoordinator(new TablesAcceptedEvent(accepted));
+        if (!accepted.isEmpty() || !toRead.isEmpty()) {
+            context.sendSourceEventToCoordinator(new TablesAcceptedEvent(accepted,
+                    toRead.stream().map(TablePlan::table).toList()));
         }
     }
 

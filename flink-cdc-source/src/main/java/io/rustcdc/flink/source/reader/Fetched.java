@@ -3,7 +3,9 @@ package io.rustcdc.flink.source.reader;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.TablePlan;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * What the {@link ReaderWorker} hands the task thread through the {@link RecordQueue}: a chunk
@@ -16,8 +18,17 @@ sealed interface Fetched {
     /** The next rows of the chunk being read, in the order the connector read them. */
     record ChunkRows(List<ChangeEvent> rows, boolean inline) implements Fetched {}
 
-    /** The end of the chunk being read: the chunk with its mark; no rows of it follow. */
-    record ChunkEnd<M>(ChunkSplit<M> chunk, boolean inline) implements Fetched {}
+    /**
+     * The end of the chunk being read: the chunk with its mark; no rows of it follow. An inline chunk
+     * names the plan it was read from and the plan of the rest of its table (null: none left), the
+     * same objects the worker holds, so the task thread can tell a chunk of a read it stopped.
+     */
+    record ChunkEnd<M>(ChunkSplit<M> chunk, boolean inline, @Nullable TablePlan from, @Nullable TablePlan next)
+            implements Fetched {
+        ChunkEnd(ChunkSplit<M> chunk, boolean inline) {
+            this(chunk, inline, null, null);
+        }
+    }
 
     /** Records of the change stream, in stream order. */
     record StreamBatch<P>(List<StreamRecord<P>> records) implements Fetched {}

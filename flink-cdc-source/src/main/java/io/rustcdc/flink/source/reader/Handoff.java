@@ -54,14 +54,21 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     /**
      * @param chunks the read chunks of every table in the handoff
      * @param adding the tables still being read (their chunks so far are among {@code chunks})
+     * @param captured the tables the stream captures: one of them among {@code adding} is being read
+     *     again (see {@link #rereadTable})
      * @param redeliverAdding whether the chunks of {@code adding} still to be read are redelivered
      *     (a restored stream, for a sink that keeps a failed attempt's records)
      */
     Handoff(CdcConnector<P, M> connector, List<ChunkSplit<M>> chunks, List<TablePlan> adding, boolean redeliverAdding) {
+        this(connector, chunks, adding, java.util.Set.of(), redeliverAdding);
+    }
+
+    Handoff(CdcConnector<P, M> connector, List<ChunkSplit<M>> chunks, List<TablePlan> adding,
+            java.util.Set<TableId> captured, boolean redeliverAdding) {
         this.connector = connector;
         for (TablePlan plan : adding) {
             TableChunks t = new TableChunks(plan.key(), new ArrayList<>(), false);
-            t.redelivering = redeliverAdding;
+            t.redelivering = redeliverAdding || captured.contains(plan.table());
             tables.put(plan.table(), t);
         }
         Map<TableId, List<ChunkSplit<M>>> byTable = new HashMap<>();
@@ -86,6 +93,26 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         TableChunks t = new TableChunks(key, new ArrayList<>(), false);
         t.redelivering = redelivered;
         tables.putIfAbsent(table, t);
+    }
+
+    /**
+     * Starts reading again a table the stream captures (an on-demand request): downstream holds its
+     * rows already, so no change of it is left out while it is read, nor after (its chunks are
+     * redelivered): a change its chunk already shows is emitted too, and a row goes out again. A sink
+     * applying the changelog by key ends in the table's state; a change left out here could be a
+     * delete of a row downstream holds, which no chunk shows.
+     */
+    void rereadTable(TableId table, ChunkKey key) {
+        TableChunks t = new TableChunks(key, new ArrayList<>(), false);
+        t.redelivering = true;
+        tables.put(table, t);
+        ends.remove(table);
+    }
+
+    /** Forgets a table whose snapshot was stopped: its changes are emitted as they come, if it is captured. */
+    void dropTable(TableId table) {
+        tables.remove(table);
+        ends.remove(table);
     }
 
     /**

@@ -69,6 +69,8 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
      */
     private final java.util.Map<io.rustcdc.flink.source.model.TableId, TableDescription> described = new java.util.HashMap<>();
     @Nullable private volatile ChangeStream<P> stream;
+    private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> paused = java.util.Set.of();
+    private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> stopped = java.util.Set.of();
 
     ReaderWorker(CdcConnector<P, M> connector, int chunkSize, RecordQueue queue, String name,
             org.apache.flink.metrics.MetricGroup metrics) {
@@ -118,6 +120,30 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         tablesToRead.add(plan);
     }
 
+    /**
+     * Tables whose chunks are not read until they leave {@code paused}, and whose plans are dropped
+     * ({@code stopped}); each call replaces the last. A chunk being read is read to its end.
+     */
+    void control(java.util.Set<io.rustcdc.flink.source.model.TableId> paused,
+            java.util.Set<io.rustcdc.flink.source.model.TableId> stopped) {
+        this.paused = java.util.Set.copyOf(paused);
+        this.stopped = java.util.Set.copyOf(stopped);
+    }
+
+    /** The first plan of a table not paused, the stopped ones dropped; null when none. */
+    @Nullable
+    private TablePlan nextToRead() {
+        java.util.Set<io.rustcdc.flink.source.model.TableId> s = stopped;
+        tablesToRead.removeIf(p -> s.contains(p.table()));
+        java.util.Set<io.rustcdc.flink.source.model.TableId> p = paused;
+        for (TablePlan plan : tablesToRead) {
+            if (!p.contains(plan.table())) {
+                return plan;
+            }
+        }
+        return null;
+    }
+
     /** Reads the next chunk of a table being added; true when it was the table's last. */
     private boolean readAddedChunk(TablePlan plan) throws Exception {
         CatalogSession<P, M> s = session();
@@ -125,13 +151,16 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         Object[] upTo = plan.key().splittable()
                 ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize)
                 : null;
+        tablesToRead.removeIf(p -> p == plan);
         ChunkOutput rows = new ChunkOutput(true);
         M mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, rows);
         rows.flush();
-        queue.put(new Fetched.ChunkEnd<>(plan.<M>chunk(upTo).finished(mark), true));
-        tablesToRead.poll();
-        if (upTo != null) {
-            tablesToRead.addFirst(plan.after(upTo));
+        TablePlan next = upTo == null ? null : plan.after(upTo);
+        queue.put(new Fetched.ChunkEnd<>(plan.<M>chunk(upTo).finished(mark), true, plan, next));
+        // not when the table was stopped meanwhile, or requested again (its new plan is there)
+        if (next != null && !stopped.contains(plan.table())
+                && tablesToRead.stream().noneMatch(p -> p.table().equals(plan.table()))) {
+            tablesToRead.addFirst(next);
         }
         return upTo == null;
     }
@@ -150,9 +179,9 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
                 return;
             }
             while (!closed) {
-                TablePlan added = tablesToRead.peek();
+                TablePlan added = nextToRead();
                 if (added != null) {
-                    if (readAddedChunk(added)) {
+                    if (readAddedChunk(added) && !stopped.contains(added.table())) {
                         tables.add(added.table());
                         s.captured(java.util.Set.copyOf(tables));
                     }

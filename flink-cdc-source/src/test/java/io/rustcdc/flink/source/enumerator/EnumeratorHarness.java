@@ -35,13 +35,20 @@ final class EnumeratorHarness implements AutoCloseable {
 
     EnumeratorHarness(RecordingConnector connector, SourceSettings settings, int parallelism,
             EnumeratorState<TestPosition, Long> state) {
+        this(connector, settings, parallelism, state, null);
+    }
+
+    /** @param control the snapshot control, polled by the enumerator's last periodic call; null: none */
+    EnumeratorHarness(RecordingConnector connector, SourceSettings settings, int parallelism,
+            EnumeratorState<TestPosition, Long> state,
+            @javax.annotation.Nullable io.rustcdc.flink.source.control.ControlSettings control) {
         this.connector = connector;
         this.settings = settings;
         this.context = new MockSplitEnumeratorContext<>(parallelism);
         for (int i = 0; i < parallelism; i++) {
             context.registerReader(new ReaderInfo(i, "localhost"));
         }
-        this.enumerator = new CdcEnumerator<>(context, connector, settings, state);
+        this.enumerator = new CdcEnumerator<>(context, connector, settings, state, control);
         coordinatorThreads.add(Thread.currentThread());
         CompletableFuture<Thread> main = new CompletableFuture<>();
         context.runInCoordinatorThread(() -> main.complete(Thread.currentThread()));

@@ -1,0 +1,26 @@
+package io.rustcdc.flink.source.enumerator;
+
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.split.TablePlan;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * The durable part of the snapshot control, in the enumerator's checkpoint: paused and stopped tables,
+ * tables requested again that the stream's reader has not taken yet, tables that reader is
+ * snapshotting, and the ids of the control requests already answered. Immutable.
+ */
+@Internal
+record ControlState(Set<TableId> paused, Set<TableId> stopped, List<TablePlan> rereads,
+        Set<TableId> streamSnapshotting, Set<String> applied) {
+    static final ControlState EMPTY = new ControlState(Set.of(), Set.of(), List.of(), Set.of(), Set.of());
+
+    ControlState {
+        paused = Set.copyOf(paused);
+        stopped = Set.copyOf(stopped);
+        rereads = List.copyOf(rereads);
+        streamSnapshotting = Set.copyOf(streamSnapshotting);
+        applied = Set.copyOf(applied);
+    }
+}

@@ -1,0 +1,65 @@
+package io.rustcdc.flink.source.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.split.TablePlan;
+import io.rustcdc.flink.source.split.TestPosition;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Version 3 of the enumerator state: version 2 and the snapshot control's flags. */
+class ControlStateSerializerTest {
+    private static final EnumeratorStateSerializer<TestPosition, Long> SERIALIZER =
+            EnumeratorStateSerializerTest.SERIALIZER;
+
+    /** The state whose version-3 bytes are kept in test resources; never change it. */
+    static EnumeratorState<TestPosition, Long> sample() {
+        EnumeratorState<TestPosition, Long> s = EnumeratorStateSerializerTest.sample();
+        TableId orders = TableId.of("shop", "public", "orders");
+        TableId items = TableId.of("shop", "public", "items");
+        TablePlan reread = TablePlan.start(orders, s.plans.get(0).key());
+        ControlState control = new ControlState(Set.of(items), Set.of(TableId.of("shop", "public", "gone")),
+                List.of(reread), Set.of(items), Set.of("1700000000000-abcdef012345", "a1-request"));
+        return new EnumeratorState<>(s.initialized, s.streamStart, s.history, s.tables, s.plans, s.unassigned,
+                s.inFlight, s.finished, s.streamStatus, s.returnedStream, control);
+    }
+
+    @Test
+    void theControlFlagsRoundTrip() throws IOException {
+        assertThat(SERIALIZER.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_3);
+        assertSameControl(SERIALIZER.deserialize(3, SERIALIZER.serialize(sample())).control, sample().control);
+        assertThat(SERIALIZER.deserialize(3, SERIALIZER.serialize(EnumeratorState.empty())).control)
+                .isEqualTo(ControlState.EMPTY);
+    }
+
+    @Test
+    void readsBytesWrittenByVersion3() throws IOException {
+        byte[] frozen;
+        try (InputStream in = getClass().getResourceAsStream("/serializer-snapshots/enumerator-state-v3.bin")) {
+            frozen = in.readAllBytes();
+        }
+        EnumeratorState<TestPosition, Long> read = SERIALIZER.deserialize(3, frozen);
+        assertSameControl(read.control, sample().control);
+        assertThat(read.tables).isEqualTo(sample().tables);
+        assertThat(read.returnedStream).isEqualTo(sample().returnedStream);
+    }
+
+    private static void assertSameControl(ControlState actual, ControlState expected) {
+        assertThat(actual.paused()).isEqualTo(expected.paused());
+        assertThat(actual.stopped()).isEqualTo(expected.stopped());
+        assertThat(actual.streamSnapshotting()).isEqualTo(expected.streamSnapshotting());
+        assertThat(actual.applied()).isEqualTo(expected.applied());
+        assertThat(actual.rereads()).isEqualTo(expected.rereads());
+    }
+
+    /** Writes the version-3 bytes; run once, when version 3 was introduced. */
+    public static void main(String[] args) throws IOException {
+        Files.write(Path.of(args[0]).resolve("enumerator-state-v3.bin"), SERIALIZER.serialize(sample()));
+    }
+}

@@ -1,0 +1,268 @@
+package io.rustcdc.flink.source.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.SourceSettings;
+import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.control.ControlDirectory;
+import io.rustcdc.flink.source.control.ControlRequest;
+import io.rustcdc.flink.source.control.ControlResult;
+import io.rustcdc.flink.source.control.ControlSettings;
+import io.rustcdc.flink.source.control.SnapshotControl;
+import io.rustcdc.flink.source.control.TableReadout;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.split.CdcSplit;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.StreamSplit;
+import io.rustcdc.flink.source.split.TablePlan;
+import io.rustcdc.flink.source.split.TestPosition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The snapshot control on the enumerator: requests read from the control directory, applied on the
+ * coordinator thread, answered once, durable in the checkpoint. The enumerator's periodic calls are
+ * the stream gate's fallback (0) and the control poll (1): table discovery is off.
+ */
+@Timeout(60)
+class SnapshotControlTest {
+    private static final TableId A = TableId.of("db", "s", "a");
+    private static final TableId B = TableId.of("db", "s", "b");
+    private static final int POLL = 1;
+
+    @TempDir Path dir;
+
+    @Test
+    void aPauseInTheFirstSnapshotHoldsTheTablesChunksAndTheStreamAndSurvivesARestore() throws Throwable {
+        RecordingConnector connector = connector();
+        EnumeratorState<TestPosition, Long> state;
+        try (EnumeratorHarness h = harness(connector, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall(); // the first start
+            ControlResult paused = apply(h, ControlRequest.of("p1", ControlRequest.Operation.PAUSE, List.of("s.a")));
+            assertThat(paused.applied()).isTrue();
+            assertThat(paused.previous()).isEqualTo(Map.of("s.a", TableReadout.SNAPSHOTTING));
+            assertThat(apply(h, ControlRequest.of("p2", ControlRequest.Operation.PAUSE, List.of("s.a"))).previous())
+                    .as("idempotent, with the previous state").isEqualTo(Map.of("s.a", TableReadout.PAUSED));
+
+            List<CdcSplit> assigned = run(h, 20);
+            assertThat(assigned).as("only b's chunks, and no stream while a is paused")
+                    .allSatisfy(s -> assertThat(((ChunkSplit<?>) s).table()).isEqualTo(B)).isNotEmpty();
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.PAUSED);
+            assertThat(readout(h).get("s.b").status()).isEqualTo(TableReadout.CAPTURED);
+            state = h.checkpoint(5);
+        }
+        try (EnumeratorHarness h = harness(connector, state)) {
+            h.enumerator.start();
+            h.runAllCalls();
+            assertThat(run(h, 5)).as("the pause survives the restore").isEmpty();
+            ControlResult resumed = apply(h, ControlRequest.of("r1", ControlRequest.Operation.RESUME, List.of()));
+            assertThat(resumed.previous()).isEqualTo(Map.of("s.a", TableReadout.PAUSED));
+            List<CdcSplit> assigned = run(h, 20);
+            assertThat(assigned).anySatisfy(s -> assertThat(s).isInstanceOf(StreamSplit.class));
+            assertThat(assigned.stream().filter(s -> s instanceof ChunkSplit<?>)).extracting(s -> ((ChunkSplit<?>) s).table())
+                    .containsOnly(A).hasSize(3);
+        }
+    }
+
+    @Test
+    void aStopInTheFirstSnapshotDropsTheTablesChunksAndLastsAfterARestoreUntilItIsRequested() throws Throwable {
+        RecordingConnector connector = connector();
+        EnumeratorState<TestPosition, Long> state;
+        try (EnumeratorHarness h = harness(connector, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            ControlResult stopped = apply(h, ControlRequest.of("s1", ControlRequest.Operation.STOP, List.of("s.a")));
+            assertThat(stopped.previous()).isEqualTo(Map.of("s.a", TableReadout.SNAPSHOTTING));
+            List<CdcSplit> assigned = run(h, 20);
+            StreamSplit<?, ?> stream = (StreamSplit<?, ?>) assigned.get(assigned.size() - 1);
+            assertThat(stream.tables()).as("a table partly read is not captured").containsExactly(B);
+            assertThat(stream.handoff()).extracting(ChunkSplit::table).doesNotContain(A);
+            assertThat(assigned.stream().filter(s -> s instanceof ChunkSplit<?>)).extracting(s -> ((ChunkSplit<?>) s).table())
+                    .containsOnly(B);
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.STOPPED);
+            state = h.checkpoint(6);
+        }
+        try (EnumeratorHarness h = harness(connector, state)) {
+            h.enumerator.start();
+            h.runAllCalls(); // the search for tables added since the checkpoint
+            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(B), true));
+            List<SourceEvent> sent = sent(h);
+            assertThat(sent.get(0)).isInstanceOf(SnapshotControlEvent.class);
+            assertThat(((SnapshotControlEvent) sent.get(0)).stopped()).containsExactly(A);
+            assertThat(((TablesAddedEvent) sent.get(1)).tables()).as("a stopped table is not taken in again").isEmpty();
+
+            ControlResult requested = apply(h, ControlRequest.of("q1", ControlRequest.Operation.REQUEST,
+                    List.of("s.a")));
+            assertThat(requested.previous()).isEqualTo(Map.of("s.a", TableReadout.STOPPED));
+            assertThat(last(h, TablesAddedEvent.class).tables()).extracting(TablePlan::table).containsExactly(A);
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.SNAPSHOTTING);
+        }
+    }
+
+    @Test
+    void aRequestRereadsAFinishedTableThroughTheStreamAndIsAppliedOnceAcrossARestore() throws Throwable {
+        RecordingConnector connector = connector();
+        EnumeratorState<TestPosition, Long> state;
+        try (EnumeratorHarness h = harness(connector, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            run(h, 20);
+            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), false));
+
+            ControlResult bad = apply(h, ControlRequest.of("q0", ControlRequest.Operation.REQUEST,
+                    List.of("s.a", "s.nope")));
+            assertThat(bad.applied()).isFalse();
+            assertThat(bad.message()).contains("s.nope").contains("include list");
+            assertThat(sent(h)).noneMatch(e -> e instanceof TablesRereadEvent);
+
+            ControlResult requested = apply(h, ControlRequest.of("q1", ControlRequest.Operation.REQUEST,
+                    List.of("s.a")));
+            assertThat(requested.previous()).isEqualTo(Map.of("s.a", TableReadout.CAPTURED));
+            TablesRereadEvent reread = last(h, TablesRereadEvent.class);
+            assertThat(reread.tables()).extracting(TablePlan::table).containsExactly(A);
+            assertThat(reread.tables().get(0).nextIndex()).as("from the start").isZero();
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.QUEUED);
+
+            h.enumerator.handleSourceEvent(0, new TablesAcceptedEvent(List.of(A), List.of(A)));
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.SNAPSHOTTING);
+            h.enumerator.handleSourceEvent(0, new StreamChunkReadEvent(A, false));
+            ControlResult again = apply(h, ControlRequest.of("q2", ControlRequest.Operation.REQUEST, List.of("s.a")));
+            assertThat(again.message()).contains("already in progress");
+            assertThat(sent(h).stream().filter(e -> e instanceof TablesRereadEvent)).hasSize(1);
+
+            ControlResult paused = apply(h, ControlRequest.of("p1", ControlRequest.Operation.PAUSE, List.of()));
+            assertThat(paused.previous()).isEqualTo(Map.of("s.a", TableReadout.SNAPSHOTTING));
+            assertThat(last(h, SnapshotControlEvent.class).paused()).containsExactly(A);
+            TableReadout a = readout(h).get("s.a");
+            assertThat(a.status()).isEqualTo(TableReadout.PAUSED);
+            assertThat(a.chunksRead()).isEqualTo(1);
+            assertThat(a.filter()).isEqualTo("none");
+
+            // every request file is still there: a poll does not apply one twice
+            int before = sent(h).size();
+            h.context.runPeriodicCallable(POLL);
+            h.runAllCalls();
+            assertThat(sent(h)).hasSize(before);
+            state = h.checkpoint(7);
+        }
+        try (EnumeratorHarness h = harness(connector, state)) {
+            h.enumerator.start();
+            h.runAllCalls();
+            h.context.runPeriodicCallable(POLL);
+            h.runAllCalls();
+            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), true));
+            List<SourceEvent> sent = sent(h);
+            assertThat(sent).as("answered once, before the restore").noneMatch(e -> e instanceof TablesRereadEvent);
+            assertThat(((SnapshotControlEvent) sent.get(0)).paused()).as("the pause survives").containsExactly(A);
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.PAUSED);
+
+            h.enumerator.snapshotState(8);
+            h.enumerator.notifyCheckpointComplete(8);
+            h.runAllCalls();
+            assertThat(Files.list(dir.resolve("requests")).filter(p -> p.toString().endsWith(".request")))
+                    .as("answered requests are deleted once a checkpoint holds them").isEmpty();
+            assertThat(h.checkpoint(9).control.applied()).isEmpty();
+
+            ControlResult resumed = apply(h, ControlRequest.of("r1", ControlRequest.Operation.RESUME, List.of("s.a")));
+            assertThat(resumed.previous()).isEqualTo(Map.of("s.a", TableReadout.PAUSED));
+            h.enumerator.handleSourceEvent(0, new StreamChunkReadEvent(A, true));
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.CAPTURED);
+        }
+    }
+
+    @Test
+    void aRequestThatCannotBeReadOrNamesNoCapturedTableIsRejected() throws Throwable {
+        try (EnumeratorHarness h = harness(connector(), EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            Files.createDirectories(dir.resolve("requests"));
+            Files.writeString(dir.resolve("requests/x1.request"), "operation=explode\n");
+            h.context.runPeriodicCallable(POLL);
+            h.runAllCalls();
+            ControlResult r = SnapshotControl.at(dir.toUri().toString()).result("x1").orElseThrow();
+            assertThat(r.applied()).isFalse();
+            assertThat(r.message()).contains("x1").contains("explode");
+            ControlResult unknown = apply(h, ControlRequest.of("x2", ControlRequest.Operation.PAUSE,
+                    List.of("s.a", "s.zzz")));
+            assertThat(unknown.applied()).isFalse();
+            assertThat(unknown.message()).contains("s.zzz");
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.SNAPSHOTTING);
+        }
+    }
+
+    private RecordingConnector connector() {
+        return new RecordingConnector().table("a", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+                .table("b", 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32);
+    }
+
+    private EnumeratorHarness harness(RecordingConnector connector, EnumeratorState<TestPosition, Long> state) {
+        SourceSettings settings = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*")
+                .startupMode(StartupMode.initial()).chunkSize(5).tableDiscoveryInterval(Duration.ZERO).build()
+                .settings();
+        return new EnumeratorHarness(connector, settings, 1, state,
+                new ControlSettings(ControlDirectory.of(dir.toUri().toString()), Duration.ofMillis(100)));
+    }
+
+    /** Writes {@code request}, polls, and returns its result. */
+    private ControlResult apply(EnumeratorHarness h, ControlRequest request) throws Throwable {
+        SnapshotControl client = SnapshotControl.at(dir.toUri().toString());
+        client.send(request);
+        h.context.runPeriodicCallable(POLL);
+        h.runAllCalls();
+        return client.result(request.id()).orElseThrow(() -> new AssertionError("no result of " + request));
+    }
+
+    private Map<String, TableReadout> readout(EnumeratorHarness h) throws Throwable {
+        h.context.runPeriodicCallable(POLL);
+        h.runAllCalls();
+        Map<String, TableReadout> byTable = new java.util.HashMap<>();
+        SnapshotControl.at(dir.toUri().toString()).state().forEach(t -> byTable.put(t.table(), t));
+        return byTable;
+    }
+
+    /** Reads every chunk assigned, for {@code rounds} rounds; returns the splits assigned. */
+    @SuppressWarnings("unchecked")
+    private static List<CdcSplit> run(EnumeratorHarness h, int rounds) throws Throwable {
+        List<CdcSplit> all = new ArrayList<>();
+        h.enumerator.handleSplitRequest(0, null);
+        for (int round = 0; round < rounds; round++) {
+            h.runAllCalls();
+            for (Map.Entry<Integer, CdcSplit> a : h.newAssignments()) {
+                all.add(a.getValue());
+                if (a.getValue() instanceof ChunkSplit<?> c) {
+                    ChunkSplit<Long> chunk = ((ChunkSplit<Long>) c).finished(h.connector.position.incrementAndGet());
+                    h.enumerator.handleSourceEvent(a.getKey(), new ChunksFinishedEvent<>(List.of(chunk)));
+                    h.enumerator.handleSplitRequest(a.getKey(), null);
+                }
+            }
+            h.enumerator.snapshotState(100 + round);
+            h.enumerator.notifyCheckpointComplete(100 + round);
+            h.runAllCalls();
+            h.context.runPeriodicCallable(0); // the gate's fallback
+            h.runAllCalls();
+        }
+        return all;
+    }
+
+    private static List<SourceEvent> sent(EnumeratorHarness h) throws Exception {
+        return h.context.getSentSourceEvent().getOrDefault(0, List.of()).stream()
+                .filter(e -> !(e instanceof ChunksAcknowledgedEvent)).toList();
+    }
+
+    private static <E> E last(EnumeratorHarness h, Class<E> type) throws Exception {
+        List<SourceEvent> events = sent(h).stream().filter(type::isInstance).toList();
+        assertThat(events).as("a " + type.getSimpleName() + " was sent").isNotEmpty();
+        return type.cast(events.get(events.size() - 1));
+    }
+}
