@@ -1,0 +1,214 @@
+package io.rustcdc.flink.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rustcdc.flink.postgres.testing.PostgresDatabase;
+import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.control.ControlRequest;
+import io.rustcdc.flink.source.control.ControlResult;
+import io.rustcdc.flink.source.control.SnapshotControl;
+import io.rustcdc.flink.source.control.TableReadout;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ConcurrentWriters;
+import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.RestorableJob;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * On-demand snapshots on a running job, under writers: a finished table requested again, paused (the
+ * pause survives a stop with a savepoint and a restore), resumed, requested and stopped, a request
+ * naming a table that is not there rejected whole; the changelog ends equal to both tables. The table
+ * read again may repeat rows (a re-snapshot delivers its rows again, see docs/operations.md); the
+ * other one's changelog stays exact.
+ */
+@ExtendWith(PostgresExtension.class)
+@Timeout(400)
+class PostgresSnapshotControlITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Map<String, List<String>> KEYS = Map.of("t1", List.of("id"), "t2", List.of("a", "b"));
+    private static final Duration ANSWER = Duration.ofSeconds(60);
+
+    @Test
+    void aFinishedTableIsReadAgainPausedResumedAndStoppedWhileTheStreamRuns(PostgresDatabase db,
+            @TempDir Path control, @TempDir Path savepoints) throws Exception {
+        Writers.createTables(db, 5000);
+        JsonChangelog changelog = new JsonChangelog(KEYS);
+        SnapshotControl client = SnapshotControl.at(control.toUri().toString());
+        int[] t1Reads = {0};
+        Inspector countReads = json -> {
+            if (json.get("table").asText().equals("t1") && json.get("op").asText().equals("read")) {
+                t1Reads[0]++;
+            }
+        };
+
+        String savepoint;
+        try (ConcurrentWriters writers = Writers.start(db, 2, 25_000, 5000);
+                RestorableJob job = RestorableJob.start(source(db, control), null)) {
+            waitFor(job.records, changelog, countReads, () -> status(client, "public.t1").equals(TableReadout.CAPTURED)
+                    && status(client, "public.t2").equals(TableReadout.CAPTURED), () -> "first snapshot: "
+                    + client.state());
+            int firstReads = t1Reads[0];
+            assertThat(firstReads).isGreaterThanOrEqualTo(5000);
+
+            // one poll takes all three, in id order: requested, paused before a chunk is read, asked again
+            client.send(ControlRequest.of("a1-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
+            client.send(ControlRequest.of("a2-pause", ControlRequest.Operation.PAUSE, List.of("public.t1")));
+            client.send(ControlRequest.of("a3-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
+            ControlResult requested = await(job, changelog, countReads, client, "a1-request");
+            assertThat(requested.applied()).as(requested.toString()).isTrue();
+            assertThat(requested.previous()).containsEntry("public.t1", TableReadout.CAPTURED);
+            ControlResult paused = await(job, changelog, countReads, client, "a2-pause");
+            assertThat(paused.applied()).isTrue();
+            assertThat(paused.previous()).containsEntry("public.t1", TableReadout.QUEUED);
+            ControlResult again = await(job, changelog, countReads, client, "a3-request");
+            assertThat(again.applied()).isTrue();
+            assertThat(again.message()).contains("already in progress");
+            assertThat(again.previous()).containsEntry("public.t1", TableReadout.PAUSED);
+
+            // paused: no chunk of t1 is read
+            waitFor(job.records, changelog, countReads, () -> readout(client, "public.t1").chunksRead() >= 0
+                    && status(client, "public.t1").equals(TableReadout.PAUSED), () -> "paused: " + client.state());
+            drainFor(job.records, changelog, countReads, Duration.ofSeconds(2));
+            int readsPaused = t1Reads[0];
+            drainFor(job.records, changelog, countReads, Duration.ofSeconds(3));
+            assertThat(t1Reads[0]).as("no row of t1 is read while it is paused").isEqualTo(readsPaused);
+            assertThat(readsPaused).as("requested and paused in one poll: the reader is told the pause first")
+                    .isEqualTo(firstReads);
+            savepoint = job.stopWithSavepoint(savepoints);
+            job.records.forEach(r -> applyOne(r, changelog, countReads));
+        }
+
+        try (ConcurrentWriters writers = Writers.start(db, 2, 20_000, 5000);
+                RestorableJob job = RestorableJob.start(source(db, control), savepoint)) {
+            int readsBefore = t1Reads[0];
+            waitFor(job.records, changelog, countReads, () -> status(client, "public.t1").equals(TableReadout.PAUSED),
+                    () -> "paused after the restore: " + client.state());
+            drainFor(job.records, changelog, countReads, Duration.ofSeconds(3));
+            assertThat(t1Reads[0]).as("the pause survives the restore").isEqualTo(readsBefore);
+
+            ControlResult resumed = await(job, changelog, countReads, client, client.resume("public.t1"));
+            assertThat(resumed.previous()).containsEntry("public.t1", TableReadout.PAUSED);
+            waitFor(job.records, changelog, countReads, () -> status(client, "public.t1").equals(TableReadout.CAPTURED),
+                    () -> "read again: " + client.state());
+            // the rows reach the test after the checkpoint that holds them
+            waitFor(job.records, changelog, countReads, () -> t1Reads[0] - readsBefore > 4000,
+                    () -> "t1's rows are delivered again: " + (t1Reads[0] - readsBefore));
+
+            // requested and stopped before it is done: the rest of its chunks are dropped, its stream goes on
+            client.send(ControlRequest.of("b1-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
+            client.send(ControlRequest.of("b2-pause", ControlRequest.Operation.PAUSE, List.of()));
+            await(job, changelog, countReads, client, "b2-pause");
+            ControlResult stopped = await(job, changelog, countReads, client, client.stop("public.t1"));
+            assertThat(stopped.applied()).isTrue();
+            assertThat(stopped.previous()).containsEntry("public.t1", TableReadout.PAUSED);
+            ControlResult stoppedAgain = await(job, changelog, countReads, client, client.stop("public.t1"));
+            assertThat(stoppedAgain.previous()).as("idempotent").containsEntry("public.t1", TableReadout.STOPPED);
+
+            ControlResult rejected = await(job, changelog, countReads, client,
+                    client.request("public.t2", "public.nope"));
+            assertThat(rejected.applied()).isFalse();
+            assertThat(rejected.message()).contains("public.nope");
+            drainFor(job.records, changelog, countReads, Duration.ofSeconds(1));
+            assertThat(status(client, "public.t2")).as("nothing of a rejected request is applied")
+                    .isEqualTo(TableReadout.CAPTURED);
+
+            writers.awaitEnd();
+            Map<String, String> t1 = PostgresSourceITCase.t1(db);
+            Map<String, String> t2 = PostgresSourceITCase.t2(db);
+            waitFor(job.records, changelog, countReads,
+                    () -> changelog.rows("t1").equals(t1) && changelog.rows("t2").equals(t2),
+                    () -> changelog.differences("t1", t1) + "; " + changelog.differences("t2", t2));
+            assertThat(status(client, "public.t1")).isEqualTo(TableReadout.STOPPED);
+        }
+        // t1 was read again: its rows, and changes its chunks already showed, come again; nothing else differs
+        assertThat(changelog.violations()).allSatisfy(v -> assertThat(v).matches("(read|insert) of a row already "
+                + "emitted: t1 .*"));
+    }
+
+    private static CdcSource<String, PostgresPosition, PostgresChunkMark> source(PostgresDatabase db, Path control) {
+        return CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "control")))
+                .includeTables("public.t1", "public.t2")
+                .chunkSize(300)
+                .controlPath(control.toUri().toString())
+                .controlInterval(Duration.ofMillis(300))
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+    }
+
+    private static TableReadout readout(SnapshotControl client, String table) {
+        return client.state().stream().filter(t -> t.table().equals(table)).findFirst()
+                .orElse(new TableReadout(table, "absent", -1, -1, "none"));
+    }
+
+    private static String status(SnapshotControl client, String table) {
+        return readout(client, table).status();
+    }
+
+    private static ControlResult await(RestorableJob job, JsonChangelog changelog, Inspector inspector,
+            SnapshotControl client, String id) throws Exception {
+        waitFor(job.records, changelog, inspector, () -> client.result(id).isPresent(), () -> "no result of " + id);
+        return client.result(id).orElseThrow();
+    }
+
+    interface Inspector {
+        void inspect(JsonNode json);
+    }
+
+    private static void applyOne(String record, JsonChangelog changelog, Inspector inspector) {
+        try {
+            inspector.inspect(MAPPER.readTree(record));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        changelog.apply(record);
+    }
+
+    private static void drainFor(BlockingQueue<String> records, JsonChangelog changelog, Inspector inspector,
+            Duration duration) throws Exception {
+        long end = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < end) {
+            String r = records.poll(50, TimeUnit.MILLISECONDS);
+            if (r != null) {
+                applyOne(r, changelog, inspector);
+            }
+        }
+    }
+
+    private static void waitFor(BlockingQueue<String> records, JsonChangelog changelog, Inspector inspector,
+            BooleanSupplier done, Supplier<String> what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out; ops " + changelog.ops() + ", " + what.get());
+            }
+            String r = records.poll(100, TimeUnit.MILLISECONDS);
+            while (r != null) {
+                applyOne(r, changelog, inspector);
+                r = records.poll();
+            }
+        }
+    }
+}
