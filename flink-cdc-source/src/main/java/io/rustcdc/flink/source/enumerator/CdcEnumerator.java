@@ -497,6 +497,11 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         }
 
         @Override
+        public boolean streams() {
+            return settings.startupMode().streams();
+        }
+
+        @Override
         public boolean captured(TableId table) {
             return tables.contains(table);
         }

@@ -29,6 +29,9 @@ final class SnapshotOperations {
         /** Whether the first snapshot is under way (the stream split is not created). */
         boolean first();
 
+        /** Whether the source streams after its snapshot (a table is read again by the stream's reader). */
+        boolean streams();
+
         boolean captured(TableId table);
 
         /** Whether {@code table}'s snapshot is under way in the enumerator (first snapshot) or handed to the stream. */
@@ -186,6 +189,13 @@ final class SnapshotOperations {
             }
         }
         List<TableId> tables = resolved.stream().map(f -> f.plan.table()).toList();
+        if (!snapshot.streams()) {
+            List<TableId> done = tables.stream().filter(t -> !inProgress(t) && snapshot.captured(t)).toList();
+            if (!done.isEmpty()) {
+                return ControlResult.rejected(id, "The source does not stream (scan.startup.mode = snapshot), so "
+                        + "a table it has read cannot be read again: " + names(done) + "; nothing was requested");
+            }
+        }
         Map<String, String> previous = previous(tables);
         List<TableId> started = new ArrayList<>();
         List<TableId> running = new ArrayList<>();

@@ -201,14 +201,35 @@ class SnapshotControlTest {
         }
     }
 
+    @Test
+    void aSourceThatDoesNotStreamRefusesToReadAFinishedTableAgain() throws Throwable {
+        try (EnumeratorHarness h = harness(connector(), EnumeratorState.empty(), StartupMode.snapshot())) {
+            h.enumerator.start();
+            h.runNextCall();
+            ControlResult paused = apply(h, ControlRequest.of("p1", ControlRequest.Operation.PAUSE, List.of("s.a")));
+            assertThat(paused.applied()).isTrue();
+            run(h, 20);
+            ControlResult rejected = apply(h, ControlRequest.of("q1", ControlRequest.Operation.REQUEST,
+                    List.of("s.a", "s.b")));
+            assertThat(rejected.applied()).isFalse();
+            assertThat(rejected.message()).contains("does not stream").contains("s.b").doesNotContain("s.a,");
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.PAUSED);
+        }
+    }
+
     private RecordingConnector connector() {
         return new RecordingConnector().table("a", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
                 .table("b", 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32);
     }
 
     private EnumeratorHarness harness(RecordingConnector connector, EnumeratorState<TestPosition, Long> state) {
+        return harness(connector, state, StartupMode.initial());
+    }
+
+    private EnumeratorHarness harness(RecordingConnector connector, EnumeratorState<TestPosition, Long> state,
+            StartupMode mode) {
         SourceSettings settings = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*")
-                .startupMode(StartupMode.initial()).chunkSize(5).tableDiscoveryInterval(Duration.ZERO).build()
+                .startupMode(mode).chunkSize(5).tableDiscoveryInterval(Duration.ZERO).build()
                 .settings();
         return new EnumeratorHarness(connector, settings, 1, state,
                 new ControlSettings(ControlDirectory.of(dir.toUri().toString()), Duration.ofMillis(100)));
