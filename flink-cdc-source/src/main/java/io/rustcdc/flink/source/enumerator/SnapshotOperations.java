@@ -77,7 +77,8 @@ final class SnapshotOperations {
     /** Ids of the control requests answered. */
     final Set<String> applied = new TreeSet<>();
     private final TreeMap<Long, Set<String>> appliedAt = new TreeMap<>();
-    private final TreeMap<Long, Set<TableId>> acceptedAt = new TreeMap<>();
+    /** The rereads accepted when each checkpoint was taken (the plans themselves: a table may be requested again). */
+    private final TreeMap<Long, Map<TableId, TablePlan>> acceptedAt = new TreeMap<>();
 
     SnapshotOperations(Snapshot snapshot, ControlState state) {
         this.snapshot = snapshot;
@@ -283,7 +284,7 @@ final class SnapshotOperations {
 
     ControlState state(long checkpointId) {
         appliedAt.put(checkpointId, Set.copyOf(applied));
-        acceptedAt.put(checkpointId, Set.copyOf(acceptedRereads.keySet()));
+        acceptedAt.put(checkpointId, Map.copyOf(acceptedRereads));
         return new ControlState(paused, stopped, new ArrayList<>(rereads.values()), streamSnapshotting, applied);
     }
 
@@ -295,7 +296,11 @@ final class SnapshotOperations {
         Set<String> done = new TreeSet<>();
         appliedAt.headMap(checkpointId, true).values().forEach(done::addAll);
         appliedAt.headMap(checkpointId, true).clear();
-        acceptedAt.headMap(checkpointId, true).values().forEach(ts -> ts.forEach(acceptedRereads::remove));
+        acceptedAt.headMap(checkpointId, true).values().forEach(held -> held.forEach((table, plan) -> {
+            if (acceptedRereads.get(table) == plan) {
+                acceptedRereads.remove(table);
+            }
+        }));
         acceptedAt.headMap(checkpointId, true).clear();
         return done;
     }
