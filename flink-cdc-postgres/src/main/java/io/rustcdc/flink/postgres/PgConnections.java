@@ -1,6 +1,7 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.TlsMode;
 import java.sql.Connection;
@@ -25,7 +26,7 @@ final class PgConnections {
 
     /** An ordinary connection, for the catalogue and snapshots. */
     static Connection open(PostgresSourceConfig config) {
-        return connect(config, properties(config));
+        return connect(config, properties(config), false);
     }
 
     /** A logical replication connection to the configured database. */
@@ -34,10 +35,10 @@ final class PgConnections {
         PGProperty.REPLICATION.set(props, "database");
         PGProperty.ASSUME_MIN_SERVER_VERSION.set(props, "10");
         PGProperty.PREFER_QUERY_MODE.set(props, "simple");
-        return connect(config, props);
+        return connect(config, props, true);
     }
 
-    private static Connection connect(PostgresSourceConfig config, Properties props) {
+    private static Connection connect(PostgresSourceConfig config, Properties props, boolean replication) {
         String url = "jdbc:postgresql://" + config.hostname() + ":" + config.port() + "/";
         Secret password = config.password().resolve();
         PGProperty.PASSWORD.set(props, password.reveal());
@@ -53,7 +54,8 @@ final class PgConnections {
             }
             return connection;
         } catch (SQLException e) {
-            throw failure(config, password, e, System.nanoTime() - started >= config.connectTimeout().toNanos());
+            throw failure(config, password, e, System.nanoTime() - started >= config.connectTimeout().toNanos(),
+                    replication);
         }
     }
 
@@ -101,12 +103,26 @@ final class PgConnections {
      * statements never hold it, and a literal one is masked all the same.
      */
     static CdcException failure(PostgresSourceConfig config, SQLException e) {
-        return failure(config, config.connection().literalPassword(), e, false);
+        return failure(config, config.connection().literalPassword(), e, false, false);
     }
 
-    /** {@code timedOut}: {@code e} ended a connection attempt that took {@code connect.timeout} or longer. */
+    /**
+     * A failure of {@code what} (say, "the replication stream of slot 'orders' at 0/16B3748") on an open
+     * connection: {@link #failure(PostgresSourceConfig, SQLException)} with what failed in front.
+     */
+    static CdcException failure(PostgresSourceConfig config, String what, SQLException e) {
+        CdcException f = failure(config, e);
+        String message = f.getMessage();
+        return new CdcException(f.kind(), Character.toUpperCase(what.charAt(0)) + what.substring(1) + " failed: "
+                + message, f.getCause());
+    }
+
+    /**
+     * {@code timedOut}: {@code e} ended a connection attempt that took {@code connect.timeout} or longer;
+     * {@code replication}: the attempt was for a replication connection.
+     */
     private static CdcException failure(PostgresSourceConfig config, Secret password, SQLException e,
-            boolean timedOut) {
+            boolean timedOut, boolean replication) {
         String where = where(config);
         PgAuthentication.Refusal refusal = PgAuthentication.refusal(e);
         if (refusal != null) {
@@ -122,12 +138,36 @@ final class PgConnections {
                         + ". Check the user name and password, and that pg_hba.conf allows this host (for streaming, "
                         + "a 'replication' line).", cause);
             case PRIVILEGE:
+                if (replication) {
+                    // the REPLICATION attribute is checked when a walsender starts: revoked, it refuses the next one
+                    return new CdcException(failure.kind(), "PostgreSQL refused " + where + " a replication "
+                            + "connection: " + message + ". The role needs the REPLICATION attribute (it may have "
+                            + "been revoked since the stream started): ALTER ROLE "
+                            + PgLiterals.quoteIdentifier(config.username()) + " REPLICATION;", cause);
+                }
                 return new CdcException(failure.kind(), "PostgreSQL refused " + where + " a privilege: " + message
                         + ". Grant it to the role, or do this step as a role that has it.", cause);
             case REJECTED:
                 return new CdcException(failure.kind(), "Cannot connect to PostgreSQL at " + where + ", rejected: "
                         + message + ". Check the 'tls.mode' and 'tls.root-cert' options against the server's TLS, "
                         + "and the authentication method pg_hba.conf gives this user; a retry would fail alike.", cause);
+            case HOST_NAME:
+                return new CdcException(failure.kind(), "Cannot connect to PostgreSQL at " + where + ": its "
+                        + "certificate does not carry the host name '" + config.hostname() + "' (option '"
+                        + PostgresOptions.HOSTNAME.key() + "'), which '" + PostgresOptions.TLS_MODE.key()
+                        + "' = 'verify-full' requires: " + message + ". Connect by a name or address the certificate "
+                        + "lists (its subject alternative names), have the certificate issued for this name, or set '"
+                        + PostgresOptions.TLS_MODE.key() + "' = 'verify-ca' to check the CA only; a retry would "
+                        + "be rejected alike.", cause);
+            case CANCELLED:
+                return new CdcException(failure.kind(), "PostgreSQL at " + where + " cancelled a statement (SQLSTATE "
+                        + state + "): " + message + ". It ran longer than the statement_timeout of role "
+                        + config.username() + " or database " + config.database() + " (SHOW statement_timeout), or "
+                        + "an operator cancelled it (pg_cancel_backend). Lift the limit for this role: ALTER ROLE "
+                        + PgLiterals.quoteIdentifier(config.username()) + " SET statement_timeout = 0; (or set it "
+                        + "above the longest chunk read), or read smaller chunks ('"
+                        + CdcSourceOptions.CHUNK_SIZE.key() + "'). Not retried: the same read would be cancelled "
+                        + "alike.", cause);
             case TRANSIENT:
                 if (timedOut) {
                     return new CdcException(failure.kind(), "PostgreSQL at " + where + " did not complete the "

@@ -4,7 +4,9 @@ import io.rustcdc.flink.source.CdcException;
 import java.io.IOException;
 import java.security.cert.CertificateException;
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.Set;
+import org.postgresql.util.PSQLException;
 
 /**
  * What a failure of PostgreSQL or PgJDBC is, by its SQLSTATE (PostgreSQL's appendix "PostgreSQL
@@ -31,11 +33,27 @@ enum PgFailure {
      */
     REJECTED(CdcException.Kind.PREREQUISITE),
     /**
-     * Everything else: a missing object (42P01 undefined table), a syntax error, a database dropped
-     * (57P04), a configured limit (53400, e.g. all replication slots in use), a cancelled statement.
+     * Under {@code sslmode=verify-full}, a trusted certificate that does not carry the host name the
+     * source connects to. PgJDBC reports it as 08006 (like a network failure) without a cause or a
+     * server message, in a text naming its host name verifier ({@code MakeSSL.verifyPeerName}); only
+     * that name is looked for, since the rest of the text is translated to the JVM's locale.
+     */
+    HOST_NAME(CdcException.Kind.PREREQUISITE),
+    /**
+     * 57014 (query_canceled): the server cancelled a statement, because it ran longer than the
+     * {@code statement_timeout} the role or database sets, or on a {@code pg_cancel_backend}. Final:
+     * the same read runs as long again under the same setting; the remedy names the setting.
+     */
+    CANCELLED(CdcException.Kind.PREREQUISITE),
+    /**
+     * Everything else: a missing object (42P01 undefined table, 42704 a publication or slot), a syntax
+     * error, a database dropped (57P04), a configured limit (53400, e.g. all replication slots in use).
      * The same call fails the same way again, until an operator acts.
      */
     FINAL(CdcException.Kind.PREREQUISITE);
+
+    /** What PgJDBC names its default host name verifier in the (translated) text of a mismatch. */
+    private static final String HOST_NAME_VERIFIER = "hostnameverifier";
 
     private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "40001", "40P01",
             "55006", "55P03");
@@ -56,6 +74,13 @@ enum PgFailure {
         if (state.equals("08004") || causedBy(e, CertificateException.class)) {
             return REJECTED;
         }
+        if (state.equals("08006") && e.getCause() == null && !fromServer(e) && e.getMessage() != null
+                && e.getMessage().toLowerCase(Locale.ROOT).contains(HOST_NAME_VERIFIER)) {
+            return HOST_NAME;
+        }
+        if (state.equals("57014")) {
+            return CANCELLED;
+        }
         if (state.startsWith("08") || (state.startsWith("53") && !state.equals("53400"))
                 || TRANSIENT_STATES.contains(state)) {
             return TRANSIENT;
@@ -67,6 +92,11 @@ enum PgFailure {
             return PRIVILEGE;
         }
         return state.isEmpty() && causedBy(e, IOException.class) ? TRANSIENT : FINAL;
+    }
+
+    /** Whether the server sent {@code e} (an ErrorResponse), rather than PgJDBC detecting it. */
+    private static boolean fromServer(SQLException e) {
+        return e instanceof PSQLException && ((PSQLException) e).getServerErrorMessage() != null;
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

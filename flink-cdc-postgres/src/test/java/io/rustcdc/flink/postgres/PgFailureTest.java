@@ -48,7 +48,7 @@ class PgFailureTest {
         untrusted.initCause(new CertificateException("unable to find valid certification path"));
         assertThat(PgFailure.of(new PSQLException("SSL error: PKIX path building failed",
                 PSQLState.CONNECTION_FAILURE, untrusted))).isEqualTo(PgFailure.REJECTED);
-        for (String state : new String[] {"42P01", "42601", "42703", "3D000", "55000", "57014", "57P04", "53400",
+        for (String state : new String[] {"42P01", "42601", "42703", "42704", "3D000", "55000", "57P04", "53400",
                 "22P02", "XX000"}) {
             assertThat(PgFailure.of(server("ERROR", state, "a failure"))).as(state).isEqualTo(PgFailure.FINAL);
         }
@@ -86,6 +86,71 @@ class PgFailureTest {
                 + "the backend.", PSQLState.CONNECTION_FAILURE, new IOException("Connection reset")));
         assertThat(lost.kind()).isEqualTo(CdcException.Kind.CONNECTION);
         assertThat(lost).hasMessageContaining("Cannot connect to PostgreSQL at cdc@db.example:5433/shop");
+    }
+
+    /**
+     * A host name the certificate does not carry, as PgJDBC's MakeSSL reports it under verify-full: 08006
+     * without a cause, in a text translated to the JVM's locale that names the verifier. Other 08006
+     * failures, with a cause or from the server, stay transient.
+     */
+    @Test
+    void aHostNameMismatchIsFinalNamingTheOptions() {
+        PSQLException english = new PSQLException("The hostname db.example could not be verified by "
+                + "hostnameverifier PgjdbcHostnameVerifier.", PSQLState.CONNECTION_FAILURE);
+        assertThat(PgFailure.of(english)).isEqualTo(PgFailure.HOST_NAME);
+        // PgJDBC's German text (messages_de): only the verifier's name is not translated
+        assertThat(PgFailure.of(new PSQLException("Der Hostname db.example konnte nicht mit dem Hostnameverifier "
+                + "PgjdbcHostnameVerifier verifiziert werden.", PSQLState.CONNECTION_FAILURE)))
+                .isEqualTo(PgFailure.HOST_NAME);
+        assertThat(PgFailure.of(new PSQLException("Unknown Response Type x.", PSQLState.CONNECTION_FAILURE)))
+                .isEqualTo(PgFailure.TRANSIENT);
+        assertThat(PgFailure.of(new PSQLException("The hostname verifier said: connection reset",
+                PSQLState.CONNECTION_FAILURE, new IOException("Connection reset")))).isEqualTo(PgFailure.TRANSIENT);
+        assertThat(PgFailure.of(server("FATAL", "08006", "hostnameverifier"))).isEqualTo(PgFailure.TRANSIENT);
+
+        CdcException mismatch = PgConnections.failure(CONFIG, english);
+        assertThat(mismatch.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+        assertThat(ConnectionRetry.retries(mismatch)).isFalse();
+        assertThat(mismatch).hasMessageContaining("Cannot connect to PostgreSQL at cdc@db.example:5433/shop")
+                .hasMessageContaining("does not carry the host name 'db.example' (option 'hostname')")
+                .hasMessageContaining("'tls.mode' = 'verify-full'")
+                .hasMessageContaining("'tls.mode' = 'verify-ca'")
+                .hasMessageContaining("a retry would be rejected alike");
+    }
+
+    /**
+     * 57014, a statement the server cancelled (statement_timeout or pg_cancel_backend): final, naming
+     * the setting, the statement that lifts it for the role, and the chunk size option.
+     */
+    @Test
+    void aCancelledStatementIsFinalNamingStatementTimeout() {
+        PSQLException cancelled = server("ERROR", "57014", "canceling statement due to statement timeout");
+        assertThat(PgFailure.of(cancelled)).isEqualTo(PgFailure.CANCELLED);
+        CdcException failure = PgConnections.failure(CONFIG, cancelled);
+        assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+        assertThat(ConnectionRetry.retries(failure)).isFalse();
+        assertThat(failure).hasMessageContaining("PostgreSQL at cdc@db.example:5433/shop cancelled a statement "
+                        + "(SQLSTATE 57014): ERROR: canceling statement due to statement timeout")
+                .hasMessageContaining("statement_timeout of role cdc or database shop")
+                .hasMessageContaining("pg_cancel_backend")
+                .hasMessageContaining("ALTER ROLE \"cdc\" SET statement_timeout = 0;")
+                .hasMessageContaining("'scan.incremental.snapshot.chunk.size'")
+                .hasMessageNotContaining("s3cret-pw");
+    }
+
+    /** A failure of the stream or the slot check says what failed first; its kind is the classification's. */
+    @Test
+    void aStreamFailureNamesWhatFailedAndKeepsItsClassification() {
+        CdcException terminated = PgConnections.failure(CONFIG, "the replication stream of slot 'orders' at 0/16B3748",
+                server("FATAL", "57P01", "terminating connection due to administrator command"));
+        assertThat(ConnectionRetry.retries(terminated)).isTrue();
+        assertThat(terminated).hasMessageStartingWith("The replication stream of slot 'orders' at 0/16B3748 failed: "
+                + "PostgreSQL at cdc@db.example:5433/shop failed for now (SQLSTATE 57P01)");
+        CdcException revoked = PgConnections.failure(CONFIG, "the slot check of slot 'orders'",
+                server("ERROR", "42501", "permission denied for view pg_replication_slots"));
+        assertThat(ConnectionRetry.retries(revoked)).isFalse();
+        assertThat(revoked.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+        assertThat(revoked).hasMessageStartingWith("The slot check of slot 'orders' failed: PostgreSQL refused");
     }
 
     /** An error as the server sends it: the fields PgJDBC parses, each a letter, its text and a NUL. */
