@@ -64,8 +64,8 @@ final class PgSlotCheck implements AutoCloseable {
         try {
             check();
         } catch (SQLException e) {
-            fail(new CdcException(CdcException.Kind.CONNECTION, "The slot check of slot '" + slot + "' failed: "
-                    + e.getMessage(), e));
+            // classified like every PostgreSQL failure: a revoked privilege or a cancelled query is final
+            fail(PgConnections.failure(config, "the slot check of slot '" + slot + "'", e));
             throw new IllegalStateException(e);
         } catch (CdcException e) {
             fail(e);
@@ -88,16 +88,19 @@ final class PgSlotCheck implements AutoCloseable {
      * the gauges; and whether the slot is still streamed by the stream's walsender. A connection the
      * server dropped while nothing reached this side (the close lost in a partition, a half-open link)
      * shows here as another or no {@code active_pid}: a loud CONNECTION failure instead of a stream
-     * that waits forever.
+     * that waits forever. A slot that is gone or invalidated is a final POSITION_LOST, whatever the
+     * walsender: reconnecting cannot bring its changes back.
      */
     private void check() throws SQLException {
         Integer activePid = null;
+        boolean exists;
         try (var s = connection.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), "
                 + "confirmed_flush_lsn)::bigint, wal_status, active_pid, safe_wal_size "
                 + "FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
             s.setString(1, config.slotName());
             try (var rs = s.executeQuery()) {
-                if (rs.next()) {
+                exists = rs.next();
+                if (exists) {
                     slotLagBytes = rs.getLong(1);
                     slotWalStatus = rs.getString(2);
                     activePid = (Integer) rs.getObject(3);
@@ -109,6 +112,12 @@ final class PgSlotCheck implements AutoCloseable {
                     slotSafeWalSizeBytes = -1;
                 }
             }
+        }
+        if (!exists) {
+            throw PgSlots.missing(config, "the position this source last confirmed");
+        }
+        if ("lost".equals(slotWalStatus)) {
+            throw PgSlots.invalidated(config);
         }
         if (activePid == null || activePid != walsenderPid) {
             throw new CdcException(CdcException.Kind.CONNECTION, "PostgreSQL at " + config.hostname() + ":"

@@ -79,10 +79,7 @@ final class PgSlots {
     static void requireResumable(Connection c, PostgresSourceConfig config, PostgresPosition from) throws SQLException {
         SlotState state = find(c, config.slotName());
         if (state == null) {
-            throw new CdcException(CdcException.Kind.POSITION_LOST, "Replication slot '" + config.slotName()
-                    + "' no longer exists in database " + config.database() + ". The changes after position " + from
-                    + " that it retained are gone. Recreate the slot and restart the job without its state, so "
-                    + "that the tables are snapshotted again; this source never recreates a lost slot by itself.");
+            throw missing(config, "position " + from);
         }
         requireUsable(state, config);
         if (state.confirmedFlush != null && state.confirmedFlush.isAfter(from.lsn())) {
@@ -94,12 +91,25 @@ final class PgSlots {
         }
     }
 
+    /** The slot gone (dropped): the changes after {@code since} ("position 0/16B3748") are lost. */
+    static CdcException missing(PostgresSourceConfig config, String since) {
+        return new CdcException(CdcException.Kind.POSITION_LOST, "Replication slot '" + config.slotName()
+                + "' no longer exists in database " + config.database() + ". The changes after " + since
+                + " that it retained are gone. Recreate the slot and restart the job without its state, so "
+                + "that the tables are snapshotted again; this source never recreates a lost slot by itself.");
+    }
+
+    /** The slot invalidated by the server ({@code wal_status = lost}). */
+    static CdcException invalidated(PostgresSourceConfig config) {
+        return new CdcException(CdcException.Kind.POSITION_LOST, "Replication slot '" + config.slotName()
+                + "' was invalidated (wal_status = lost): PostgreSQL removed WAL it still needed, usually "
+                + "because of max_slot_wal_keep_size. The changes it held are gone. Drop and recreate the slot "
+                + "and restart the job without its state, so that the tables are snapshotted again.");
+    }
+
     private static void requireUsable(SlotState state, PostgresSourceConfig config) {
         if ("lost".equals(state.walStatus)) {
-            throw new CdcException(CdcException.Kind.POSITION_LOST, "Replication slot '" + config.slotName()
-                    + "' was invalidated (wal_status = lost): PostgreSQL removed WAL it still needed, usually "
-                    + "because of max_slot_wal_keep_size. The changes it held are gone. Drop and recreate the slot "
-                    + "and restart the job without its state, so that the tables are snapshotted again.");
+            throw invalidated(config);
         }
         if (!"pgoutput".equals(state.plugin)) {
             throw new CdcException(CdcException.Kind.PREREQUISITE, "Replication slot '" + config.slotName()

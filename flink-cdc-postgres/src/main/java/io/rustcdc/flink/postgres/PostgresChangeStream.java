@@ -130,8 +130,49 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
                 pauseMillis = Math.min(pauseMillis * 2, 20);
             }
         } catch (SQLException e) {
-            throw new CdcException(CdcException.Kind.CONNECTION, "The replication stream of slot '" + config.slotName()
-                    + "' failed at " + decoder.position() + ": " + e.getMessage(), e);
+            throw failure(e);
+        }
+    }
+
+    /**
+     * A failed read classified by {@link PgFailure}, like every PostgreSQL failure: a walsender
+     * terminated, a server shutting down or a broken link is transient, and the stream is reopened; the
+     * slot check's finding that the slot is gone or lost comes first, and a publication dropped while
+     * streaming is named.
+     */
+    private CdcException failure(SQLException e) {
+        CdcException checked = slotCheck.failure();
+        if (checked != null && checked.isFinal()) {
+            return checked;
+        }
+        String publication = config.publicationName();
+        if ("42704".equals(e.getSQLState()) && publication != null && !publicationExists(publication)) {
+            Throwable cause = PgConnections.failure(config, e).getCause(); // e, a literal password masked
+            // pgoutput looks the publication up as of each change it decodes: one created again does not cover
+            // the changes between the drop and its creation, so this slot cannot get past them
+            return new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + publication + "' was dropped "
+                    + "while slot '" + config.slotName() + "' streamed it (PostgreSQL at "
+                    + config.connection().describe() + "/" + config.database() + ", SQLSTATE 42704 at "
+                    + decoder.position() + ": " + cause.getMessage() + "). The "
+                    + "slot cannot decode the changes after the drop, not even once a publication of that name is "
+                    + "created again. Create the publication, then restart the job without its state with a new "
+                    + "slot (or the slot dropped and created again), so that the tables are snapshotted again.",
+                    cause);
+        }
+        return PgConnections.failure(config, "the replication stream of slot '" + config.slotName() + "' at "
+                + decoder.position(), e);
+    }
+
+    /** Whether the catalogue still has the publication; true when it cannot tell. */
+    private boolean publicationExists(String publication) {
+        try (var s = catalogConnection.prepareStatement("SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = ?")) {
+            s.setString(1, publication);
+            try (var rs = s.executeQuery()) {
+                return rs.next();
+            }
+        } catch (SQLException e) {
+            LOG.debug("Could not look up publication '{}'", publication, e);
+            return true;
         }
     }
 

@@ -12,14 +12,17 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.testing.CapturedLogs;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.RestartingJob;
+import io.rustcdc.flink.testing.StreamTestSupport;
 import io.rustcdc.flink.testing.TwoTables;
 import io.rustcdc.flink.testing.net.FaultProxy;
 import java.sql.Connection;
@@ -53,7 +56,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * exact changelog with no task failure (the retries counted, each logged); retries used up fail the
  * job once with the cause; a refused login and a missing privilege are not retried (one connection
  * attempt), too many connections are retried until one is free; a fast shutdown and restart of the
- * server while streaming ends in an exact changelog.
+ * server while streaming ends in an exact changelog, and so does a walsender terminated twice. What a
+ * retry cannot cure fails at once or after the one reopen that finds it: a slot dropped or invalidated
+ * while streaming, a publication dropped, REPLICATION revoked, a chunk read over the role's
+ * statement_timeout.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(180)
@@ -256,9 +262,269 @@ class PostgresConnectionRetryITCase {
         }
     }
 
+    /**
+     * The stream's walsender terminated with pg_terminate_backend (SQLSTATE 57P01, what an operator or a
+     * failover tool does) twice while writers run: each is retried inside the source, the stream reopened
+     * after its last record, and the changelog is exact with no task failure.
+     */
+    @Test
+    void aTerminatedWalsenderIsRetriedExactly(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        ConnectionRetry retry = ConnectionRetry.of(12, Duration.ofMillis(200), Duration.ofSeconds(1));
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                RestartingJob job = RestartingJob.startWithoutRestarts(cluster,
+                        source(db.host(), db.port(), retry, null))) {
+            JsonChangelog changelog = snapshotted(job);
+            try (ConcurrentWriters writers = Writers.start(db, 2, 4_000, ROWS)) {
+                for (int i = 0; i < 2; i++) {
+                    String walsender = activeWalsender();
+                    Thread.sleep(800);
+                    assertThat(db.queryValue("SELECT pg_terminate_backend(" + walsender + ")")).isEqualTo("t");
+                    Poll.until("a new walsender", Duration.ofSeconds(60), () -> {
+                        String now = activeWalsenderOrNull();
+                        return now != null && !now.equals(walsender);
+                    });
+                }
+                writers.awaitEnd();
+                Map<String, Map<String, String>> expected = rows();
+                changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, expected), Duration.ofSeconds(90));
+            }
+            assertThat(changelog.violations()).isEmpty();
+            assertThat(job.failures()).as("task failures").isZero();
+            assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
+            List<String> warned = logs.containing("Connection failure of the postgres change stream at ");
+            warned.forEach(System.out::println);
+            System.out.printf("%s: %d retries; ops %s%n", slot, retries(job.jobId()), changelog.ops());
+            assertThat(retries(job.jobId())).as("retries: one per terminated walsender").isGreaterThanOrEqualTo(2);
+            assertThat(warned).hasSizeGreaterThanOrEqualTo(2).allSatisfy(line -> assertThat(line).contains(" WARN ")
+                    .contains("The replication stream of slot '" + slot + "' at ")
+                    .doesNotContain(db.replicationPassword()));
+            assertThat(logs.containing("Reopened the postgres change stream at ")).hasSizeGreaterThanOrEqualTo(2);
+        }
+    }
+
+    /**
+     * A slot dropped while the source streams it (its walsender terminated first: an active slot cannot be
+     * dropped) fails the stream with POSITION_LOST naming the slot and the remedy: at most the one reopen
+     * that finds the slot gone, no retry loop.
+     */
+    @Test
+    void aSlotDroppedWhileStreamingFailsOnceNamingTheSlot() throws Exception {
+        CountedRetries retries = new CountedRetries(PostgresConnector.create(streaming(db.replicationUser(),
+                db.replicationPassword(), ConnectionRetry.of(5, Duration.ofSeconds(1), Duration.ofSeconds(2)))));
+        PostgresPosition start = prepare();
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
+            db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
+            StreamTestSupport.events(stream, 1);
+            Poll.until("slot " + slot + " dropped", Duration.ofSeconds(30), () -> {
+                db.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = '"
+                        + slot + "' AND active_pid IS NOT NULL");
+                try {
+                    db.execute("SELECT pg_drop_replication_slot('" + slot + "')");
+                } catch (RuntimeException stillActive) {
+                    return false;
+                }
+                return true;
+            });
+            CdcException failure = failureOf(stream, Duration.ofSeconds(60));
+            System.out.println("slot dropped: " + failure + "; retries " + retries.count());
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.POSITION_LOST);
+            assertThat(failure).hasMessageContaining("Replication slot '" + slot + "' no longer exists in database "
+                    + db.name()).hasMessageContaining("Recreate the slot and restart the job without its state");
+            assertThat(retries.count()).as("retries: at most the reopen that found the slot gone").isLessThanOrEqualTo(1);
+            assertThat(logs.containing("Connection failure of")).hasSizeLessThanOrEqualTo(1);
+        }
+    }
+
+    /**
+     * A slot PostgreSQL invalidates while the source streams it (max_slot_wal_keep_size exceeded: the
+     * checkpointer ends its walsender and marks it lost) fails the stream with POSITION_LOST naming the
+     * slot and the cause, whether the slot check or the reopen sees it first: at most one reopen.
+     */
+    @Test
+    void aSlotInvalidatedWhileStreamingFailsOnceNamingTheCause() throws Exception {
+        db.execute("DROP TABLE IF EXISTS filler", "CREATE TABLE filler (id int PRIMARY KEY, note text)");
+        CountedRetries retries = new CountedRetries(PostgresConnector.create(streaming(db.replicationUser(),
+                db.replicationPassword(), ConnectionRetry.of(5, Duration.ofSeconds(1), Duration.ofSeconds(2)))));
+        PostgresPosition start = prepare();
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
+            db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
+            StreamTestSupport.events(stream, 1);
+            try {
+                db.execute("ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'", "SELECT pg_reload_conf()");
+                // WAL of a table the publication does not carry: the slot falls behind without changes to send
+                Poll.until("PostgreSQL to invalidate slot " + slot, Duration.ofSeconds(60), () -> {
+                    db.execute("INSERT INTO filler SELECT g, repeat('x', 1000) FROM generate_series(1, 2000) g "
+                                    + "ON CONFLICT (id) DO UPDATE SET note = excluded.note || 'y'",
+                            "SELECT pg_switch_wal()", "CHECKPOINT");
+                    return "lost".equals(db.queryValue("SELECT wal_status FROM pg_replication_slots WHERE "
+                            + "slot_name = '" + slot + "'"));
+                });
+            } finally {
+                db.execute("ALTER SYSTEM RESET max_slot_wal_keep_size", "SELECT pg_reload_conf()");
+            }
+            CdcException failure = failureOf(stream, Duration.ofSeconds(60));
+            System.out.println("slot invalidated: " + failure + "; retries " + retries.count());
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.POSITION_LOST);
+            assertThat(failure).hasMessageContaining("Replication slot '" + slot + "' was invalidated (wal_status = "
+                    + "lost)").hasMessageContaining("max_slot_wal_keep_size");
+            assertThat(retries.count()).as("retries: at most the reopen that found the slot lost").isLessThanOrEqualTo(1);
+            assertThat(logs.containing("Connection failure of")).hasSizeLessThanOrEqualTo(1);
+        } finally {
+            dropSlot();
+        }
+    }
+
+    /**
+     * The publication dropped while the source streams (and a captured table changed after it): pgoutput
+     * fails the stream with SQLSTATE 42704, a final PREREQUISITE naming the publication and what to do,
+     * with no retry.
+     */
+    @Test
+    void aPublicationDroppedWhileStreamingFailsAtOnceNamingIt() throws Exception {
+        CountedRetries retries = new CountedRetries(PostgresConnector.create(streaming(db.replicationUser(),
+                db.replicationPassword(), ConnectionRetry.defaults())));
+        PostgresPosition start = prepare();
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
+            db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
+            StreamTestSupport.events(stream, 1);
+            db.execute("DROP PUBLICATION " + slot, "UPDATE t1 SET n = n + 1 WHERE id = 2");
+            CdcException failure = failureOf(stream, Duration.ofSeconds(60));
+            System.out.println("publication dropped: " + failure);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("Publication '" + slot + "' was dropped while slot '" + slot
+                            + "' streamed it").hasMessageContaining("SQLSTATE 42704")
+                    .hasMessageContaining("Create the publication, then restart the job without its state with a "
+                            + "new slot");
+            assertThat(retries.count()).isZero();
+            assertThat(logs.containing("Connection failure of")).isEmpty();
+        } finally {
+            dropSlot();
+        }
+    }
+
+    /**
+     * REPLICATION revoked from the source's role while it streams: the running walsender goes on (the
+     * attribute is checked when one starts), so the test terminates it; the reopen's replication login is
+     * refused (42501), a final PREREQUISITE with the ALTER ROLE to run, after that one reopen.
+     */
+    @Test
+    void aRevokedReplicationAttributeFailsAtTheReopenNamingIt() throws Exception {
+        String role = "retry_revoked";
+        String password = "pw-revoked";
+        db.execute("DROP ROLE IF EXISTS " + role, "CREATE ROLE " + role + " LOGIN REPLICATION PASSWORD '" + password
+                + "'", "GRANT SELECT ON t1, t2 TO " + role);
+        PostgresPosition start = prepare();
+        CountedRetries retries = new CountedRetries(PostgresConnector.create(streaming(role, password,
+                ConnectionRetry.of(5, Duration.ofMillis(200), Duration.ofSeconds(1)))));
+        try (ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
+            db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
+            StreamTestSupport.events(stream, 1);
+            db.execute("ALTER ROLE " + role + " NOREPLICATION");
+            db.execute("SELECT pg_terminate_backend(" + activeWalsender() + ")");
+            CdcException failure = failureOf(stream, Duration.ofSeconds(60));
+            System.out.println("replication revoked: " + failure + "; retries " + retries.count());
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("refused " + role + "@" + db.host() + ":" + db.port() + "/"
+                            + db.name() + " a replication connection")
+                    .hasMessageContaining("ALTER ROLE \"" + role + "\" REPLICATION;")
+                    .hasMessageNotContaining(password);
+            assertThat(retries.count()).as("retries: the reopen after the terminated walsender").isEqualTo(1);
+        } finally {
+            dropSlot();
+        }
+    }
+
+    /**
+     * A role whose statement_timeout is shorter than a chunk read (the table locked by another session, so
+     * the read waits): the server cancels it (57014), a final PREREQUISITE naming statement_timeout and the
+     * statement that lifts it, at once: no retry, no second connection.
+     */
+    @Test
+    void aChunkReadCancelledByStatementTimeoutFailsAtOnceNamingIt() throws Exception {
+        String role = "retry_timeout";
+        String password = "pw-timeout";
+        db.execute("DROP ROLE IF EXISTS " + role, "CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'",
+                "ALTER ROLE " + role + " SET statement_timeout = '1s'", "GRANT SELECT ON t1 TO " + role);
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                Connection locker = db.admin()) {
+            CountedRetries retries = new CountedRetries(PostgresConnector.create(PostgresTestConfigs.builder(db)
+                    .hostname(proxy.host()).port(proxy.port()).username(role).password(Secret.of(password))
+                    .connectionRetry(ConnectionRetry.defaults()).build()));
+            try (CatalogSession<PostgresPosition, PostgresChunkMark> session = retries.connector().openSession()) {
+                TableDescription t1 = session.describe(TableId.of(db.name(), "public", "t1"));
+                locker.setAutoCommit(false);
+                locker.createStatement().execute("LOCK TABLE t1 IN ACCESS EXCLUSIVE MODE");
+                assertThatThrownBy(() -> session.readChunk(t1, List.of("id"), null, null, e -> { }))
+                        .isInstanceOfSatisfying(CdcException.class,
+                                e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                        .hasMessageContaining("cancelled a statement (SQLSTATE 57014)")
+                        .hasMessageContaining("canceling statement due to statement timeout")
+                        .hasMessageContaining("statement_timeout of role " + role)
+                        .hasMessageContaining("ALTER ROLE \"" + role + "\" SET statement_timeout = 0;")
+                        .hasMessageNotContaining(password);
+                locker.rollback();
+            }
+            assertThat(proxy.accepted()).as("connections: the one session's").isEqualTo(1);
+            assertThat(retries.count()).isZero();
+            assertThat(logs.containing("Connection failure of")).isEmpty();
+        }
+    }
+
+    private PostgresSourceConfig streaming(String user, String password, ConnectionRetry retry) {
+        return PostgresTestConfigs.builder(db).username(user).password(Secret.of(password)).slotName(slot)
+                .publicationName(slot).statusInterval(Duration.ofSeconds(1)).connectionRetry(retry).build();
+    }
+
+    /** Slot and publication {@link #slot} created for t1 and t2, as the replication role: the start position. */
+    private PostgresPosition prepare() {
+        PostgresSourceConfig config = PostgresTestConfigs.streaming(db, slot);
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = PostgresConnector.create(config).openSession()) {
+            return session.prepareStream(List.of(TableId.of(db.name(), "public", "t1"),
+                    TableId.of(db.name(), "public", "t2")), false);
+        }
+    }
+
+    private void dropSlot() {
+        db.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '" + slot
+                + "' AND NOT active");
+    }
+
+    /** The pid of the walsender streaming {@link #slot}, once there is one. */
+    private String activeWalsender() {
+        Poll.until("slot " + slot + " streamed", Duration.ofSeconds(60), () -> activeWalsenderOrNull() != null);
+        return activeWalsenderOrNull();
+    }
+
+    private String activeWalsenderOrNull() {
+        return db.queryValue("SELECT active_pid FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+    }
+
+    /** The failure {@code stream} ends with, polled until it comes. */
+    private static CdcException failureOf(ChangeStream<PostgresPosition> stream, Duration within)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        try {
+            while (System.nanoTime() < deadline) {
+                stream.poll(Duration.ofMillis(100));
+            }
+        } catch (CdcException e) {
+            return e;
+        }
+        throw new AssertionError("The stream did not fail within " + within);
+    }
+
     private CdcSource<String, PostgresPosition, PostgresChunkMark> source(FaultProxy proxy, ConnectionRetry retry,
             String password) {
-        PostgresSourceConfig.Builder config = PostgresTestConfigs.builder(db).hostname(proxy.host()).port(proxy.port())
+        return source(proxy.host(), proxy.port(), retry, password);
+    }
+
+    private CdcSource<String, PostgresPosition, PostgresChunkMark> source(String host, int port, ConnectionRetry retry,
+            String password) {
+        PostgresSourceConfig.Builder config = PostgresTestConfigs.builder(db).hostname(host).port(port)
                 .slotName(slot).publicationName(slot).createSlotIfMissing(true).createPublicationIfMissing(true)
                 .statusInterval(Duration.ofSeconds(1)).connectionRetry(retry);
         if (password != null) {
