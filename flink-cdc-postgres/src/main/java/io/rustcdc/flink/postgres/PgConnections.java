@@ -113,6 +113,12 @@ final class PgConnections {
     static CdcException failure(PostgresSourceConfig config, String what, SQLException e) {
         CdcException f = failure(config, e);
         String message = f.getMessage();
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (f.kind() == CdcException.Kind.CONNECTION && (state.isEmpty() || state.startsWith("08"))) {
+            // an open connection broke: "Cannot connect", which the attempt's failure says, would mislead
+            message = "PostgreSQL at " + where(config) + " lost the connection: " + f.getCause().getMessage()
+                    + " (a terminated walsender or session, a server restart or a network failure)";
+        }
         return new CdcException(f.kind(), Character.toUpperCase(what.charAt(0)) + what.substring(1) + " failed: "
                 + message, f.getCause());
     }

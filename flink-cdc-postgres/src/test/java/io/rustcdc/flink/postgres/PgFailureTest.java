@@ -146,6 +146,13 @@ class PgFailureTest {
         assertThat(ConnectionRetry.retries(terminated)).isTrue();
         assertThat(terminated).hasMessageStartingWith("The replication stream of slot 'orders' at 0/16B3748 failed: "
                 + "PostgreSQL at cdc@db.example:5433/shop failed for now (SQLSTATE 57P01)");
+        CdcException lost = PgConnections.failure(CONFIG, "the replication stream of slot 'orders' at 0/16B3748",
+                new PSQLException("Database connection failed when reading from copy", PSQLState.CONNECTION_FAILURE,
+                        new java.io.EOFException()));
+        assertThat(ConnectionRetry.retries(lost)).isTrue();
+        assertThat(lost).hasMessage("The replication stream of slot 'orders' at 0/16B3748 failed: PostgreSQL at "
+                + "cdc@db.example:5433/shop lost the connection: Database connection failed when reading from copy "
+                + "(a terminated walsender or session, a server restart or a network failure)");
         CdcException revoked = PgConnections.failure(CONFIG, "the slot check of slot 'orders'",
                 server("ERROR", "42501", "permission denied for view pg_replication_slots"));
         assertThat(ConnectionRetry.retries(revoked)).isFalse();
