@@ -31,7 +31,8 @@ final class HeldShapes {
 
     /**
      * Whether the statement cannot change any table's shape: an ALTER TABLE whose every clause reads
-     * as an index, constraint, default or table option ({@code ADD INDEX}, {@code ENGINE=InnoDB}).
+     * as an index, constraint, default or table option ({@code ADD INDEX}, {@code ENGINE=InnoDB}). Its
+     * event is classified {@link ShapeChange.Kind#UNCHANGED} from the statement alone.
      */
     static boolean leavesShape(MySqlDdl.Change change, String sql) {
         if (change.kind != MySqlDdl.Kind.ALTER_TABLE) {
@@ -39,6 +40,28 @@ final class HeldShapes {
         }
         MySqlColumnDdl ddl = MySqlColumnDdl.alter(sql);
         return ddl.unread == null && ddl.steps.isEmpty();
+    }
+
+    /**
+     * A statement that cannot change the table's shape ({@link #leavesShape}): the shape it leaves is
+     * the one held before it, which stays held; null when none is, or when the rows since the last
+     * statement carried another shape than that statement left (then nothing is held after it).
+     *
+     * @param rowsShape the shape the table's rows carried since its last statement; null when none
+     */
+    @Nullable
+    RowShape unchanged(TableId table, @Nullable RowShape rowsShape) {
+        RowShape held = leftByStatement.get(table);
+        if (held != null && rowsShape != null && !held.equals(rowsShape)) {
+            leftByStatement.remove(table);
+            exact.remove(table);
+            return null;
+        }
+        RowShape before = held != null ? held : rowsShape;
+        if (before != null) {
+            leftByStatement.put(table, before);
+        }
+        return before;
     }
 
     /**

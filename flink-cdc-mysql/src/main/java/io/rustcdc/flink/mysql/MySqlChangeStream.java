@@ -414,13 +414,6 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             if (!filter.matches(change.table)) {
                 continue;
             }
-            if (HeldShapes.leavesShape(change, query.getSql())) {
-                // an index, a default, a table option: no schema change (the key check still holds)
-                if (i >= from) {
-                    requireLoggedCascades(change.table);
-                }
-                continue;
-            }
             long number = ++changesInTransaction;
             if (i < from) {
                 continue; // delivered before the restart
@@ -435,6 +428,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
             ChangeEvent event = change.kind == MySqlDdl.Kind.TRUNCATE_TABLE
                     ? ChangeEvent.builder(Op.TRUNCATE, change.table, source).transaction(transactionInfo(number)).build()
+                    : HeldShapes.leavesShape(change, query.getSql()) ? unchanged(change, query.getSql(), source, number)
                     : schemaChange(change, query.getSql(), source, number);
             pending.add(StreamRecord.of(event, position));
         }
@@ -448,6 +442,19 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         return ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
                 .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), sql)).shape(after)
                 .shapeChanges(classified).transaction(transactionInfo(number)).build();
+    }
+
+    /**
+     * A statement that cannot change the table's shape (an index, a default, a table option): classified
+     * as such from the statement alone, with the shape held before it, which it leaves (none when none is
+     * held: the catalogue's now may hold later statements).
+     */
+    private ChangeEvent unchanged(MySqlDdl.Change change, String sql, SourceInfo source, long number) {
+        RowShape left = heldShapes.unchanged(change.table, tables.rowsShape(change.table));
+        tables.forgetRowsShape(change.table);
+        return ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
+                .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), sql)).shape(left)
+                .shapeChanges(List.of(ShapeChange.unchanged())).transaction(transactionInfo(number)).build();
     }
 
     /** A captured table created or altered while the stream runs gets the start's foreign key check. */

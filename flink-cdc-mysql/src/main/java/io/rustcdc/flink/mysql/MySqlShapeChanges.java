@@ -16,7 +16,8 @@ import javax.annotation.Nullable;
  * column the statement defines must have the type and nullability it declares, every other column
  * must be as it was and the key must be the one the clauses leave. Then the columns' identities are
  * the statement's (a {@code RENAME COLUMN} or {@code CHANGE a b} is a rename, never a drop and an
- * add) and {@link ShapeDiff} classifies. When anything disagrees (the table changed again before the
+ * add) and {@link ShapeDiff} classifies ({@link ShapeChange.Kind#UNCHANGED} when the statement left the
+ * shape as it was). When anything disagrees (the table changed again before the
  * stream read the statement) or cannot be read, the statement is one {@link ShapeChange.Kind#UNKNOWN}.
  */
 final class MySqlShapeChanges {
@@ -45,7 +46,8 @@ final class MySqlShapeChanges {
         if (misfit != null) {
             return unknown(before, after, misfit);
         }
-        return ShapeDiff.classify(before, after, replay.identities());
+        List<ShapeChange> changes = ShapeDiff.classify(before, after, replay.identities());
+        return changes.isEmpty() ? List.of(ShapeChange.unchanged()) : changes;
     }
 
     /** A CREATE TABLE whose columns the statement lists and the catalogue shows as declared: the table created. */

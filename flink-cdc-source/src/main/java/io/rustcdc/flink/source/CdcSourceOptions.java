@@ -80,10 +80,11 @@ public final class CdcSourceOptions {
             .defaultValue(SchemaChangePolicy.EMIT)
             .withDescription("What the source does when a captured table's shape changes, by the change's class "
                     + "(column_added, column_removed, column_renamed, column_type_changed, column_nullability_changed, "
-                    + "primary_key_changed, table_created, table_dropped, table_replaced, unknown). 'emit': emit the "
-                    + "classified schema change event and go on. 'fail-on-unknown': fail on a change the source cannot "
-                    + "tell apart (a rename or a drop and an add). 'additive-only': fail on anything but a created "
-                    + "table or an added nullable column. 'fail': fail on any change. A refused change fails the job "
+                    + "primary_key_changed, table_created, table_dropped, table_replaced, unknown; a statement that "
+                    + "changed no shape is unchanged, which every value accepts). 'emit': emit the classified schema "
+                    + "change event and go on. 'fail-on-unknown': fail on a change the source cannot tell apart (a "
+                    + "rename or a drop and an add). 'additive-only': fail on anything but a created table or an added "
+                    + "nullable column. 'fail': fail on any change of a shape. A refused change fails the job "
                     + "naming the table, the class and the columns with their types before and after.");
 
     public static final ConfigOption<TransactionBoundaries> TRANSACTION_BOUNDARIES =

@@ -9,8 +9,10 @@ import org.apache.flink.annotation.PublicEvolving;
  * the job with the table, the class, the columns and their types before and after; the job's last
  * checkpoint is still before the change, so restoring it with another setting resumes there.
  *
- * <p>A connector that does not classify its schema changes yet (MySQL and MariaDB in this release)
- * emits events with no classes: they count as unknown.
+ * <p>A statement the source classified as changing nothing of the shape ({@link
+ * io.rustcdc.flink.source.model.ShapeChange.Kind#UNCHANGED}: an index, a default, a column redefined
+ * as it was) is accepted by every policy. An event with no classes at all is one its connector did
+ * not classify: it counts as unknown.
  *
  * <pre>{@code
  * CdcSource.builder(connector).schemaChanges(SchemaChangePolicy.ADDITIVE_ONLY)...
@@ -25,7 +27,7 @@ public enum SchemaChangePolicy {
     FAIL_ON_UNKNOWN("fail-on-unknown"),
     /** Emit additive changes (a table created, a nullable column added); fail on any other. */
     ADDITIVE_ONLY("additive-only"),
-    /** Fail on any schema change of a captured table. */
+    /** Fail on any change of a captured table's shape (a statement classified as changing nothing passes). */
     FAIL("fail");
 
     private final String text;

@@ -22,10 +22,13 @@ import org.apache.flink.util.Collector;
 /**
  * Applies the {@code schema-changes} policy to each schema change event before the job's
  * deserializer sees it, and counts them on the reader's metric group: {@code schemaChanges} (events),
- * one counter per class ({@code schemaChangesColumnAdded}, ..., {@code schemaChangesUnknown}, which
- * also counts events a connector did not classify) and {@code schemaChangesRejected} (events the
- * policy or the deserializer refused). Other events pass untouched. Called on the reader's task
- * thread; not thread-safe.
+ * one counter per class ({@code schemaChangesColumnAdded}, ..., {@code schemaChangesUnchanged} for
+ * statements classified as changing nothing, {@code schemaChangesUnknown}, which also counts events
+ * a connector did not classify) and {@code schemaChangesRejected} (events the policy or the
+ * deserializer refused). The policy reads the classification: an event with no change at all is
+ * unclassified (as unknown); one classified {@link ShapeChange.Kind#UNCHANGED} changed no shape, and
+ * every policy accepts it. Other events pass untouched. Called on the reader's task thread; not
+ * thread-safe.
  */
 @Internal
 public final class SchemaChangeGate<T> implements ChangeEventDeserializer<T> {
@@ -109,6 +112,9 @@ public final class SchemaChangeGate<T> implements ChangeEventDeserializer<T> {
     }
 
     private static boolean refuses(SchemaChangePolicy policy, ShapeChange c) {
+        if (c.kind() == ShapeChange.Kind.UNCHANGED) {
+            return false; // no shape changed: nothing for any policy to refuse
+        }
         switch (policy) {
             case FAIL_ON_UNKNOWN:
                 return c.kind() == ShapeChange.Kind.UNKNOWN;

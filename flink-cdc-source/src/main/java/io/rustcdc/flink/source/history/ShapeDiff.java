@@ -205,6 +205,8 @@ public final class ShapeDiff {
                 case PRIMARY_KEY_CHANGED:
                     key = new ArrayList<>(c.keyAfter());
                     break;
+                case UNCHANGED:
+                    break;
                 default:
                     throw new IllegalArgumentException("An UNKNOWN change cannot be applied to " + shape.schema() + "."
                             + shape.table() + ": " + c.describe());

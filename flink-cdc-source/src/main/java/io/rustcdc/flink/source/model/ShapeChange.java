@@ -12,7 +12,10 @@ import org.apache.flink.annotation.PublicEvolving;
  * One classified difference between two shapes of a table, as a {@link Op#SCHEMA_CHANGE} event
  * carries it ({@link ChangeEvent#shapeChanges()}): what kind of change, and the columns before and
  * after it. {@link Kind#UNKNOWN} is a difference the source cannot tell apart (a column gone and
- * another added at once is a rename or a drop and an add); it is never guessed. Immutable.
+ * another added at once is a rename or a drop and an add); it is never guessed. {@link Kind#UNCHANGED}
+ * says the source classified a statement and it changed nothing of the shape (an index, a default,
+ * a column redefined as it was): an event that carries no change at all is one its connector did
+ * not classify. Immutable.
  *
  * <pre>{@code
  * for (ShapeChange c : event.shapeChanges()) {
@@ -46,7 +49,12 @@ public final class ShapeChange implements Serializable {
         /** The primary key changed (keyBefore, keyAfter). */
         PRIMARY_KEY_CHANGED,
         /** A difference the source cannot tell apart; before and after list the columns concerned. */
-        UNKNOWN;
+        UNKNOWN,
+        /**
+         * The source classified the statement: it left the shape as it was (an index, a constraint, a
+         * default, a table option, a column redefined as it was). The only change of its event.
+         */
+        UNCHANGED;
 
         /** {@code column_added}, ... */
         public String wireName() {
@@ -117,6 +125,11 @@ public final class ShapeChange implements Serializable {
         return new ShapeChange(Kind.UNKNOWN, gone, added, -1, List.of(), List.of(), reason);
     }
 
+    /** The statement the event announces changed nothing of the table's shape, which the source could tell. */
+    public static ShapeChange unchanged() {
+        return new ShapeChange(Kind.UNCHANGED, List.of(), List.of(), -1, List.of(), List.of(), "");
+    }
+
     /** Rebuilds a change read back from its parts (state, another process); no checks beyond the factories'. */
     public static ShapeChange of(Kind kind, List<RowShape.Column> before, List<RowShape.Column> after, int position,
             List<String> keyBefore, List<String> keyAfter, String reason) {
@@ -167,6 +180,7 @@ public final class ShapeChange implements Serializable {
         switch (kind) {
             case TABLE_CREATED:
             case TABLE_DROPPED:
+            case UNCHANGED:
                 return kind.wireName();
             case TABLE_REPLACED:
                 return kind.wireName() + (reason.isEmpty() ? "" : " (" + reason + ")");

@@ -32,11 +32,13 @@ final class ChangeEventCodec {
 
     /** Never change or reuse a code. */
     private static final EnumCodes<ShapeChange.Kind> KINDS = EnumCodes.of(ShapeChange.Kind.class,
-            "shape change kind", Map.of(ShapeChange.Kind.TABLE_CREATED, 1, ShapeChange.Kind.TABLE_DROPPED, 2,
-                    ShapeChange.Kind.TABLE_REPLACED, 3, ShapeChange.Kind.COLUMN_ADDED, 4,
-                    ShapeChange.Kind.COLUMN_REMOVED, 5, ShapeChange.Kind.COLUMN_RENAMED, 6,
-                    ShapeChange.Kind.COLUMN_TYPE_CHANGED, 7, ShapeChange.Kind.COLUMN_NULLABILITY_CHANGED, 8,
-                    ShapeChange.Kind.PRIMARY_KEY_CHANGED, 9, ShapeChange.Kind.UNKNOWN, 10));
+            "shape change kind", Map.ofEntries(Map.entry(ShapeChange.Kind.TABLE_CREATED, 1),
+                    Map.entry(ShapeChange.Kind.TABLE_DROPPED, 2), Map.entry(ShapeChange.Kind.TABLE_REPLACED, 3),
+                    Map.entry(ShapeChange.Kind.COLUMN_ADDED, 4), Map.entry(ShapeChange.Kind.COLUMN_REMOVED, 5),
+                    Map.entry(ShapeChange.Kind.COLUMN_RENAMED, 6), Map.entry(ShapeChange.Kind.COLUMN_TYPE_CHANGED, 7),
+                    Map.entry(ShapeChange.Kind.COLUMN_NULLABILITY_CHANGED, 8),
+                    Map.entry(ShapeChange.Kind.PRIMARY_KEY_CHANGED, 9), Map.entry(ShapeChange.Kind.UNKNOWN, 10),
+                    Map.entry(ShapeChange.Kind.UNCHANGED, 11)));
 
     private ChangeEventCodec() {}
 

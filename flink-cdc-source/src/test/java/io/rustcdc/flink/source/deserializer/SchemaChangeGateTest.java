@@ -78,7 +78,7 @@ class SchemaChangeGateTest {
         assertThat(metrics.count("schemaChangesRejected")).isZero();
         assertThat(metrics.counters).containsKeys("schemaChangesTableReplaced", "schemaChangesPrimaryKeyChanged",
                 "schemaChangesColumnNullabilityChanged", "schemaChangesColumnTypeChanged", "schemaChangesColumnRenamed",
-                "schemaChangesTableCreated", "schemaChangesTableDropped");
+                "schemaChangesTableCreated", "schemaChangesTableDropped", "schemaChangesUnchanged");
     }
 
     @Test
@@ -118,7 +118,8 @@ class SchemaChangeGateTest {
         accepted.put(ShapeChange.tableReplaced(shape, "relation 1 replaced by 2"), classified);
         accepted.put(ShapeChange.unknown(List.of(AMOUNT), List.of(NOTE), "rename or drop and add"),
                 List.of(SchemaChangePolicy.EMIT));
-        assertThat(accepted).hasSize(11);
+        accepted.put(ShapeChange.unchanged(), all);
+        assertThat(accepted).hasSize(ShapeChange.Kind.values().length + 1); // an added NOT NULL column too
         for (Map.Entry<ShapeChange, List<SchemaChangePolicy>> e : accepted.entrySet()) {
             for (SchemaChangePolicy policy : all) {
                 String refusal = SchemaChangeGate.refusal(policy, List.of(e.getKey()));
@@ -128,9 +129,42 @@ class SchemaChangeGateTest {
                 }
             }
         }
-        assertThat(SchemaChangeGate.refusal(SchemaChangePolicy.FAIL_ON_UNKNOWN, List.of()))
-                .contains("does not classify (unknown)");
-        assertThat(SchemaChangeGate.refusal(SchemaChangePolicy.EMIT, List.of())).isNull();
+        // an event with no change at all is unclassified: every policy but emit refuses it
+        for (SchemaChangePolicy policy : all) {
+            String refusal = SchemaChangeGate.refusal(policy, List.of());
+            if (policy == SchemaChangePolicy.EMIT) {
+                assertThat(refusal).isNull();
+            } else {
+                assertThat(refusal).as(policy.toString()).contains("does not classify (unknown)");
+            }
+        }
+    }
+
+    @Test
+    void aStatementClassifiedAsUnchangedPassesEveryPolicyAndIsNotCountedUnknown() throws Exception {
+        for (SchemaChangePolicy policy : SchemaChangePolicy.values()) {
+            Metrics metrics = new Metrics();
+            ChangeEventDeserializer<ChangeEvent> gate = SchemaChangeGate.wrap(ChangeEventDeserializer.events(), policy,
+                    metrics);
+            Collected out = new Collected();
+            gate.deserialize(schemaChange(List.of(ShapeChange.unchanged())), out);
+            assertThat(out.events).as(policy.toString()).hasSize(1);
+            assertThat(metrics.count("schemaChanges")).isEqualTo(1);
+            assertThat(metrics.count("schemaChangesUnchanged")).isEqualTo(1);
+            assertThat(metrics.count("schemaChangesUnknown")).as(policy.toString()).isZero();
+            assertThat(metrics.count("schemaChangesRejected")).isZero();
+            if (policy != SchemaChangePolicy.EMIT) {
+                // while one that carries no classification at all is refused and counted unknown
+                assertThatThrownBy(() -> gate.deserialize(schemaChange(List.of()), out))
+                        .isInstanceOf(CdcException.class)
+                        .hasMessageContaining("a change the connector does not classify (unknown)")
+                        .hasMessageContaining("'schema-changes' = '" + policy + "' refuses")
+                        .hasMessageContaining("('emit')");
+                assertThat(metrics.count("schemaChangesUnknown")).isEqualTo(1);
+                assertThat(metrics.count("schemaChangesRejected")).isEqualTo(1);
+                assertThat(metrics.count("schemaChangesUnchanged")).isEqualTo(1);
+            }
+        }
     }
 
     @Test

@@ -92,6 +92,8 @@ final class RandomChangeEvents {
                 return ShapeChange.columnChanged(from, to);
             case PRIMARY_KEY_CHANGED:
                 return ShapeChange.primaryKeyChanged(names(), names());
+            case UNCHANGED:
+                return ShapeChange.unchanged();
             default:
                 return ShapeChange.unknown(columns(), columns(), random.nextBoolean() ? "" : name(30));
         }
