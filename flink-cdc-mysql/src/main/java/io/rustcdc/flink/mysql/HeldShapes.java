@@ -3,6 +3,7 @@ package io.rustcdc.flink.mysql;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -17,13 +18,19 @@ import javax.annotation.Nullable;
  * statement (the catalogue's, read with them), else none: then the statement is UNKNOWN. A shape is
  * exact when a classified CREATE TABLE defined every column of it, and so is what classified
  * statements make of an exact shape; a shape from rows may already hold later changes of columns a
- * statement does not name, within a binlog type family, and so may what statements make of it. Held
- * in memory only: a reopened stream starts with none. Used on the polling thread only.
+ * statement does not name, within a binlog type family, and so may what statements make of it. A
+ * stream reopened at a position (a restore, a reconnection) starts from what the stream's events said
+ * before it ({@link #resume}): the shape each table's last classified statement left and the shape its
+ * rows carried since, both as not exact (exactness is not kept across a restart, so a column redefined
+ * as it was is then UNKNOWN), the rows' shape until a row of the table is read again. Used on the
+ * polling thread only.
  */
 final class HeldShapes {
     private final Map<TableId, RowShape> leftByStatement = new HashMap<>();
     /** The tables whose shape in {@link #leftByStatement} is exact. */
     private final Set<TableId> exact = new HashSet<>();
+    /** The shape each table's rows carried before the stream opened, until it reads one of them or a statement. */
+    private final Map<TableId, RowShape> resumedRows = new HashMap<>();
     /** The table the last DROP_TABLE dropped and its shape before, for the CREATE_TABLE side of a rename. */
     @Nullable private TableId dropped;
     @Nullable private RowShape droppedShape;
@@ -42,6 +49,30 @@ final class HeldShapes {
         return ddl.unread == null && ddl.steps.isEmpty();
     }
 
+    /** Starts from what the stream's events said of the shapes before the position it opened at. */
+    void resume(EmittedShapes shapes) {
+        for (TableId table : shapes.tables()) {
+            RowShape left = shapes.leftByChange(table);
+            if (left != null) {
+                leftByStatement.put(table, left);
+                exact.remove(table);
+            }
+            RowShape rows = shapes.rows(table);
+            if (rows != null) {
+                resumedRows.put(table, rows);
+            } else {
+                resumedRows.remove(table);
+            }
+        }
+    }
+
+    /** The stream read a row of {@code table}: the shape its rows carry is the stream's own from now on. */
+    void rowsRead(TableId table) {
+        if (!resumedRows.isEmpty()) {
+            resumedRows.remove(table);
+        }
+    }
+
     /**
      * A statement that cannot change the table's shape ({@link #leavesShape}): the shape it leaves is
      * the one held before it, which stays held; null when none is, or when the rows since the last
@@ -51,6 +82,7 @@ final class HeldShapes {
      */
     @Nullable
     RowShape unchanged(TableId table, @Nullable RowShape rowsShape) {
+        rowsShape = rowsSince(table, rowsShape);
         RowShape held = leftByStatement.get(table);
         if (held != null && rowsShape != null && !held.equals(rowsShape)) {
             leftByStatement.remove(table);
@@ -72,6 +104,7 @@ final class HeldShapes {
      */
     List<ShapeChange> classify(MySqlDdl.Change change, String sql, @Nullable RowShape rowsShape,
             @Nullable RowShape after) {
+        rowsShape = rowsSince(change.table, rowsShape);
         RowShape held = leftByStatement.remove(change.table);
         boolean exactBefore = exact.remove(change.table);
         if (held != null && rowsShape != null && !held.equals(rowsShape)) {
@@ -108,6 +141,13 @@ final class HeldShapes {
             }
         }
         return changes;
+    }
+
+    /** The rows' shape since the table's last statement: the stream's, else the one resumed; a statement ends both. */
+    @Nullable
+    private RowShape rowsSince(TableId table, @Nullable RowShape read) {
+        RowShape resumed = resumedRows.remove(table);
+        return read != null ? read : resumed;
     }
 
     private static List<ShapeChange> created(MySqlDdl.Change change, String sql, @Nullable RowShape before,

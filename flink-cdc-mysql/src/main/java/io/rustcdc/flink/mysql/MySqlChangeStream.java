@@ -24,6 +24,7 @@ import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionInfo;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import java.io.IOException;
 import java.io.Serializable;
@@ -72,7 +73,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
     private final BinaryLogClient client;
     private final StreamFailures failures;
-    /** What DDL statements are classified against (only {@link #statement} uses it). */
+    /** What DDL statements are classified against (only {@link #statement} and the rows read update it). */
     private final HeldShapes heldShapes = new HeldShapes();
     private volatile boolean closing;
 
@@ -513,6 +514,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             return;
         }
         BinlogTables.Decoder decoder = tables.decoder(table, map);
+        heldShapes.rowsRead(table);
         if (decoder.isSequence()) {
             return;
         }
@@ -557,6 +559,12 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     @Override
     public void confirm(MySqlPosition position) {
         // the server keeps no reader state: binlog retention is the server's own setting
+    }
+
+    /** Schema changes after the position are classified against what the stream's events said before it. */
+    @Override
+    public void resumeShapes(EmittedShapes shapes) {
+        heldShapes.resume(shapes);
     }
 
     @Override

@@ -18,6 +18,7 @@ import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.ChunkSplit;
@@ -300,6 +301,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     private void emitRecord(StreamRecord<P> record) throws Exception {
         StreamState<P, M> s = stream;
         ChangeEvent event = record.event();
+        if (event != null) {
+            s.shapes.record(event); // every event the stream returned, as the stream itself saw them
+        }
         if (event != null && !s.captures(event)) {
             s.warnIfLeftOut(event);
         } else if (event != null) {
@@ -323,7 +327,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         StreamState<P, M> s = stream;
         if (s != null) {
             state.add(StreamSplit.of(s.position, s.handoff.remaining(), s.tables, s.recorder.history().copy(),
-                    new ArrayList<>(s.adding.values())));
+                    new ArrayList<>(s.adding.values()), s.shapes.copy()));
             checkpointPositions.put(checkpointId, s.position);
         }
         return state;
@@ -411,7 +415,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         if (!s.streaming) {
             s.streaming = true;
             LOG.info("Subtask {} streams from {}", context.getIndexOfSubtask(), s.position);
-            worker.stream(s.position, settings.filter(), s.tables);
+            worker.stream(s.position, settings.filter(), s.tables, s.shapes.copy());
             toRead = new ArrayList<>(s.adding.values());
         }
         toRead.forEach(worker::addTable);
@@ -448,6 +452,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         final Set<TableId> tables;
         final Map<TableId, TablePlan> adding = new LinkedHashMap<>();
         final Set<TableId> leftOut = new java.util.HashSet<>();
+        /** What the stream's events said of each table's shape up to {@link #position}. */
+        final EmittedShapes shapes;
         P position;
         /** Whether the worker streams: only once the enumerator has answered (see {@link StreamOwnerEvent}). */
         boolean streaming;
@@ -458,6 +464,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
             this.tables = new java.util.HashSet<>(split.tables());
             split.adding().forEach(p -> adding.put(p.table(), p));
             this.position = split.position();
+            this.shapes = split.shapes().copy();
         }
 
         /**

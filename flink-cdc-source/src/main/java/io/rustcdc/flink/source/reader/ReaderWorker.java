@@ -165,14 +165,20 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         return upTo == null;
     }
 
-    /** Streams from {@code from}; {@code captured} are the tables snapshotted already (see {@link ChangeStream#captured}). */
-    void stream(P from, TableFilter filter, java.util.Set<io.rustcdc.flink.source.model.TableId> captured) {
+    /**
+     * Streams from {@code from}; {@code captured} are the tables snapshotted already (see {@link
+     * ChangeStream#captured}), {@code shapes} what the stream's events said of their shapes before
+     * {@code from} (see {@link ChangeStream#resumeShapes}).
+     */
+    void stream(P from, TableFilter filter, java.util.Set<io.rustcdc.flink.source.model.TableId> captured,
+            io.rustcdc.flink.source.spi.EmittedShapes shapes) {
         java.util.Set<io.rustcdc.flink.source.model.TableId> tables = new java.util.HashSet<>(captured);
         thread.execute(() -> guarded(() -> {
             closeSession(); // chunks are done: the stream needs only its own connections, until a table is added
             ChangeStream<P> s = connector.openStream(from, filter);
             s.registerMetrics(metrics.addGroup(connector.name()));
             s.captured(java.util.Set.copyOf(tables));
+            s.resumeShapes(shapes);
             stream = s;
             if (connectionsClosed.get()) {
                 s.close(); // close() gave up waiting while it opened

@@ -3,6 +3,7 @@ package io.rustcdc.flink.source.retry;
 import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import java.time.Duration;
 import java.util.Set;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * connector's stream, backs off and opens a new one at the position of the last record it returned
  * (the reader holds every record returned, so none is lost and none repeated), as a restart from
  * that position would. What the reader told the old stream is told to the new one: its metric group
- * (whose gauges then read the new stream), the captured tables and the last confirmed position. One
+ * (whose gauges then read the new stream), the captured tables and the last confirmed position; and
+ * the shapes it resumed from, with what every record returned since said of them, as a restore at
+ * that position would give them ({@link EmittedShapes}). One
  * thread polls; {@link #confirm} and {@link #close} may be called from any thread.
  */
 @Internal
@@ -38,6 +41,8 @@ final class RetryingStream<P> implements ChangeStream<P> {
     @Nullable private volatile StreamMetrics metrics;
     @Nullable private volatile Set<TableId> captured;
     @Nullable private P confirmed;
+    /** The shapes the stream resumed from and every event returned since; null until the reader gives them. */
+    @Nullable private EmittedShapes shapes;
 
     private RetryingStream(String what, Function<P, ChangeStream<P>> opener, P from, ConnectionRetry policy,
             Retrier retrier) {
@@ -73,6 +78,9 @@ final class RetryingStream<P> implements ChangeStream<P> {
                 StreamRecord<P> record = s.poll(timeout);
                 if (record != null) {
                     resumeFrom = record.position();
+                    if (shapes != null && record.event() != null) {
+                        shapes.record(record.event());
+                    }
                     retrier.succeeded();
                 } else if (System.nanoTime() - openedNanos >= policy.maxDelay().toNanos()) {
                     retrier.succeeded(); // up longer than the longest wait: recovered, though idle
@@ -107,6 +115,9 @@ final class RetryingStream<P> implements ChangeStream<P> {
             Set<TableId> tables = captured;
             if (tables != null) {
                 s.captured(tables);
+            }
+            if (shapes != null) {
+                s.resumeShapes(shapes.copy());
             }
             synchronized (confirmLock) {
                 stream.set(s);
@@ -153,6 +164,16 @@ final class RetryingStream<P> implements ChangeStream<P> {
         ChangeStream<P> s = stream.get();
         if (s != null) {
             s.captured(tables);
+        }
+    }
+
+    /** Called by the polling thread, as {@link #poll} is. */
+    @Override
+    public void resumeShapes(EmittedShapes resumed) {
+        shapes = resumed.copy();
+        ChangeStream<P> s = stream.get();
+        if (s != null) {
+            s.resumeShapes(resumed);
         }
     }
 

@@ -43,6 +43,15 @@ public interface ChangeStream<P> extends AutoCloseable {
      */
     default void captured(Set<TableId> tables) {}
 
+    /**
+     * What the stream's events said of each table's shape before the position it opened at, as the
+     * source emitted them (kept in the stream split's state, so empty on a first start): called by the
+     * polling thread once, before the first poll, with a copy the stream may keep. A connector that
+     * classifies a schema change against the shape it held before it may start from these instead of
+     * none; one that does not ignores them.
+     */
+    default void resumeShapes(EmittedShapes shapes) {}
+
     @Override
     void close();
 }

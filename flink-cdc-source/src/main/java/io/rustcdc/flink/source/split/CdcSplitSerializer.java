@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.history.SchemaHistorySerializer;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.serde.StateIO;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.KeyOrder;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -40,7 +41,12 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     static final int VERSION_4 = 4;
     /** Version 4, and the collation of each chunk key column (null where none), which its key order reads. */
     static final int VERSION_5 = 5;
-    static final int CURRENT_VERSION = VERSION_5;
+    /**
+     * Version 5, and the stream's {@link io.rustcdc.flink.source.spi.EmittedShapes}: per table, the
+     * shape its last classified schema change left and the shape its rows carried since (each nullable).
+     */
+    static final int VERSION_6 = 6;
+    static final int CURRENT_VERSION = VERSION_6;
 
     private static final byte CHUNK = 0;
     private static final byte STREAM = 1;
@@ -83,6 +89,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             case VERSION_3:
             case VERSION_4:
             case VERSION_5:
+            case VERSION_6:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("a split", version, CURRENT_VERSION);
@@ -147,6 +154,14 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         out.writeInt(split.adding().size());
         for (TablePlan plan : split.adding()) {
             writePlan(out, plan);
+        }
+        EmittedShapes shapes = split.shapes();
+        List<TableId> shaped = new ArrayList<>(shapes.tables());
+        out.writeInt(shaped.size());
+        for (TableId t : shaped) {
+            StateIO.writeTableId(out, t);
+            StateIO.writeNullableShape(out, shapes.leftByChange(t));
+            StateIO.writeNullableShape(out, shapes.rows(t));
         }
     }
 
@@ -224,6 +239,13 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
                 adding.add(readPlan(in, version, format));
             }
         }
-        return StreamSplit.of(position, handoff, tables, history, adding);
+        EmittedShapes shapes = new EmittedShapes();
+        if (version >= VERSION_6) {
+            int shaped = StateIO.readCount(in);
+            for (int i = 0; i < shaped; i++) {
+                shapes.restore(StateIO.readTableId(in), StateIO.readNullableShape(in), StateIO.readNullableShape(in));
+            }
+        }
+        return StreamSplit.of(position, handoff, tables, history, adding, shapes);
     }
 }

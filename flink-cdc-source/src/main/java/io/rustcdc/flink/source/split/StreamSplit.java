@@ -2,6 +2,7 @@ package io.rustcdc.flink.source.split;
 
 import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -9,7 +10,8 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * The change stream: where to resume, the chunks whose marks the handoff still needs, the tables
- * it captures, and the schema history that matches its position. There is one per source.
+ * it captures, the schema history that matches its position and what the stream's events said of
+ * each table's shape up to it ({@link EmittedShapes}). There is one per source.
  * Immutable: a reader's progress lives in its own state and becomes a new split at a checkpoint.
  */
 @Internal
@@ -21,14 +23,16 @@ public final class StreamSplit<P, M> extends CdcSplit {
     private final Set<TableId> tables;
     private final SchemaHistory history;
     private final List<TablePlan> adding;
+    private final EmittedShapes shapes;
 
     private StreamSplit(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables, SchemaHistory history,
-            List<TablePlan> adding) {
+            List<TablePlan> adding, EmittedShapes shapes) {
         this.position = Objects.requireNonNull(position, "position");
         this.handoff = List.copyOf(handoff);
         this.tables = Set.copyOf(tables);
         this.history = Objects.requireNonNull(history, "history");
         this.adding = List.copyOf(adding);
+        this.shapes = Objects.requireNonNull(shapes, "shapes");
         for (ChunkSplit<M> c : handoff) {
             if (c.mark() == null) {
                 throw new IllegalArgumentException("Chunk " + c.splitId() + " has not been read");
@@ -42,7 +46,7 @@ public final class StreamSplit<P, M> extends CdcSplit {
      */
     public static <P, M> StreamSplit<P, M> of(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables,
             SchemaHistory history) {
-        return new StreamSplit<>(position, handoff, tables, history, List.of());
+        return new StreamSplit<>(position, handoff, tables, history, List.of(), new EmittedShapes());
     }
 
     /**
@@ -51,7 +55,16 @@ public final class StreamSplit<P, M> extends CdcSplit {
      */
     public static <P, M> StreamSplit<P, M> of(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables,
             SchemaHistory history, List<TablePlan> adding) {
-        return new StreamSplit<>(position, handoff, tables, history, adding);
+        return new StreamSplit<>(position, handoff, tables, history, adding, new EmittedShapes());
+    }
+
+    /**
+     * A split whose stream has run: {@code shapes} are what its events said of each table's shape up
+     * to {@code position}; the split takes ownership of them.
+     */
+    public static <P, M> StreamSplit<P, M> of(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables,
+            SchemaHistory history, List<TablePlan> adding, EmittedShapes shapes) {
+        return new StreamSplit<>(position, handoff, tables, history, adding, shapes);
     }
 
     @Override
@@ -82,6 +95,11 @@ public final class StreamSplit<P, M> extends CdcSplit {
         return tables;
     }
 
+    /** What the stream's events said of each table's shape up to the position; a reader copies it before changing it. */
+    public EmittedShapes shapes() {
+        return shapes;
+    }
+
     /** The history; a reader copies it before changing it. */
     public SchemaHistory history() {
         return history;
@@ -95,7 +113,7 @@ public final class StreamSplit<P, M> extends CdcSplit {
         StreamSplit<?, ?> s = (StreamSplit<?, ?>) o;
         return position.equals(s.position) && handoff.equals(s.handoff) && tables.equals(s.tables)
                 && history.entries().equals(s.history.entries()) && history.latestVersion() == s.history.latestVersion()
-                && adding.equals(s.adding);
+                && adding.equals(s.adding) && shapes.equals(s.shapes);
     }
 
     @Override

@@ -7,14 +7,18 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.ShapeChange;
+import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.spi.TableDescription;
@@ -83,6 +87,33 @@ class RetryingConnectorTest {
             assertThat(scripted.streams.get(0).closed).isTrue();
         }
         assertThat(scripted.streams).allMatch(s -> s.closed);
+    }
+
+    @Test
+    void aReopenedStreamResumesTheShapesWithWhatTheRecordsSinceSaid() throws Exception {
+        RowShape wider = RowShape.of("s", "t", List.of(RowShape.Column.of("id", "integer", false),
+                RowShape.Column.of("note", "text", true)), List.of("id"));
+        TableId other = TableId.of("db", "s", "u");
+        RowShape otherShape = RowShape.of("s", "u", List.of(RowShape.Column.of("id", "integer", false)), List.of());
+        scripted.firstEvents.add(ChangeEvent.builder(Op.SCHEMA_CHANGE, TABLE,
+                SourceInfo.stream("scripted", new TestPosition(1), null)).shape(wider)
+                .shapeChanges(List.of(ShapeChange.columnAdded(RowShape.Column.of("note", "text", true), 1))).build());
+        scripted.pollFailures.add(3);
+        try (ChangeStream<TestPosition> stream = connector.openStream(new TestPosition(0), TableFilter.all())) {
+            EmittedShapes given = new EmittedShapes();
+            given.restore(other, null, otherShape);
+            stream.resumeShapes(given);
+            for (int i = 0; i < 3; i++) {
+                stream.poll(Duration.ZERO);
+            }
+            assertThat(scripted.streams).hasSize(2);
+            assertThat(scripted.streams.get(0).resumed).isEqualTo(given);
+            // the stream reopened at 2 knows what a restore at 2 would: the shapes given and the change since
+            EmittedShapes reopened = scripted.streams.get(1).resumed;
+            assertThat(reopened.leftByChange(TABLE)).isEqualTo(wider);
+            assertThat(reopened.rows(other)).isEqualTo(otherShape);
+            assertThat(given.leftByChange(TABLE)).as("the reader's copy is its own").isNull();
+        }
     }
 
     @Test
@@ -186,6 +217,8 @@ class RetryingConnectorTest {
         final transient Deque<Integer> chunkFailures = new ArrayDeque<>();
         final transient List<Long> openedAt = new ArrayList<>();
         final transient List<ScriptedStream> streams = new ArrayList<>();
+        /** The first record of each stream opened, when there is one: an event rather than progress. */
+        final transient Deque<ChangeEvent> firstEvents = new ArrayDeque<>();
         CdcException.Kind failureKind = CdcException.Kind.CONNECTION;
         int sessions;
 
@@ -237,6 +270,7 @@ class RetryingConnectorTest {
                 throw new CdcException(CdcException.Kind.CONNECTION, "refused");
             }
             ScriptedStream s = new ScriptedStream(from.value(), pollFailures.poll(), failureKind);
+            s.first = firstEvents.poll();
             streams.add(s);
             return s;
         }
@@ -261,6 +295,8 @@ class RetryingConnectorTest {
         Set<TableId> captured;
         TestPosition confirmed;
         boolean closed;
+        ChangeEvent first;
+        EmittedShapes resumed;
 
         ScriptedStream(long from, Integer failAt, CdcException.Kind kind) {
             this.openedAt = from;
@@ -273,6 +309,11 @@ class RetryingConnectorTest {
         public StreamRecord<TestPosition> poll(Duration timeout) {
             if (failAt != null && ++polls == failAt) {
                 throw new CdcException(kind, "cut");
+            }
+            if (first != null) {
+                ChangeEvent e = first;
+                first = null;
+                return StreamRecord.of(e, new TestPosition(next++));
             }
             return StreamRecord.progress(new TestPosition(next++));
         }
@@ -290,6 +331,11 @@ class RetryingConnectorTest {
         @Override
         public void captured(Set<TableId> tables) {
             captured = tables;
+        }
+
+        @Override
+        public void resumeShapes(EmittedShapes shapes) {
+            resumed = shapes;
         }
 
         @Override
