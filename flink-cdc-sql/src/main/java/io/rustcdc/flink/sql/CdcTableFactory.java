@@ -4,6 +4,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.control.ControlOptions;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
@@ -11,8 +12,11 @@ import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -30,6 +34,24 @@ import org.apache.flink.table.types.logical.LogicalType;
 @Internal
 abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M extends Serializable>
         implements DynamicTableSourceFactory {
+
+    /**
+     * The options every rustcdc SQL table takes besides its connector's own: the changelog mode and
+     * the source's (one SQL table is one source table, so none of the {@code table.*} lists).
+     */
+    static final List<ConfigOption<?>> SOURCE_OPTIONS = List.of(SqlOptions.CHANGELOG_MODE,
+            CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION, CdcSourceOptions.CHUNK_SIZE,
+            CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED, CdcSourceOptions.SINK_GUARANTEE,
+            CdcSourceOptions.TABLE_DISCOVERY_INTERVAL, CdcSourceOptions.SCHEMA_CHANGES,
+            CdcSourceOptions.TRANSACTION_BOUNDARIES, CdcSourceOptions.TRANSACTION_MAX_CHANGES,
+            ControlOptions.CONTROL_PATH, ControlOptions.CONTROL_INTERVAL);
+
+    /** A factory's optional options: its connector's {@code own} and {@link #SOURCE_OPTIONS}. */
+    static Set<ConfigOption<?>> withSourceOptions(ConfigOption<?>... own) {
+        Set<ConfigOption<?>> options = new HashSet<>(List.of(own));
+        options.addAll(SOURCE_OPTIONS);
+        return options;
+    }
 
     /** The connector the options configure. */
     abstract CdcConnector<P, M> connector(ReadableConfig options);

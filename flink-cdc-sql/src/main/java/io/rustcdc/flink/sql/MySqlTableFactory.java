@@ -5,7 +5,6 @@ import io.rustcdc.flink.mysql.MySqlOptions;
 import io.rustcdc.flink.mysql.MySqlPosition;
 import io.rustcdc.flink.mysql.MySqlSourceConfig;
 import io.rustcdc.flink.mysql.ServerFlavor;
-import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import java.util.Set;
@@ -45,7 +44,7 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(MySqlOptions.HOSTNAME, MySqlOptions.USERNAME, MySqlOptions.SERVER_ID, MySqlOptions.DATABASE_NAME,
+        return withSourceOptions(MySqlOptions.HOSTNAME, MySqlOptions.USERNAME, MySqlOptions.SERVER_ID, MySqlOptions.DATABASE_NAME,
                 SqlOptions.TABLE_NAME);
     }
 
@@ -56,11 +55,7 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
                 MySqlOptions.CONNECT_MAX_RETRIES, MySqlOptions.CONNECT_RETRY_INITIAL_DELAY,
                 MySqlOptions.CONNECT_RETRY_MAX_DELAY,
                 MySqlOptions.FOREIGN_KEY_CASCADES,
-                MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL,
-                SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
-                CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
-                CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL, CdcSourceOptions.SCHEMA_CHANGES,
-                CdcSourceOptions.TRANSACTION_BOUNDARIES, CdcSourceOptions.TRANSACTION_MAX_CHANGES);
+                MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL);
     }
 
     @Override

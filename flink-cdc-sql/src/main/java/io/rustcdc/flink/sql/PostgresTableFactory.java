@@ -5,7 +5,6 @@ import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresOptions;
 import io.rustcdc.flink.postgres.PostgresPosition;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
-import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import java.util.Set;
@@ -28,7 +27,7 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of(PostgresOptions.HOSTNAME, PostgresOptions.USERNAME, PostgresOptions.DATABASE_NAME,
+        return withSourceOptions(PostgresOptions.HOSTNAME, PostgresOptions.USERNAME, PostgresOptions.DATABASE_NAME,
                 SqlOptions.TABLE_NAME);
     }
 
@@ -40,11 +39,7 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
                 PostgresOptions.PUBLICATION_CREATE_IF_MISSING, PostgresOptions.TLS_MODE, PostgresOptions.TLS_ROOT_CERT,
                 PostgresOptions.CONNECT_TIMEOUT, PostgresOptions.CONNECT_MAX_RETRIES,
                 PostgresOptions.CONNECT_RETRY_INITIAL_DELAY, PostgresOptions.CONNECT_RETRY_MAX_DELAY,
-                PostgresOptions.STATUS_INTERVAL, PostgresOptions.SLOT_CHECK_INTERVAL, SqlOptions.SCHEMA_NAME,
-                SqlOptions.CHANGELOG_MODE, CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION,
-                CdcSourceOptions.CHUNK_SIZE, CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
-                CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL, CdcSourceOptions.SCHEMA_CHANGES,
-                CdcSourceOptions.TRANSACTION_BOUNDARIES, CdcSourceOptions.TRANSACTION_MAX_CHANGES);
+                PostgresOptions.STATUS_INTERVAL, PostgresOptions.SLOT_CHECK_INTERVAL, SqlOptions.SCHEMA_NAME);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.rustcdc.flink.sql;
 
 import io.rustcdc.flink.source.CdcException;
-import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.sqlserver.Lsn;
@@ -52,17 +51,12 @@ public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Ls
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(SqlServerOptions.PORT, SqlServerOptions.PASSWORD, SqlServerOptions.PASSWORD_ENV,
+        return withSourceOptions(SqlServerOptions.PORT, SqlServerOptions.PASSWORD, SqlServerOptions.PASSWORD_ENV,
                 SqlServerOptions.PASSWORD_FILE, SqlServerOptions.TLS_MODE, SqlServerOptions.TLS_ROOT_CERT,
                 SqlServerOptions.CONNECT_TIMEOUT, SqlServerOptions.CONNECT_MAX_RETRIES,
                 SqlServerOptions.CONNECT_RETRY_INITIAL_DELAY, SqlServerOptions.CONNECT_RETRY_MAX_DELAY,
                 SqlServerOptions.CDC_SCHEMA, SqlServerOptions.POLL_INTERVAL, SqlServerOptions.MAX_EVENTS_PER_POLL,
-                SqlServerOptions.CAPTURE_TRUNCATE_EVENTS, SqlOptions.SCHEMA_NAME, SqlOptions.CHANGELOG_MODE,
-                CdcSourceOptions.STARTUP_MODE, CdcSourceOptions.STARTUP_POSITION, CdcSourceOptions.CHUNK_SIZE,
-                CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED,
-                CdcSourceOptions.SINK_GUARANTEE, CdcSourceOptions.TABLE_DISCOVERY_INTERVAL,
-                CdcSourceOptions.SCHEMA_CHANGES, CdcSourceOptions.TRANSACTION_BOUNDARIES,
-                CdcSourceOptions.TRANSACTION_MAX_CHANGES);
+                SqlServerOptions.CAPTURE_TRUNCATE_EVENTS, SqlOptions.SCHEMA_NAME);
     }
 
     /** Refuses the metadata columns SQL Server's events cannot fill before anything else (no connection). */

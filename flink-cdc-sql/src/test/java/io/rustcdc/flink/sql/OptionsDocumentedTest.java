@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rustcdc.flink.mysql.MySqlOptions;
 import io.rustcdc.flink.postgres.PostgresOptions;
 import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.control.ControlOptions;
 import io.rustcdc.flink.sqlserver.SqlServerOptions;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -24,7 +25,7 @@ class OptionsDocumentedTest {
         String common = Files.readString(Path.of("../docs/datastream.md")) + Files.readString(Path.of("../docs/sql.md"));
         List<String> missing = new ArrayList<>();
         missing.addAll(undocumented(common + Files.readString(Path.of("../docs/postgres.md")),
-                PostgresOptions.class, CdcSourceOptions.class, SqlOptions.class));
+                PostgresOptions.class, CdcSourceOptions.class, ControlOptions.class, SqlOptions.class));
         missing.addAll(undocumented(common + Files.readString(Path.of("../docs/mysql.md")), MySqlOptions.class));
         missing.addAll(undocumented(common + Files.readString(Path.of("../docs/sqlserver.md")), SqlServerOptions.class));
         assertThat(missing).as("options not documented in docs/*.md").isEmpty();
@@ -52,6 +53,7 @@ class OptionsDocumentedTest {
         for (Class<?> holder : List.of(PostgresOptions.class, SqlOptions.class)) {
             options(holder).forEach(o -> expected.add(o.key()));
         }
+        options(ControlOptions.class).forEach(o -> expected.add(o.key()));
         for (ConfigOption<?> o : options(CdcSourceOptions.class)) {
             if (!o.key().startsWith("table.")) { // one SQL table is one source table: table-name, not lists
                 expected.add(o.key());
@@ -72,6 +74,7 @@ class OptionsDocumentedTest {
                 options(holder).forEach(o -> expected.add(o.key()));
             }
             expected.remove(SqlOptions.SCHEMA_NAME.key()); // a MySQL table is database-name + table-name
+            options(ControlOptions.class).forEach(o -> expected.add(o.key()));
             for (ConfigOption<?> o : options(CdcSourceOptions.class)) {
                 if (!o.key().startsWith("table.")) {
                     expected.add(o.key());
@@ -91,6 +94,7 @@ class OptionsDocumentedTest {
         for (Class<?> holder : List.of(SqlServerOptions.class, SqlOptions.class)) {
             options(holder).forEach(o -> expected.add(o.key()));
         }
+        options(ControlOptions.class).forEach(o -> expected.add(o.key()));
         for (ConfigOption<?> o : options(CdcSourceOptions.class)) {
             if (!o.key().startsWith("table.")) {
                 expected.add(o.key());
