@@ -11,7 +11,7 @@ import javax.annotation.Nullable;
  * Row-event cells the binlog client would decode lossily, read exactly: strings as their bytes
  * (decoded later in the column's character set), BIT as its bytes, YEAR as stored (0 stays 0),
  * dates with zero parts as written, TIME as a signed duration and TIMESTAMP as seconds since the
- * epoch, all with their microseconds. Other cells are left to the client.
+ * epoch, all with their microseconds, VECTOR as its bytes. Other cells are left to the client.
  */
 final class ExactCells {
     private static final long TIME_INT_OFFSET = 0x800000L;
@@ -31,6 +31,8 @@ final class ExactCells {
                 return in.read(meta < 256 ? in.readInteger(1) : in.readInteger(2));
             case BIT:
                 return in.read(((meta >> 8) * 8 + (meta & 0xff) + 7) / 8);
+            case VECTOR: // its bytes after a length of `meta` bytes (4), as a BLOB's; decoded by its column
+                return in.read(in.readInteger(meta));
             case YEAR:
                 return in.readInteger(1);
             case DATE: {

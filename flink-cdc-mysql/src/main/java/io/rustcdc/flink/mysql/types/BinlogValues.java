@@ -58,6 +58,8 @@ public final class BinlogValues {
                 return MariaDbAddresses.inet4(BinaryValues.padded(c, (byte[]) cell), 0);
             case INET6:
                 return MariaDbAddresses.inet6(BinaryValues.padded(c, (byte[]) cell));
+            case VECTOR:
+                return MySqlVectors.decode(c, (byte[]) cell);
             default:
                 return BinaryValues.bytes(c, (byte[]) cell);
         }

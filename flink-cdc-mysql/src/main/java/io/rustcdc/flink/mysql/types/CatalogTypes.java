@@ -103,6 +103,9 @@ public final class CatalogTypes {
                 return of(table, name, columnType, Family.INET4, false, 4);
             case "inet6":
                 return of(table, name, columnType, Family.INET6, false, 16);
+            case "vector": // Oracle MySQL 9: COLUMN_TYPE always shows the dimension (vector(2048) by default)
+                return of(table, name, columnType, Family.VECTOR, false,
+                        MySqlVectors.bound(Long.parseLong(args.trim())));
             default:
                 throw unsupported(table, name, columnType, "rustcdc has no exact decoding for it");
         }

@@ -19,6 +19,8 @@ import org.apache.flink.annotation.Internal;
 @Internal
 public final class MySqlColumn implements Serializable {
     private static final long serialVersionUID = 1L;
+    /** A VECTOR's values: lists of floats, as PostgreSQL's {@code real[]} (never a null entry). */
+    private static final ValueType VECTOR_TYPE = ValueType.arrayOf(ValueType.of(ValueKind.FLOAT32));
 
     /** What decides a column's decoding. */
     public enum Family {
@@ -29,7 +31,9 @@ public final class MySqlColumn implements Serializable {
          * MariaDB's UUID, INET4 and INET6, as their text: not {@code ValueKind.UUID}, whose order (by
          * bytes) is not MariaDB's (which orders time-based UUIDs by node, clock, then time).
          */
-        UUID, INET4, INET6
+        UUID, INET4, INET6,
+        /** Oracle MySQL 9's VECTOR(n): a list of at most n 32-bit floats ({@link MySqlVectors}). */
+        VECTOR
     }
 
     private final String table;
@@ -37,7 +41,10 @@ public final class MySqlColumn implements Serializable {
     private final String declared;
     private final Family family;
     private final boolean unsigned;
-    /** Integer width in bytes, BIT width in bits, BINARY length in bytes, fractional digits of temporals. */
+    /**
+     * Integer width in bytes, BIT width in bits, BINARY length in bytes, fractional digits of
+     * temporals, a VECTOR's declared dimension (its most entries).
+     */
     private final int size;
     private final List<String> labels;
     /** The Java charset of a character column, null for binary and non-character columns. */
@@ -77,7 +84,10 @@ public final class MySqlColumn implements Serializable {
         return unsigned;
     }
 
-    /** Integer width in bytes, BIT width in bits, BINARY length in bytes or declared fractional digits. */
+    /**
+     * Integer width in bytes, BIT width in bits, BINARY length in bytes, declared fractional digits
+     * or a VECTOR's declared dimension.
+     */
     public int size() {
         return size;
     }
@@ -130,6 +140,8 @@ public final class MySqlColumn implements Serializable {
                 return ValueType.temporal(ValueKind.TIMESTAMP, size);
             case TIMESTAMP:
                 return ValueType.temporal(ValueKind.TIMESTAMP_TZ, size);
+            case VECTOR:
+                return VECTOR_TYPE;
             default:
                 return ValueType.of(ValueKind.TEXT);
         }

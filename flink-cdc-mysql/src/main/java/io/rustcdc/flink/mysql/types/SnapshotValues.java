@@ -33,7 +33,9 @@ public final class SnapshotValues {
             // the index tells an invalid value (0) from a label; the catalogue's labels may have lost characters
             return "CONCAT(" + quotedName + " + 0, ',', " + quotedName + ")";
         }
-        return readsBytes(column) ? "CAST(" + quotedName + " AS BINARY)" : quotedName;
+        // a VECTOR as its bytes: its result column has a type (242) the driver does not know
+        return readsBytes(column) || column.family() == MySqlColumn.Family.VECTOR
+                ? "CAST(" + quotedName + " AS BINARY)" : quotedName;
     }
 
     /**
@@ -55,9 +57,14 @@ public final class SnapshotValues {
             case BITS:
             case BINARY:
             case BLOB:
-            case GEOMETRY:
+            case GEOMETRY: {
                 byte[] bytes = rs.getBytes(index);
                 return bytes == null ? null : BinaryValues.bytes(c, bytes);
+            }
+            case VECTOR: {
+                byte[] bytes = rs.getBytes(index);
+                return bytes == null ? null : MySqlVectors.decode(c, bytes);
+            }
             default:
                 String text = rs.getString(index);
                 return text == null ? null : text(c, text);

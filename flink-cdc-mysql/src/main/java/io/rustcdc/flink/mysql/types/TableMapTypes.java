@@ -51,6 +51,7 @@ public final class TableMapTypes {
         int enums = 0;
         int sets = 0;
         int enumsAndSets = 0;
+        int vectors = 0;
         for (int i = 0; i < n; i++) {
             String name = meta.getColumnNames().get(i);
             boolean unsigned = meta.getSignedness() != null && meta.getSignedness().get(i);
@@ -64,9 +65,29 @@ public final class TableMapTypes {
                 String[] raw = realTypes[i] == ENUM ? meta.getEnumStrValues().get(enums++) : meta.getSetStrValues().get(sets++);
                 labels = labels(table, name, raw, enumOrSetCollation(meta, enumsAndSets++), charsets);
             }
+            if (realTypes[i] == VECTOR) {
+                columns.add(vector(table, name, meta, vectors++));
+                continue;
+            }
             columns.add(column(table, name, realTypes[i], map.getColumnMetadata()[i], lengths[i], unsigned, labels, charset));
         }
         return columns;
+    }
+
+    /**
+     * A VECTOR column, its declared dimension from the table map's VECTOR_DIMENSIONALITY (one entry
+     * per VECTOR column, in order): a table map without it is refused rather than read unbounded.
+     */
+    private static MySqlColumn vector(String table, String name, TableMapEventMetadata meta, int k) {
+        List<Integer> dimensions = meta.getVectorDimensionality();
+        if (dimensions == null || k >= dimensions.size()) {
+            throw new CdcException(CdcException.Kind.DECODE, "The binlog's table map of " + table + " does not give "
+                    + "the dimension of its VECTOR column " + name + " (its VECTOR_DIMENSIONALITY metadata); check "
+                    + "binlog_row_metadata = FULL. Exclude the table and report its CREATE TABLE and server version.");
+        }
+        int dimension = MySqlVectors.bound(Integer.toUnsignedLong(dimensions.get(k)));
+        return new MySqlColumn(table, name, "VECTOR(" + Integer.toUnsignedString(dimensions.get(k)) + ")",
+                Family.VECTOR, false, dimension, List.of(), null);
     }
 
     /** ENUM or SET labels in their column's character set, from the bytes the table map holds. */
