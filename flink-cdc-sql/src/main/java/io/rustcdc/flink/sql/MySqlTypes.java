@@ -11,6 +11,8 @@ import javax.annotation.Nullable;
  * MySQL's and MariaDB's types in Flink SQL, from the declared type as {@code information_schema.COLUMNS.COLUMN_TYPE}
  * writes it: {@code tinyint(4)}, {@code int(10) unsigned}, {@code year(4)}, {@code decimal(12,4) unsigned zerofill}.
  * A {@code tinyint(1)} may be declared BOOLEAN, MySQL's own convention: its values are then checked to be 0 or 1.
+ * Oracle MySQL 9's {@code vector(N)} is an array of 32-bit floats, never null: {@code ARRAY<FLOAT NOT NULL>} (or
+ * {@code ARRAY<FLOAT>}, {@code ARRAY<DOUBLE>}); N bounds its length, which Flink's ARRAY does not declare.
  */
 final class MySqlTypes extends ExactTypes {
     private static final long serialVersionUID = 1L;
@@ -18,6 +20,7 @@ final class MySqlTypes extends ExactTypes {
     /** MySQL's TINYINT(1), which a table may declare as BOOLEAN. */
     private static final Pattern TINYINT_1 = Pattern.compile("tinyint\\(1\\)( unsigned)?");
     /** An integer type as declared, with an optional display width, UNSIGNED and ZEROFILL. */
+    private static final Pattern VECTOR = Pattern.compile("vector\\(\\d+\\)");
     private static final Pattern INTEGER = Pattern.compile("(tinyint|smallint|mediumint|int|year)(?:\\(\\d+\\))?( unsigned)?(?: zerofill)?");
 
     @Override
@@ -39,6 +42,12 @@ final class MySqlTypes extends ExactTypes {
     int[] decimalDigits(String declared) {
         Matcher m = DECIMAL.matcher(declared);
         return m.matches() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+    }
+
+    /** A VECTOR's entries are FLOATs: the value kind already says so, the declared text only names them. */
+    @Override
+    String elementType(String declared) {
+        return VECTOR.matcher(declared).matches() ? "float" : declared;
     }
 
     @Override

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
+import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BooleanType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -101,5 +103,18 @@ class MySqlTypesTest {
         assertThat(problem("datetime(6)", ValueType.temporal(ValueKind.TIMESTAMP, 6), new TimestampType(3)))
                 .isEqualTo("use TIMESTAMP(6)");
         assertThat(defaultType("geometry", ValueType.of(ValueKind.BYTES))).isEqualTo("BYTES");
+    }
+
+    @Test
+    void aVectorIsAnArrayOfFloats() {
+        ValueType vector = ValueType.arrayOf(ValueType.of(ValueKind.FLOAT32));
+        assertThat(defaultType("vector(3)", vector)).isEqualTo("ARRAY<FLOAT>");
+        assertThat(defaultType("vector(16383)", vector)).isEqualTo("ARRAY<FLOAT>");
+        assertThat(problem("vector(3)", vector, new ArrayType(new FloatType(false)))).isNull();
+        assertThat(problem("vector(3)", vector, new ArrayType(new FloatType()))).isNull();
+        assertThat(problem("vector(3)", vector, new ArrayType(new DoubleType(false)))).isNull();
+        assertThat(problem("vector(3)", vector, new ArrayType(new DecimalType(38, 10))))
+                .isEqualTo("elements: use FLOAT or DOUBLE");
+        assertThat(problem("vector(3)", vector, new VarBinaryType(VarBinaryType.MAX_LENGTH))).isEqualTo("use ARRAY<...>");
     }
 }
