@@ -41,7 +41,12 @@ final class MySqlConnections {
         }
         String url = "jdbc:mariadb://" + config.hostname() + ":" + config.port() + "/";
         try {
-            return DriverManager.getConnection(url, props);
+            return TrackedSocketFactory.connect(socketFactory -> {
+                if (socketFactory != null) {
+                    props.setProperty("socketFactory", socketFactory);
+                }
+                return DriverManager.getConnection(url, props);
+            });
         } catch (SQLException e) {
             String message = message(password, e);
             String lower = message.toLowerCase(Locale.ROOT);
