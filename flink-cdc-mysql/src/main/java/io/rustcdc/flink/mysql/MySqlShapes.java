@@ -52,6 +52,8 @@ final class MySqlShapes {
         List<RowShape.Column> columns = new ArrayList<>();
         List<MySqlColumn> types = new ArrayList<>();
         List<String> collations = new ArrayList<>();
+        // from the driver's handshake, no query: a type both servers name alike may differ (MariaDB's VECTOR)
+        boolean mariaDb = flavor(c) == ServerFlavor.MARIADB;
         try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, CHARACTER_SET_NAME, "
                 + "COLLATION_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? "
                 + "ORDER BY ORDINAL_POSITION")) {
@@ -60,7 +62,8 @@ final class MySqlShapes {
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     columns.add(RowShape.Column.of(rs.getString(1), rs.getString(2), "YES".equals(rs.getString(3))));
-                    types.add(CatalogTypes.column(database + "." + table, rs.getString(1), rs.getString(2), rs.getString(4)));
+                    types.add(CatalogTypes.column(database + "." + table, rs.getString(1), rs.getString(2), rs.getString(4),
+                            mariaDb));
                     // the key order reads it (MySqlKeyOrder): text of some collations is split into chunks
                     collations.add(MySqlKeyOrder.collationName(rs.getString(6).toLowerCase(java.util.Locale.ROOT),
                             rs.getString(5)));

@@ -64,4 +64,11 @@ class MySqlVectorsTest {
         assertThatThrownBy(() -> BinlogValues.decode(V3, new byte[16])).isInstanceOf(CdcException.class)
                 .hasMessageContaining("4 entries, more than the column's 3");
     }
+
+    @Test
+    void mariaDbsVectorIsRefusedNamingTheColumn() {
+        assertThatThrownBy(() -> CatalogTypes.column("d.t", "v", "vector(3)", null, true))
+                .isInstanceOf(CdcException.class).hasMessageContaining("Column d.t.v has type vector(3)")
+                .hasMessageContaining("MariaDB's VECTOR (11.7+) is not read yet");
+    }
 }
