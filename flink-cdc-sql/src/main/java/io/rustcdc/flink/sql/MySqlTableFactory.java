@@ -44,13 +44,13 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return withSourceOptions(MySqlOptions.HOSTNAME, MySqlOptions.USERNAME, MySqlOptions.SERVER_ID, MySqlOptions.DATABASE_NAME,
+        return Set.of(MySqlOptions.HOSTNAME, MySqlOptions.USERNAME, MySqlOptions.SERVER_ID, MySqlOptions.DATABASE_NAME,
                 SqlOptions.TABLE_NAME);
     }
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(MySqlOptions.PORT, MySqlOptions.PASSWORD, MySqlOptions.PASSWORD_ENV, MySqlOptions.PASSWORD_FILE,
+        return withSourceOptions(MySqlOptions.PORT, MySqlOptions.PASSWORD, MySqlOptions.PASSWORD_ENV, MySqlOptions.PASSWORD_FILE,
                 MySqlOptions.TLS_MODE, MySqlOptions.TLS_ROOT_CERT, MySqlOptions.CONNECT_TIMEOUT,
                 MySqlOptions.CONNECT_MAX_RETRIES, MySqlOptions.CONNECT_RETRY_INITIAL_DELAY,
                 MySqlOptions.CONNECT_RETRY_MAX_DELAY,

@@ -27,13 +27,13 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
 
     @Override
     public Set<ConfigOption<?>> requiredOptions() {
-        return withSourceOptions(PostgresOptions.HOSTNAME, PostgresOptions.USERNAME, PostgresOptions.DATABASE_NAME,
+        return Set.of(PostgresOptions.HOSTNAME, PostgresOptions.USERNAME, PostgresOptions.DATABASE_NAME,
                 SqlOptions.TABLE_NAME);
     }
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(PostgresOptions.PORT, PostgresOptions.PASSWORD, PostgresOptions.PASSWORD_ENV,
+        return withSourceOptions(PostgresOptions.PORT, PostgresOptions.PASSWORD, PostgresOptions.PASSWORD_ENV,
                 PostgresOptions.PASSWORD_FILE, PostgresOptions.SLOT_NAME, PostgresOptions.SLOT_CREATE_IF_MISSING,
                 PostgresOptions.SLOT_FAILOVER, PostgresOptions.PUBLICATION_NAME,
                 PostgresOptions.PUBLICATION_CREATE_IF_MISSING, PostgresOptions.TLS_MODE, PostgresOptions.TLS_ROOT_CERT,
