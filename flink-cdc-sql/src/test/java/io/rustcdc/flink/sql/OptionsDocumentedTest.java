@@ -44,6 +44,19 @@ class OptionsDocumentedTest {
     }
 
     @Test
+    void onlyTheConnectionAndTheTableAreRequired() {
+        for (CdcTableFactory<?, ?> factory : List.of(new PostgresTableFactory(), new MySqlTableFactory(),
+                new MySqlTableFactory.MariaDb(), new SqlServerTableFactory())) {
+            List<String> required = new ArrayList<>();
+            factory.requiredOptions().forEach(o -> required.add(o.key()));
+            assertThat(required).as(factory.factoryIdentifier()).doesNotContainAnyElementsOf(
+                    CdcTableFactory.SOURCE_OPTIONS.stream().map(ConfigOption::key).toList());
+            assertThat(required).as(factory.factoryIdentifier()).contains("hostname", "username", "database-name",
+                    "table-name").hasSizeLessThanOrEqualTo(5); // MySQL: server-id too
+        }
+    }
+
+    @Test
     void theSqlFactoryAcceptsEveryConnectorAndSourceOption() {
         PostgresTableFactory factory = new PostgresTableFactory();
         List<String> accepted = new ArrayList<>();
