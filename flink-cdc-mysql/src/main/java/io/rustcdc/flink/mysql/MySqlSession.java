@@ -53,6 +53,9 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
 
     private final MySqlSourceConfig config;
     private final Connection connection;
+    /** The catalogue connection of a MariaDB chunk's binlog window while it is read, else null. */
+    @Nullable
+    private volatile Connection windowConnection;
     private final SourceInfo snapshotSource;
     /** Tables as described for their chunk boundaries, which are found many times per table. */
     private final Map<TableId, MySqlTable> keyTables = new HashMap<>();
@@ -291,11 +294,14 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
             throws SQLException {
         ChunkBackfill window;
         try (Connection catalogue = MySqlConnections.connect(config)) {
+            windowConnection = catalogue; // so that close() ends a read blocked on it too
             window = new ChunkBackfill(config, catalogue, charsets(), described.description, keyColumns, after, upTo,
                     List.of());
             if (!window.applyFrom(low, high)) {
                 return false;
             }
+        } finally {
+            windowConnection = null;
         }
         TableDescription d = described.description;
         readRows(described, keyColumns, after, upTo, e -> window.merge(e.after(), row -> out.accept(read(d, row))));
@@ -529,10 +535,14 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
      * Safe to call from another thread while a read is in progress, to end it (a cancelled task's
      * worker may be blocked in one): the driver's {@code close()} would wait for that read's socket
      * lock, while {@code abort} has the server kill the connection (from a connection of its own) and
-     * then closes it.
+     * then closes it. The same for the connection of a binlog window being read.
      */
     @Override
     public void close() {
+        Connection window = windowConnection;
+        if (window != null) {
+            Disconnects.abort(window);
+        }
         Disconnects.abort(connection);
     }
 }

@@ -51,7 +51,8 @@ final class WrittenTypes {
         t = t.replaceFirst("^integer\\b", "int").replaceFirst("^(bool|boolean)$", "tinyint(1)")
                 .replaceFirst("^(dec|numeric|fixed)\\b", "decimal").replaceFirst("^(double precision|real)\\b", "double")
                 .replaceFirst("^(char|binary|bit)((?= )|$)", "$1(1)").replaceFirst("^decimal((?= )|$)", "decimal(10,0)")
-                .replaceFirst("^decimal\\((\\d+)\\)", "decimal($1,0)");
+                .replaceFirst("^decimal\\((\\d+)\\)", "decimal($1,0)")
+                .replaceFirst("^vector$", "vector(2048)"); // Oracle MySQL 9: VECTOR is VECTOR(2048)
         return t;
     }
 }

@@ -19,6 +19,8 @@ class WrittenTypesTest {
         assertThat(WrittenTypes.same("char", "char(1)")).isTrue();
         assertThat(WrittenTypes.same("varchar(64)", "varchar(64)")).isTrue();
         assertThat(WrittenTypes.same("enum('a','B')", "enum('a','B')")).isTrue();
+        assertThat(WrittenTypes.same("vector", "vector(2048)")).isTrue(); // Oracle MySQL 9's default dimension
+        assertThat(WrittenTypes.same("vector(3)", "vector(3)")).isTrue();
         // another width, length, case of a value or type is not the same
         assertThat(WrittenTypes.same("int", "int(5)")).isFalse();
         assertThat(WrittenTypes.same("varchar(64)", "varchar(128)")).isFalse();
@@ -26,5 +28,6 @@ class WrittenTypesTest {
         assertThat(WrittenTypes.same("int", "bigint")).isFalse();
         assertThat(WrittenTypes.same("int unsigned", "int(11)")).isFalse();
         assertThat(WrittenTypes.same("json", "longtext")).isFalse();
+        assertThat(WrittenTypes.same("vector", "vector(3)")).isFalse();
     }
 }
