@@ -4,6 +4,7 @@ import io.rustcdc.benchmark.BenchmarkArgs;
 import io.rustcdc.benchmark.BenchmarkRun;
 import io.rustcdc.benchmark.DebeziumJson;
 import io.rustcdc.benchmark.Measurement;
+import io.rustcdc.flink.e2e.compat.JobSink;
 import io.rustcdc.flink.mysql.MySqlConnector;
 import io.rustcdc.flink.mysql.MySqlSourceConfig;
 import io.rustcdc.flink.mysql.ServerFlavor;
@@ -20,7 +21,6 @@ import java.io.Serializable;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
@@ -102,7 +102,7 @@ public final class OurBenchmark {
         return Instant.parse(event.substring(at, event.indexOf('"', at))).toEpochMilli();
     }
 
-    private static final class CountingSink implements Sink<String> {
+    private static final class CountingSink extends JobSink<String> {
         private static final long serialVersionUID = 1L;
 
         @Override

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.e2e;
 
+import io.rustcdc.flink.e2e.compat.JobSink;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -14,7 +15,6 @@ import java.util.UUID;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -28,7 +28,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * when the checkpoint completes, together with the batch's id in {@code changelog_batches(id text
  * primary key)}, so a batch committed again after a failure is written once.
  */
-public final class ChangelogTableSink implements Sink<String>, SupportsCommitter<ChangelogTableSink.Batch> {
+public final class ChangelogTableSink extends JobSink<String> implements SupportsCommitter<ChangelogTableSink.Batch> {
     private static final long serialVersionUID = 1L;
 
     private final String jdbcUrl;

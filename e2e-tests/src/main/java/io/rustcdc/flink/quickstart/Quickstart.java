@@ -1,5 +1,6 @@
 package io.rustcdc.flink.quickstart;
 
+import io.rustcdc.flink.e2e.compat.JobSink;
 import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
@@ -23,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.execution.JobClient;
@@ -216,7 +216,7 @@ public final class Quickstart {
     }
 
     /** Prints each record on its own line. */
-    static final class PrintSink implements Sink<String> {
+    static final class PrintSink extends JobSink<String> {
         private static final long serialVersionUID = 1L;
 
         @Override

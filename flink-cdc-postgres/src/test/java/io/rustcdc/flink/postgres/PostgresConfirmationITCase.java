@@ -8,13 +8,13 @@ import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.compat.TestSink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.client.program.ClusterClient;
@@ -140,7 +140,7 @@ class PostgresConfirmationITCase {
     }
 
     /** Counts what arrives; nothing else. */
-    static final class CountingSink implements Sink<String> {
+    static final class CountingSink extends TestSink<String> {
         private static final long serialVersionUID = 1L;
 
         @Override

@@ -2,6 +2,7 @@ package io.rustcdc.flink.testing;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.testing.compat.JobFailures;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -155,12 +156,7 @@ public final class RestartingJob implements AutoCloseable {
      * exception history, whose every entry is one failure, task or global.
      */
     public int failures() throws Exception {
-        int count = 0;
-        for (Object entry : cluster.getExecutionGraphInfo(client.getJobID()).get(10, TimeUnit.SECONDS)
-                .getExceptionHistory()) {
-            count++;
-        }
-        return count;
+        return JobFailures.count(cluster, client.getJobID());
     }
 
     public org.apache.flink.api.common.JobID jobId() {

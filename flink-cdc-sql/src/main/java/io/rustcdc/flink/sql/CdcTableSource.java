@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.CdcSourceBuilder;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.sql.compat.UpsertMode;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +20,6 @@ import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
-import org.apache.flink.types.RowKind;
 
 /**
  * One source table as a Flink SQL table: the same {@link CdcSource} as the DataStream API, with a
@@ -53,10 +53,7 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
 
     @Override
     public ChangelogMode getChangelogMode() {
-        return upsert
-                ? ChangelogMode.newBuilder().addContainedKind(RowKind.INSERT).addContainedKind(RowKind.UPDATE_AFTER)
-                        .addContainedKind(RowKind.DELETE).keyOnlyDeletes(true).build()
-                : ChangelogMode.all();
+        return upsert ? UpsertMode.changelogMode() : ChangelogMode.all();
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.FlinkVersion;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -191,7 +192,15 @@ class SqlServerTableFactoryTest {
                 + "c STRING, vc STRING, nc STRING, nv STRING, tx STRING, ntx STRING, x STRING, bn BYTES, vb BYTES, "
                 + "img BYTES, rv BYTES NOT NULL, u STRING, dt DATE, dt2 TIMESTAMP(7), dtm TIMESTAMP(3), "
                 + "sdt TIMESTAMP(0), tm TIME(3), dto STRING, PRIMARY KEY (id) NOT ENFORCED)" + described(""));
-        assertThat(tables.explainSql("SELECT * FROM orders")).contains(SCAN);
+        if (FlinkVersion.current().isNewerVersionThan(FlinkVersion.v1_20)) {
+            assertThat(tables.explainSql("SELECT * FROM orders")).contains(SCAN);
+        } else {
+            // Flink 1.20's DDL keeps TIME at precision 0 (TIME(3) is read as TIME(0)), which cannot hold
+            // time(7)'s fractions: the only column refused, as it must be (docs/sql.md, Flink 1.20)
+            assertThat(messages(catchThrowable(() -> tables.explainSql("SELECT * FROM orders"))))
+                    .contains("column tm: declared TIME(0) cannot hold the source type time(7) exactly")
+                    .doesNotContain("column dt2").doesNotContain("column dto");
+        }
     }
 
     @Test

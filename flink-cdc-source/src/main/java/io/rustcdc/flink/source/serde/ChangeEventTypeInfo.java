@@ -78,6 +78,15 @@ public final class ChangeEventTypeInfo extends TypeInformation<ChangeEvent> {
         return new ChangeEventSerializer(positions);
     }
 
+    /**
+     * Flink 1.20's abstract form of {@link #createSerializer(SerializerConfig)} (gone in 2.x, where this
+     * is a plain method): the same serializer, so one class serves both.
+     */
+    @Deprecated
+    public TypeSerializer<ChangeEvent> createSerializer(org.apache.flink.api.common.ExecutionConfig config) {
+        return new ChangeEventSerializer(positions);
+    }
+
     @Override
     public String toString() {
         return "ChangeEvent(" + positions + ")";

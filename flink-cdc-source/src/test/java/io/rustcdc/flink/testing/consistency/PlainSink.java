@@ -1,10 +1,10 @@
 package io.rustcdc.flink.testing.consistency;
 
+import io.rustcdc.flink.testing.compat.TestSink;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
@@ -13,7 +13,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * plain (at-least-once) sink writes into an upsert table: records of an attempt that failed stay.
  * The MiniCluster runs in the test's JVM, so a static queue per run reaches the test.
  */
-final class PlainSink implements Sink<String> {
+final class PlainSink extends TestSink<String> {
     private static final long serialVersionUID = 1L;
     private static final Map<String, BlockingQueue<String>> QUEUES = new ConcurrentHashMap<>();
 

@@ -1,10 +1,10 @@
 package io.rustcdc.flink.testing.transactions;
 
+import io.rustcdc.flink.testing.compat.TestSink;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
@@ -12,7 +12,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * Tags each row with its subtask and the number of checkpoints (flushes before a barrier) it has
  * seen. The MiniCluster runs in the test's JVM, so a static queue per run reaches the test.
  */
-final class CheckpointTaggingSink implements Sink<String> {
+final class CheckpointTaggingSink extends TestSink<String> {
     private static final long serialVersionUID = 1L;
     private static final Map<String, BlockingQueue<Tagged>> QUEUES = new ConcurrentHashMap<>();
     private final String run;
