@@ -62,7 +62,7 @@ public final class RestartingJob implements AutoCloseable {
         env.enableCheckpointing(300);
         DataStream<String> stream = env.fromSource(source, WatermarkStrategy.noWatermarks(), "cdc").uid("cdc-source");
         if (collect) {
-            results = between.apply(stream).collectAsync();
+            results = FreshCollect.collectAsync(between.apply(stream));
         } else {
             results = null;
             between.apply(stream).sinkTo(new DiscardingSink<>());

@@ -29,13 +29,13 @@ public final class RestorableJob implements AutoCloseable {
         Configuration conf = new Configuration();
         if (savepoint != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
-            // the collect sink's operator differs between the jobs
+            // the collect sink's operator differs between the jobs (FreshCollect)
             conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
         env.enableCheckpointing(300);
-        results = env.fromSource(source, WatermarkStrategy.noWatermarks(), "cdc").uid("cdc-source").collectAsync();
+        results = FreshCollect.collectAsync(env.fromSource(source, WatermarkStrategy.noWatermarks(), "cdc").uid("cdc-source"));
         client = env.executeAsync();
         collector = new Thread(() -> {
             try {

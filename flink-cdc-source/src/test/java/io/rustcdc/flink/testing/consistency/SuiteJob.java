@@ -1,6 +1,7 @@
 package io.rustcdc.flink.testing.consistency;
 
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.testing.FreshCollect;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -57,7 +58,7 @@ final class SuiteJob implements AutoCloseable {
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(500));
         if (savepoint != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
-            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true); // the collect sink is new
+            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true); // the collect sink is new (FreshCollect)
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(workload.parallelism);
@@ -68,7 +69,7 @@ final class SuiteJob implements AutoCloseable {
             client = env.executeAsync("consistency " + run);
             return;
         }
-        CloseableIterator<String> it = stream.collectAsync();
+        CloseableIterator<String> it = FreshCollect.collectAsync(stream);
         client = env.executeAsync("consistency " + run);
         results = it;
         collector = new Thread(() -> {
