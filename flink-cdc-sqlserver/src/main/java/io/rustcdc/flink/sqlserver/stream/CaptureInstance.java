@@ -46,6 +46,11 @@ public final class CaptureInstance implements Serializable {
         return name;
     }
 
+    /** Its name and change table: an instance dropped and created again under its name has another key. */
+    public String key() {
+        return name + "#" + changeTable;
+    }
+
     /** The {@code object_id} of the change table. */
     public int changeTable() {
         return changeTable;
