@@ -37,6 +37,8 @@ import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The change tables read one LSN window at a time ({@link WindowCursor}, {@link WindowPlanner},
@@ -52,6 +54,7 @@ import org.apache.flink.metrics.MetricGroup;
 final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
     /** SQL Server's answer to a change function asked for LSNs outside the instance's range ("insufficient number of arguments"). */
     static final int INVALID_RANGE = 313;
+    private static final Logger LOG = LoggerFactory.getLogger(SqlServerChangeStream.class);
 
     private final SqlServerSourceConfig config;
     private final TableFilter filter;
@@ -176,7 +179,11 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
     @Nullable
     private ChangeEvent announce(Announcement announcement) throws SQLException {
         CaptureInstance predecessor = announcement.predecessor();
-        SqlServerTable now = shape(announcement.instance());
+        CaptureInstance instance = announcement.instance();
+        LOG.info("The stream reached capture instance {} of table {} (floor {}{}) at {}", instance.name(),
+                SqlServerCatalog.name(instance.table()), instance.floor(), predecessor == null ? ""
+                        : ", after " + predecessor.name() + ", which may be dropped now", announcement.position());
+        SqlServerTable now = shape(instance);
         if (predecessor == null) {
             return SqlServerEvents.announcement(announcement, now, null, Map.of(), Map.of());
         }
