@@ -81,7 +81,7 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
         this.filter = filter;
         this.from = from;
         this.cursor = new WindowCursor(from);
-        this.clock = config.commitClock();
+        this.clock = config.serverTimeZone() == null ? null : new CommitClock(config.serverTimeZone());
         this.connection = SqlServerConnections.connect(config);
         try {
             Instant positionTime = commitTime(from.commitLsn());

@@ -52,8 +52,8 @@ final class SqlServerPrerequisites {
         requireLogStats(c, config);
         requireCaptureJob(c, config);
         requireCdcTables(c, config);
-        CommitClock clock = config.commitClock();
-        if (clock != null) {
+        if (config.serverTimeZone() != null) {
+            CommitClock clock = new CommitClock(config.serverTimeZone());
             try (Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("SELECT DATEPART(TZOFFSET, SYSDATETIMEOFFSET())")) {
                 rs.next();
@@ -69,7 +69,7 @@ final class SqlServerPrerequisites {
      */
     private static void requireCdcTables(Connection c, SqlServerSourceConfig config) throws SQLException {
         String schema = SqlServerSql.quote(config.cdcSchema());
-        List<String> tables = config.commitClock() == null ? List.of("change_tables", "captured_columns")
+        List<String> tables = config.serverTimeZone() == null ? List.of("change_tables", "captured_columns")
                 : List.of("change_tables", "captured_columns", "lsn_time_mapping");
         for (String table : tables) {
             try (Statement s = c.createStatement()) {

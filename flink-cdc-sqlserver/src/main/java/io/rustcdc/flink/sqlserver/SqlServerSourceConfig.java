@@ -6,12 +6,12 @@ import io.rustcdc.flink.source.ConnectionConfigBuilder;
 import io.rustcdc.flink.source.ConnectionOptions;
 import io.rustcdc.flink.source.ConnectionSettings;
 import io.rustcdc.flink.source.OptionChecks;
-import io.rustcdc.flink.sqlserver.stream.CommitClock;
 import java.io.Serializable;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
@@ -45,16 +45,16 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
     private final String cdcSchema;
     private final Duration pollInterval;
     private final int maxEventsPerPoll;
-    @Nullable private final CommitClock commitClock;
+    @Nullable private final ZoneOffset serverTimeZone;
     private final Duration metricsInterval;
 
-    private SqlServerSourceConfig(Builder b, ConnectionSettings connection, @Nullable CommitClock commitClock) {
+    private SqlServerSourceConfig(Builder b, ConnectionSettings connection, @Nullable ZoneOffset serverTimeZone) {
         this.connection = connection;
         this.database = b.database;
         this.cdcSchema = b.cdcSchema;
         this.pollInterval = b.pollInterval;
         this.maxEventsPerPoll = b.maxEventsPerPoll;
-        this.commitClock = commitClock;
+        this.serverTimeZone = serverTimeZone;
         this.metricsInterval = b.metricsInterval;
     }
 
@@ -99,10 +99,13 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
         return maxEventsPerPoll;
     }
 
-    /** How commit times are read, at the server's fixed offset; null when {@code server-time-zone} is not set (no commit times). */
+    /**
+     * The fixed offset the server's clock runs at ({@code server-time-zone}), at which commit times are
+     * read; null when not set (events carry no commit time).
+     */
     @Nullable
-    public CommitClock commitClock() {
-        return commitClock;
+    public ZoneOffset serverTimeZone() {
+        return serverTimeZone;
     }
 
     /** How often the capture job is sampled for the metrics. */
@@ -114,7 +117,7 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
     public String toString() {
         return "SqlServerSourceConfig{" + connection.describe() + ", database=" + database + ", password="
                 + connection.password() + ", tls=" + connection.tlsMode() + ", " + CDC_SCHEMA + "=" + cdcSchema
-                + (commitClock == null ? "" : ", " + SERVER_TIME_ZONE + "=" + commitClock.offset().getId()) + "}";
+                + (serverTimeZone == null ? "" : ", " + SERVER_TIME_ZONE + "=" + serverTimeZone.getId()) + "}";
     }
 
     /**
@@ -122,7 +125,7 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
      * {@code cdc.lsn_time_mapping} holds local times only.
      */
     @Nullable
-    private static CommitClock clock(@Nullable String zone) {
+    private static ZoneOffset offset(@Nullable String zone) {
         if (zone == null || zone.isBlank()) {
             return null;
         }
@@ -140,7 +143,7 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
                     + "instant. Run the server's clock at a fixed offset (UTC) and set the option to it, or leave "
                     + "the option unset: events then carry no commit time");
         }
-        return new CommitClock(id.getRules().getOffset(Instant.EPOCH));
+        return id.getRules().getOffset(Instant.EPOCH);
     }
 
     private static CdcException configuration(String message) {
@@ -220,7 +223,7 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
                         + "trigger, so there is no truncation of a captured table to capture. Leave it false (a "
                         + "DELETE without WHERE is captured row by row)");
             }
-            return new SqlServerSourceConfig(this, settings, clock(serverTimeZone));
+            return new SqlServerSourceConfig(this, settings, offset(serverTimeZone));
         }
     }
 }

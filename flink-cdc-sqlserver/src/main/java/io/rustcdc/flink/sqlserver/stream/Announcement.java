@@ -3,6 +3,7 @@ package io.rustcdc.flink.sqlserver.stream;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.util.Objects;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A capture instance the stream reaches: from its floor on, the rows of its table carry its shape. The
@@ -10,6 +11,7 @@ import javax.annotation.Nullable;
  * created table when no older instance of its table is listed ({@link #predecessor()} null), else the
  * difference between the older instance's columns and this one's. Immutable.
  */
+@Internal
 public final class Announcement {
     private final CaptureInstance instance;
     @Nullable private final CaptureInstance predecessor;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What one stream knows of its capture instances' floors, to tell a floor that is simply later than
@@ -24,6 +25,7 @@ import javax.annotation.Nullable;
  * both that first floor and the stream's commit LSN means the cleanup deleted rows the stream had
  * not read. Not thread-safe: one stream's polling thread.
  */
+@Internal
 public final class CaptureFloors {
     /** By instance name and change table id (an instance dropped and created again is another one). */
     private final Map<String, Lsn> firstFloors = new HashMap<>();

@@ -6,6 +6,7 @@ import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.time.Instant;
 import java.util.Objects;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One row of a capture instance's change table: its commit LSN ({@code __$start_lsn}), command id,
@@ -14,6 +15,7 @@ import javax.annotation.Nullable;
  * change table does not supply; the payload, which the window logic never reads). Immutable but for
  * the values array, which nobody changes.
  */
+@Internal
 public final class ChangeRow {
     /** A value the change table does not hold (an update's old large value, unchanged). */
     public static final Object ABSENT = new Object() {

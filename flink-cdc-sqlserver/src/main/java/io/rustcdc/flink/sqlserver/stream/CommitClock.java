@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Objects;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Commit times as instants. {@code cdc.lsn_time_mapping} records a transaction's commit time
@@ -20,6 +21,7 @@ import javax.annotation.Nullable;
  * its 1/300 s ticks as milliseconds, {@code .000}, {@code .003}, {@code .007}), at that offset.
  * Immutable.
  */
+@Internal
 public final class CommitClock implements Serializable {
     private static final long serialVersionUID = 1L;
 

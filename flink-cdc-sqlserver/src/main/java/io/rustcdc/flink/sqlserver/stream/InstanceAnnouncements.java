@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Which capture instances the stream has announced ({@link Announcement}): an instance whose floor is
@@ -15,6 +16,7 @@ import javax.annotation.Nullable;
  * reaches its floor. So a restore from a position before an announcement announces it again, and one
  * from after it does not. Not thread-safe: one stream's polling thread.
  */
+@Internal
 public final class InstanceAnnouncements {
     /** By {@link CaptureInstance#key()}. */
     private final Set<String> announced = new HashSet<>();

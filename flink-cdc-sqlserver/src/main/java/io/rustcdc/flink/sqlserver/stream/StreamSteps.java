@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Turns each {@link WindowBatch} into what the stream delivers, in order: changes (an update's old and
@@ -24,6 +25,7 @@ import javax.annotation.Nullable;
  * resumed inside a transaction, after the changes it had taken). Not thread-safe: one stream's polling
  * thread.
  */
+@Internal
 public final class StreamSteps {
     /** What a step delivers. */
     public enum Kind {
