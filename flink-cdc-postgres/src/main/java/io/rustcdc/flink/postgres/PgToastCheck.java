@@ -15,8 +15,11 @@ import java.util.List;
  * update's new row when the update did not change it and it is stored out of line (TOASTed), unless
  * the table has REPLICA IDENTITY FULL (then the whole old row is logged and the value taken from it).
  * A column can be stored out of line when its type is variable-length ({@code attlen = -1}: text,
- * varchar, bytea, json, jsonb, xml, numeric, arrays, ...), its storage is not {@code PLAIN}, and its
- * table (or, for a partitioned table, one of its partitions) has a TOAST table. A column of the
+ * varchar, bytea, json, jsonb, xml, numeric, arrays, ...), its storage is not {@code PLAIN}, its
+ * table (or, for a partitioned table, one of its partitions) has a TOAST table, and its values can
+ * exceed 24 bytes: PostgreSQL's toaster moves only larger values ({@code MAXALIGN(TOAST_POINTER_SIZE)}),
+ * so a {@code varchar(n)} or {@code char(n)} of at most 24 bytes (4 + n times the encoding's longest
+ * character) and a {@code numeric(p,s)} with p up to 29 never are. A column of the
  * replica identity is exempt: PostgreSQL logs the old key when one of its columns is stored out of
  * line, and the decoder fills the new row from it.
  */
@@ -33,7 +36,13 @@ final class PgToastCheck {
             + "AND EXISTS (SELECT 1 FROM pg_catalog.pg_class l JOIN pg_catalog.pg_attribute la ON la.attrelid = l.oid "
             + "AND la.attname = a.attname AND NOT la.attisdropped WHERE (l.oid = a.attrelid OR l.oid IN "
             + "(SELECT relid FROM pg_catalog.pg_partition_tree(a.attrelid) WHERE isleaf)) "
-            + "AND l.reltoastrelid <> 0 AND la.attlen = -1 AND la.attstorage <> 'p') ORDER BY a.attnum";
+            + "AND l.reltoastrelid <> 0 AND la.attlen = -1 AND la.attstorage <> 'p') "
+            // and not bounded to at most 24 bytes, which the toaster never moves out of line
+            + "AND NOT (a.atttypmod >= 0 AND CASE WHEN a.atttypid IN ('pg_catalog.varchar'::pg_catalog.regtype, "
+            + "'pg_catalog.bpchar'::pg_catalog.regtype) THEN 4 + (a.atttypmod - 4)::int8 * pg_catalog.pg_encoding_max_length("
+            + "(SELECT d.encoding FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database())) "
+            + "WHEN a.atttypid = 'pg_catalog.numeric'::pg_catalog.regtype "
+            + "THEN 8 + (((((a.atttypmod - 4) >> 16) & 65535) + 6) / 4) * 2 ELSE 2147483647 END <= 24) ORDER BY a.attnum";
 
     private PgToastCheck() {}
 

@@ -141,6 +141,11 @@ final class PgToastReselect implements PgOutputDecoder.Reselect {
                         + literal(keyTexts[i]));
             }
         }
+        if (key.isEmpty()) {
+            throw new CdcException(CdcException.Kind.DECODE, "An update of " + relation.table.qualifiedName() + " at "
+                    + position + " lacks unchanged TOASTed values, and the table has no replica identity to read them "
+                    + "by: ALTER TABLE " + table + " REPLICA IDENTITY FULL;");
+        }
         return "COPY (SELECT (SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute a WHERE a.attrelid = " + oid
                 + " AND NOT a.attisdropped AND (a.attname, a.atttypid, a.atttypmod"
                 + (relation.attributeNumbers == null ? "" : ", a.attnum") + ") IN (" + String.join(", ", attributes)

@@ -246,24 +246,26 @@ class PostgresToastITCase {
 
     @Test
     void theStartRefusesRequiredColumnsAnUpdateCouldLeaveOut() {
-        db.execute("CREATE TABLE keyed (k text PRIMARY KEY, big text, doc jsonb, code varchar(10), n numeric, i int)",
+        // varchar(5) in UTF8 and numeric(12,2) are at most 24 bytes, which the toaster never moves out of line
+        db.execute("CREATE TABLE keyed (k text PRIMARY KEY, big text, doc jsonb, code varchar(10), n numeric, i int, "
+                        + "short varchar(5), amount numeric(12,2), codes varchar(3)[])",
                 "CREATE TABLE plain (id int PRIMARY KEY, code varchar(10), i int)", // no TOAST table
                 "CREATE TABLE parts (id int, k int, body text, PRIMARY KEY (id, k)) PARTITION BY RANGE (k)",
                 "CREATE TABLE parts_1 PARTITION OF parts FOR VALUES FROM (0) TO (10)",
                 "ALTER TABLE keyed OWNER TO " + db.replicationUser(), "ALTER TABLE plain OWNER TO " + db.replicationUser(),
                 "ALTER TABLE parts OWNER TO " + db.replicationUser(), "ALTER TABLE parts_1 OWNER TO " + db.replicationUser());
-        List<String> keyed = List.of("k", "big", "doc", "code", "n", "i");
+        List<String> keyed = List.of("k", "big", "doc", "code", "n", "i", "short", "amount", "codes");
         assertThatThrownBy(() -> prepare(required("keyed", keyed, false), "keyed"))
                 .isInstanceOfSatisfying(CdcException.class, e -> {
                     assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
                     assertThat(e).hasMessageStartingWith("Columns big (text), doc (jsonb), code (character varying(10)), "
-                                    + "n (numeric) of public.keyed can be stored out of line (TOASTed), and the table's "
-                                    + "REPLICA IDENTITY is DEFAULT")
+                                    + "n (numeric), codes (character varying(3)[]) of public.keyed can be stored out of "
+                                    + "line (TOASTed), and the table's REPLICA IDENTITY is DEFAULT")
                             .hasMessageContaining("but the test consumer needs each of them in every update")
                             .hasMessageContaining("ALTER TABLE \"public\".\"keyed\" REPLICA IDENTITY FULL;")
                             .hasMessageContaining("set 'toast.reselect' = 'true'");
                 });
-        prepare(required("keyed", List.of("k", "i"), false), "keyed"); // the key is sent with the old key
+        prepare(required("keyed", List.of("k", "i", "short", "amount"), false), "keyed"); // the key: from the old key
         prepare(required("keyed", keyed, true), "keyed");
         prepare(required("plain", List.of("id", "code", "i"), false), "plain");
         assertThatThrownBy(() -> prepare(required("parts", List.of("id", "k", "body"), false), "parts"))
