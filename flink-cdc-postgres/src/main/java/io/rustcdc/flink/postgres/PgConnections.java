@@ -16,11 +16,13 @@ import org.postgresql.PGProperty;
  * connection, and offered only by a method {@link PgAuthentication} allows), and with the session settings under
  * which PostgreSQL writes values as text (UTC, ISO dates, hex bytea, exact floats). The snapshot
  * and the stream use the same settings, so the same stored value gives the same text, and the
- * same decoded value, on both paths.
+ * same decoded value, on both paths. Row-level security is off ({@code row_security = off}): a read
+ * that a policy would filter fails instead of leaving rows out of the snapshot.
  */
 final class PgConnections {
     static final String SESSION_SETTINGS = "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; "
-            + "SET IntervalStyle = 'postgres'; SET extra_float_digits = 3; SET bytea_output = 'hex'";
+            + "SET IntervalStyle = 'postgres'; SET extra_float_digits = 3; SET bytea_output = 'hex'; "
+            + "SET row_security = off";
 
     private PgConnections() {}
 
@@ -152,7 +154,9 @@ final class PgConnections {
                             + PgLiterals.quoteIdentifier(config.username()) + " REPLICATION;", cause);
                 }
                 return new CdcException(failure.kind(), "PostgreSQL refused " + where + " a privilege: " + message
-                        + ". Grant it to the role, or do this step as a role that has it.", cause);
+                        + ". Grant it to the role, or do this step as a role that has it (where a row-level security "
+                        + "policy would filter the rows read: ALTER ROLE " + PgLiterals.quoteIdentifier(config.username())
+                        + " BYPASSRLS;).", cause);
             case REJECTED:
                 return new CdcException(failure.kind(), "Cannot connect to PostgreSQL at " + where + ", rejected: "
                         + message + ". Check the 'tls.mode' and 'tls.root-cert' options against the server's TLS, "

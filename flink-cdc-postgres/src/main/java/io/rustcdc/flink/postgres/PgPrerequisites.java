@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * statement that fixes it: {@code wal_level}, the role's REPLICATION attribute, the publication
  * (present, publishing every operation, covering the captured tables, and publishing the partitions of a
  * partitioned table under its root's name), REPLICA IDENTITY (of a partitioned table and each of its
- * partitions), and SELECT on each table for snapshots. Creates the publication only when the
+ * partitions), and SELECT on each table for snapshots with no row-level security policy applying. Creates the publication only when the
  * configuration allows.
  */
 final class PgPrerequisites {
@@ -50,6 +50,34 @@ final class PgPrerequisites {
             throw new CdcException(CdcException.Kind.PREREQUISITE, "The role " + currentUser(c) + " may not read "
                     + String.join(", ", denied) + ", which " + why + ": GRANT SELECT ON "
                     + String.join(", ", denied) + " TO " + currentUser(c) + ";");
+        }
+        requireAllRows(c, tables, why);
+    }
+
+    /**
+     * No row-level security policy applies to the role on {@code tables}: a policy would hide rows from
+     * the reads, silently. The source's sessions read with {@code row_security = off}, under which such a
+     * read fails instead; this check says so before the first read, with the remedy.
+     */
+    private static void requireAllRows(Connection c, List<TableId> tables, String why) throws SQLException {
+        List<String> filtered = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT pg_catalog.row_security_active(?::regclass)")) {
+            for (TableId t : tables) {
+                s.setString(1, qualified(t));
+                try (ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    if (rs.getBoolean(1)) {
+                        filtered.add(qualified(t));
+                    }
+                }
+            }
+        }
+        if (!filtered.isEmpty()) {
+            String role = currentUser(c);
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "Row-level security applies to the role " + role
+                    + " on " + String.join(", ", filtered) + ", which " + why + ": its policies would hide rows "
+                    + "from the source, which reads every row or fails. Let the role bypass them (ALTER ROLE " + role
+                    + " BYPASSRLS;), or read as the tables' owner where they do not FORCE ROW LEVEL SECURITY.");
         }
     }
 

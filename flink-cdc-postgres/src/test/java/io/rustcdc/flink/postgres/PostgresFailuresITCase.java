@@ -12,6 +12,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.StreamTestSupport;
 import java.nio.ByteBuffer;
@@ -139,6 +140,34 @@ class PostgresFailuresITCase {
             assertKind(() -> session.checkSnapshotPrerequisites(List.of(orders)), CdcException.Kind.PREREQUISITE)
                     .hasMessageContaining("may not read \"public\".\"orders\"")
                     .hasMessageContaining("GRANT SELECT ON \"public\".\"orders\" TO no_select;");
+        }
+    }
+
+    @Test
+    void rowLevelSecurityThatWouldHideRowsFailsTheSnapshotInsteadOfLeavingThemOut() {
+        db.execute("DROP ROLE IF EXISTS rls_reader", "CREATE ROLE rls_reader LOGIN PASSWORD 'pw-rls'",
+                "GRANT SELECT ON orders TO rls_reader", "INSERT INTO orders VALUES (1, 'seen'), (2, 'hidden')",
+                "ALTER TABLE orders ENABLE ROW LEVEL SECURITY",
+                "CREATE POLICY only_seen ON orders FOR SELECT USING (note = 'seen')");
+        PostgresSourceConfig config = PostgresTestConfigs.builder(db).username("rls_reader").password(Secret.of("pw-rls"))
+                .build();
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = PostgresConnector.create(config).openSession()) {
+            assertKind(() -> session.checkSnapshotPrerequisites(List.of(orders)), CdcException.Kind.PREREQUISITE)
+                    .hasMessageContaining("Row-level security applies to the role rls_reader on \"public\".\"orders\"")
+                    .hasMessageContaining("ALTER ROLE rls_reader BYPASSRLS;");
+            // read all the same, as after a policy created since the check: the read fails, never leaves rows out
+            TableDescription table = session.describe(orders);
+            assertKind(() -> session.readChunk(table, List.of("id"), null, null, row -> { }),
+                    CdcException.Kind.PREREQUISITE)
+                    .hasMessageContaining("row-level security")
+                    .hasMessageContaining("BYPASSRLS");
+        }
+        db.execute("ALTER ROLE rls_reader BYPASSRLS");
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = PostgresConnector.create(config).openSession()) {
+            session.checkSnapshotPrerequisites(List.of(orders));
+            List<Object> ids = new java.util.ArrayList<>();
+            session.readChunk(session.describe(orders), List.of("id"), null, null, row -> ids.add(row.after().get("id")));
+            assertThat(ids).hasSize(2);
         }
     }
 
