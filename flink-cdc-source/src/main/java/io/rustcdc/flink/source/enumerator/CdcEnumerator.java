@@ -255,8 +255,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 ownerAnswered = false;
                 returnedStream = (StreamSplit<P, M>) stream;
                 streamStatus = EnumeratorState.StreamStatus.RETURNED;
-            } else {
-                ChunkSplit<M> chunk = (ChunkSplit<M>) split;
+            } else if (split instanceof ChunkSplit<?> returned) {
+                ChunkSplit<M> chunk = (ChunkSplit<M>) returned;
                 chunks.returned(chunk, redeliveredIfAtLeastOnce(chunk));
             }
         }
