@@ -41,7 +41,10 @@ import javax.annotation.Nullable;
  * changes stay, and a floor raised past unread changes fails as purged ({@link CaptureFloors}).
  */
 final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
-    /** SQL Server's answer to a change function asked for LSNs outside the instance's range ("insufficient number of arguments"). */
+    /**
+     * SQL Server's answer to a change function asked for LSNs outside the instance's range ("insufficient number of
+     * arguments").
+     */
     static final int INVALID_RANGE = 313;
 
     private final SqlServerSourceConfig config;
