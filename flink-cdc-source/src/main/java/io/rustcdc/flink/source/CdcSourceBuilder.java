@@ -226,8 +226,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         if (transactionBoundaries == TransactionBoundaries.PRESERVE && !connector.marksTransactionEnds()) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.TRANSACTION_BOUNDARIES.key()
                     + "' = '" + TransactionBoundaries.PRESERVE + "' is not supported by the " + connector.name()
-                    + " connector, whose stream does not mark where a transaction ends (in this release only "
-                    + "PostgreSQL's does); use '" + TransactionBoundaries.SPLIT + "'");
+                    + " connector, whose stream does not mark where a transaction ends; use '"
+                    + TransactionBoundaries.SPLIT + "'");
         }
         for (String table : chunkKeyColumns.keySet()) {
             if (!table.contains(".")) {

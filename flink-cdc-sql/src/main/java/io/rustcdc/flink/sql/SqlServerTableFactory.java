@@ -8,7 +8,6 @@ import io.rustcdc.flink.sqlserver.SqlServerConnector;
 import io.rustcdc.flink.sqlserver.SqlServerOptions;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import io.rustcdc.flink.sqlserver.SqlServerSourceConfig;
-import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
@@ -21,9 +20,9 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
  * 'database-name'}, and {@code 'table-name'} as {@code schema.table} or in {@code 'schema-name'},
  * {@code dbo} when neither names a schema), read from its CDC change tables.
  *
- * <p>Two metadata columns are refused by name: SQL Server's change events carry neither a commit time
- * ({@code op_ts} would be the epoch on every row) nor a transaction id ({@code transaction_id} would be
- * null on every row).
+ * <p>{@code op_ts} is refused by name unless {@code 'server-time-zone'} is set: without the server's
+ * offset, SQL Server's commit times (local times in {@code cdc.lsn_time_mapping}) are not read, and
+ * every row would show the epoch. {@code transaction_id} is the commit LSN of the change's transaction.
  */
 @Internal
 public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Lsn> {
@@ -32,11 +31,6 @@ public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Ls
     /** SQL Server's default schema, for a {@code 'table-name'} without one when {@code 'schema-name'} is not set. */
     static final String DEFAULT_SCHEMA = "dbo";
 
-    /** The metadata columns whose values SQL Server's events do not carry yet, with why. */
-    private static final Map<String, String> UNSUPPORTED_METADATA = Map.of(
-            "op_ts", "the connector does not read commit times from SQL Server yet (every row would show "
-                    + "1970-01-01 00:00:00Z)",
-            "transaction_id", "SQL Server's change events carry no transaction id yet (every row would show null)");
 
     @Override
     public String factoryIdentifier() {
@@ -56,20 +50,25 @@ public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Ls
                 SqlServerOptions.CONNECT_TIMEOUT, SqlServerOptions.CONNECT_MAX_RETRIES,
                 SqlServerOptions.CONNECT_RETRY_INITIAL_DELAY, SqlServerOptions.CONNECT_RETRY_MAX_DELAY,
                 SqlServerOptions.CDC_SCHEMA, SqlServerOptions.POLL_INTERVAL, SqlServerOptions.MAX_EVENTS_PER_POLL,
-                SqlServerOptions.CAPTURE_TRUNCATE_EVENTS, SqlOptions.SCHEMA_NAME);
+                SqlServerOptions.CAPTURE_TRUNCATE_EVENTS, SqlServerOptions.SERVER_TIME_ZONE,
+                SqlServerOptions.METRICS_INTERVAL, SqlOptions.SCHEMA_NAME);
     }
 
-    /** Refuses the metadata columns SQL Server's events cannot fill before anything else (no connection). */
+    /** Refuses {@code op_ts} without the server's offset before anything else (no connection). */
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
+        String zone = context.getCatalogTable().getOptions().get(SqlServerOptions.SERVER_TIME_ZONE.key());
         for (Column c : context.getCatalogTable().getResolvedSchema().getColumns()) {
             if (c instanceof Column.MetadataColumn) {
                 String key = ((Column.MetadataColumn) c).getMetadataKey().orElse(c.getName());
-                String why = UNSUPPORTED_METADATA.get(key);
-                if (why != null) {
+                if (key.equals(MetadataColumn.OP_TS.key()) && (zone == null || zone.isBlank())) {
                     throw new CdcException(CdcException.Kind.CONFIGURATION, "Column " + c.getName() + " of "
                             + context.getObjectIdentifier().asSummaryString() + " reads metadata '" + key
-                            + "', which '" + IDENTIFIER + "' does not supply: " + why + ". Remove the column.");
+                            + "', which '" + IDENTIFIER + "' supplies only with '" + SqlServerOptions.SERVER_TIME_ZONE.key()
+                            + "': SQL Server records commit times in its local time without an offset "
+                            + "(cdc.lsn_time_mapping), and without it every row would show 1970-01-01 00:00:00Z. Set '"
+                            + SqlServerOptions.SERVER_TIME_ZONE.key() + "' to the fixed offset the server's clock runs "
+                            + "at ('UTC'), or remove the column.");
                 }
             }
         }

@@ -131,6 +131,47 @@ class SqlServerSqlITCase {
                 .matches("[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{4}/\\d+/[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{4}#4");
     }
 
+    /**
+     * With 'server-time-zone', op_ts is the commit time and transaction_id the commit LSN, the same for a
+     * transaction's rows, under preserved transaction boundaries.
+     */
+    @Test
+    void commitTimesAndTransactionIdsWithPreservedBoundaries() throws Exception {
+        db.execute("CREATE TABLE tx_orders (id INT PRIMARY KEY, v INT NOT NULL)");
+        db.enableTable("tx_orders");
+        tables.executeSql("CREATE TABLE tx_orders (id INT NOT NULL, v INT NOT NULL, "
+                + "op_ts TIMESTAMP_LTZ(3) METADATA VIRTUAL, tx STRING METADATA FROM 'transaction_id' VIRTUAL, "
+                + "pos STRING METADATA FROM 'source_position' VIRTUAL, PRIMARY KEY (id) NOT ENFORCED) "
+                + with("tx_orders", ", 'server-time-zone' = '" + db.serverTimeZone() + "', "
+                        + "'scan.transaction-boundaries' = 'preserve'"));
+        TableResult result = tables.executeSql("SELECT id, op_ts, tx, pos FROM tx_orders");
+        List<Row> rows;
+        java.time.Instant before;
+        java.time.Instant after;
+        try (CloseableIterator<Row> it = result.collect()) {
+            // the first row is written until the job streams (a row written during the snapshot may be read by it)
+            db.execute("INSERT INTO tx_orders VALUES (0, 0)");
+            it.next();
+            before = db.serverNow();
+            db.execute("BEGIN TRAN; INSERT INTO tx_orders VALUES (1, 1); INSERT INTO tx_orders VALUES (2, 2); COMMIT",
+                    "INSERT INTO tx_orders VALUES (3, 3)");
+            after = db.serverNow();
+            rows = take(it, 3);
+        } finally {
+            result.getJobClient().orElseThrow().cancel();
+        }
+        assertThat(rows).extracting(r -> r.getField("id")).containsExactly(1, 2, 3);
+        String tx = (String) rows.get(0).getField("tx");
+        assertThat(tx).matches("[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{4}");
+        assertThat((String) rows.get(0).getField("pos")).startsWith(tx + "/");
+        assertThat(rows.get(1).getField("tx")).isEqualTo(tx);
+        assertThat(rows.get(2).getField("tx")).isNotEqualTo(tx);
+        assertThat(rows.get(1).getField("op_ts")).isEqualTo(rows.get(0).getField("op_ts"));
+        for (Row r : rows) {
+            assertThat((java.time.Instant) r.getField("op_ts")).isBetween(before.minusMillis(5), after.plusMillis(5));
+        }
+    }
+
     @Test
     void upsertModeIsKeyedAndAKeyUpdateDeletesTheOldKey() throws Exception {
         db.execute("CREATE TABLE items (id INT PRIMARY KEY, name NVARCHAR(MAX))",

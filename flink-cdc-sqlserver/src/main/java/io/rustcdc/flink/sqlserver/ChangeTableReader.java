@@ -1,6 +1,7 @@
 package io.rustcdc.flink.sqlserver;
 
 import io.rustcdc.flink.sqlserver.stream.ChangeRow;
+import io.rustcdc.flink.sqlserver.stream.CommitClock;
 import io.rustcdc.flink.sqlserver.stream.InstancePage;
 import io.rustcdc.flink.sqlserver.stream.InstanceRead;
 import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
@@ -8,8 +9,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * Runs one {@link InstanceRead}: a page of {@code cdc.fn_cdc_get_all_changes_<instance>(from, to,
@@ -20,7 +23,9 @@ import java.util.List;
  * sequence value and operation. A large value the change table does not hold (an update's old
  * varchar(max), nvarchar(max), varbinary(max) or xml value when the update left it unchanged, as
  * {@code __$update_mask} says; text, ntext and image in deletes and old rows) is {@link ChangeRow#ABSENT},
- * never the NULL the change table shows.
+ * never the NULL the change table shows. With a {@link CommitClock}, each row's commit time is read
+ * from {@code cdc.lsn_time_mapping} in the same query (an outer join: a commit without a mapping row
+ * fails, it is never left out).
  */
 final class ChangeTableReader {
     /** The columns before the captured ones: commit LSN, command id, sequence value, operation. */
@@ -28,8 +33,8 @@ final class ChangeTableReader {
 
     private ChangeTableReader() {}
 
-    static InstancePage read(Connection c, String cdcSchema, InstanceRead read, SqlServerTable shape, int pageSize)
-            throws SQLException {
+    static InstancePage read(Connection c, String cdcSchema, InstanceRead read, SqlServerTable shape, int pageSize,
+            @Nullable CommitClock clock) throws SQLException {
         String instance = read.instance().name();
         List<SqlServerColumn> columns = shape.columns;
         StringBuilder sql = new StringBuilder("SELECT TOP (" + pageSize + ") f.__$start_lsn, "
@@ -44,10 +49,17 @@ final class ChangeTableReader {
             }
         }
         String schema = SqlServerSql.quote(cdcSchema) + ".";
+        if (clock != null) {
+            sql.append(", CONVERT(varchar(23), m.tran_end_time, 121)");
+        }
         sql.append(" FROM ").append(schema).append(SqlServerSql.quote("fn_cdc_get_all_changes_" + instance))
                 .append("(?, ?, N'all update old') f JOIN ").append(schema)
                 .append(SqlServerSql.quote(instance + "_CT")).append(" ct ON ct.__$start_lsn = f.__$start_lsn AND "
-                        + "ct.__$seqval = f.__$seqval AND ct.__$operation = f.__$operation WHERE (")
+                        + "ct.__$seqval = f.__$seqval AND ct.__$operation = f.__$operation");
+        if (clock != null) {
+            sql.append(" LEFT JOIN ").append(schema).append("lsn_time_mapping m ON m.start_lsn = f.__$start_lsn");
+        }
+        sql.append(" WHERE (")
                 .append(read.after().isCommitEnd() ? "f.__$start_lsn > ?" : "f.__$start_lsn > ? OR (f.__$start_lsn = ? "
                         + "AND (ISNULL(ct.__$command_id, 0) > ? OR (ISNULL(ct.__$command_id, 0) = ? AND (f.__$seqval > ? "
                         + "OR (f.__$seqval = ? AND f.__$operation > ?)))))")
@@ -58,11 +70,35 @@ final class ChangeTableReader {
             bind(s, read);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(row(rs, instance, shape));
+                    rows.add(row(rs, instance, shape, clock));
                 }
             }
         }
         return new InstancePage(read, rows, pageSize);
+    }
+
+    /**
+     * The changes (an update's old and new rows as one) of {@code position}'s commit at or before it in
+     * the instance's change table: how many of its transaction's changes in that instance a stream at
+     * {@code position} has taken.
+     */
+    static long changesUpTo(Connection c, String cdcSchema, String instance, SqlServerPosition position)
+            throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT COUNT_BIG(*) FROM " + SqlServerSql.quote(cdcSchema) + "."
+                + SqlServerSql.quote(instance + "_CT") + " WHERE __$start_lsn = ? AND __$operation <> 3 AND "
+                + "(ISNULL(__$command_id, 0) < ? OR (ISNULL(__$command_id, 0) = ? AND (__$seqval < ? OR (__$seqval = ? "
+                + "AND __$operation <= ?))))")) {
+            s.setBytes(1, position.commitLsn().bytes());
+            s.setInt(2, position.commandId());
+            s.setInt(3, position.commandId());
+            s.setBytes(4, position.seqval().bytes());
+            s.setBytes(5, position.seqval().bytes());
+            s.setInt(6, position.operation().code());
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     private static void bind(PreparedStatement s, InstanceRead read) throws SQLException {
@@ -84,7 +120,8 @@ final class ChangeTableReader {
         }
     }
 
-    private static ChangeRow row(ResultSet rs, String instance, SqlServerTable shape) throws SQLException {
+    private static ChangeRow row(ResultSet rs, String instance, SqlServerTable shape, @Nullable CommitClock clock)
+            throws SQLException {
         ChangeOperation op = ChangeOperation.of(rs.getInt(4));
         boolean oldRow = op == ChangeOperation.UPDATE_BEFORE;
         List<SqlServerColumn> columns = shape.columns;
@@ -100,7 +137,11 @@ final class ChangeTableReader {
             }
             values[i] = held ? SqlServerSession.decode(shape, i, rs, FIXED + 1 + i) : ChangeRow.ABSENT;
         }
-        return new ChangeRow(instance, Lsn.of(rs.getBytes(1)), rs.getInt(2), Lsn.of(rs.getBytes(3)), op, values);
+        Lsn commit = Lsn.of(rs.getBytes(1));
+        int timeColumn = FIXED + columns.size() + (int) columns.stream().filter(SqlServerColumn::oldValueOnlyWhenChanged)
+                .count() + 1;
+        Instant commitTime = clock == null ? null : clock.commitTime(rs.getString(timeColumn), commit, instance);
+        return new ChangeRow(instance, commit, rs.getInt(2), Lsn.of(rs.getBytes(3)), op, values, commitTime);
     }
 
     /** {@code text} inside an N'...' literal. */

@@ -18,6 +18,8 @@ public final class Lsn implements Serializable, Comparable<Lsn> {
     private static final long serialVersionUID = 1L;
 
     public static final int BYTES = 10;
+    /** {@code 00000000:00000000:0000}, below every LSN of a log record. */
+    public static final Lsn ZERO = new Lsn(new byte[BYTES]);
     private static final HexFormat HEX = HexFormat.of().withUpperCase();
 
     private final byte[] bytes;

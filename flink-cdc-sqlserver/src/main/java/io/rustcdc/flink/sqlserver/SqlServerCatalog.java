@@ -164,6 +164,26 @@ final class SqlServerCatalog {
         return result;
     }
 
+    /**
+     * The source table's {@code column_id} of each column an instance captures ({@code
+     * cdc.captured_columns} of its change table), by column name: a column keeps its id when renamed, and
+     * a column dropped and added again under its name has a new one.
+     */
+    static Map<String, Integer> capturedColumnIds(Connection c, String cdcSchema, CaptureInstance instance)
+            throws SQLException {
+        Map<String, Integer> ids = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT column_name, column_id FROM "
+                + SqlServerSql.quote(cdcSchema) + ".captured_columns WHERE object_id = ?")) {
+            s.setInt(1, instance.changeTable());
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    ids.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+        }
+        return ids;
+    }
+
     static String name(TableId table) {
         return table.schema() + "." + table.table();
     }

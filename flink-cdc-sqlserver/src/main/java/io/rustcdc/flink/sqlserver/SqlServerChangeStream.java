@@ -3,16 +3,18 @@ package io.rustcdc.flink.sqlserver;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
-import io.rustcdc.flink.source.model.Op;
-import io.rustcdc.flink.source.model.Row;
-import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.StreamRecord;
+import io.rustcdc.flink.sqlserver.stream.Announcement;
 import io.rustcdc.flink.sqlserver.stream.CaptureFloors;
 import io.rustcdc.flink.sqlserver.stream.CaptureInstance;
-import io.rustcdc.flink.sqlserver.stream.ChangeRow;
+import io.rustcdc.flink.sqlserver.stream.CommitClock;
+import io.rustcdc.flink.sqlserver.stream.InstanceAnnouncements;
 import io.rustcdc.flink.sqlserver.stream.InstancePage;
 import io.rustcdc.flink.sqlserver.stream.InstanceRead;
+import io.rustcdc.flink.sqlserver.stream.StreamSteps;
 import io.rustcdc.flink.sqlserver.stream.WindowBatch;
 import io.rustcdc.flink.sqlserver.stream.WindowCursor;
 import io.rustcdc.flink.sqlserver.stream.WindowPlanner;
@@ -28,17 +30,26 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.annotation.Nullable;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The change tables read one LSN window at a time ({@link WindowCursor}, {@link WindowPlanner},
  * {@link WindowBatch}) on one connection: each window ends at the capture job's maximum LSN when it
  * opens, every capture instance of a captured table is read in it from max(window start, its floor)
- * a page at a time, and the position passes a window only once it is read to its end. Nothing is
- * confirmed to SQL Server, which keeps no reader position: the cleanup job alone decides how long
- * changes stay, and a floor raised past unread changes fails as purged ({@link CaptureFloors}).
+ * a page at a time, and the position passes a window only once it is read to its end. Each batch goes
+ * out as {@link StreamSteps}: changes with their transaction (and commit time, with a {@link
+ * CommitClock}), each transaction's end, and a schema change where a capture instance begins ({@link
+ * InstanceAnnouncements}). Nothing is confirmed to SQL Server, which keeps no reader position: the
+ * cleanup job alone decides how long changes stay, and a floor raised past unread changes fails as
+ * purged ({@link CaptureFloors}).
  */
 final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
     /**
@@ -46,27 +57,43 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
      * arguments").
      */
     static final int INVALID_RANGE = 313;
+    private static final Logger LOG = LoggerFactory.getLogger(SqlServerChangeStream.class);
 
     private final SqlServerSourceConfig config;
     private final TableFilter filter;
     private final Connection connection;
+    private final SqlServerPosition from;
     private final WindowCursor cursor;
     private final CaptureFloors floors = new CaptureFloors();
+    private final InstanceAnnouncements announcements = new InstanceAnnouncements();
+    private StreamSteps steps;
+    @Nullable private final CommitClock clock;
     private final Deque<StreamRecord<SqlServerPosition>> pending = new ArrayDeque<>();
     /** Each instance's columns by its name, and the change table they were read from (an instance created again has another). */
     private final Map<String, SqlServerTable> shapes = new HashMap<>();
     private final Map<String, Integer> shapeTables = new HashMap<>();
+    /** The instances listed when the stream opened. */
+    private final List<CaptureInstance> openedWith = new ArrayList<>();
+    @Nullable private CaptureMetrics metrics;
+    private volatile int instancesRead;
+    @Nullable private volatile Counter windowsRead;
+    @Nullable private volatile Counter roundsCut;
 
     SqlServerChangeStream(SqlServerSourceConfig config, TableFilter filter, SqlServerPosition from) {
         this.config = config;
         this.filter = filter;
+        this.from = from;
         this.cursor = new WindowCursor(from);
+        this.clock = config.serverTimeZone() == null ? null : new CommitClock(config.serverTimeZone());
         this.connection = SqlServerConnections.connect(config);
         try {
             Instant positionTime = commitTime(from.commitLsn());
             for (SqlServerCatalog.InstanceRow row : instanceRows()) {
                 floors.opened(row.instance, from, row.created, positionTime);
+                openedWith.add(row.instance);
             }
+            announcements.opened(openedWith, from);
+            this.steps = new StreamSteps(from, StreamSteps.inside(from) ? taken(from) : 0);
         } catch (SQLException e) {
             close();
             throw failure(e);
@@ -74,6 +101,18 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
             close();
             throw e;
         }
+    }
+
+    /** A table the stream's events carried before the position must still have the instance that held them. */
+    @Override
+    public void resumeShapes(EmittedShapes shapes) {
+        Set<TableId> streamed = new HashSet<>();
+        for (TableId table : shapes.tables()) {
+            if (filter.matches(table)) {
+                streamed.add(table);
+            }
+        }
+        CaptureFloors.requireCovered(streamed, openedWith, from);
     }
 
     @Override
@@ -95,8 +134,7 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
 
     /** One round of reads of the current window into {@link #pending}. */
     private void fill() throws SQLException {
-        Lsn max = maxLsn();
-        Lsn end = max == null ? null : cursor.window(max);
+        Lsn end = window();
         if (end == null) {
             return;
         }
@@ -110,27 +148,83 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
             pages.add(read(read, start));
         }
         WindowBatch batch = WindowBatch.of(pages, end);
-        List<ChangeRow> rows = batch.rows();
-        for (int i = 0; i < rows.size(); i++) {
-            ChangeRow row = rows.get(i);
-            if (row.operation() == ChangeOperation.UPDATE_BEFORE) {
-                ChangeRow next = i + 1 < rows.size() ? rows.get(++i) : null;
-                if (next == null || next.operation() != ChangeOperation.UPDATE_AFTER
-                        || !next.position().seqval().equals(row.position().seqval())
-                        || next.position().commandId() != row.position().commandId()) {
-                    throw new CdcException(CdcException.Kind.STATE, "Capture instance '" + row.instance() + "' has an "
-                            + "update's old row at " + row.position() + " without its new row after it");
-                }
-                pending.add(StreamRecord.of(event(Op.UPDATE, row, next), next.position()));
-            } else {
-                pending.add(StreamRecord.of(event(row.operation() == ChangeOperation.DELETE ? Op.DELETE : Op.INSERT,
-                        row, row), row.position()));
+        List<Announcement> due = announcements.due(instances, start, batch.next());
+        for (StreamSteps.Step step : steps.of(batch, due)) {
+            StreamRecord<SqlServerPosition> record = record(step);
+            if (record != null) {
+                pending.add(record);
             }
         }
-        if (rows.isEmpty() || rows.get(rows.size() - 1).position().compareTo(batch.next()) < 0) {
-            pending.add(StreamRecord.progress(batch.next()));
-        }
         cursor.advance(batch);
+        instancesRead = pages.size();
+        Counter counter = batch.windowDone() ? windowsRead : roundsCut;
+        if (counter != null) {
+            counter.inc();
+        }
+    }
+
+    @Nullable
+    private StreamRecord<SqlServerPosition> record(StreamSteps.Step step) throws SQLException {
+        switch (step.kind()) {
+            case CHANGE:
+                return StreamRecord.of(SqlServerEvents.change(step.before(), step.after(), step.index(),
+                        shapes.get(step.before().instance())), step.position());
+            case ANNOUNCEMENT:
+                ChangeEvent event = announce(step.announcement());
+                return event == null ? null : StreamRecord.of(event, step.position());
+            case TRANSACTION_END:
+                return StreamRecord.transactionEnd(step.position());
+            default:
+                return StreamRecord.progress(step.position());
+        }
+    }
+
+    @Nullable
+    private ChangeEvent announce(Announcement announcement) throws SQLException {
+        CaptureInstance predecessor = announcement.predecessor();
+        CaptureInstance instance = announcement.instance();
+        LOG.info("The stream reached capture instance {} of table {} (floor {}{}) at {}", instance.name(),
+                SqlServerCatalog.name(instance.table()), instance.floor(), predecessor == null ? ""
+                        : ", after " + predecessor.name() + ", which may be dropped now", announcement.position());
+        SqlServerTable now = shape(instance);
+        if (predecessor == null) {
+            return SqlServerEvents.announcement(announcement, now, null, Map.of(), Map.of());
+        }
+        return SqlServerEvents.announcement(announcement, now, shape(predecessor),
+                SqlServerCatalog.capturedColumnIds(connection, config.cdcSchema(), predecessor),
+                SqlServerCatalog.capturedColumnIds(connection, config.cdcSchema(), announcement.instance()));
+    }
+
+    /**
+     * The window to read: the open one, else one up to the capture job's maximum LSN when it holds
+     * commits after the position; null when there is nothing new. With commit times, the server's
+     * clock must still run at the configured offset.
+     */
+    @Nullable
+    private Lsn window() throws SQLException {
+        byte[] max;
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT sys.fn_cdc_get_max_lsn(), DATEPART(TZOFFSET, SYSDATETIMEOFFSET())")) {
+            rs.next();
+            max = rs.getBytes(1);
+            if (clock != null) {
+                clock.requireServerOffset(rs.getInt(2), SqlServerSourceConfig.SERVER_TIME_ZONE);
+            }
+        }
+        return max == null ? null : cursor.window(Lsn.of(max));
+    }
+
+    /** The changes of {@code from}'s transaction up to it, in the instances that hold its commit for the stream. */
+    private long taken(SqlServerPosition from) throws SQLException {
+        long taken = 0;
+        for (CaptureInstance instance : openedWith) {
+            Lsn below = instance.supersededAt();
+            if (instance.floor().compareTo(from.commitLsn()) <= 0
+                    && (below == null || from.commitLsn().compareTo(below) < 0)) {
+                taken += ChangeTableReader.changesUpTo(connection, config.cdcSchema(), instance.name(), from);
+            }
+        }
+        return taken;
     }
 
     private InstancePage read(InstanceRead read, SqlServerPosition start) throws SQLException {
@@ -138,7 +232,7 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
         SqlServerTable shape = shape(instance);
         InstancePage page;
         try {
-            page = ChangeTableReader.read(connection, config.cdcSchema(), read, shape, config.maxEventsPerPoll());
+            page = ChangeTableReader.read(connection, config.cdcSchema(), read, shape, config.maxEventsPerPoll(), clock);
         } catch (SQLException e) {
             if (e.getErrorCode() == INVALID_RANGE) {
                 floors.rangeRefused(read, floor(instance), start);
@@ -147,27 +241,6 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
         }
         floors.requireUnpurged(instance, floor(instance), start); // the cleanup may have run during the read
         return page;
-    }
-
-    private ChangeEvent event(Op op, ChangeRow before, ChangeRow after) {
-        SqlServerTable shape = shapes.get(before.instance());
-        Row old = op == Op.INSERT ? null : row(shape, before);
-        Row now = op == Op.DELETE ? null : row(shape, after);
-        return ChangeEvent.builder(op, shape.description.table(),
-                SourceInfo.stream(SqlServerConnector.NAME, after.position(), null))
-                .before(old).after(now).shape(shape.description.shape()).build();
-    }
-
-    /** The row's values, each {@link ChangeRow#ABSENT} one left absent. */
-    private static Row row(SqlServerTable shape, ChangeRow change) {
-        Row.Builder row = Row.builder(shape.description.rowType());
-        Object[] values = change.values();
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] != ChangeRow.ABSENT) {
-                row.set(i, values[i]);
-            }
-        }
-        return row.build();
     }
 
     private SqlServerTable shape(CaptureInstance instance) throws SQLException {
@@ -190,16 +263,6 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
             }
         }
         return rows;
-    }
-
-    @Nullable
-    private Lsn maxLsn() throws SQLException {
-        try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery("SELECT sys.fn_cdc_get_max_lsn()")) {
-            rs.next();
-            byte[] b = rs.getBytes(1);
-            return b == null ? null : Lsn.of(b);
-        }
     }
 
     private Lsn floor(CaptureInstance instance) throws SQLException {
@@ -229,12 +292,32 @@ final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
     @Override
     public void confirm(SqlServerPosition position) {}
 
+    /**
+     * The capture job's gauges ({@link CaptureMetrics}, sampled on a thread of their own), the number
+     * of capture instances the last round read, and counters of windows read to their end and of rounds
+     * a full page cut short (often: raise {@code stream.max-events-per-poll}).
+     */
+    @Override
+    public synchronized void registerMetrics(MetricGroup group) {
+        if (metrics == null) {
+            metrics = new CaptureMetrics(config);
+        }
+        metrics.register(group);
+        group.gauge("captureInstancesRead", () -> instancesRead);
+        windowsRead = group.counter("windowsRead");
+        roundsCut = group.counter("roundsCutByFullPage");
+    }
+
     private CdcException failure(SQLException e) {
         return SqlServerConnections.failure(config, e);
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (metrics != null) {
+            metrics.close();
+            metrics = null;
+        }
         SqlServerConnections.close(connection);
     }
 }

@@ -72,6 +72,16 @@ public final class SqlServerConnector implements CdcConnector<SqlServerPosition,
         return SqlServerPosition.parse(text);
     }
 
+    /**
+     * Each transaction's end is a {@link io.rustcdc.flink.source.spi.StreamRecord#transactionEnd} record,
+     * after its last change and before any other transaction's ({@code StreamSteps}): a transaction is a
+     * commit LSN, and the change tables are read in commit LSN order.
+     */
+    @Override
+    public boolean marksTransactionEnds() {
+        return true;
+    }
+
     @Override
     public ConnectionRetry connectionRetry() {
         return config.connection().retry();

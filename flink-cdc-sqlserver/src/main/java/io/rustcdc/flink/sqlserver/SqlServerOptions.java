@@ -63,8 +63,26 @@ public final class SqlServerOptions {
             .key(SqlServerSourceConfig.CAPTURE_TRUNCATE_EVENTS)
             .booleanType()
             .defaultValue(false)
-            .withDescription("Capture TRUNCATE TABLE through a DDL trigger and a shadow table. Not implemented yet: "
-                    + "true fails at the start.");
+            .withDescription("Refused when true: SQL Server refuses TRUNCATE TABLE on a table with CDC enabled "
+                    + "(error 4711), and TRUNCATE fires no DDL trigger, so a captured table is never truncated and "
+                    + "there is nothing to capture (docs/sqlserver.md).");
+
+    public static final ConfigOption<String> SERVER_TIME_ZONE = ConfigOptions
+            .key(SqlServerSourceConfig.SERVER_TIME_ZONE)
+            .stringType()
+            .noDefaultValue()
+            .withDescription("The fixed offset the SQL Server's clock runs at ('UTC', '+02:00'), in which "
+                    + "cdc.lsn_time_mapping records commit times. Set, stream events carry their transaction's commit "
+                    + "time (SQL: op_ts), and every round checks the server's offset against it; unset, they carry "
+                    + "none. A zone with daylight saving time is refused: its autumn hour of local times happens "
+                    + "twice, and a commit time in it is not one instant.");
+
+    public static final ConfigOption<Duration> METRICS_INTERVAL = ConfigOptions
+            .key(SqlServerSourceConfig.METRICS_INTERVAL)
+            .durationType()
+            .defaultValue(Duration.ofSeconds(10))
+            .withDescription("How often the streaming subtask samples the capture job for the sqlserver.capture* "
+                    + "gauges (sys.dm_cdc_log_scan_sessions), 1 s to 10 min, on a thread and connection of its own.");
 
     public static final ConfigOption<Integer> CONNECT_MAX_RETRIES = ConnectionOptions.CONNECT_MAX_RETRIES;
 

@@ -58,6 +58,16 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
     }
 
     /**
+     * Before every change of commit {@code commitLsn} and after every earlier commit: where the
+     * stream announces a capture instance whose floor is {@code commitLsn} (a schema change event).
+     * It is the position after a change no change table holds ({@code __$seqval} 0, which no log
+     * record has), printed {@code 0000002D:000001A8:0003/0/00000000:00000000:0000#1}.
+     */
+    public static SqlServerPosition beforeCommit(Lsn commitLsn) {
+        return afterChange(commitLsn, 0, Lsn.ZERO, ChangeOperation.DELETE);
+    }
+
+    /**
      * The position {@link #toString} printed.
      *
      * @throws CdcException of kind CONFIGURATION naming the text when it is not one
@@ -96,6 +106,11 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
     /** Whether every change of {@link #commitLsn()} was taken (no sequence value, no operation). */
     public boolean isCommitEnd() {
         return seqval == null;
+    }
+
+    /** Whether this is the position {@link #beforeCommit} gives: no change of its commit is taken. */
+    public boolean isBeforeCommit() {
+        return Lsn.ZERO.equals(seqval);
     }
 
     /** The {@code __$command_id} of the last change taken; 0 after a commit. */

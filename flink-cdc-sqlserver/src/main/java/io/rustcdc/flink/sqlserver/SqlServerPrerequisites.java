@@ -2,6 +2,7 @@ package io.rustcdc.flink.sqlserver;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.sqlserver.stream.CommitClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +14,9 @@ import java.util.List;
  * The checks a stream needs, each failing with what was found and the statement that fixes it: the
  * CDC schema, CDC on the database and on each table, a capture instance per table, the SQL Server
  * Agent and the database's capture job (SQL Server only; Azure SQL Database runs capture itself), the
- * gating role of each instance, SELECT on the table, and the log statistics a chunk's mark is read from.
+ * gating role of each instance, SELECT on the table, the log statistics a chunk's mark is read from, the
+ * CDC schema's tables the stream reads, and, with commit times, that the server's clock runs at the
+ * configured offset.
  */
 final class SqlServerPrerequisites {
     /** {@code SERVERPROPERTY('EngineEdition')} of Azure SQL Database, which has no Agent. */
@@ -48,6 +51,38 @@ final class SqlServerPrerequisites {
         }
         requireLogStats(c, config);
         requireCaptureJob(c, config);
+        requireCdcTables(c, config);
+        if (config.serverTimeZone() != null) {
+            CommitClock clock = new CommitClock(config.serverTimeZone());
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT DATEPART(TZOFFSET, SYSDATETIMEOFFSET())")) {
+                rs.next();
+                clock.requireServerOffset(rs.getInt(1), SqlServerSourceConfig.SERVER_TIME_ZONE);
+            }
+        }
+    }
+
+    /**
+     * The stream reads the CDC schema's tables directly: the capture instances ({@code change_tables}),
+     * the columns each captures ({@code captured_columns}, to classify an instance's switch), each
+     * instance's change table ({@code __$command_id}) and, with commit times, {@code lsn_time_mapping}.
+     */
+    private static void requireCdcTables(Connection c, SqlServerSourceConfig config) throws SQLException {
+        String schema = SqlServerSql.quote(config.cdcSchema());
+        List<String> tables = config.serverTimeZone() == null ? List.of("change_tables", "captured_columns")
+                : List.of("change_tables", "captured_columns", "lsn_time_mapping");
+        for (String table : tables) {
+            try (Statement s = c.createStatement()) {
+                s.executeQuery("SELECT TOP (0) * FROM " + schema + "." + SqlServerSql.quote(table)).close();
+            } catch (SQLException e) {
+                if (e.getErrorCode() != PERMISSION_DENIED) {
+                    throw e;
+                }
+                throw prerequisite("User '" + config.connection().username() + "' cannot read " + config.cdcSchema()
+                        + "." + table + " (" + e.getMessage() + "), which the stream reads with the change tables: "
+                        + "GRANT SELECT ON SCHEMA::" + schema + " TO " + login(config) + ";");
+            }
+        }
     }
 
     /** A chunk's mark is the log's end LSN, read from {@code sys.dm_db_log_stats}. */

@@ -7,7 +7,11 @@ import io.rustcdc.flink.source.ConnectionOptions;
 import io.rustcdc.flink.source.ConnectionSettings;
 import io.rustcdc.flink.source.OptionChecks;
 import java.io.Serializable;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
@@ -27,23 +31,31 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
     public static final String POLL_INTERVAL = "stream.poll-interval";
     public static final String MAX_EVENTS_PER_POLL = "stream.max-events-per-poll";
     public static final String CAPTURE_TRUNCATE_EVENTS = "capture-truncate-events";
+    public static final String SERVER_TIME_ZONE = "server-time-zone";
+    public static final String METRICS_INTERVAL = "stream.metrics-interval";
 
     private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(1);
     private static final Duration MAX_POLL_INTERVAL = Duration.ofSeconds(60);
     private static final int MAX_PAGE = 100_000;
+    private static final Duration MIN_METRICS_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration MAX_METRICS_INTERVAL = Duration.ofMinutes(10);
 
     private final ConnectionSettings connection;
     private final String database;
     private final String cdcSchema;
     private final Duration pollInterval;
     private final int maxEventsPerPoll;
+    @Nullable private final ZoneOffset serverTimeZone;
+    private final Duration metricsInterval;
 
-    private SqlServerSourceConfig(Builder b, ConnectionSettings connection) {
+    private SqlServerSourceConfig(Builder b, ConnectionSettings connection, @Nullable ZoneOffset serverTimeZone) {
         this.connection = connection;
         this.database = b.database;
         this.cdcSchema = b.cdcSchema;
         this.pollInterval = b.pollInterval;
         this.maxEventsPerPoll = b.maxEventsPerPoll;
+        this.serverTimeZone = serverTimeZone;
+        this.metricsInterval = b.metricsInterval;
     }
 
     public static Builder builder() {
@@ -59,8 +71,10 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
                 .pollInterval(options.get(SqlServerOptions.POLL_INTERVAL))
                 .maxEventsPerPoll(options.get(SqlServerOptions.MAX_EVENTS_PER_POLL))
                 .captureTruncateEvents(options.get(SqlServerOptions.CAPTURE_TRUNCATE_EVENTS))
+                .metricsInterval(options.get(SqlServerOptions.METRICS_INTERVAL))
                 .connectionOptions(options);
         options.getOptional(SqlServerOptions.DATABASE_NAME).ifPresent(b::database);
+        options.getOptional(SqlServerOptions.SERVER_TIME_ZONE).ifPresent(b::serverTimeZone);
         return b.build();
     }
 
@@ -88,10 +102,51 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
         return maxEventsPerPoll;
     }
 
+    /**
+     * The fixed offset the server's clock runs at ({@code server-time-zone}), at which commit times are
+     * read; null when not set (events carry no commit time).
+     */
+    @Nullable
+    public ZoneOffset serverTimeZone() {
+        return serverTimeZone;
+    }
+
+    /** How often the capture job is sampled for the metrics. */
+    public Duration metricsInterval() {
+        return metricsInterval;
+    }
+
     @Override
     public String toString() {
         return "SqlServerSourceConfig{" + connection.describe() + ", database=" + database + ", password="
-                + connection.password() + ", tls=" + connection.tlsMode() + ", " + CDC_SCHEMA + "=" + cdcSchema + "}";
+                + connection.password() + ", tls=" + connection.tlsMode() + ", " + CDC_SCHEMA + "=" + cdcSchema
+                + (serverTimeZone == null ? "" : ", " + SERVER_TIME_ZONE + "=" + serverTimeZone.getId()) + "}";
+    }
+
+    /**
+     * A zone with daylight saving time is refused: its autumn hour of local times happens twice, and
+     * {@code cdc.lsn_time_mapping} holds local times only.
+     */
+    @Nullable
+    private static ZoneOffset offset(@Nullable String zone) {
+        if (zone == null || zone.isBlank()) {
+            return null;
+        }
+        ZoneId id;
+        try {
+            id = ZoneId.of(zone.trim());
+        } catch (DateTimeException e) {
+            throw configuration("Option '" + SERVER_TIME_ZONE + "' = '" + zone + "' is not a time zone: write the "
+                    + "fixed offset SQL Server's clock runs at, 'UTC' or '+02:00'");
+        }
+        if (!id.getRules().isFixedOffset()) {
+            throw configuration("Option '" + SERVER_TIME_ZONE + "' = '" + zone + "' has daylight saving time: "
+                    + "cdc.lsn_time_mapping records commit times in the server's local time without an offset, and "
+                    + "such a zone's autumn hour of local times happens twice, so a commit time in it is not one "
+                    + "instant. Run the server's clock at a fixed offset (UTC) and set the option to it, or leave "
+                    + "the option unset: events then carry no commit time");
+        }
+        return id.getRules().getOffset(Instant.EPOCH);
     }
 
     private static CdcException configuration(String message) {
@@ -106,6 +161,8 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
         private Duration pollInterval = SqlServerOptions.POLL_INTERVAL.defaultValue();
         private int maxEventsPerPoll = SqlServerOptions.MAX_EVENTS_PER_POLL.defaultValue();
         private boolean captureTruncateEvents;
+        @Nullable private String serverTimeZone;
+        private Duration metricsInterval = SqlServerOptions.METRICS_INTERVAL.defaultValue();
 
         private Builder() {
             super(SqlServerOptions.PORT);
@@ -136,6 +193,17 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
             return this;
         }
 
+        /** The fixed offset of the server's clock ({@code UTC}, {@code +02:00}): events then carry commit times. */
+        public Builder serverTimeZone(@Nullable String zone) {
+            this.serverTimeZone = zone;
+            return this;
+        }
+
+        public Builder metricsInterval(Duration interval) {
+            this.metricsInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public SqlServerSourceConfig build() {
             ConnectionSettings settings = buildConnection();
@@ -149,12 +217,16 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
             OptionChecks.requireDuration(POLL_INTERVAL, pollInterval, MIN_POLL_INTERVAL, MAX_POLL_INTERVAL, "1 ms to 60 s");
             OptionChecks.requireRange(MAX_EVENTS_PER_POLL, maxEventsPerPoll, 2, MAX_PAGE,
                     "a page must hold an update's old and new row");
+            OptionChecks.requireDuration(METRICS_INTERVAL, metricsInterval, MIN_METRICS_INTERVAL, MAX_METRICS_INTERVAL,
+                    "1 s to 10 min");
             if (captureTruncateEvents) {
-                throw configuration("Option '" + CAPTURE_TRUNCATE_EVENTS + "' = true is not implemented by this "
-                        + "connector yet (TRUNCATE TABLE is not in SQL Server's change tables): leave it false; a "
-                        + "TRUNCATE of a captured table is then not seen by the stream");
+                throw configuration("Option '" + CAPTURE_TRUNCATE_EVENTS + "' = true is refused: SQL Server refuses "
+                        + "TRUNCATE TABLE on a table with CDC enabled (error 4711, 'Cannot truncate table because it is "
+                        + "published for replication or enabled for Change Data Capture'), and TRUNCATE fires no DDL "
+                        + "trigger, so there is no truncation of a captured table to capture. Leave it false (a "
+                        + "DELETE without WHERE is captured row by row)");
             }
-            return new SqlServerSourceConfig(this, settings);
+            return new SqlServerSourceConfig(this, settings, offset(serverTimeZone));
         }
     }
 }

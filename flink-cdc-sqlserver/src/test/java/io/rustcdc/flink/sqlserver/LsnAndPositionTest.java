@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.sqlserver.state.SqlServerPositionSerializer;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -76,6 +77,25 @@ class LsnAndPositionTest {
         Collections.shuffle(shuffled, new Random(7));
         Collections.sort(shuffled);
         assertThat(shuffled).isEqualTo(ordered);
+    }
+
+    /** Before a commit: after every earlier commit, before every change of it; printed and stored as a change position. */
+    @Test
+    void beforeACommitIsBetweenTheCommitBeforeAndItsFirstChange() throws Exception {
+        Lsn c1 = Lsn.parse("00000010:00000020:0001");
+        Lsn c2 = Lsn.parse("00000010:00000020:0002");
+        SqlServerPosition before = SqlServerPosition.beforeCommit(c2);
+        assertThat(before).isGreaterThan(SqlServerPosition.afterCommit(c1))
+                .isLessThan(SqlServerPosition.afterChange(c2, 0, Lsn.parse("00000000:00000000:0001"),
+                        ChangeOperation.DELETE))
+                .isLessThan(SqlServerPosition.afterCommit(c2));
+        assertThat(before.isBeforeCommit()).isTrue();
+        assertThat(before.isCommitEnd()).isFalse();
+        assertThat(SqlServerPosition.afterCommit(c2).isBeforeCommit()).isFalse();
+        assertThat(before.toString()).isEqualTo("00000010:00000020:0002/0/00000000:00000000:0000#1");
+        assertThat(SqlServerPosition.parse(before.toString())).isEqualTo(before);
+        SqlServerPositionSerializer s = SqlServerPositionSerializer.INSTANCE;
+        assertThat(s.deserialize(s.getVersion(), s.serialize(before))).isEqualTo(before);
     }
 
     @Test

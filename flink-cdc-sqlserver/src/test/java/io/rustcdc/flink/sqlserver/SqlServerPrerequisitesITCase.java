@@ -39,6 +39,20 @@ class SqlServerPrerequisitesITCase {
         }
     }
 
+    /** Commit times are read at the configured offset: a server whose clock runs at another is refused at the start. */
+    @Test
+    void aServerTimeZoneOtherThanTheServersClockIsRefused(SqlServerDatabase db) {
+        db.execute("CREATE TABLE p_zone (id INT PRIMARY KEY)");
+        db.enableTable("p_zone");
+        String other = "Z".equals(db.serverTimeZone()) ? "+14:00" : "UTC";
+        SqlServerConnector connector = SqlServerConnector.create(db.config().serverTimeZone(other).build());
+        assertThatThrownBy(() -> db.prepare(connector, List.of(TableId.of(db.name(), "dbo", "p_zone"))))
+                .isInstanceOf(CdcException.class).hasMessageContaining("SQL Server's clock runs at UTC")
+                .hasMessageContaining("'server-time-zone' says UTC");
+        db.prepare(SqlServerConnector.create(db.config().serverTimeZone(db.serverTimeZone()).build()),
+                List.of(TableId.of(db.name(), "dbo", "p_zone")));
+    }
+
     @Test
     void anSqlVariantColumnIsRefusedByName(SqlServerDatabase db) {
         db.execute("CREATE TABLE p_variant (id INT PRIMARY KEY, v SQL_VARIANT NULL)");

@@ -8,6 +8,7 @@ import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
@@ -43,8 +44,41 @@ class SqlServerSourceConfigTest {
         assertThatThrownBy(() -> valid().pollInterval(Duration.ofMinutes(2)).build())
                 .hasMessageContaining("'stream.poll-interval' must be 1 ms to 60 s");
         assertThatThrownBy(() -> valid().captureTruncateEvents(true).build())
-                .hasMessageContaining("'capture-truncate-events' = true is not implemented");
+                .hasMessageContaining("'capture-truncate-events' = true is refused: SQL Server refuses TRUNCATE TABLE "
+                        + "on a table with CDC enabled (error 4711");
+        assertThatThrownBy(() -> valid().metricsInterval(Duration.ofMillis(500)).build())
+                .hasMessageContaining("'stream.metrics-interval' must be 1 s to 10 min");
         assertThatThrownBy(() -> valid().cdcSchema(" ").build()).hasMessageContaining("'cdc.schema'");
+    }
+
+    /** Commit times need the server's offset, and only a fixed one maps every local time to one instant. */
+    @Test
+    void serverTimeZoneTakesOnlyAFixedOffset() {
+        assertThat(valid().build().serverTimeZone()).isNull();
+        assertThat(valid().serverTimeZone("UTC").build().serverTimeZone()).isEqualTo(ZoneOffset.UTC);
+        assertThat(valid().serverTimeZone("+02:00").build().serverTimeZone()).isEqualTo(ZoneOffset.ofHours(2));
+        assertThat(valid().serverTimeZone("Etc/GMT+5").build().serverTimeZone()).isEqualTo(ZoneOffset.ofHours(-5));
+        assertThat(valid().serverTimeZone("+02:00").build().toString()).contains("server-time-zone=+02:00");
+        assertThatThrownBy(() -> valid().serverTimeZone("Europe/Berlin").build()).isInstanceOf(CdcException.class)
+                .hasMessageContaining("'server-time-zone' = 'Europe/Berlin' has daylight saving time")
+                .hasMessageContaining("leave the option unset");
+        assertThatThrownBy(() -> valid().serverTimeZone("Mars/Olympus").build())
+                .hasMessageContaining("'server-time-zone' = 'Mars/Olympus' is not a time zone");
+        Configuration options = new Configuration();
+        options.setString("hostname", "db");
+        options.setString("username", "cdc");
+        options.setString("password", "s3cret!");
+        options.setString("database-name", "shop");
+        options.setString("server-time-zone", "-03:30");
+        options.setString("stream.metrics-interval", "2 s");
+        SqlServerSourceConfig config = SqlServerSourceConfig.fromConfiguration(options);
+        assertThat(config.serverTimeZone()).isEqualTo(ZoneOffset.ofHoursMinutes(-3, -30));
+        assertThat(config.metricsInterval()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void theStreamMarksTransactionEnds() {
+        assertThat(SqlServerConnector.create(valid().build()).marksTransactionEnds()).isTrue();
     }
 
     @Test

@@ -10,11 +10,26 @@ import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.sqlserver.testing.SqlServerDatabase;
 import io.rustcdc.flink.sqlserver.testing.SqlServerExtension;
+import io.rustcdc.flink.source.model.DdlType;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.ShapeChange;
+import io.rustcdc.flink.source.model.TransactionInfo;
+import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.StreamTestSupport;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -64,17 +79,169 @@ class SqlServerStreamITCase {
         }
     }
 
-    /** A table enabled while the stream runs has a floor after the stream's position: normal, not purged. */
+    /**
+     * A table enabled while the stream runs has a floor after the stream's position: normal, not purged;
+     * its instance is a created table, announced before its first row.
+     */
     @Test
     void anInstanceCreatedWhileStreamingIsReadFromItsFloor(SqlServerDatabase db) throws Exception {
         try (ChangeStream<SqlServerPosition> stream = db.streamFromNow(db.config().build(),
                 "s_first (id INT PRIMARY KEY)")) {
             db.execute("INSERT INTO s_first VALUES (1)");
             StreamTestSupport.events(stream, 1);
-            db.execute("CREATE TABLE s_later (id INT PRIMARY KEY)");
+            db.execute("CREATE TABLE s_later (id INT PRIMARY KEY, v NVARCHAR(10) NULL)");
             db.enableTable("s_later");
-            db.execute("INSERT INTO s_later VALUES (7)");
-            assertThat(StreamTestSupport.events(stream, 1).get(0).table().table()).isEqualTo("s_later");
+            db.execute("INSERT INTO s_later VALUES (7, N'x')");
+            List<ChangeEvent> events = StreamTestSupport.events(stream, 2);
+            assertThat(events).extracting(e -> e.table().table()).containsExactly("s_later", "s_later");
+            assertThat(events).extracting(ChangeEvent::op).containsExactly(Op.SCHEMA_CHANGE, Op.INSERT);
+            assertThat(SchemaChangeRows.ddlType(events.get(0).after())).isEqualTo(DdlType.CREATE_TABLE);
+            assertThat(events.get(0).shapeChanges()).containsExactly(ShapeChange.tableCreated(events.get(1).shape()));
+            assertThat(events.get(1).shape().columns()).extracting(RowShape.Column::name).containsExactly("id", "v");
+        }
+    }
+
+    /**
+     * An ALTER's switch: a second capture instance of a captured table. Rows below its floor come from the
+     * older instance with the older columns, then a schema change classifies the difference, then rows carry
+     * the newer columns; the older instance dropped once the stream passed the newer one's floor loses nothing.
+     */
+    @Test
+    void aNewerInstanceOfATableSwitchesWithItsShapeChange(SqlServerDatabase db) throws Exception {
+        try (ChangeStream<SqlServerPosition> stream = db.streamFromNow(db.config().build(),
+                "s_alter (id INT PRIMARY KEY, note NVARCHAR(20) NULL)")) {
+            db.execute("INSERT INTO s_alter VALUES (1, N'a')", "ALTER TABLE s_alter ADD qty INT NULL",
+                    "INSERT INTO s_alter VALUES (2, N'b', 5)");
+            db.enableInstance("s_alter", "dbo_s_alter_v2");
+            db.execute("INSERT INTO s_alter VALUES (3, N'c', 7)");
+            List<ChangeEvent> events = StreamTestSupport.events(stream, 4);
+            assertThat(events).extracting(ChangeEvent::op).containsExactly(Op.INSERT, Op.INSERT, Op.SCHEMA_CHANGE,
+                    Op.INSERT);
+            assertThat(events.get(1).shape().columns()).extracting(RowShape.Column::name).as("the older instance's")
+                    .containsExactly("id", "note");
+            ChangeEvent alter = events.get(2);
+            assertThat(SchemaChangeRows.ddlType(alter.after())).isEqualTo(DdlType.ALTER_TABLE);
+            assertThat(alter.shapeChanges()).containsExactly(ShapeChange.columnAdded(
+                    RowShape.Column.of("qty", "int", true), 2));
+            Lsn floor = Lsn.parse(db.queryValue("SELECT CONVERT(varchar(22), start_lsn, 1) FROM cdc.change_tables "
+                    + "WHERE capture_instance = N'dbo_s_alter_v2'"));
+            assertThat(alter.source().position()).as("before the newer instance's floor commit")
+                    .isEqualTo(SqlServerPosition.beforeCommit(floor));
+            assertThat((SqlServerPosition) alter.source().position())
+                    .isGreaterThan((SqlServerPosition) events.get(1).source().position())
+                    .isLessThan((SqlServerPosition) events.get(3).source().position());
+            assertThat(events.get(3).shape()).isEqualTo(alter.shape());
+            assertThat(events.get(3).after().get("qty")).isEqualTo(7L);
+
+            db.disableInstance("s_alter", "dbo_s_alter");
+            db.execute("INSERT INTO s_alter VALUES (4, N'd', 9)");
+            ChangeEvent after = StreamTestSupport.events(stream, 1).get(0);
+            assertThat(after.after().get("id")).isEqualTo(4L);
+            assertThat(after.shape()).isEqualTo(alter.shape());
+        }
+    }
+
+    /** The older instance dropped before the stream reached the newer one's floor: its changes in between are gone. */
+    @Test
+    void anOlderInstanceDroppedBeforeTheStreamReachedTheNewerOneFails(SqlServerDatabase db) throws Exception {
+        try (ChangeStream<SqlServerPosition> stream = db.streamFromNow(db.config().build(),
+                "s_early (id INT PRIMARY KEY)")) {
+            db.execute("INSERT INTO s_early VALUES (1)");
+            db.enableInstance("s_early", "dbo_s_early_v2");
+            db.disableInstance("s_early", "dbo_s_early");
+            assertThatThrownBy(() -> StreamTestSupport.events(stream, 1)).isInstanceOf(CdcException.class)
+                    .hasMessageContaining("Capture instance 'dbo_s_early' (table dbo.s_early) was dropped while the "
+                            + "stream was at")
+                    .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST));
+        }
+    }
+
+    /**
+     * A transaction's changes share its id (the commit LSN), numbered from 1, with its commit time (read at the
+     * server's offset, within the statements' run on the server's clock, to its 1/300 s ticks), and its end is
+     * marked after its last change, before the next transaction's first.
+     */
+    @Test
+    void changesCarryTheirTransactionAndCommitTimeAndEachTransactionEnds(SqlServerDatabase db) throws Exception {
+        try (ChangeStream<SqlServerPosition> stream = db.streamFromNow(db.config()
+                .serverTimeZone(db.serverTimeZone()).build(), "s_tx (id INT PRIMARY KEY, v INT NOT NULL)")) {
+            Instant before = db.serverNow();
+            db.execute("BEGIN TRAN; INSERT INTO s_tx VALUES (1, 1); INSERT INTO s_tx VALUES (2, 2); "
+                    + "UPDATE s_tx SET v = 3 WHERE id = 1; COMMIT", "INSERT INTO s_tx VALUES (3, 3)");
+            Instant after = db.serverNow();
+            List<StreamRecord<SqlServerPosition>> records = new ArrayList<>(
+                    StreamTestSupport.records(stream, 4, Duration.ofSeconds(120)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!records.get(records.size() - 1).endsTransaction()) {
+                assertThat(System.nanoTime()).as("the last transaction's end within 60 s").isLessThan(deadline);
+                StreamRecord<SqlServerPosition> r = stream.poll(Duration.ofMillis(200));
+                if (r != null) {
+                    records.add(r);
+                }
+            }
+            records.removeIf(r -> r.event() == null && !r.endsTransaction());
+            assertThat(records).extracting(r -> r.endsTransaction() ? "end" : r.event().op().name())
+                    .containsExactly("INSERT", "INSERT", "UPDATE", "end", "INSERT", "end");
+            ChangeEvent first = records.get(0).event();
+            Lsn commit = ((SqlServerPosition) first.source().position()).commitLsn();
+            for (int i = 0; i < 3; i++) {
+                ChangeEvent e = records.get(i).event();
+                assertThat(e.transaction()).isEqualTo(TransactionInfo.of(commit.toString(), i + 1,
+                        TransactionInfo.UNKNOWN));
+                assertThat(e.source().commitTime()).isEqualTo(first.source().commitTime());
+            }
+            assertThat(records.get(3).position()).isEqualTo(SqlServerPosition.afterCommit(commit));
+            ChangeEvent next = records.get(4).event();
+            assertThat(next.transaction().id()).isNotEqualTo(commit.toString());
+            assertThat(next.transaction().index()).isEqualTo(1);
+            assertThat(records.get(5).position()).isEqualTo(SqlServerPosition.afterCommit(
+                    ((SqlServerPosition) next.source().position()).commitLsn()));
+            for (ChangeEvent e : List.of(first, next)) {
+                assertThat(e.source().commitTime()).isBetween(before.minusMillis(5), after.plusMillis(5));
+            }
+            assertThat(next.source().commitTime()).isAfterOrEqualTo(first.source().commitTime());
+            String mapped = db.queryValue("SELECT CONVERT(varchar(23), tran_end_time, 121) FROM cdc.lsn_time_mapping "
+                    + "WHERE start_lsn = " + commit.literal());
+            assertThat(first.source().commitTime()).isEqualTo(LocalDateTime.parse(mapped.replace(' ', 'T'))
+                    .toInstant(ZoneOffset.of(db.serverTimeZone())));
+        }
+    }
+
+    /** The capture job's gauges, sampled on their own thread, and the stream's counters. */
+    @Test
+    void reportsTheCaptureJobsLatencyAndTheWindowsRead(SqlServerDatabase db) throws Exception {
+        Metrics metrics = new Metrics();
+        try (ChangeStream<SqlServerPosition> stream = db.streamFromNow(db.config().metricsInterval(Duration.ofSeconds(1))
+                .build(), "s_metrics (id INT PRIMARY KEY)")) {
+            stream.registerMetrics(metrics);
+            db.execute("INSERT INTO s_metrics VALUES (1)");
+            StreamTestSupport.events(stream, 1);
+            Poll.until("the capture job's gauges", Duration.ofSeconds(60),
+                    () -> gauge(metrics, "captureScanAgeSeconds") >= 0 && gauge(metrics, "captureLatencySeconds") >= 0);
+            assertThat(gauge(metrics, "captureInstancesRead")).isEqualTo(1);
+            assertThat(metrics.counters.get("windowsRead").getCount()).isPositive();
+        }
+    }
+
+    private static long gauge(Metrics metrics, String name) {
+        Gauge<?> g = metrics.gauges.get(name);
+        return g == null ? -1 : ((Number) g.getValue()).longValue();
+    }
+
+    /** Keeps the counters and gauges registered, to read them. */
+    private static final class Metrics extends UnregisteredMetricsGroup {
+        final Map<String, Counter> counters = new ConcurrentHashMap<>();
+        final Map<String, Gauge<?>> gauges = new ConcurrentHashMap<>();
+
+        @Override
+        public Counter counter(String name) {
+            return counters.computeIfAbsent(name, n -> new SimpleCounter());
+        }
+
+        @Override
+        public <T, G extends Gauge<T>> G gauge(String name, G gauge) {
+            gauges.put(name, gauge);
+            return gauge;
         }
     }
 

@@ -5,12 +5,14 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.sqlserver.Lsn;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What one stream knows of its capture instances' floors, to tell a floor that is simply later than
@@ -23,6 +25,7 @@ import javax.annotation.Nullable;
  * both that first floor and the stream's commit LSN means the cleanup deleted rows the stream had
  * not read. Not thread-safe: one stream's polling thread.
  */
+@Internal
 public final class CaptureFloors {
     /** By instance name and change table id (an instance dropped and created again is another one). */
     private final Map<String, Lsn> firstFloors = new HashMap<>();
@@ -57,28 +60,83 @@ public final class CaptureFloors {
     }
 
     /**
-     * Fails when an instance seen before is gone from {@code now} (the instances listed now) and no
-     * other instance of its table is there: its change table was dropped (CDC disabled on the table,
-     * or the table dropped) with changes after the stream's position the stream can no longer read.
-     * An instance gone while a newer one of its table is listed was replaced (an ALTER's switch).
+     * Fails when an instance seen before is gone from {@code now} (the instances listed now) and its
+     * changes after {@code position} may have gone with it: when no other instance of its table is
+     * listed (CDC disabled on the table, or the table dropped), or when the instance that replaced it
+     * (listed, of its table, with a higher floor) starts above the position, so that the gone one alone
+     * held the changes in between (it was dropped before the stream had read up to its successor's
+     * floor, or CDC was disabled and enabled again on the table). An instance gone once the stream has
+     * passed its successor's floor was replaced (an ALTER's switch), and so was a newer one dropped while
+     * an older one of its table still captures (it holds every change too).
      *
      * @throws CdcException of kind POSITION_LOST naming the instance and its table
      */
     public void requireStillListed(List<CaptureInstance> now, SqlServerPosition position) {
         Set<String> listed = new HashSet<>();
-        Set<TableId> tables = new HashSet<>();
+        Map<TableId, List<CaptureInstance>> tables = new HashMap<>();
         for (CaptureInstance instance : now) {
             listed.add(key(instance));
-            tables.add(instance.table());
+            tables.computeIfAbsent(instance.table(), t -> new ArrayList<>()).add(instance);
         }
         for (Map.Entry<String, CaptureInstance> e : seen.entrySet()) {
             CaptureInstance gone = e.getValue();
-            if (!listed.contains(e.getKey()) && !tables.contains(gone.table())) {
+            if (listed.contains(e.getKey())) {
+                continue;
+            }
+            List<CaptureInstance> same = tables.get(gone.table());
+            if (same == null) {
                 throw new CdcException(CdcException.Kind.POSITION_LOST, "Capture instance '" + gone.name()
-                        + "' (table " + gone.table().schema() + "." + gone.table().table() + ") is gone: its change "
-                        + "table was dropped (CDC disabled on the table, or the table dropped) while the stream was at "
-                        + position + ", so its changes after that cannot be read. Exclude the table if it was dropped "
-                        + "on purpose, or enable CDC on it again and start the source with a snapshot.");
+                        + "' (table " + name(gone) + ") is gone: its change table was dropped (CDC disabled on the "
+                        + "table, or the table dropped) while the stream was at " + position + ", so its changes "
+                        + "after that cannot be read. Exclude the table if it was dropped on purpose, or enable CDC on "
+                        + "it again and start the source with a snapshot.");
+            }
+            Lsn successor = null;
+            for (CaptureInstance other : same) {
+                if (other.floor().compareTo(gone.floor()) > 0
+                        && (successor == null || other.floor().compareTo(successor) < 0)) {
+                    successor = other.floor();
+                }
+            }
+            if (successor != null && position.commitLsn().compareTo(successor) < 0) {
+                throw new CdcException(CdcException.Kind.POSITION_LOST, "Capture instance '" + gone.name()
+                        + "' (table " + name(gone) + ") was dropped while the stream was at " + position + ", below "
+                        + "the floor " + successor + " of the instance that replaced it: the changes between the two "
+                        + "were only in the dropped change table, so they cannot be read. Start the source again "
+                        + "with a snapshot; when you switch capture instances (an ALTER), drop the old one only after "
+                        + "the source's position has passed the new one's floor.");
+            }
+        }
+    }
+
+    /**
+     * At a restore, fails when a table whose rows the stream delivered before {@code from} ({@code
+     * streamed}: an instance of it held changes at or below the position) has no listed instance (of
+     * {@code listed}, those listed now) whose floor is at or below the position: the instance that
+     * held its changes after the position was dropped since (CDC disabled, perhaps enabled again), and
+     * those changes with it. A stream that ran on would have failed when it saw the instance go
+     * ({@link #requireStillListed}); this tells the same from the stream's state after a restart.
+     *
+     * @throws CdcException of kind POSITION_LOST naming the table
+     */
+    public static void requireCovered(Set<TableId> streamed, List<CaptureInstance> listed, SqlServerPosition from) {
+        for (TableId table : streamed) {
+            boolean covered = false;
+            Lsn lowest = null;
+            for (CaptureInstance instance : listed) {
+                if (instance.table().equals(table)) {
+                    covered |= instance.floor().compareTo(from.commitLsn()) <= 0;
+                    lowest = lowest == null || instance.floor().compareTo(lowest) < 0 ? instance.floor() : lowest;
+                }
+            }
+            if (!covered) {
+                throw new CdcException(CdcException.Kind.POSITION_LOST, "Table " + table.schema() + "." + table.table()
+                        + ", whose changes this source streamed up to " + from + ", has " + (lowest == null
+                        ? "no capture instance any more" : "no capture instance that starts at or before that "
+                        + "position (the earliest starts at " + lowest + ")") + ": the instance that held its changes "
+                        + "after it was dropped (CDC disabled on the table, perhaps enabled again, or the table "
+                        + "dropped), and those changes with it. Exclude the table if it was dropped on purpose, or start "
+                        + "the source again with a snapshot.");
             }
         }
     }
@@ -117,7 +175,11 @@ public final class CaptureFloors {
     }
 
     private static String key(CaptureInstance instance) {
-        return instance.name() + "#" + instance.changeTable();
+        return instance.key();
+    }
+
+    private static String name(CaptureInstance instance) {
+        return instance.table().schema() + "." + instance.table().table();
     }
 
     static CdcException purged(CaptureInstance instance, SqlServerPosition position, Lsn floor, String why) {

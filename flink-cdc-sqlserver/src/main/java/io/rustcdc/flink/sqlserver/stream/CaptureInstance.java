@@ -5,6 +5,7 @@ import io.rustcdc.flink.sqlserver.Lsn;
 import java.io.Serializable;
 import java.util.Objects;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One capture instance as {@code cdc.change_tables} describes it now: its name, its source table,
@@ -12,6 +13,7 @@ import javax.annotation.Nullable;
  * cleanup job) and, when a newer instance of the same table exists (two instances during an ALTER),
  * the newer one's floor, from which on the newer one is read instead. Immutable.
  */
+@Internal
 public final class CaptureInstance implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -44,6 +46,11 @@ public final class CaptureInstance implements Serializable {
 
     public String name() {
         return name;
+    }
+
+    /** Its name and change table: an instance dropped and created again under its name has another key. */
+    public String key() {
+        return name + "#" + changeTable;
     }
 
     /** The {@code object_id} of the change table. */

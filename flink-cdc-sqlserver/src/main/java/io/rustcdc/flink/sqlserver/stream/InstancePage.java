@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /** The rows one {@link InstanceRead} returned, in change order: at most a page of them. Immutable. */
+@Internal
 public final class InstancePage {
     private final InstanceRead read;
     private final List<ChangeRow> rows;

@@ -4,6 +4,7 @@ import io.rustcdc.flink.sqlserver.Lsn;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.util.Objects;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One query of a window: the rows of {@code instance} after {@code after} whose commit LSN is in
@@ -11,6 +12,7 @@ import javax.annotation.Nullable;
  * a page of them, in change order. {@code from} is the instance's floor or the window's start, so the
  * change function is never asked for LSNs below the floor.
  */
+@Internal
 public final class InstanceRead {
     private final CaptureInstance instance;
     private final SqlServerPosition after;

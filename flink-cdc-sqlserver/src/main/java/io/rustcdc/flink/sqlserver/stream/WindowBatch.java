@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What one round of reads of a window yields: the rows of all its instances merged in change order
@@ -15,6 +16,7 @@ import java.util.List;
  * of the full pages (never between an update's old and new row) and the window is not done; the rest
  * is read next time. Only a round without a full page completes the window, at its end. Immutable.
  */
+@Internal
 public final class WindowBatch {
     private final List<ChangeRow> rows;
     private final SqlServerPosition next;

@@ -4,12 +4,14 @@ import io.rustcdc.flink.sqlserver.Lsn;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.util.Objects;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Where a stream is and which LSN window it reads: one window at a time, opened at the capture job's
  * maximum LSN and kept until a round of reads completes it, so the position never passes rows of a
  * window not fully read. Not thread-safe.
  */
+@Internal
 public final class WindowCursor {
     private SqlServerPosition position;
     @Nullable private Lsn windowEnd;

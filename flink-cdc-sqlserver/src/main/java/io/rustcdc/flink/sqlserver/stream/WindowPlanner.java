@@ -4,6 +4,7 @@ import io.rustcdc.flink.sqlserver.Lsn;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The reads of one LSN window: every capture instance from max(window start, its own floor) to the
@@ -11,6 +12,7 @@ import java.util.List;
  * table supersedes before the window's start, is not read in it. Fails on purged changes ({@link
  * CaptureFloors}). Stateless.
  */
+@Internal
 public final class WindowPlanner {
     private WindowPlanner() {}
 

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One column as {@code sys.columns} describes it (system type name, {@code max_length}, {@code
@@ -20,6 +21,7 @@ import javax.annotation.Nullable;
  * {@code java.sql} temporal types round or shift them), {@code uniqueidentifier} as its text, the
  * others as mssql-jdbc's {@code getObject} returns them. Immutable.
  */
+@Internal
 public final class SqlServerColumn {
     /** Types whose values carry a type each or are CLR objects: refused by name. */
     private static final Set<String> REFUSED = Set.of("sql_variant", "hierarchyid", "geometry", "geography");

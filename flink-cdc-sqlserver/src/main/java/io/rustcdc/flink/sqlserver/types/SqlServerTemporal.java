@@ -8,6 +8,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Parses the text {@code CONVERT(varchar, value, 121)} gives for SQL Server's temporal types
@@ -15,6 +16,7 @@ import java.util.regex.Pattern;
  * every fractional digit kept, none made up. Digits beyond the column's declared scale are refused
  * unless they are zeros (SQL Server prints smalldatetime and datetime with three).
  */
+@Internal
 public final class SqlServerTemporal {
     private static final Pattern DATE_TIME = Pattern.compile(
             "(\\d{4}-\\d{2}-\\d{2})(?:[ T](\\d{2}:\\d{2}:\\d{2})(?:\\.(\\d{1,9}))?)?(?: ?([+-]\\d{2}:\\d{2}))?");

@@ -132,9 +132,13 @@ class WindowLogicTest {
         // a floor raised only up to the position loses nothing
         CaptureInstance upToPosition = CaptureInstance.of("dbo_orders", 1, ORDERS, lsn(10));
         assertThat(WindowPlanner.plan(at, lsn(20), List.of(upToPosition), floors)).hasSize(1);
-        // the same name with another change table is another instance, seen anew
+        // the same name with another change table is another instance (CDC disabled and enabled again): below
+        // its floor the changes went with the old change table; once past it, it is seen anew, not as purged
         CaptureInstance recreated = CaptureInstance.of("dbo_orders", 9, ORDERS, lsn(15));
-        assertThat(WindowPlanner.plan(at, lsn(20), List.of(recreated), floors)).hasSize(1);
+        assertThatThrownBy(() -> WindowPlanner.plan(at, lsn(20), List.of(recreated), floors))
+                .hasMessageContaining("was dropped while the stream was at 00000000:0000000A:0001");
+        assertThat(WindowPlanner.plan(SqlServerPosition.beforeCommit(lsn(15)), lsn(20), List.of(recreated), floors))
+                .hasSize(1);
     }
 
     @Test
@@ -169,13 +173,61 @@ class WindowLogicTest {
         CaptureInstance orders = CaptureInstance.of("dbo_orders", 1, ORDERS, lsn(1));
         CaptureInstance items = CaptureInstance.of("dbo_items", 2, ITEMS, lsn(1));
         WindowPlanner.plan(at, lsn(20), List.of(orders, items), floors);
-        // replaced by a newer instance of its table: the ALTER's switch, not a loss
+        // replaced by a newer instance of its table, dropped once the stream passed the newer one's floor:
+        // the ALTER's switch, not a loss
         CaptureInstance ordersV2 = CaptureInstance.of("dbo_orders_v2", 3, ORDERS, lsn(15));
-        assertThat(WindowPlanner.plan(at, lsn(20), List.of(ordersV2, items), floors)).hasSize(2);
-        assertThatThrownBy(() -> WindowPlanner.plan(at, lsn(20), List.of(ordersV2), floors))
+        SqlServerPosition past = SqlServerPosition.beforeCommit(lsn(15));
+        assertThat(WindowPlanner.plan(past, lsn(20), List.of(ordersV2, items), floors)).hasSize(2);
+        assertThatThrownBy(() -> WindowPlanner.plan(past, lsn(20), List.of(ordersV2), floors))
                 .isInstanceOf(CdcException.class).hasMessageContaining("Capture instance 'dbo_items' (table dbo.items) "
                         + "is gone")
                 .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST));
+    }
+
+    /**
+     * The older instance dropped before the stream reached the newer one's floor (or CDC disabled and
+     * enabled again on the table): its changes in between were only in the dropped change table.
+     */
+    @Test
+    void anInstanceDroppedBelowItsSuccessorsFloorFailsNamingIt() {
+        CaptureFloors floors = new CaptureFloors();
+        SqlServerPosition at = SqlServerPosition.afterCommit(lsn(10));
+        CaptureInstance orders = CaptureInstance.of("dbo_orders", 1, ORDERS, lsn(1));
+        WindowPlanner.plan(at, lsn(20), List.of(orders), floors);
+        CaptureInstance ordersV2 = CaptureInstance.of("dbo_orders_v2", 3, ORDERS, lsn(15));
+        // both listed: the older one is read below the newer one's floor
+        assertThat(WindowPlanner.plan(at, lsn(20), List.of(orders.supersededAt(lsn(15)), ordersV2), floors)).hasSize(2);
+        assertThatThrownBy(() -> WindowPlanner.plan(at, lsn(20), List.of(ordersV2), floors))
+                .isInstanceOf(CdcException.class)
+                .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST))
+                .hasMessageContaining("Capture instance 'dbo_orders' (table dbo.orders) was dropped while the stream "
+                        + "was at 00000000:0000000A:0001, below the floor 00000000:0000000F:0001 of the instance that "
+                        + "replaced it");
+        // a newer instance dropped while the older one still captures loses nothing
+        CaptureFloors both = new CaptureFloors();
+        WindowPlanner.plan(at, lsn(20), List.of(orders.supersededAt(lsn(15)), ordersV2), both);
+        assertThat(WindowPlanner.plan(at, lsn(20), List.of(orders), both)).hasSize(1);
+    }
+
+    /** After a restore: a table the stream delivered rows of needs an instance that starts at or before the position. */
+    @Test
+    void aRestoredStreamFailsForATableWhoseInstanceOfThePositionIsGone() {
+        SqlServerPosition at = SqlServerPosition.afterCommit(lsn(10));
+        CaptureInstance orders = CaptureInstance.of("dbo_orders", 1, ORDERS, lsn(1));
+        CaptureInstance reenabled = CaptureInstance.of("dbo_orders", 7, ORDERS, lsn(30));
+        CaptureInstance items = CaptureInstance.of("dbo_items", 2, ITEMS, lsn(30));
+        // covered; a table added while the stream ran behind its floor delivered no row before it
+        CaptureFloors.requireCovered(java.util.Set.of(ORDERS), List.of(orders, items), at);
+        CaptureFloors.requireCovered(java.util.Set.of(ORDERS), List.of(orders.supersededAt(lsn(5)),
+                CaptureInstance.of("dbo_orders_v2", 3, ORDERS, lsn(5))), at);
+        assertThatThrownBy(() -> CaptureFloors.requireCovered(java.util.Set.of(ORDERS), List.of(reenabled, items), at))
+                .isInstanceOf(CdcException.class)
+                .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST))
+                .hasMessageContaining("Table dbo.orders, whose changes this source streamed up to "
+                        + "00000000:0000000A:0001, has no capture instance that starts at or before that position "
+                        + "(the earliest starts at 00000000:0000001E:0001)");
+        assertThatThrownBy(() -> CaptureFloors.requireCovered(java.util.Set.of(ORDERS), List.of(items), at))
+                .hasMessageContaining("has no capture instance any more");
     }
 
     @Test

@@ -16,6 +16,9 @@ import io.rustcdc.flink.testing.SqlDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -100,6 +103,32 @@ public final class SqlServerDatabase extends SqlDatabase implements AutoCloseabl
                 + "') AND ct.start_lsn IS NOT NULL", "1");
     }
 
+    /** Adds capture instance {@code instance} to {@code dbo.table} (a second one: an ALTER's switch) and waits until it has a floor. */
+    public void enableInstance(String table, String instance) {
+        execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'" + table
+                + "', @role_name = NULL, @capture_instance = N'" + instance + "'");
+        awaitValue("SELECT COUNT(*) FROM cdc.change_tables WHERE capture_instance = N'" + instance
+                + "' AND start_lsn IS NOT NULL", "1");
+    }
+
+    /** Drops capture instance {@code instance} of {@code dbo.table}. */
+    public void disableInstance(String table, String instance) {
+        execute("EXEC sys.sp_cdc_disable_table @source_schema = N'dbo', @source_name = N'" + table
+                + "', @capture_instance = N'" + instance + "'");
+    }
+
+    /** The offset the server's clock runs at now ({@code Z}, {@code +02:00}), for {@code server-time-zone}. */
+    public String serverTimeZone() {
+        int minutes = Integer.parseInt(queryValue("SELECT DATEPART(TZOFFSET, SYSDATETIMEOFFSET())"));
+        return ZoneOffset.ofTotalSeconds(minutes * 60).getId();
+    }
+
+    /** The server's clock now, as an instant ({@code SYSUTCDATETIME()}). */
+    public Instant serverNow() {
+        return LocalDateTime.parse(queryValue("SELECT CONVERT(varchar(27), SYSUTCDATETIME(), 126)")).toInstant(
+                ZoneOffset.UTC);
+    }
+
     /**
      * Creates each table ({@code name (columns)}) with CDC enabled, and opens a stream over them from
      * the position {@code prepareStream} returns now.
@@ -113,11 +142,14 @@ public final class SqlServerDatabase extends SqlDatabase implements AutoCloseabl
             ids.add(TableId.of(name(), "dbo", table));
         }
         SqlServerConnector connector = SqlServerConnector.create(config);
-        SqlServerPosition start;
+        return connector.openStream(prepare(connector, ids), TableFilter.all());
+    }
+
+    /** {@code prepareStream} of {@code tables} (checked as at a start): the position a stream starts at now. */
+    public SqlServerPosition prepare(SqlServerConnector connector, List<TableId> tables) {
         try (CatalogSession<SqlServerPosition, Lsn> s = connector.openSession()) {
-            start = s.prepareStream(ids, true);
+            return s.prepareStream(tables, true);
         }
-        return connector.openStream(start, TableFilter.all());
     }
 
     /** Waits up to 60 s for {@code sql} to return {@code expected}. */
