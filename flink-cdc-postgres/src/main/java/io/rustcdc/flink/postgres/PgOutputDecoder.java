@@ -51,6 +51,16 @@ final class PgOutputDecoder {
         Map<String, Attribute> attributes(int relationOid) throws SQLException;
     }
 
+    /** Reads an update's unchanged TOASTed values from the table ({@code toast.reselect}). */
+    interface Reselect {
+        /**
+         * {@code after} with its absent values read from {@code relation}'s table, by the key whose
+         * text {@code keyTexts} holds at the positions of the replica identity's columns; {@code after}
+         * itself when the row is gone.
+         */
+        Row fill(PgRelation relation, Row after, String[] keyTexts, PostgresPosition position) throws SQLException;
+    }
+
     /**
      * A column as the catalogue holds it: its attribute number (never reused in a table), type,
      * modifier and NOT NULL.
@@ -62,6 +72,7 @@ final class PgOutputDecoder {
     private final TableFilter filter;
     private final PostgresPosition from;
     private final Catalog catalog;
+    @Nullable private final Reselect reselect;
     private final Map<Integer, PgRelation> relations = new HashMap<>();
     /** The relation id last described under each name, to tell a table replaced (a new id, same name). */
     private final Map<TableId, Integer> relationIds = new HashMap<>();
@@ -76,12 +87,15 @@ final class PgOutputDecoder {
     private long txSkip;
     private PostgresPosition position;
 
-    PgOutputDecoder(String database, String slot, TableFilter filter, PostgresPosition from, Catalog catalog) {
+    /** @param reselect what reads unchanged TOASTed values an update lacks; null to leave them absent */
+    PgOutputDecoder(String database, String slot, TableFilter filter, PostgresPosition from, Catalog catalog,
+            @Nullable Reselect reselect) {
         this.database = database;
         this.slot = slot;
         this.filter = filter;
         this.from = from;
         this.catalog = catalog;
+        this.reselect = reselect;
         this.position = from;
         this.resumePending = from.eventsTaken() > 0;
     }
@@ -200,20 +214,29 @@ final class PgOutputDecoder {
         }
     }
 
-    private void update(ByteBuffer m) {
+    private void update(ByteBuffer m) throws SQLException {
         PgRelation r = relation(m.getInt());
         byte kind = m.get();
         Row before = null;
-        boolean wholeOldRow = kind == 'O';
+        String[] oldKey = reselect == null ? null : new String[r.identity.length];
+        String[] newKey = reselect == null ? null : new String[r.identity.length];
         if (kind == 'K' || kind == 'O') {
-            before = PgOutputMessages.tuple(m, r, kind == 'K');
+            before = PgOutputMessages.tuple(m, r, kind == 'K', oldKey);
             m.get(); // 'N'
         }
-        Row after = PgOutputMessages.tuple(m, r, false);
-        if (wholeOldRow) {
-            after = after.fillAbsentFrom(before); // REPLICA IDENTITY FULL: unchanged TOAST values from the old row
+        Row after = PgOutputMessages.tuple(m, r, false, newKey);
+        if (before != null) {
+            // an unchanged TOAST value is the old row's: REPLICA IDENTITY FULL logs the whole old row, and
+            // PostgreSQL logs the old key when a key column is stored out of line (its other columns stay absent)
+            after = after.fillAbsentFrom(before);
         }
         if (!nextUnitSkipped() && r.captured) {
+            if (reselect != null && !after.absentFields().isEmpty()) {
+                for (int i = 0; i < newKey.length; i++) {
+                    newKey[i] = newKey[i] != null ? newKey[i] : oldKey[i];
+                }
+                after = reselect.fill(r, after, newKey, position);
+            }
             emit(event(Op.UPDATE, r).before(before).after(after).shape(r.shape));
         }
     }
@@ -318,7 +341,7 @@ final class PgOutputDecoder {
         key.retainAll(names);
         RowShape shape = RowShape.of(schema, name, columns, key);
         RowType rowType = RowType.of(names, types);
-        PgRelation relation = new PgRelation(oid, table, shape, identity,
+        PgRelation relation = new PgRelation(oid, table, shape, identity, typeOids, typmods,
                 attributeNumbers(attributes, names, typeOids, typmods), new RowDecoder(table, rowType, columns, decoders),
                 filter.matches(table));
         PgRelation previous = relations.put(oid, relation);

@@ -4,6 +4,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.Row;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import javax.annotation.Nullable;
 
 /**
  * Reads the parts of pgoutput protocol version 1 messages: null-terminated strings, and tuple
@@ -30,6 +31,14 @@ final class PgOutputMessages {
      * @param keyOnly whether this is an old key tuple, whose non-identity columns carry nothing
      */
     static Row tuple(ByteBuffer buffer, PgRelation relation, boolean keyOnly) {
+        return tuple(buffer, relation, keyOnly, null);
+    }
+
+    /**
+     * As {@link #tuple(ByteBuffer, PgRelation, boolean)}, keeping in {@code identityTexts} (when not
+     * null) the text sent for each column of the replica identity, null where none was sent.
+     */
+    static Row tuple(ByteBuffer buffer, PgRelation relation, boolean keyOnly, @Nullable String[] identityTexts) {
         int count = buffer.getShort();
         RowDecoder decoder = relation.decoder;
         if (count != decoder.size()) {
@@ -53,6 +62,9 @@ final class PgOutputMessages {
                             StandardCharsets.UTF_8);
                     buffer.position(buffer.position() + length);
                     row.set(i, decoder.decode(i, text));
+                    if (identityTexts != null && relation.identity[i]) {
+                        identityTexts[i] = text;
+                    }
                     break;
                 }
                 default:

@@ -29,6 +29,11 @@ final class PgPrerequisites {
     private PgPrerequisites() {}
 
     static void requireSelect(Connection c, List<TableId> tables) throws SQLException {
+        requireSelect(c, tables, "the snapshot reads");
+    }
+
+    /** SELECT on every one of {@code tables}, which the failure says the source needs because {@code why}. */
+    static void requireSelect(Connection c, List<TableId> tables, String why) throws SQLException {
         List<String> denied = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT has_table_privilege(?, 'SELECT')")) {
             for (TableId t : tables) {
@@ -43,7 +48,7 @@ final class PgPrerequisites {
         }
         if (!denied.isEmpty()) {
             throw new CdcException(CdcException.Kind.PREREQUISITE, "The role " + currentUser(c) + " may not read "
-                    + String.join(", ", denied) + ", which the snapshot reads: GRANT SELECT ON "
+                    + String.join(", ", denied) + ", which " + why + ": GRANT SELECT ON "
                     + String.join(", ", denied) + " TO " + currentUser(c) + ";");
         }
     }

@@ -37,6 +37,8 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private final PgReplicationChannel channel;
     private final PgSlotCheck slotCheck;
     private final PgOutputDecoder decoder;
+    /** {@code toast.reselect}'s reads, on the catalogue connection; null when the option is off. */
+    private final PgToastReselect reselect;
 
     PostgresChangeStream(PostgresSourceConfig config, TableFilter filter, PostgresPosition from) {
         config.requireStreaming();
@@ -54,7 +56,9 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             replicationConn = PgConnections.openReplication(config);
             int walsenderPid = replicationConn.unwrap(PGConnection.class).getBackendPID();
             PGReplicationStream stream = start(replicationConn, from);
-            this.decoder = new PgOutputDecoder(config.database(), config.slotName(), filter, from, catalogOf(catalog));
+            this.reselect = config.toastReselect() ? new PgToastReselect(catalogConn) : null;
+            this.decoder = new PgOutputDecoder(config.database(), config.slotName(), filter, from, catalogOf(catalog),
+                    reselect);
             this.channel = new PgReplicationChannel(config.slotName(), replicationConn, stream, config.statusInterval());
             this.slotCheck = new PgSlotCheck(config, slotConn, walsenderPid);
         } catch (SQLException | RuntimeException e) {
@@ -179,6 +183,9 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     @Override
     public void registerMetrics(org.apache.flink.metrics.MetricGroup group) {
         slotCheck.registerMetrics(group);
+        if (reselect != null) {
+            reselect.registerMetrics(group);
+        }
     }
 
     /** Safe from any thread: the polling thread (or the keepalive) sends it to the server. */

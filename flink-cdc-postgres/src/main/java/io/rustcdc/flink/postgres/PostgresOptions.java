@@ -79,6 +79,15 @@ public final class PostgresOptions {
             .defaultValue(false)
             .withDescription("Emit pg_logical_emit_message() output as op=message events on the table <prefix>__messages.");
 
+    public static final ConfigOption<Boolean> TOAST_RESELECT = ConfigOptions.key("toast.reselect")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Fill the unchanged TOASTed values that an update does not send (a table without "
+                    + "REPLICA IDENTITY FULL) by reading them from the table by the row's key, one query per such "
+                    + "update, as the update is decoded. The value read is the row's value then: the update's own "
+                    + "unless the row changed again in between, in which case that later change follows in the "
+                    + "stream; a row deleted in between leaves the values absent.");
+
     public static final ConfigOption<Duration> STATUS_INTERVAL = ConfigOptions.key("status.interval")
             .durationType()
             .defaultValue(Duration.ofSeconds(10))

@@ -65,6 +65,11 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             PgPrerequisites.requireLogicalReplication(connection);
             PgPrerequisites.preparePublication(connection, config, tables);
             PgPrerequisites.requireReplicaIdentity(connection, tables, fullBeforeImages);
+            PgToastCheck.requireInUpdates(connection, config, tables);
+            if (config.toastReselect()) {
+                PgPrerequisites.requireSelect(connection, tables, "'" + PostgresOptions.TOAST_RESELECT.key()
+                        + "' reads unchanged TOASTed values from");
+            }
             return PostgresPosition.at(PgSlots.prepare(connection, config, catalog.serverVersion()));
         } catch (SQLException e) {
             throw failure(e);

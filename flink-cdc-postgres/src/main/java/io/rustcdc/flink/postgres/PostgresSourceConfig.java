@@ -7,7 +7,12 @@ import io.rustcdc.flink.source.ConnectionSettings;
 import io.rustcdc.flink.source.OptionChecks;
 import io.rustcdc.flink.source.SecretProvider;
 import java.io.Serializable;
+import io.rustcdc.flink.source.model.TableId;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
@@ -43,6 +48,8 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
     private final boolean captureLogicalMessages;
     private final Duration statusInterval;
     private final Duration slotCheckInterval;
+    private final boolean toastReselect;
+    private final Map<TableId, RequiredInUpdates> requiredInUpdates;
 
     private PostgresSourceConfig(Builder b, ConnectionSettings connection) {
         this.connection = connection;
@@ -55,6 +62,8 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
         this.captureLogicalMessages = b.captureLogicalMessages;
         this.statusInterval = b.statusInterval;
         this.slotCheckInterval = b.slotCheckInterval;
+        this.toastReselect = b.toastReselect;
+        this.requiredInUpdates = Map.copyOf(b.requiredInUpdates);
     }
 
     public static Builder builder() {
@@ -66,6 +75,11 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
      * password.file} are not read here but at each connection, where the source runs.
      */
     public static PostgresSourceConfig fromConfiguration(ReadableConfig options) {
+        return builder(options).build();
+    }
+
+    /** A builder set from options named as in {@link PostgresOptions}, as {@link #fromConfiguration} reads them. */
+    public static Builder builder(ReadableConfig options) {
         return builder().connectionOptions(options).database(options.get(PostgresOptions.DATABASE_NAME))
                 .slotName(options.get(PostgresOptions.SLOT_NAME))
                 .createSlotIfMissing(options.get(PostgresOptions.SLOT_CREATE_IF_MISSING))
@@ -75,7 +89,7 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
                 .captureLogicalMessages(options.get(PostgresOptions.CAPTURE_LOGICAL_MESSAGES))
                 .statusInterval(options.get(PostgresOptions.STATUS_INTERVAL))
                 .slotCheckInterval(options.get(PostgresOptions.SLOT_CHECK_INTERVAL))
-                .build();
+                .toastReselect(options.get(PostgresOptions.TOAST_RESELECT));
     }
 
     @Override
@@ -124,6 +138,20 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
         return slotCheckInterval;
     }
 
+    /** Whether unchanged TOASTed values an update does not send are read from the table ({@code toast.reselect}). */
+    public boolean toastReselect() {
+        return toastReselect;
+    }
+
+    /**
+     * The columns of {@code table} that every update must carry in its new row, and who needs them;
+     * null when none are required.
+     */
+    @Nullable
+    public RequiredInUpdates requiredInUpdates(TableId table) {
+        return requiredInUpdates.get(table);
+    }
+
     /** Fails unless a slot and a publication are configured, which streaming needs. */
     public void requireStreaming() {
         if (slotName == null) {
@@ -147,7 +175,8 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
                 && Objects.equals(publicationName, c.publicationName)
                 && createPublicationIfMissing == c.createPublicationIfMissing
                 && captureLogicalMessages == c.captureLogicalMessages && statusInterval.equals(c.statusInterval)
-                && slotCheckInterval.equals(c.slotCheckInterval);
+                && slotCheckInterval.equals(c.slotCheckInterval) && toastReselect == c.toastReselect
+                && requiredInUpdates.equals(c.requiredInUpdates);
     }
 
     @Override
@@ -161,7 +190,8 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
                 + connection.password() + ", slot=" + slotName + (createSlotIfMissing ? " (create if missing)" : "")
                 + (failoverSlot ? " (failover)" : "") + ", publication=" + publicationName
                 + (createPublicationIfMissing ? " (create if missing)" : "") + ", tls=" + connection.tlsMode()
-                + ", logicalMessages=" + captureLogicalMessages + "}";
+                + ", logicalMessages=" + captureLogicalMessages + (toastReselect ? ", toast.reselect" : "")
+                + (requiredInUpdates.isEmpty() ? "" : ", requiredInUpdates=" + requiredInUpdates) + "}";
     }
 
     private static CdcException configuration(String message) {
@@ -180,6 +210,8 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
         private boolean captureLogicalMessages;
         private Duration statusInterval = PostgresOptions.STATUS_INTERVAL.defaultValue();
         private Duration slotCheckInterval = PostgresOptions.SLOT_CHECK_INTERVAL.defaultValue();
+        private boolean toastReselect;
+        private final Map<TableId, RequiredInUpdates> requiredInUpdates = new LinkedHashMap<>();
 
         private Builder() {
             super(PostgresOptions.PORT);
@@ -231,6 +263,29 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
             return this;
         }
 
+        /**
+         * Whether an update's unchanged TOASTed values, which PostgreSQL sends only under REPLICA
+         * IDENTITY FULL, are read from the table by the row's key ({@code toast.reselect}); default false,
+         * which leaves them absent from the event's new row, listed in its unchanged columns.
+         */
+        public Builder toastReselect(boolean reselect) {
+            this.toastReselect = reselect;
+            return this;
+        }
+
+        /**
+         * Requires every update of {@code table} to carry {@code columns} in its new row: the stream's
+         * start refuses the table when an update could leave one of them out (a column that can be
+         * TOASTed, neither part of the replica identity nor filled by REPLICA IDENTITY FULL or {@link
+         * #toastReselect}), naming the columns, {@code neededBy} (who needs them, for the message, e.g.
+         * {@code "the Flink table t"}) and the remedies.
+         */
+        public Builder requireInUpdates(TableId table, Collection<String> columns, String neededBy) {
+            requiredInUpdates.put(Objects.requireNonNull(table, "table"),
+                    new RequiredInUpdates(List.copyOf(columns), Objects.requireNonNull(neededBy, "neededBy")));
+            return this;
+        }
+
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public PostgresSourceConfig build() {
             ConnectionSettings settings = buildConnection();
@@ -254,4 +309,13 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
             OptionChecks.requireDuration(option, interval, MIN_INTERVAL, MAX_INTERVAL, "1 s to 10 min");
         }
     }
+
+    /**
+     * Columns every update of a table must carry in its new row, and who needs them (for messages).
+     *
+     * @param columns the column names
+     * @param neededBy who needs them, e.g. {@code "the Flink table t"}
+     */
+    @PublicEvolving
+    public record RequiredInUpdates(List<String> columns, String neededBy) implements Serializable {}
 }

@@ -251,7 +251,7 @@ class PostgresFailuresITCase {
         ByteBuffer first = firstV2Message();
         assertThat((char) first.get(0)).isIn('S', 'E', 'c', 'A');
         PgOutputDecoder decoder = new PgOutputDecoder(db.name(), name, TableFilter.all(),
-                PostgresPosition.at(Lsn.ZERO), null);
+                PostgresPosition.at(Lsn.ZERO), null, null);
         assertKind(() -> decoder.handle(first), CdcException.Kind.PREREQUISITE)
                 .hasMessageContaining("message of type 'S'")
                 .hasMessageContaining("protocol version 2 or later")

@@ -8,7 +8,9 @@ import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.TlsMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.rustcdc.flink.source.model.TableId;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,24 @@ class PostgresSourceConfigTest {
         assertThat(config.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.slotName()).isEqualTo("shop_cdc");
         assertThat(config.password().resolve().reveal()).isEqualTo("pw");
+    }
+
+    @Test
+    void toastReselectAndTheColumnsRequiredInUpdates() {
+        Configuration options = Configuration.fromMap(Map.of("hostname", "db", "database-name", "shop", "username", "cdc",
+                "password", "pw", "toast.reselect", "true"));
+        assertThat(PostgresSourceConfig.fromConfiguration(options).toastReselect()).isTrue();
+        assertThat(valid().build().toastReselect()).isFalse();
+        TableId orders = TableId.of("shop", "public", "orders");
+        PostgresSourceConfig config = PostgresSourceConfig.builder(options)
+                .requireInUpdates(orders, List.of("id", "note"), "the Flink table t").build();
+        assertThat(config.requiredInUpdates(orders))
+                .isEqualTo(new PostgresSourceConfig.RequiredInUpdates(List.of("id", "note"), "the Flink table t"));
+        assertThat(config.requiredInUpdates(TableId.of("shop", "public", "other"))).isNull();
+        assertThat(config).isNotEqualTo(PostgresSourceConfig.fromConfiguration(options))
+                .isEqualTo(PostgresSourceConfig.builder(options)
+                        .requireInUpdates(orders, List.of("id", "note"), "the Flink table t").build());
+        assertThat(config.toString()).contains("toast.reselect").contains("note").doesNotContain("pw");
     }
 
     @Test

@@ -56,6 +56,25 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
     /** The connector the options configure. */
     abstract CdcConnector<P, M> connector(ReadableConfig options);
 
+    /**
+     * The connector the job reads with: the options' connector, told that every update of {@code
+     * table} must carry {@code columns} in its new row because {@code neededBy} needs them (for its
+     * messages), where the database may leave some out and can check at the stream's start whether it
+     * will. This one ignores them: its database sends whole new rows.
+     */
+    CdcConnector<P, M> connector(ReadableConfig options, TableId table, List<String> columns, String neededBy) {
+        return connector(options);
+    }
+
+    /**
+     * Whether the options make the connector read values an update did not send from the table, so
+     * that an update still lacking one had its row gone by then; false for a database that sends
+     * whole new rows.
+     */
+    boolean rereadsUnsent(ReadableConfig options) {
+        return false;
+    }
+
     /** The source table the options name. */
     abstract TableId table(ReadableConfig options);
 
@@ -100,11 +119,15 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
             TableDescription description = session.describe(table);
             columns.check(table, description.shape(), description.rowType(), "when the job is planned");
         }
-        return new CdcTableSource<>(fullBeforeImages -> CdcSource.builder(connector)
+        String flinkTable = context.getObjectIdentifier().asSummaryString();
+        // upsert's +U rows hold every declared column, and the old row does not supply them ('all' needs whole old
+        // rows, which the source checks at its start)
+        CdcConnector<P, M> reading = upsert ? connector(options, table, names, "the Flink table " + flinkTable
+                + " (changelog-mode 'upsert': each +U row holds every column the table declares)") : connector;
+        return new CdcTableSource<>(fullBeforeImages -> CdcSource.builder(reading)
                 .options(options)
                 .includeTables(table.qualifiedName())
                 .requireFullBeforeImages(fullBeforeImages),
-                table, context.getObjectIdentifier().asSummaryString(), columns, schema.toPhysicalRowDataType(),
-                upsert);
+                table, flinkTable, columns, schema.toPhysicalRowDataType(), upsert, rereadsUnsent(options));
     }
 }

@@ -33,21 +33,26 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
     private final DeclaredColumns columns;
     private final DataType physicalType;
     private final boolean upsert;
+    private final boolean rereadsUnsent;
     private List<MetadataColumn> metadata = new ArrayList<>();
     private DataType producedType;
 
     /**
      * @param builder a source builder for the table, given whether whole old rows are required
      * @param flinkTable the Flink table's identifier ({@code catalog.database.table}), for messages; null when unknown
+     * @param rereadsUnsent whether the source reads values an update did not send from the table, so that an
+     *     update still lacking one had its row gone by then (see {@link RowDataDeserializer})
      */
     CdcTableSource(Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder, TableId table,
-            @Nullable String flinkTable, DeclaredColumns columns, DataType physicalType, boolean upsert) {
+            @Nullable String flinkTable, DeclaredColumns columns, DataType physicalType, boolean upsert,
+            boolean rereadsUnsent) {
         this.builder = builder;
         this.table = table;
         this.flinkTable = flinkTable;
         this.columns = columns;
         this.physicalType = physicalType;
         this.upsert = upsert;
+        this.rereadsUnsent = rereadsUnsent;
         this.producedType = physicalType;
     }
 
@@ -59,7 +64,7 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
         RowDataDeserializer deserializer = new RowDataDeserializer(table, flinkTable, columns, metadata, upsert,
-                context.createTypeInformation(producedType));
+                rereadsUnsent, context.createTypeInformation(producedType));
         CdcSource<RowData, P, M> source = builder.apply(!upsert).deserializer(deserializer).build();
         return SourceProvider.of(source);
     }
@@ -83,7 +88,8 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
 
     @Override
     public DynamicTableSource copy() {
-        CdcTableSource<P, M> copy = new CdcTableSource<>(builder, table, flinkTable, columns, physicalType, upsert);
+        CdcTableSource<P, M> copy = new CdcTableSource<>(builder, table, flinkTable, columns, physicalType, upsert,
+                rereadsUnsent);
         copy.metadata = new ArrayList<>(metadata);
         copy.producedType = producedType;
         return copy;

@@ -32,6 +32,14 @@ interface ConnectorTypes extends Serializable {
      */
     String wholeRowsRemedy(TableId table);
 
+    /**
+     * What makes every change carry the columns its rows need, e.g. {@code ALTER TABLE public.orders
+     * REPLICA IDENTITY FULL, or set 'toast.reselect' = 'true'}; by default {@link #wholeRowsRemedy}.
+     */
+    default String unsentValuesRemedy(TableId table) {
+        return wholeRowsRemedy(table);
+    }
+
     /** Why a change may arrive without some of a row's columns, e.g. {@code an unchanged TOASTed value}. */
     String partialRowCause();
 

@@ -7,6 +7,7 @@ import io.rustcdc.flink.postgres.PostgresPosition;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
+import java.util.List;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
@@ -39,12 +40,26 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
                 PostgresOptions.PUBLICATION_CREATE_IF_MISSING, PostgresOptions.TLS_MODE, PostgresOptions.TLS_ROOT_CERT,
                 PostgresOptions.CONNECT_TIMEOUT, PostgresOptions.CONNECT_MAX_RETRIES,
                 PostgresOptions.CONNECT_RETRY_INITIAL_DELAY, PostgresOptions.CONNECT_RETRY_MAX_DELAY,
-                PostgresOptions.STATUS_INTERVAL, PostgresOptions.SLOT_CHECK_INTERVAL, SqlOptions.SCHEMA_NAME);
+                PostgresOptions.STATUS_INTERVAL, PostgresOptions.SLOT_CHECK_INTERVAL, PostgresOptions.TOAST_RESELECT,
+                SqlOptions.SCHEMA_NAME);
     }
 
     @Override
     CdcConnector<PostgresPosition, PostgresChunkMark> connector(ReadableConfig options) {
         return PostgresConnector.create(PostgresSourceConfig.fromConfiguration(options));
+    }
+
+    /** PostgreSQL leaves unchanged TOASTed values out of updates: the stream's start checks whether it will. */
+    @Override
+    CdcConnector<PostgresPosition, PostgresChunkMark> connector(ReadableConfig options, TableId table,
+            List<String> columns, String neededBy) {
+        return PostgresConnector.create(PostgresSourceConfig.builder(options).requireInUpdates(table, columns, neededBy)
+                .build());
+    }
+
+    @Override
+    boolean rereadsUnsent(ReadableConfig options) {
+        return options.get(PostgresOptions.TOAST_RESELECT);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.sql;
 
+import io.rustcdc.flink.postgres.PostgresOptions;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueKind;
 import java.math.BigInteger;
@@ -46,6 +47,12 @@ final class PostgresTypes extends ExactTypes {
     @Override
     public String wholeRowsRemedy(TableId table) {
         return "ALTER TABLE " + table.qualifiedName() + " REPLICA IDENTITY FULL";
+    }
+
+    /** An update's unchanged TOASTed values come with the whole old row, or are read from the table. */
+    @Override
+    public String unsentValuesRemedy(TableId table) {
+        return wholeRowsRemedy(table) + ", or set '" + PostgresOptions.TOAST_RESELECT.key() + "' = 'true'";
     }
 
     @Override

@@ -24,8 +24,12 @@ import org.apache.flink.util.Collector;
  * typed values, then the requested metadata columns. Inserts and snapshot reads are +I; an update is
  * -U (with the whole old row, which the database must send; the connector's {@link ConnectorTypes}
  * names the setting in messages) and +U in {@code all} mode, +U alone in {@code upsert} mode (after a -D
- * of the old key when the update changed the primary key); a delete is -D. A classified schema change
- * is checked by {@link SchemaChangeCheck} (a declared column removed, renamed or gone in an UNKNOWN
+ * of the old key when the update changed the primary key); a delete is -D. In {@code upsert} mode,
+ * from a source that reads the values an update did not send from the table ({@code
+ * rereadsUnsent}), an update still lacking a declared column had its row gone when they were read,
+ * deleted or moved to another key by a later change that follows in the stream: it is a -D of its
+ * key, the row's state then, rather than a row with an unknown value. A classified schema change is
+ * checked by {@link SchemaChangeCheck} (a declared column removed, renamed or gone in an UNKNOWN
  * change fails at once; a replaced table fails as a dropped one), and when a row arrives with a new
  * shape, the declared columns are checked against it again: a dropped or retyped column fails the
  * job with the same message as at planning time (naming the type before a classified type change),
@@ -41,6 +45,7 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private final DeclaredColumns columns;
     private final List<MetadataColumn> metadata;
     private final boolean upsert;
+    private final boolean rereadsUnsent;
     private final TypeInformation<RowData> producedType;
     private transient Map<String, FieldConverter[]> converters;
     /** Declared columns whose source type changed, with the type before, until the next row checks them. */
@@ -49,11 +54,22 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     /** @param flinkTable the Flink table's identifier, for messages; null when unknown */
     RowDataDeserializer(TableId table, @Nullable String flinkTable, DeclaredColumns columns,
             List<MetadataColumn> metadata, boolean upsert, TypeInformation<RowData> producedType) {
+        this(table, flinkTable, columns, metadata, upsert, false, producedType);
+    }
+
+    /**
+     * @param flinkTable the Flink table's identifier, for messages; null when unknown
+     * @param rereadsUnsent whether the source reads values an update did not send from the table (and leaves
+     *     them absent only when the row is gone by then)
+     */
+    RowDataDeserializer(TableId table, @Nullable String flinkTable, DeclaredColumns columns,
+            List<MetadataColumn> metadata, boolean upsert, boolean rereadsUnsent, TypeInformation<RowData> producedType) {
         this.table = table;
         this.flinkTable = flinkTable;
         this.columns = columns;
         this.metadata = List.copyOf(metadata);
         this.upsert = upsert;
+        this.rereadsUnsent = rereadsUnsent;
         this.producedType = producedType;
     }
 
@@ -77,7 +93,13 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                     // an upsert sink keys by the primary key: without this -D the old key's row stays there
                     out.collect(row(e, e.before(), RowKind.DELETE));
                 }
-                out.collect(row(e, e.after(), RowKind.UPDATE_AFTER));
+                if (upsert && rereadsUnsent && lacksDeclaredColumn(e.after())) {
+                    // the values the update did not send were read from the table, where its row was gone: the
+                    // row's state then is "no row", and the change that removed it follows in the stream
+                    out.collect(row(e, e.after(), RowKind.DELETE));
+                } else {
+                    out.collect(row(e, e.after(), RowKind.UPDATE_AFTER));
+                }
                 break;
             case DELETE:
                 out.collect(row(e, e.before(), RowKind.DELETE));
@@ -139,6 +161,17 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
         return i < 0 || !row.isPresent(i) ? null : (String) row.get(i);
     }
 
+    /** Whether {@code row} lacks the value of a declared column it has a field for. */
+    private boolean lacksDeclaredColumn(Row row) {
+        for (String name : columns.names) {
+            int i = row.type().indexOf(name);
+            if (i >= 0 && !row.isPresent(i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether an update moved its row to another primary key (its old row then carries the old key). */
     private boolean keyChanged(ChangeEvent e) {
         Row before = e.before();
@@ -170,7 +203,7 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                 throw new CdcException(CdcException.Kind.PREREQUISITE, "Column " + name + " of "
                         + table.qualifiedName() + " was not sent by the source (" + columns.connector.partialRowCause()
                         + "); its value is unknown, and it is never set to null: "
-                        + columns.connector.wholeRowsRemedy(table));
+                        + columns.connector.unsentValuesRemedy(table));
             }
             Object v = values.get(field);
             row.setField(i, v == null ? null : convert[i].convert(v));

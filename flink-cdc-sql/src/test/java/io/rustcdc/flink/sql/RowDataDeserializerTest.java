@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 
@@ -124,6 +125,38 @@ class RowDataDeserializerTest {
                 .containsExactly("DELETE1", "UPDATE_AFTER2", "UPDATE_AFTER2", "UPDATE_AFTER2");
     }
 
+    /**
+     * From a source that reads values an update did not send from the table, an upsert update still
+     * lacking a declared column had its row gone by then: a -D of its key (after the -D of the old key
+     * when the key changed), never a row with an unknown value.
+     */
+    @Test
+    void inUpsertModeAnUpdateWhoseRowWasGoneWhenReReadIsADeleteOfItsKey() {
+        TableId table = TableId.of("shop", "public", "orders");
+        DeclaredColumns columns = new DeclaredColumns(List.of("id", "note"),
+                List.of(new IntType(), new VarCharType(VarCharType.MAX_LENGTH)),
+                List.of("id"), new PostgresTypes());
+        RowType type = RowType.of(List.of("id", "note", "other"), List.of(ValueType.of(ValueKind.INTEGER),
+                ValueType.of(ValueKind.TEXT), ValueType.of(ValueKind.TEXT)));
+        SourceInfo source = SourceInfo.stream("test", POSITION, Instant.EPOCH);
+        Row lacksNote = Row.builder(type).set(0, 2L).set(2, "x").build();
+        Row lacksOther = Row.builder(type).set(0, 3L).set(1, "n").build();
+        RowDataDeserializer rereads = new RowDataDeserializer(table, FLINK_TABLE, columns, List.of(), true, true, null);
+        deserialize(rereads, ChangeEvent.builder(Op.UPDATE, table, source).after(lacksNote).build());
+        deserialize(rereads, ChangeEvent.builder(Op.UPDATE, table, source)
+                .before(Row.builder(type).set(0, 1L).build()).after(lacksNote).build());
+        deserialize(rereads, ChangeEvent.builder(Op.UPDATE, table, source).after(lacksOther).build());
+        assertThat(out).extracting(r -> r.getRowKind() + "" + r.getInt(0) + (r.isNullAt(1) ? "" : " " + r.getString(1)))
+                .as("an undeclared column does not matter").containsExactly("DELETE2", "DELETE1", "DELETE2",
+                        "UPDATE_AFTER3 n");
+        RowDataDeserializer plain = new RowDataDeserializer(table, FLINK_TABLE, columns, List.of(), true, false, null);
+        assertThatThrownBy(() -> deserialize(plain, ChangeEvent.builder(Op.UPDATE, table, source).after(lacksNote).build()))
+                .isInstanceOfSatisfying(CdcException.class,
+                        e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                .hasMessageContaining("Column note of public.orders was not sent by the source")
+                .hasMessageEndingWith("ALTER TABLE public.orders REPLICA IDENTITY FULL, or set 'toast.reselect' = 'true'");
+    }
+
     @Test
     void aDropWithoutAStatementOrFlinkTableStillFails() {
         assertThatThrownBy(() -> deserialize(deserializer(null), schemaChange(DdlType.DROP_TABLE, null, null)))
@@ -157,7 +190,7 @@ class RowDataDeserializerTest {
                         e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
                 .hasMessage("Column id of public.orders was not sent by the source (an unchanged TOASTed value, or a "
                         + "delete carrying only the key); its value is unknown, and it is never set to null: ALTER "
-                        + "TABLE public.orders REPLICA IDENTITY FULL");
+                        + "TABLE public.orders REPLICA IDENTITY FULL, or set 'toast.reselect' = 'true'");
         assertThat(out).isEmpty();
     }
 
