@@ -75,7 +75,7 @@ public final class Measurement {
         if (sorted.length == 0) {
             return new long[] {-1, -1, -1};
         }
-        return new long[] {sorted[(int) (sorted.length * 0.50)], sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))],
-            sorted[sorted.length - 1]};
+        return new long[] {sorted[(int) (sorted.length * 0.50)],
+            sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))], sorted[sorted.length - 1]};
     }
 }

@@ -204,12 +204,15 @@ public final class Benchmark {
         md.append("Data: ").append(rows).append(" rows snapshotted, a backlog of ").append(changes)
                 .append(snapshotOnly ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)
                 .append("; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
-                .append(runs == 1 ? " run" : " runs (median, then min–max)").append(" per figure; each run a JVM of its own with -Xmx").append(heap).append(".\n");
+                .append(runs == 1 ? " run" : " runs (median, then min–max)")
+                .append(" per figure; each run a JVM of its own with -Xmx").append(heap).append(".\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("| figure | ours | peer | limit | ours/peer | ours/limit |\n|---|---|---|---|---|---|\n");
         figures.values().forEach(f -> md.append(f.markdownRow()).append('\n'));
-        md.append("\nThroughput: higher is better; latency and memory: lower is better.\n\nHottest frames (JFR execution samples, top of stack, first run):\n\n");
-        hotFrames.forEach((phase, frames) -> md.append("- ").append(phase).append(": ").append(String.join("; ", frames)).append('\n'));
+        md.append("\nThroughput: higher is better; latency and memory: lower is better.\n\n"
+                + "Hottest frames (JFR execution samples, top of stack, first run):\n\n");
+        hotFrames.forEach((phase, frames) -> md.append("- ").append(phase).append(": ").append(String.join("; ", frames))
+                .append('\n'));
         Files.createDirectories(out);
         Path markdown = out.resolve("report.md");
         Files.writeString(markdown, md.toString(), StandardCharsets.UTF_8);

@@ -16,7 +16,8 @@ final class BenchmarkDatabase {
     static final String COLUMNS = "(id bigint PRIMARY KEY, qty int NOT NULL, b int, price numeric(12,4) NOT NULL, "
             + "note text, created_at timestamptz NOT NULL, attrs jsonb)";
     /** Notes of 20 to 200 characters; half the jsonb values null. */
-    private static final String ROW = "g, g % 1000, g % 7919, (g % 100000) + 0.1234, rpad('note ' || g, 20 + (g % 181)::int, 'x'), "
+    private static final String ROW = "g, g % 1000, g % 7919, (g % 100000) + 0.1234, "
+            + "rpad('note ' || g, 20 + (g % 181)::int, 'x'), "
             + "timestamptz '2026-01-01 00:00:00+00' - (g || ' seconds')::interval, "
             + "CASE WHEN g % 2 = 0 THEN NULL ELSE jsonb_build_object('k', g, 'tag', 't' || (g % 10)) END";
 

@@ -72,7 +72,8 @@ class SqlClientClusterITCase {
             writer.awaitTransactions(300);
         }
         Map<String, String> expected = new TreeMap<>();
-        for (String row : source.queryColumn("SELECT status || '|' || count(*) || '|' || sum(amount) FROM orders GROUP BY status")) {
+        for (String row : source.queryColumn(
+                "SELECT status || '|' || count(*) || '|' || sum(amount) FROM orders GROUP BY status")) {
             expected.put(row.substring(0, row.indexOf('|')), row.substring(row.indexOf('|') + 1));
         }
         Poll.until("the printed aggregate to equal " + expected, Duration.ofMinutes(2),

@@ -23,7 +23,7 @@ import javax.annotation.Nullable;
 
 /**
  * A snapshot chunk of Oracle MySQL (or of MariaDB, where its snapshot's position is not known)
- * completed from the binlog (see {@code MySqlSession.readChunkWithBackfill} and {@code
+ * completed from the binlog (see {@code ChunkReader.readChunkWithBackfill} and {@code
  * readMariaDbChunk}): the rows the snapshot read, then, in binlog order, every change of the table
  * in the chunk's key range from the transactions not in the GTID set read before the snapshot (on
  * MariaDB: from a position read before it), up to the binlog position read after it. Full row

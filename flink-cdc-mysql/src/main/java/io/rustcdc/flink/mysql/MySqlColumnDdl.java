@@ -183,7 +183,8 @@ final class MySqlColumnDdl {
         String quoted = "'" + String.join(" ", c) + "'";
         switch (first) {
             case "ADD": {
-                if (second.equals("PRIMARY") || second.equals("CONSTRAINT") && c.stream().anyMatch(t -> upper(t).equals("PRIMARY"))) {
+                if (second.equals("PRIMARY")
+                        || second.equals("CONSTRAINT") && c.stream().anyMatch(t -> upper(t).equals("PRIMARY"))) {
                     steps.add(key(c.subList(1, c.size())));
                     return null;
                 }

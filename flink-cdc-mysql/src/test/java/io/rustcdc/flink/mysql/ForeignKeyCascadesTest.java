@@ -13,7 +13,8 @@ class ForeignKeyCascadesTest {
         String ddl = "CREATE TABLE `child` (\\n  `id` int(11) NOT NULL,\\n  `p` int(11) DEFAULT NULL,\\n"
                 + "  PRIMARY KEY (`id`),\\n"
                 + "  CONSTRAINT `plain` FOREIGN KEY (`p`) REFERENCES `parent` (`id`),\\n"
-                + "  CONSTRAINT `no``action` FOREIGN KEY (`p`) REFERENCES `parent` (`id`) ON DELETE NO ACTION ON UPDATE RESTRICT,\\n"
+                + "  CONSTRAINT `no``action` FOREIGN KEY (`p`) REFERENCES `parent` (`id`) "
+                + "ON DELETE NO ACTION ON UPDATE RESTRICT,\\n"
                 + "  CONSTRAINT `up` FOREIGN KEY (`p`, `q`) REFERENCES `other`.`parent` (`a`, `b`) ON UPDATE CASCADE,\\n"
                 + "  CONSTRAINT `both` FOREIGN KEY (`p`) REFERENCES `parent` (`id`) ON DELETE SET NULL ON UPDATE SET DEFAULT\\n"
                 + ") ENGINE=InnoDB";

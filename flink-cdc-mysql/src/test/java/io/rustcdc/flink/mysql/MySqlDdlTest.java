@@ -29,7 +29,8 @@ class MySqlDdlTest {
     void aRenameInsideAlterIsOnlyATableRenameAtTheTopLevel() {
         assertThat(parse("ALTER TABLE a RENAME COLUMN x TO y")).isEqualTo("[ALTER_TABLE shop.a]");
         assertThat(parse("ALTER TABLE a RENAME INDEX i TO j, ADD COLUMN c INT DEFAULT 0")).isEqualTo("[ALTER_TABLE shop.a]");
-        assertThat(parse("ALTER TABLE a ADD COLUMN `rename` INT, RENAME TO b")).isEqualTo("[DROP_TABLE shop.a, CREATE_TABLE shop.b]");
+        assertThat(parse("ALTER TABLE a ADD COLUMN `rename` INT, RENAME TO b"))
+                .isEqualTo("[DROP_TABLE shop.a, CREATE_TABLE shop.b]");
         assertThat(parse("ALTER TABLE a COMMENT 'rename to x', RENAME AS other.b"))
                 .isEqualTo("[DROP_TABLE shop.a, CREATE_TABLE other.b]");
     }

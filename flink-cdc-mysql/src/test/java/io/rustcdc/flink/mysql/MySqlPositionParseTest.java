@@ -38,7 +38,8 @@ class MySqlPositionParseTest {
     void anythingElseIsRefusedWithTheFormToWrite() {
         for (String bad : new String[] {"mariadb-bin.000003", "0/16B3748", "f:12x", "f:2"}) {
             assertThatThrownBy(() -> MySqlPosition.parse(ServerFlavor.MARIADB, bad)).as(bad)
-                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
                     .hasMessageContaining("is not a binlog position");
         }
         assertThatThrownBy(() -> MySqlPosition.parse(ServerFlavor.MARIADB, "f:4 [3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5]"))
@@ -63,7 +64,8 @@ class MySqlPositionParseTest {
         // GTIDs gathered from the transactions seen would miss domain 1 and make a resume check call it purged
         MySqlPosition without = MySqlPosition.at(ServerFlavor.MARIADB, "mariadb-bin.000001", 100);
         assertThat(without.committed("mariadb-bin.000001", 200, "0-1-8").gtidText()).isNull();
-        MySqlPosition mysql = MySqlPosition.at("binlog.000001", 100, MySqlGtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5"));
+        MySqlPosition mysql = MySqlPosition.at("binlog.000001", 100,
+                MySqlGtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5"));
         assertThat(mysql.committed("binlog.000001", 200, "3e11fa47-71ca-11e1-9e33-c80aa9429562:6").gtidText())
                 .isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-6");
     }

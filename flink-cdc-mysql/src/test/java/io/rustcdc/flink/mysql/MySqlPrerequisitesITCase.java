@@ -97,7 +97,8 @@ class MySqlPrerequisitesITCase {
             MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.builder(db)
                     .username("partial_reader").password(io.rustcdc.flink.source.Secret.of("partial-reader-pw")).build());
             io.rustcdc.flink.source.model.TableId open = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "open_t");
-            io.rustcdc.flink.source.model.TableId hidden = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "secret_t");
+            io.rustcdc.flink.source.model.TableId hidden =
+                    io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "secret_t");
             try (var session = connector.openSession()) {
                 assertThatCode(() -> session.checkSnapshotPrerequisites(java.util.List.of(open))).doesNotThrowAnyException();
                 assertThatThrownBy(() -> session.checkSnapshotPrerequisites(java.util.List.of(open, hidden)))

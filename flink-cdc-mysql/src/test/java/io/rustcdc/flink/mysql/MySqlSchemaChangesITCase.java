@@ -74,10 +74,12 @@ class MySqlSchemaChangesITCase {
                     RowShape.Column.of("b", "decimal(14,4)", false), RowShape.Column.of("b", "decimal(14,4)", true)));
 
             // CHANGE names both names: a rename, and a type change of the renamed column
-            ChangeEvent changed = change(stream, db, "ALTER TABLE sc CHANGE d e VARCHAR(20)", "INSERT INTO sc VALUES (7, 1, 'e')");
+            ChangeEvent changed = change(stream, db, "ALTER TABLE sc CHANGE d e VARCHAR(20)",
+                    "INSERT INTO sc VALUES (7, 1, 'e')");
             assertThat(changed.shapeChanges()).containsExactly(
                     ShapeChange.columnRenamed(RowShape.Column.of("d", "text", true), RowShape.Column.of("e", "text", true)),
-                    ShapeChange.columnChanged(RowShape.Column.of("e", "text", true), RowShape.Column.of("e", "varchar(20)", true)));
+                    ShapeChange.columnChanged(RowShape.Column.of("e", "text", true),
+                            RowShape.Column.of("e", "varchar(20)", true)));
 
             // a key on a nullable column makes it NOT NULL
             ChangeEvent key = change(stream, db, "ALTER TABLE sc DROP PRIMARY KEY, ADD PRIMARY KEY (id, b)",

@@ -113,7 +113,8 @@ class MySqlStreamITCase {
         db.execute("CREATE TABLE altered (id INT PRIMARY KEY, v VARCHAR(10))");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         MySqlPosition start = prepare(connector, db, "altered");
-        db.execute("INSERT INTO altered VALUES (1, 'a')", "ALTER TABLE altered ADD COLUMN w INT", "INSERT INTO altered VALUES (2, 'b', 7)");
+        db.execute("INSERT INTO altered VALUES (1, 'a')", "ALTER TABLE altered ADD COLUMN w INT",
+                "INSERT INTO altered VALUES (2, 'b', 7)");
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
             List<ChangeEvent> events = events(stream, 3);
             // written before the ALTER, read after it: the catalogue no longer describes the row
@@ -277,7 +278,8 @@ class MySqlStreamITCase {
             assertThat(session.discoverTables(TableFilter.of(List.of(db.name() + ".*"), List.of())))
                     .as("found, to be refused rather than skipped").contains(versioned);
             assertThatThrownBy(() -> session.describe(versioned))
-                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
                     .hasMessageContaining(db.name() + ".versioned is system-versioned")
                     .hasMessageContaining("ALTER TABLE " + db.name() + ".versioned DROP SYSTEM VERSIONING");
         }
@@ -322,7 +324,8 @@ class MySqlStreamITCase {
             assertThat(describe(events(stream, 1).get(0))).as("one phase: an ordinary commit")
                     .isEqualTo("insert null -> 1");
             assertThatThrownBy(() -> events(stream, 1))
-                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
                     .hasMessageContaining(db.name() + ".xa_t in an XA transaction prepared at");
         }
     }
@@ -344,7 +347,8 @@ class MySqlStreamITCase {
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
             assertThat(describe(events(stream, 1).get(0))).isEqualTo("insert null -> 2");
             assertThatThrownBy(() -> events(stream, 1))
-                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
                     .hasMessageContaining("logged as a statement, not as rows")
                     .hasMessageContaining(db.name() + ".by_rows").hasMessageNotContaining("VALUES (3)");
         }
@@ -361,7 +365,8 @@ class MySqlStreamITCase {
             db.execute("INSERT INTO shared_id VALUES (1)");
             assertThat(events(second, 1)).hasSize(1);
             assertThatThrownBy(() -> events(first, 1))
-                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
                     .hasMessageContaining("same server-id " + config.serverId());
         }
     }

@@ -103,7 +103,8 @@ class MySqlTextKeyOrderITCase {
                 "DROP TABLE IF EXISTS pair_keyed", "DROP TABLE IF EXISTS ci_keyed",
                 "CREATE TABLE pad_keyed (k VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin PRIMARY KEY, v INT)",
                 "CREATE TABLE nopad_keyed (k VARCHAR(40) CHARACTER SET utf8mb4 COLLATE " + noPad + " PRIMARY KEY, v INT)",
-                "CREATE TABLE pair_keyed (a INT, b CHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, v INT, PRIMARY KEY (a, b))",
+                "CREATE TABLE pair_keyed (a INT, b CHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, v INT, "
+                        + "PRIMARY KEY (a, b))",
                 "CREATE TABLE ci_keyed (k VARCHAR(40) PRIMARY KEY, v INT)"));
         for (int i = 0; i < 120; i++) {
             String text = RandomText.literal(RandomText.next(random, 4));

@@ -76,8 +76,10 @@ class MySqlTypesITCase {
                 "INSERT INTO all_types VALUES (1, 127, 255, 32767, 65535, 8388607, 16777215, 2147483647, 4294967295, "
                         + "9223372036854775807, 18446744073709551615, "
                         + "99999999999999999999999999999999999.999999999999999999999999999999, 12345678.90, 16777217, "
-                        + "0.1e0 + 0.2e0, b'1', b'1010101010', b'1111111111111111111111111111111111111111111111111111111111111111', "
-                        + "'ab   ', 'h\u00e9llo \uD83C\uDF89', 'line\\nnext', 'caf\u00e9', x'01', x'00ff', x'deadbeef', 'b', 'x,z', "
+                        + "0.1e0 + 0.2e0, b'1', b'1010101010', "
+                        + "b'1111111111111111111111111111111111111111111111111111111111111111', "
+                        + "'ab   ', 'h\u00e9llo \uD83C\uDF89', 'line\\nnext', 'caf\u00e9', x'01', x'00ff', x'deadbeef', "
+                        + "'b', 'x,z', "
                         + "'{\"a\": [1, 2.50]}', '2024-03-30', '2024-03-30 23:30:00', '2024-03-30 23:30:00.123456', "
                         + "'2024-03-31 01:30:00.123', '838:59:59', '-12:34:56.78', '-00:00:00.000001', 2024, "
                         + "ST_GeomFromText('POINT(1 2)'))",
@@ -148,7 +150,8 @@ class MySqlTypesITCase {
         assertThat(r2.get("c_big")).isEqualTo(Long.MIN_VALUE);
         assertThat(r1.get("c_ubig")).isEqualTo(new BigInteger("18446744073709551615"));
         assertThat(r2.get("c_ubig")).isEqualTo(BigInteger.ZERO);
-        assertThat(r1.get("c_dec")).isEqualTo(new BigDecimal("99999999999999999999999999999999999.999999999999999999999999999999"));
+        assertThat(r1.get("c_dec"))
+                .isEqualTo(new BigDecimal("99999999999999999999999999999999999.999999999999999999999999999999"));
         assertThat(r2.get("c_dec")).isEqualTo(new BigDecimal("-0.000000000000000000000000000001"));
         assertThat(r1.get("c_dec2")).isEqualTo(new BigDecimal("12345678.90"));
         assertThat(r1.get("c_float")).isEqualTo(16777216f);

@@ -51,7 +51,8 @@ class MySqlValuesITCase {
                 + "'ts', CAST('1970-01-01 00:00:01' AS DATETIME)))");
         inserts.add("INSERT INTO json_values VALUES (1002, JSON_ARRAY(" + big + ", 1, -1, 65536, -65537, 4294967296, "
                 + "18446744073709551615, 1.5, true, false, NULL, JSON_OBJECT('k', " + big + ")))");
-        inserts.add("INSERT INTO json_values VALUES (1003, '\"\\\\u0000\\\\u001f\\\\u007f\\\\\\\\\\\\\"\\\\/\\\\b\\\\f\\\\n\\\\r\\\\t"
+        inserts.add("INSERT INTO json_values VALUES (1003, '\"\\\\u0000\\\\u001f\\\\u007f"
+                + "\\\\\\\\\\\\\"\\\\/\\\\b\\\\f\\\\n\\\\r\\\\t"
                 + "\u00e9\u4e2d\uD83C\uDF89\"')");
         inserts.add("INSERT INTO json_values VALUES (1004, '-0.0'), (1005, '1e300'), (1006, '123456789012345678901'), "
                 + "(1007, '0.000001'), (1008, '1.7976931348623157e308'), (1009, '5e-324'), (1010, '[]'), (1011, '{}'), "

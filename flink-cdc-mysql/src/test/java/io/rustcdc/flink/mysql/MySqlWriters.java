@@ -52,7 +52,8 @@ final class MySqlWriters {
             case 5:
                 return "DELETE FROM t1 WHERE id = " + id;
             case 6:
-                return "UPDATE IGNORE t2 SET v = LEFT(SHA2(RAND(), 256), 32), b = b + 100000 WHERE a = " + (id % 10) + " AND b = " + id;
+                return "UPDATE IGNORE t2 SET v = LEFT(SHA2(RAND(), 256), 32), b = b + 100000 WHERE a = " + (id % 10)
+                        + " AND b = " + id;
             default:
                 return "INSERT IGNORE INTO t2 VALUES (" + (id % 10) + ", " + (idSpace + r.nextInt(idSpace)) + ", 'x')";
         }

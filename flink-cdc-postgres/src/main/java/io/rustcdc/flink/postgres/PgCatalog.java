@@ -60,7 +60,8 @@ final class PgCatalog {
     List<TableId> discover(@Nullable String publication, TableFilter filter) throws SQLException {
         PgPartitions.requireRootsSelected(connection, database, filter);
         String sql = publication == null
-                ? "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+                ? "SELECT n.nspname, c.relname FROM pg_catalog.pg_class c "
+                        + "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
                         + "WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition "
                         + "AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%' "
                         + "AND n.nspname NOT LIKE 'pg\\_temp%' ORDER BY 1, 2"

@@ -34,8 +34,8 @@ import javax.annotation.Nullable;
  * <p>Each row change, truncated table and transactional logical message of a transaction counts
  * as one unit, captured or not, so a position inside a transaction is the same whatever the table
  * filter; resuming at one skips exactly the units already taken. A commit yields the position
- * after its transaction, as a {@link StreamRecord#transactionEnd} record. Messages of protocol version 2 and later (streamed and prepared
- * transactions) are refused, never skipped. Not thread-safe.
+ * after its transaction, as a {@link StreamRecord#transactionEnd} record. Messages of protocol
+ * version 2 and later (streamed and prepared transactions) are refused, never skipped. Not thread-safe.
  */
 final class PgOutputDecoder {
     private static final long PG_EPOCH_SECONDS = 946_684_800L;

@@ -79,7 +79,8 @@ final class PgPartitions {
      */
     static List<Leaf> leaves(Connection c, TableId table) throws SQLException {
         List<Leaf> leaves = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT n.nspname, p.relname, p.relreplident, EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
+        try (PreparedStatement s = c.prepareStatement("SELECT n.nspname, p.relname, p.relreplident, "
+                + "EXISTS (SELECT 1 FROM pg_catalog.pg_index i "
                 + "WHERE i.indrelid = p.oid AND i.indisprimary) FROM pg_catalog.pg_partition_tree(?::regclass) t "
                 + "JOIN pg_catalog.pg_class p ON p.oid = t.relid JOIN pg_catalog.pg_namespace n ON n.oid = p.relnamespace "
                 + "WHERE t.isleaf AND t.level > 0 ORDER BY 1, 2")) {

@@ -32,8 +32,8 @@ class PostgresChunkMarkTest {
 
     @Test
     void committedBeforeTheSnapshotIsReflectedInProgressIsNot() {
-        PostgresChunkMark mark = PostgresChunkMark.of(EPOCH + 100, EPOCH + 110, new long[] {EPOCH + 100, EPOCH + 103, EPOCH + 105},
-                HIGH);
+        PostgresChunkMark mark = PostgresChunkMark.of(EPOCH + 100, EPOCH + 110,
+                new long[] {EPOCH + 100, EPOCH + 103, EPOCH + 105}, HIGH);
         assertThat(mark.reflects(99, BEFORE_HIGH)).as("below xmin").isTrue();
         assertThat(mark.reflects(100, BEFORE_HIGH)).as("xmin, the oldest in progress").isFalse();
         assertThat(mark.reflects(101, BEFORE_HIGH)).as("between xmin and xmax, not in progress").isTrue();

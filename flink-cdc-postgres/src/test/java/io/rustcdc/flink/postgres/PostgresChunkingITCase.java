@@ -97,7 +97,8 @@ class PostgresChunkingITCase {
                 .isInstanceOf(CdcException.class)
                 .hasMessageContaining("Table public.keyless has no primary key")
                 .hasMessageContaining("'" + OPTION + "'");
-        assertThatThrownBy(() -> ChunkKey.of(table, PostgresKeyOrder.INSTANCE, "missing", OPTION)).hasMessageContaining("has no such column");
+        assertThatThrownBy(() -> ChunkKey.of(table, PostgresKeyOrder.INSTANCE, "missing", OPTION))
+                .hasMessageContaining("has no such column");
         ChunkKey byText = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, "v", OPTION);
         assertThat(byText.splittable()).as("a nullable key column").isFalse();
         List<ChangeEvent> all = new ArrayList<>();

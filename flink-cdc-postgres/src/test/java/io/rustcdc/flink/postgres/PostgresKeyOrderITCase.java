@@ -52,7 +52,8 @@ class PostgresKeyOrderITCase {
     }
 
     private static final List<Column> COLUMNS = List.of(
-            new Column("c_int2", "int2", r -> pick(r, "-32768", "32767", "0", "-1", "1", String.valueOf(r.nextInt(65536) - 32768))),
+            new Column("c_int2", "int2",
+                    r -> pick(r, "-32768", "32767", "0", "-1", "1", String.valueOf(r.nextInt(65536) - 32768))),
             new Column("c_int4", "int4", r -> pick(r, "-2147483648", "2147483647", "0", String.valueOf(r.nextInt()),
                     String.valueOf(r.nextInt(20) - 10))),
             new Column("c_int8", "int8", r -> pick(r, "-9223372036854775808", "9223372036854775807", "0",

@@ -45,7 +45,8 @@ class PostgresSchemaChangesITCase {
         try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
             start = session.prepareStream(List.of(table), false);
         }
-        try (ChangeStream<PostgresPosition> stream = connector.openStream(start, TableFilter.of(List.of("public.sc"), List.of()))) {
+        try (ChangeStream<PostgresPosition> stream =
+                connector.openStream(start, TableFilter.of(List.of("public.sc"), List.of()))) {
             db.execute("INSERT INTO sc VALUES (1, 'x', 1)");
             assertThat(StreamTestSupport.events(stream, 1).get(0).op()).isEqualTo(Op.INSERT); // the first RELATION: no change
 

@@ -58,7 +58,8 @@ class PostgresTextKeyOrderITCase {
         }
         StringBuilder create = new StringBuilder("CREATE TABLE texts (id int PRIMARY KEY");
         columns.forEach((name, type) -> create.append(", ").append(name).append(' ').append(type));
-        db.execute("DROP TABLE IF EXISTS texts", create.append(')').toString(), "GRANT SELECT ON texts TO " + db.replicationUser());
+        db.execute("DROP TABLE IF EXISTS texts", create.append(')').toString(),
+                "GRANT SELECT ON texts TO " + db.replicationUser());
         List<String> inserts = new ArrayList<>();
         List<String> earlier = new ArrayList<>();
         for (int id = 0; id < ROWS; id++) {
@@ -114,7 +115,8 @@ class PostgresTextKeyOrderITCase {
             // character(10) ignores trailing spaces: 'a' and 'a ' are one key there, so conflicts are skipped
             inserts.add("INSERT INTO text_keyed VALUES (" + text + ", " + i + ") ON CONFLICT DO NOTHING");
             inserts.add("INSERT INTO char_keyed VALUES (" + text + ", " + i + ") ON CONFLICT DO NOTHING");
-            inserts.add("INSERT INTO pair_keyed VALUES (" + random.nextInt(3) + ", " + text + ", " + i + ") ON CONFLICT DO NOTHING");
+            inserts.add("INSERT INTO pair_keyed VALUES (" + random.nextInt(3) + ", " + text + ", " + i
+                    + ") ON CONFLICT DO NOTHING");
         }
         db.execute(inserts.toArray(new String[0]));
         try (CatalogSession<PostgresPosition, PostgresChunkMark> session = session(db)) {

@@ -78,7 +78,8 @@ public final class TwoTables {
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT a, b, v FROM t2")) {
             while (rs.next()) {
-                ObjectNode row = MAPPER.createObjectNode().put("a", rs.getLong(1)).put("b", rs.getLong(2)).put("v", rs.getString(3));
+                ObjectNode row = MAPPER.createObjectNode().put("a", rs.getLong(1)).put("b", rs.getLong(2))
+                        .put("v", rs.getString(3));
                 rows.put(rs.getLong(1) + "|" + rs.getLong(2) + "|", row.toString());
             }
         }

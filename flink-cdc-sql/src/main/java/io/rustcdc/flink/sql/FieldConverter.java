@@ -62,7 +62,8 @@ interface FieldConverter extends Serializable {
                     return (int) ((LocalDate) v).toEpochDay();
                 };
             case TIME_WITHOUT_TIME_ZONE: {
-                long granularity = (long) Math.pow(10, 9 - ((org.apache.flink.table.types.logical.TimeType) target).getPrecision());
+                long granularity =
+                        (long) Math.pow(10, 9 - ((org.apache.flink.table.types.logical.TimeType) target).getPrecision());
                 return v -> time((Duration) v, granularity, where);
             }
             case TIMESTAMP_WITHOUT_TIME_ZONE:

@@ -21,7 +21,8 @@ final class MySqlTypes extends ExactTypes {
     private static final Pattern TINYINT_1 = Pattern.compile("tinyint\\(1\\)( unsigned)?");
     /** An integer type as declared, with an optional display width, UNSIGNED and ZEROFILL. */
     private static final Pattern VECTOR = Pattern.compile("vector\\(\\d+\\)");
-    private static final Pattern INTEGER = Pattern.compile("(tinyint|smallint|mediumint|int|year)(?:\\(\\d+\\))?( unsigned)?(?: zerofill)?");
+    private static final Pattern INTEGER =
+            Pattern.compile("(tinyint|smallint|mediumint|int|year)(?:\\(\\d+\\))?( unsigned)?(?: zerofill)?");
 
     @Override
     BigInteger[] integerRange(String declared, ValueKind kind) {

@@ -24,17 +24,18 @@ import org.apache.flink.util.Collector;
  * typed values, then the requested metadata columns. Inserts and snapshot reads are +I; an update is
  * -U (with the whole old row, which the database must send; the connector's {@link ConnectorTypes}
  * names the setting in messages) and +U in {@code all} mode, +U alone in {@code upsert} mode (after a -D
- * of the old key when the update changed the primary key); a delete is -D. In {@code upsert} mode, from a
- * source that reads the values an update did not send from the table ({@code rereadsUnsent}), an
- * update still lacking a declared column had its row gone when they were read, deleted or moved to
- * another key by a later change that follows in the stream: it is a -D of its key, the row's state
- * then, rather than a row with an unknown value. A classified schema change is checked by {@link SchemaChangeCheck} (a declared column removed,
- * renamed or gone in an UNKNOWN change fails at once; a replaced table fails as a dropped one), and
- * when a row arrives with a new shape, the declared columns are checked against it again: a dropped
- * or retyped column fails the job with the same message as at planning time (naming the type before
- * a classified type change), never becomes null; a new column is ignored until declared. A truncate, and a drop of the table (a {@code
- * DROP_TABLE} schema change, which a rename of the table away is too), fail the job: its changelog
- * cannot go on without retracting rows it never gets.
+ * of the old key when the update changed the primary key); a delete is -D. In {@code upsert} mode,
+ * from a source that reads the values an update did not send from the table ({@code
+ * rereadsUnsent}), an update still lacking a declared column had its row gone when they were read,
+ * deleted or moved to another key by a later change that follows in the stream: it is a -D of its
+ * key, the row's state then, rather than a row with an unknown value. A classified schema change is
+ * checked by {@link SchemaChangeCheck} (a declared column removed, renamed or gone in an UNKNOWN
+ * change fails at once; a replaced table fails as a dropped one), and when a row arrives with a new
+ * shape, the declared columns are checked against it again: a dropped or retyped column fails the
+ * job with the same message as at planning time (naming the type before a classified type change),
+ * never becomes null; a new column is ignored until declared. A truncate, and a drop of the table (a
+ * {@code DROP_TABLE} schema change, which a rename of the table away is too), fail the job: its
+ * changelog cannot go on without retracting rows it never gets.
  */
 final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private static final long serialVersionUID = 1L;

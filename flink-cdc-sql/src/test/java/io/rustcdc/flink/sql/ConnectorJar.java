@@ -20,7 +20,8 @@ final class ConnectorJar {
     final List<String> entries = new ArrayList<>();
 
     ConnectorJar(String name) throws IOException {
-        try (DirectoryStream<Path> found = Files.newDirectoryStream(Path.of("target"), "flink-sql-connector-" + name + "-*.jar")) {
+        try (DirectoryStream<Path> found =
+                Files.newDirectoryStream(Path.of("target"), "flink-sql-connector-" + name + "-*.jar")) {
             path = found.iterator().next();
         }
         try (JarFile file = new JarFile(path.toFile())) {

@@ -7,9 +7,6 @@ import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.testing.Poll;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -257,7 +254,8 @@ class PostgresSqlITCase {
         assertThatThrownBy(() -> tables.executeSql("SELECT * FROM incomplete"))
                 .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("Missing required options")
                         .contains("database-name"));
-        tables.executeSql("CREATE TABLE badmode (id INT) " + with("public.accounts", "sql_mode", ", 'changelog-mode' = 'append'"));
+        tables.executeSql("CREATE TABLE badmode (id INT) "
+                + with("public.accounts", "sql_mode", ", 'changelog-mode' = 'append'"));
         assertThatThrownBy(() -> tables.executeSql("SELECT * FROM badmode"))
                 .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
                         .contains("Option 'changelog-mode' is 'all' or 'upsert', not 'append'")

@@ -242,7 +242,8 @@ class PostgresToastSqlITCase {
                         sql.append("UPDATE hot SET big = ").append(literal(big(random))).append(" WHERE id = ").append(id)
                                 .append(';');
                     } else if (pick < 70) {
-                        sql.append("UPDATE hot SET small = NULL, big = ").append(random.nextBoolean() ? "NULL" : literal(big(random)))
+                        sql.append("UPDATE hot SET small = NULL, big = ")
+                                .append(random.nextBoolean() ? "NULL" : literal(big(random)))
                                 .append(" WHERE id = ").append(id).append(';');
                     } else if (pick < 80 && ids.size() > 5) {
                         ids.remove(Integer.valueOf(id));

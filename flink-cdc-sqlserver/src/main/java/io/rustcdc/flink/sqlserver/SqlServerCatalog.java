@@ -23,7 +23,8 @@ import javax.annotation.Nullable;
  * captures (its change table's own {@code sys.columns}, so a row carries the shape it was captured with).
  */
 final class SqlServerCatalog {
-    private static final String COLUMNS = "SELECT c.name, COALESCE(TYPE_NAME(c.system_type_id), TYPE_NAME(c.user_type_id)), c.max_length, c.precision, "
+    private static final String COLUMNS = "SELECT c.name, COALESCE(TYPE_NAME(c.system_type_id), TYPE_NAME(c.user_type_id)), "
+            + "c.max_length, c.precision, "
             + "c.scale, c.is_nullable, c.collation_name FROM sys.columns c WHERE c.object_id = ? ";
 
     private SqlServerCatalog() {}

@@ -52,7 +52,10 @@ import org.slf4j.LoggerFactory;
  * purged ({@link CaptureFloors}).
  */
 final class SqlServerChangeStream implements ChangeStream<SqlServerPosition> {
-    /** SQL Server's answer to a change function asked for LSNs outside the instance's range ("insufficient number of arguments"). */
+    /**
+     * SQL Server's answer to a change function asked for LSNs outside the instance's range ("insufficient number of
+     * arguments").
+     */
     static final int INVALID_RANGE = 313;
     private static final Logger LOG = LoggerFactory.getLogger(SqlServerChangeStream.class);
 

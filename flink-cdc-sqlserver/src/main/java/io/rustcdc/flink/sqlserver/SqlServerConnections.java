@@ -49,7 +49,8 @@ final class SqlServerConnections {
         } catch (SQLException e) {
             boolean refused = e.getErrorCode() == LOGIN_FAILED || e.getErrorCode() == CANNOT_OPEN_DATABASE;
             throw new CdcException(refused ? CdcException.Kind.PREREQUISITE : CdcException.Kind.CONNECTION,
-                    "Could not connect to SQL Server at " + config.connection().hostname() + ":" + config.connection().port() + ", database '"
+                    "Could not connect to SQL Server at " + config.connection().hostname() + ":"
+                            + config.connection().port() + ", database '"
                             + config.database() + "', as '" + config.connection().username() + "' (tls.mode "
                             + config.connection().tlsMode() + "): " + password.redact(String.valueOf(e.getMessage()))
                             + (refused ? ". Check user, password, and that the login may open the database."
@@ -125,7 +126,8 @@ final class SqlServerConnections {
     static CdcException failure(SqlServerSourceConfig config, SQLException e) {
         Secret password = config.connection().literalPassword();
         String message = String.valueOf(e.getMessage());
-        return new CdcException(CdcException.Kind.CONNECTION, "SQL Server at " + config.connection().hostname() + ":" + config.connection().port()
+        return new CdcException(CdcException.Kind.CONNECTION, "SQL Server at " + config.connection().hostname() + ":"
+                + config.connection().port()
                 + ", database '" + config.database() + "', as '" + config.connection().username() + "' failed: "
                 + (password == null ? message : password.redact(message)) + " (error " + e.getErrorCode() + ")",
                 password == null ? e : password.redact(e));

@@ -144,7 +144,8 @@ final class SqlServerPrerequisites {
                 throw e;
             }
             throw prerequisite("User '" + config.connection().username() + "' cannot read msdb.dbo.cdc_jobs (" + e.getMessage()
-                    + ") to check the database's capture job: USE msdb; CREATE USER " + login(config) + " FOR LOGIN " + login(config) + "; GRANT SELECT ON "
+                    + ") to check the database's capture job: USE msdb; CREATE USER " + login(config) + " FOR LOGIN "
+                    + login(config) + "; GRANT SELECT ON "
                     + "dbo.cdc_jobs TO " + login(config) + ";");
         }
     }

@@ -62,7 +62,10 @@ public final class SqlServerSourceConfig implements ConnectionConfig, Serializab
         return new Builder();
     }
 
-    /** A configuration from Flink options ({@link SqlServerOptions}); password files and variables are read at each connection. */
+    /**
+     * A configuration from Flink options ({@link SqlServerOptions}); password files and variables are read at each
+     * connection.
+     */
     public static SqlServerSourceConfig fromConfiguration(ReadableConfig options) {
         Builder b = builder().cdcSchema(options.get(SqlServerOptions.CDC_SCHEMA))
                 .pollInterval(options.get(SqlServerOptions.POLL_INTERVAL))

@@ -35,7 +35,8 @@ class SqlServerConsistencyITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).withHaLeadershipControl().build());
 
     @Test
-    void randomizedWorkloadsAndFaultsKeepTheChangelogExact(SqlServerDatabase db, @InjectMiniCluster MiniCluster cluster) throws Exception {
+    void randomizedWorkloadsAndFaultsKeepTheChangelogExact(SqlServerDatabase db, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
         ConsistencySuite.run(cluster, new Target(db), 2, true);
     }
 

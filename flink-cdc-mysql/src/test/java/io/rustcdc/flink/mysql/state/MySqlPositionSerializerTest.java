@@ -79,7 +79,10 @@ class MySqlPositionSerializerTest {
                 .hasMessageContaining("It is a MariaDB GTID position");
     }
 
-    /** Version-1 bytes of {@code mariadb-bin.000003:1234#2.5 [0-1-77]}: flavor, file, offset, events, rows, GTIDs. Never change them. */
+    /**
+     * Version-1 bytes of {@code mariadb-bin.000003:1234#2.5 [0-1-77]}: flavor, file, offset, events, rows, GTIDs.
+     * Never change them.
+     */
     private static final String V1 = "01" + "00000012" + "6d6172696164622d62696e2e303030303033" + "00000000000004d2"
             + "0000000000000002" + "0000000000000005" + "01" + "00000006" + "302d312d3737";
 

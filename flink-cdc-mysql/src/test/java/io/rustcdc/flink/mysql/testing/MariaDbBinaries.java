@@ -42,7 +42,8 @@ final class MariaDbBinaries {
             JarURLConnection connection = (JarURLConnection) pom.openConnection();
             connection.setUseCaches(false);
             String jarPath = connection.getJarFileURL().getPath();
-            return UnpackOnce.folder("rustcdc-mariadb-binaries", version, "bin/mariadbd", folder -> unzip(jarPath, prefix, folder));
+            return UnpackOnce.folder("rustcdc-mariadb-binaries", version, "bin/mariadbd",
+                    folder -> unzip(jarPath, prefix, folder));
         } catch (IOException e) {
             throw new IllegalStateException("Could not read the MariaDB binaries artifact", e);
         }

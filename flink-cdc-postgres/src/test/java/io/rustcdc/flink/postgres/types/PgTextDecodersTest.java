@@ -21,7 +21,8 @@ class PgTextDecodersTest {
         assertThat(PgTemporal.date("-infinity")).isEqualTo(SpecialValue.NEGATIVE_INFINITY);
         assertThat(PgTemporal.time("24:00:00")).isEqualTo(Duration.ofHours(24));
         assertThat(PgTemporal.time("01:02:03.000001")).isEqualTo(Duration.ofSeconds(3723, 1000));
-        assertThat(PgTemporal.timestamp("2024-03-30 23:30:00.5")).isEqualTo(LocalDateTime.of(2024, 3, 30, 23, 30, 0, 500_000_000));
+        assertThat(PgTemporal.timestamp("2024-03-30 23:30:00.5"))
+                .isEqualTo(LocalDateTime.of(2024, 3, 30, 23, 30, 0, 500_000_000));
         assertThat(PgTemporal.timestampTz("2024-03-30 23:30:00+00")).isEqualTo(Instant.parse("2024-03-30T23:30:00Z"));
         assertThat(PgTemporal.timestampTz("2024-03-30 23:30:00.25-05:30")).isEqualTo(Instant.parse("2024-03-31T05:00:00.25Z"));
         assertThat(PgTemporal.timestampTz("1900-01-01 00:00:00+00:19:32")).isEqualTo(Instant.parse("1899-12-31T23:40:28Z"));

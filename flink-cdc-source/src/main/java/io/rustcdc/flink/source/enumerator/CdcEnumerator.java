@@ -1,6 +1,5 @@
 package io.rustcdc.flink.source.enumerator;
 
-import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.SinkGuarantee;
 import io.rustcdc.flink.source.SourceSettings;
@@ -18,15 +17,8 @@ import java.io.Serializable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -48,6 +40,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The stream split is created when every chunk has been read and reported, and carries their
  * marks for the handoff.
+ *
+ * <p>Its parts: {@link SnapshotChunks} (the chunks), {@link StreamOwner} (the stream split, its
+ * reader and the tables added while it streams), {@link SplitRequests} (what a reader that asks
+ * gets), {@link WorkerCalls} (the calls of the {@link CatalogWorker} and their handlers) and {@link
+ * OperationsView} (what the snapshot control's operations see); this class owns the captured tables
+ * and the schema history, and answers Flink.
  */
 @Internal
 public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M extends Serializable>
@@ -59,43 +57,19 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private final SplitEnumeratorContext<CdcSplit> context;
     private final CdcConnector<P, M> connector;
     private final SourceSettings settings;
-    private final CatalogWorker<P, M> worker;
+    private final WorkerCalls<P, M> calls;
     private final SnapshotChunks<M> chunks;
-    private final StreamGate gate = new StreamGate();
+    private final StreamOwner<P, M> stream;
+    private final SplitRequests<P, M> requests;
 
     private boolean initialized;
     @Nullable private P streamStart;
     @Nullable private SchemaHistory history;
     private final Set<TableId> tables = new HashSet<>();
-    private EnumeratorState.StreamStatus streamStatus;
-    @Nullable private StreamSplit<P, M> returnedStream;
-    /** Tables added after the stream split was created, until its reader accepts them. */
-    private final List<TablePlan> added = new ArrayList<>();
-    /**
-     * Every table handed to the stream's reader since this enumerator started, accepted or not: a
-     * reader restored from a checkpoint taken before it accepted one is handed it again.
-     */
-    private final Map<TableId, TablePlan> streamPlans = new LinkedHashMap<>();
-    /** Subtasks that asked for a split and have none yet. */
-    private final TreeSet<Integer> waiting = new TreeSet<>();
-    /**
-     * Whether chunks handed out now may have been emitted already by an attempt that failed: after
-     * a restore, chunk boundaries and assignments since the checkpoint are lost.
-     */
-    private final boolean restored;
     /** Whether the work of {@link #start} is done: until then no split is handed out. */
     private boolean started;
-    /** The subtask reading the stream split; -1 while none does. */
-    private int streamOwner = -1;
-    /** Whether the stream's reader has had the answer to its {@link StreamOwnerEvent}, which it waits for. */
-    private boolean ownerAnswered;
-    /** Whether the answer to the stream's reader, and what it is handed later, counts as redelivered. */
-    private boolean ownerRedelivers;
-    /** Whether the stream split last assigned was one a failed reader handed back. */
-    private boolean assignedReturned;
     /** The captured and added tables, for discovery on the worker thread. */
     private volatile Set<TableId> known = Set.of();
-    private volatile boolean closed;
     private final SnapshotOperations operations;
     /** The snapshot control (see docs/operations.md); null when no control path is set. */
     @Nullable private final ControlLoop controlLoop;
@@ -108,20 +82,24 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     public CdcEnumerator(SplitEnumeratorContext<CdcSplit> context, CdcConnector<P, M> connector, SourceSettings settings,
             EnumeratorState<P, M> state, @Nullable ControlSettings control) {
         this.context = context;
-        this.operations = new SnapshotOperations(new OperationsView(), state.control);
         this.connector = connector;
         this.settings = settings;
-        this.worker = new CatalogWorker<>(connector, settings);
-        this.controlLoop = control == null ? null : new ControlLoop(context, control, worker, operations,
-                () -> known, connector.name(), () -> closed);
         this.chunks = new SnapshotChunks<>(state);
+        this.stream = new StreamOwner<>(context, atLeastOnce(), state.streamStatus, state.returnedStream);
+        this.operations = new SnapshotOperations(new OperationsView<>(chunks, stream, tables,
+                settings.startupMode().streams(), () -> known, table -> accept(List.of(table), false),
+                this::controlChanged), state.control);
+        CatalogWorker<P, M> worker = new CatalogWorker<>(connector, settings);
+        this.calls = new WorkerCalls<>(context, worker, connector.name());
+        this.controlLoop = control == null ? null : new ControlLoop(context, control, worker, operations,
+                () -> known, connector.name(), calls::closed);
+        // after a restore, chunks handed out may have been emitted by the attempt that failed
+        this.requests = new SplitRequests<>(context, chunks, stream, settings.startupMode().streams(),
+                state.initialized && atLeastOnce());
         this.initialized = state.initialized;
         this.streamStart = state.streamStart;
         this.history = state.history;
         this.tables.addAll(state.tables);
-        this.streamStatus = state.streamStatus;
-        this.returnedStream = state.returnedStream;
-        this.restored = state.initialized;
         refreshKnown();
     }
 
@@ -132,21 +110,20 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     @Override
     public void start() {
         if (!initialized) {
-            context.callAsync(worker::firstStart, handler(Function.identity(), this::firstStarted));
+            calls.firstStart(this::firstStarted);
         } else if (settings.startupMode().streams()) {
             // tables the include list matches that are not captured: they join the snapshot, or the stream's reader
             // snapshots them while it streams; tables already captured are never read again
-            context.callAsync(() -> worker.discover(known, true), handler(Function.identity(), found -> {
+            calls.discover(() -> known, found -> {
                 accept(found, true);
                 started();
-            }));
+            });
         } else {
             started();
         }
         // opens the stream gate's fallback when no checkpoint comes (see StreamGate)
         context.callAsync(() -> null, (ignored, error) -> {
-            if (!closed && started && streamStatus == EnumeratorState.StreamStatus.NOT_CREATED && gate.armed()
-                    && !gate.open() && !waiting.isEmpty()) {
+            if (!calls.closed() && started && stream.notCreated() && requests.waitOnGate()) {
                 assignPending();
             }
         }, 1_000, 1_000);
@@ -158,7 +135,6 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         tables.addAll(found.tables());
         chunks.addPlans(found.plans());
         refreshKnown();
-        streamStatus = EnumeratorState.StreamStatus.NOT_CREATED;
         initialized = true;
         LOG.info("The {} source captures {} tables ({}), startup mode {}{}", connector.name(), tables.size(), tables,
                 settings.startupMode(), streamStart == null ? "" : ", stream from " + streamStart);
@@ -168,8 +144,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private void started() {
         started = true;
         chunks.registerMetrics(context.metricGroup(), tables);
-        if (streamOwner >= 0 && !ownerAnswered) {
-            answerOwner();
+        if (stream.awaitsAnswer()) {
+            stream.answer(operations);
         }
         scheduleDiscovery();
         if (controlLoop != null) {
@@ -187,10 +163,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         if (interval <= 0 || !settings.startupMode().streams()) {
             return;
         }
-        context.callAsync(() -> worker.discover(known, false), handler(error -> new CdcException(
-                CdcException.Kind.CONNECTION, "Looking for tables of the " + connector.name()
-                        + " source created since it started failed: " + error.getMessage(), error),
-                found -> accept(found, false)), interval, interval);
+        calls.discoverEvery(interval, () -> known, found -> accept(found, false));
     }
 
     /**
@@ -201,10 +174,10 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private void accept(List<TableDiscovery.Found> found, boolean afterRestore) {
         List<TablePlan> forStream = new ArrayList<>();
         List<TableId> names = new ArrayList<>();
-        boolean snapshotting = streamStatus == EnumeratorState.StreamStatus.NOT_CREATED;
+        boolean snapshotting = stream.notCreated();
         for (TableDiscovery.Found f : found) {
             TableId table = f.plan.table();
-            if (tables.contains(table) || added.stream().anyMatch(p -> p.table().equals(table))) {
+            if (tables.contains(table) || stream.adding(table)) {
                 continue; // found twice
             }
             chunks.undrop(table);
@@ -215,8 +188,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 history.recordDdl("shape:" + table.qualifiedName() + ":start",
                         SchemaChange.rowShape(table, f.description.shape(), Instant.now()));
             } else {
-                added.add(f.plan);
-                streamPlans.put(table, f.plan);
+                stream.add(f.plan);
                 forStream.add(f.plan);
             }
         }
@@ -226,23 +198,23 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         refreshKnown();
         LOG.info("Tables the {} source captures from now on: {}; they are snapshotted {}", connector.name(), names,
                 snapshotting ? "with the others" : "while the stream runs");
-        if (!forStream.isEmpty() && streamOwner >= 0 && ownerAnswered) {
-            context.sendEventToSourceReader(streamOwner, new TablesAddedEvent(forStream, afterRestore && atLeastOnce()));
-        } else if (snapshotting) {
+        if (snapshotting) {
             assignPending();
+        } else {
+            stream.hand(forStream, afterRestore && atLeastOnce());
         }
     }
 
     private void refreshKnown() {
         Set<TableId> all = new HashSet<>(tables);
-        added.forEach(p -> all.add(p.table()));
+        stream.added().forEach(p -> all.add(p.table()));
         all.addAll(operations.stopped); // a stopped table is taken in again only when it is requested
         known = Set.copyOf(all);
     }
 
     @Override
     public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
-        waiting.add(subtaskId);
+        requests.add(subtaskId);
         assignPending();
     }
 
@@ -250,13 +222,10 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     @SuppressWarnings("unchecked")
     public void addSplitsBack(List<CdcSplit> splits, int subtaskId) {
         for (CdcSplit split : splits) {
-            if (split instanceof StreamSplit<?, ?> stream) {
-                streamOwner = -1;
-                ownerAnswered = false;
-                returnedStream = (StreamSplit<P, M>) stream;
-                streamStatus = EnumeratorState.StreamStatus.RETURNED;
-            } else {
-                ChunkSplit<M> chunk = (ChunkSplit<M>) split;
+            if (split instanceof StreamSplit<?, ?> returned) {
+                stream.handedBack((StreamSplit<P, M>) returned);
+            } else if (split instanceof ChunkSplit<?> returned) {
+                ChunkSplit<M> chunk = (ChunkSplit<M>) returned;
                 chunks.returned(chunk, redeliveredIfAtLeastOnce(chunk));
             }
         }
@@ -280,14 +249,15 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             context.sendEventToSourceReader(subtaskId, new ChunksAcknowledgedEvent(ids));
             assignPending();
         } else if (event instanceof StreamOwnerEvent owner) {
-            streamOwner(subtaskId, owner);
+            // a restored enumerator's search for added tables finds those an attempt since took (start waits)
+            stream.ownedBy(subtaskId, owner, tables, operations, started);
         } else if (event instanceof TablesAcceptedEvent accepted) {
             for (TableId t : accepted.tables()) {
                 if (!operations.stopped.contains(t)) {
                     tables.add(t); // a table stopped before its reader took it is not captured
                 }
             }
-            added.removeIf(p -> accepted.tables().contains(p.table()));
+            stream.accepted(accepted.tables());
             operations.accepted(accepted.reading());
             refreshKnown();
         } else if (event instanceof StreamChunkReadEvent read) {
@@ -295,50 +265,6 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         } else {
             LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
         }
-    }
-
-    /**
-     * A reader holds the stream split. A reader restored (or handed a returned split) may lack tables an
-     * attempt that failed had accepted after the split's checkpoint, and may have emitted chunks of: they
-     * are handed to it again. A restored enumerator has none of these (its checkpoint precedes the
-     * reader's), and its search for added tables finds them again, which {@link #start} waits for.
-     */
-    private void streamOwner(int subtaskId, StreamOwnerEvent owner) {
-        streamOwner = subtaskId;
-        for (TablePlan plan : streamPlans.values()) {
-            if (!owner.captured().contains(plan.table()) && !operations.stopped.contains(plan.table())
-                    && tables.remove(plan.table())) {
-                added.add(plan);
-                LOG.info("Subtask {} streams from a state without table {}, which an attempt since took: it is "
-                        + "snapshotted again", subtaskId, plan.table());
-            }
-        }
-        ownerRedelivers = atLeastOnce() && (owner.restored() || assignedReturned);
-        ownerAnswered = false;
-        if (started) {
-            answerOwner();
-        }
-    }
-
-    /** Tells the stream's reader the tables added that its split lacks (maybe none): it streams from then on. */
-    private void answerOwner() {
-        if (!operations.paused.isEmpty() || !operations.stopped.isEmpty()) {
-            context.sendEventToSourceReader(streamOwner, controlEvent());
-        }
-        context.sendEventToSourceReader(streamOwner, new TablesAddedEvent(added, ownerRedelivers));
-        ownerAnswered = true;
-        List<TablePlan> rereads = operations.rereadsToHand();
-        if (!rereads.isEmpty()) {
-            context.sendEventToSourceReader(streamOwner, new TablesRereadEvent(rereads));
-        }
-    }
-
-    private SnapshotControlEvent controlEvent() {
-        return new SnapshotControlEvent(operations.paused, operations.stopped);
-    }
-
-    private boolean streamAnswered() {
-        return streamStatus != EnumeratorState.StreamStatus.NOT_CREATED && streamOwner >= 0 && ownerAnswered;
     }
 
     private boolean atLeastOnce() {
@@ -358,45 +284,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         if (!started) {
             return; // the work of start() is under way: the readers are answered when it is done
         }
-        for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
-            int subtask = it.next();
-            if (!context.registeredReaders().containsKey(subtask)) {
-                it.remove();
-                continue;
-            }
-            ChunkSplit<M> chunk = chunks.nextUnassigned(operations.paused);
-            if (chunk == null && chunks.planning()) {
-                planChunks();
-                return; // the waiting readers are answered when the worker has planned chunks
-            }
-            if (chunk != null) {
-                if (restored) {
-                    chunk = redeliveredIfAtLeastOnce(chunk);
-                }
-                chunks.assigned(chunk);
-                context.assignSplit(chunk, subtask);
-                it.remove();
-            } else if (chunks.reading()) {
-                return; // the last chunks are being read: the stream waits for their marks
-            } else if (chunks.hasUnassigned()) {
-                return; // chunks of paused tables are left: the stream waits for them
-            } else if (settings.startupMode().streams()) {
-                if (streamStatus == EnumeratorState.StreamStatus.NOT_CREATED
-                        && !gate.mayStart(context.currentParallelism(), System.nanoTime())) {
-                    return; // the snapshot rows of other readers may still be on their way downstream
-                }
-                if (streamStatus != EnumeratorState.StreamStatus.ASSIGNED) {
-                    assignedReturned = returnedStream != null;
-                    context.assignSplit(streamSplit(), subtask);
-                    streamStatus = EnumeratorState.StreamStatus.ASSIGNED;
-                    returnedStream = null;
-                    it.remove();
-                }
-                // other readers stay idle, without splits, for tables added later
-            } else {
-                context.signalNoMoreSplits(subtask);
-                it.remove();
-            }
+        if (requests.assign(operations.paused, this::streamSplit)) {
+            planChunks(); // the waiting readers are answered when the worker has planned chunks
         }
     }
 
@@ -407,20 +296,14 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             return;
         }
         // enough for every reader (they tend to ask at once), a few at most, so that one call never takes long
-        int count = Math.min(CHUNKS_PER_CALL, Math.max(1, Math.max(waiting.size(), context.currentParallelism())));
-        context.callAsync(() -> worker.plan(plan, count), (planned, error) -> {
-            if (error != null && !closed) {
-                chunks.planningFailed();
-            }
-            handler(Function.identity(), this::planned).accept(planned, error);
-        });
+        int count = Math.min(CHUNKS_PER_CALL, Math.max(1, Math.max(requests.waiting(), context.currentParallelism())));
+        calls.plan(plan, count, chunks::planningFailed, this::planned);
     }
 
     private void planned(CatalogWorker.PlannedChunks<M> planned) {
         chunks.planned(planned);
         if (!chunks.planning()) {
-            // every chunk is planned: the session is closed until added tables need it
-            context.callAsync(worker::release, handler(Function.identity(), ignored -> {}));
+            calls.release(); // every chunk is planned: the session is closed until added tables need it
         }
         assignPending();
     }
@@ -430,10 +313,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         return atLeastOnce() ? chunk.redelivered() : chunk;
     }
 
+    /** A new stream split: the read chunks go into its handoff. */
     private StreamSplit<P, M> streamSplit() {
-        if (returnedStream != null) {
-            return returnedStream;
-        }
         List<ChunkSplit<M>> read = chunks.takeFinished();
         List<ChunkSplit<M>> handoff = HandoffChunks.of(connector, read, streamStart);
         LOG.info("All {} chunks are read; the stream starts at {} with {} chunks in its handoff", read.size(),
@@ -442,139 +323,43 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     }
 
     /**
-     * A handler for work of the worker, run on the coordinator thread: applies the result, or fails
-     * the job with the error ({@code failure} may put it in words), marked final when it is. Does
-     * nothing once the enumerator is closed.
-     */
-    private <T> BiConsumer<T, Throwable> handler(Function<Throwable, Throwable> failure, Consumer<T> apply) {
-        return (result, error) -> {
-            if (closed) {
-                return;
-            }
-            if (error != null) {
-                throw FinalFailure.markUnchecked(failure.apply(error));
-            }
-            try {
-                apply.accept(result);
-            } catch (RuntimeException e) {
-                throw FinalFailure.markUnchecked(e);
-            }
-        };
-    }
-
-    /**
      * The state as it is: work the worker has not finished is not in it (a plan being planned is
      * there as it was), so a restored enumerator does that work again. Never waits on the worker.
      */
     @Override
     public EnumeratorState<P, M> snapshotState(long checkpointId) {
-        gate.checkpointTaken(checkpointId);
+        requests.checkpointTaken(checkpointId);
         return new EnumeratorState<>(initialized, streamStart, history, tables, chunks.plans(), chunks.unassigned(),
-                chunks.inFlight(), chunks.finished(), streamStatus, returnedStream, operations.state(checkpointId));
+                chunks.inFlight(), chunks.finished(), stream.status(), stream.returnedSplit(),
+                operations.state(checkpointId));
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        gate.checkpointCompleted(checkpointId);
+        boolean gateOpen = requests.checkpointCompleted(checkpointId);
         if (controlLoop != null) {
             controlLoop.checkpointCompleted(checkpointId);
         } else {
             operations.checkpointCompleted(checkpointId);
         }
-        if (gate.open() && streamStatus == EnumeratorState.StreamStatus.NOT_CREATED) {
+        if (gateOpen && stream.notCreated()) {
             assignPending();
         }
     }
 
-    /** What the snapshot operations ask of, and do to, this enumerator; coordinator thread only. */
-    private final class OperationsView implements SnapshotOperations.Snapshot {
-        /** Rereads requested in this poll, sent after the flags. */
-        private final List<TablePlan> rereadsToSend = new ArrayList<>();
-
-        @Override
-        public boolean first() {
-            return streamStatus == EnumeratorState.StreamStatus.NOT_CREATED;
-        }
-
-        @Override
-        public boolean streams() {
-            return settings.startupMode().streams();
-        }
-
-        @Override
-        public boolean captured(TableId table) {
-            return tables.contains(table);
-        }
-
-        @Override
-        public boolean inSnapshot(TableId table) {
-            return first() ? chunks.inProgress(table) : added.stream().anyMatch(p -> p.table().equals(table));
-        }
-
-        @Override
-        public boolean readingChunks(TableId table) {
-            return chunks.reading(table);
-        }
-
-        @Override
-        public Set<TableId> tables() {
-            return known;
-        }
-
-        @Override
-        public int chunksPlanned(TableId table) {
-            return chunks.chunksPlanned(table);
-        }
-
-        @Override
-        public int chunksRead(TableId table) {
-            return chunks.chunksRead(table);
-        }
-
-        @Override
-        public void startNew(TableDiscovery.Found table) {
-            accept(List.of(table), false);
-        }
-
-        @Override
-        public void reread(TablePlan plan) {
-            if (streamAnswered()) {
-                rereadsToSend.add(plan);
-            } // otherwise handed over with the answer to the stream's reader
-        }
-
-        @Override
-        public void drop(TableId table) {
-            if (first()) {
-                if (chunks.inProgress(table)) {
-                    chunks.drop(table);
-                    tables.remove(table); // a table partly read is not captured: its changes would be no changelog
-                }
-            } else {
-                added.removeIf(p -> p.table().equals(table));
-                streamPlans.remove(table);
-            }
-        }
-
-        @Override
-        public void changed() {
-            refreshKnown();
-            if (first()) {
-                assignPending();
-            } else if (streamAnswered()) {
-                context.sendEventToSourceReader(streamOwner, controlEvent());
-                if (!rereadsToSend.isEmpty()) {
-                    context.sendEventToSourceReader(streamOwner, new TablesRereadEvent(rereadsToSend));
-                }
-            }
-            rereadsToSend.clear();
+    /** The snapshot control's flags changed: chunks may be assigned, or the stream's reader is told. */
+    private void controlChanged(List<TablePlan> rereads) {
+        refreshKnown();
+        if (stream.notCreated()) {
+            assignPending();
+        } else if (stream.answered()) {
+            stream.sendControl(operations, rereads);
         }
     }
 
     /** Closes the catalogue session now, or on the worker thread when the call using it ends. */
     @Override
     public void close() {
-        closed = true;
-        worker.close();
+        calls.close();
     }
 }

@@ -137,7 +137,10 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         if (in.readBoolean()) {
             byte[] bytes = new byte[StateIO.readCount(in)];
             in.readFully(bytes);
-            returned = (StreamSplit<P, M>) splits.deserialize(splitVersion, bytes);
+            if (!(splits.deserialize(splitVersion, bytes) instanceof StreamSplit<?, ?> stream)) {
+                throw new IOException("The stream split of the enumerator state is a chunk");
+            }
+            returned = (StreamSplit<P, M>) stream;
         }
         ControlState control = version >= VERSION_3 ? readControl(in, splitVersion, format) : ControlState.EMPTY;
         StateIO.requireFullyRead(in, "the enumerator state");

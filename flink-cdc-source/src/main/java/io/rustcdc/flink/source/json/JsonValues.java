@@ -64,7 +64,8 @@ final class JsonValues implements Serializable {
                     writeWide(g, ((BigInteger) v).toString());
                     break;
                 case DECIMAL:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).numericText() : ((BigDecimal) v).toPlainString());
+                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).numericText()
+                            : ((BigDecimal) v).toPlainString());
                     break;
                 case FLOAT32:
                     writeFloat(g, (Float) v);
@@ -83,7 +84,8 @@ final class JsonValues implements Serializable {
                     g.writeEndObject();
                     break;
                 case DATE:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).temporalText() : TemporalText.date((LocalDate) v));
+                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
+                            : TemporalText.date((LocalDate) v));
                     break;
                 case TIME:
                     g.writeString(TemporalText.time((Duration) v, type.precision()));

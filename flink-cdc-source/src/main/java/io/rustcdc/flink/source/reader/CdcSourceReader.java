@@ -115,8 +115,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     public void addSplits(List<CdcSplit> splits) {
         List<ChunkSplit<M>> restoredFinished = new ArrayList<>();
         for (CdcSplit split : splits) {
-            if (split.isStream()) {
-                StreamSplit<P, M> s = (StreamSplit<P, M>) split;
+            if (split instanceof StreamSplit<?, ?> streamSplit) {
+                StreamSplit<P, M> s = (StreamSplit<P, M>) streamSplit;
                 // a table whose snapshot was under way may have had chunks emitted by the attempt that failed
                 boolean redelivering = settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE;
                 stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding(), s.tables(), redelivering),
@@ -128,8 +128,8 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
                 Set<TableId> captured = new java.util.HashSet<>(s.tables());
                 s.adding().forEach(p -> captured.add(p.table()));
                 context.sendSourceEventToCoordinator(new StreamOwnerEvent(captured, !started));
-            } else {
-                ChunkSplit<M> chunk = (ChunkSplit<M>) split;
+            } else if (split instanceof ChunkSplit<?> read) {
+                ChunkSplit<M> chunk = (ChunkSplit<M>) read;
                 if (chunk.mark() != null) {
                     unacknowledged.put(chunk.splitId(), chunk);
                     restoredFinished.add(chunk);

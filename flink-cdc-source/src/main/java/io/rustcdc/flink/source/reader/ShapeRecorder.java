@@ -47,7 +47,8 @@ final class ShapeRecorder {
         }
         Optional<RowShape> latest = history.latest(table);
         if (latest.isEmpty() || !latest.get().id().equals(shape.id())) {
-            history.recordDdl("shape:" + table.qualifiedName() + ":" + position, SchemaChange.rowShape(table, shape, time(event)));
+            history.recordDdl("shape:" + table.qualifiedName() + ":" + position,
+                    SchemaChange.rowShape(table, shape, time(event)));
         }
         lastIds.put(table, shape.id());
     }

@@ -5,8 +5,8 @@ import org.apache.flink.annotation.Internal;
 
 /** A catalogue session opened on first use and closed when no longer needed, to be opened again later. Not thread-safe. */
 @Internal
-public final class LazySession<P extends io.rustcdc.flink.source.model.SourcePosition & Comparable<P>, M extends java.io.Serializable>
-        implements AutoCloseable {
+public final class LazySession<P extends io.rustcdc.flink.source.model.SourcePosition & Comparable<P>,
+        M extends java.io.Serializable> implements AutoCloseable {
     private final CdcConnector<P, M> connector;
     @Nullable private CatalogSession<P, M> session;
 

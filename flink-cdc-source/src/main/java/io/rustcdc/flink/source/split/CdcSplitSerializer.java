@@ -71,12 +71,13 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
     @SuppressWarnings("unchecked")
     public byte[] serialize(CdcSplit split) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(256);
-        out.writeByte(split.isStream() ? STREAM : CHUNK);
+        out.writeByte(split instanceof StreamSplit<?, ?> ? STREAM : CHUNK);
         out.writeInt(StateIO.FORMAT_VERSION);
-        if (split.isStream()) {
-            writeStream(out, (StreamSplit<P, M>) split);
-        } else {
-            writeChunk(out, (ChunkSplit<M>) split);
+        // the type arguments are the serializer's: a split of this source carries its connector's P and M
+        if (split instanceof StreamSplit<?, ?> stream) {
+            writeStream(out, (StreamSplit<P, M>) stream);
+        } else if (split instanceof ChunkSplit<?> chunk) {
+            writeChunk(out, (ChunkSplit<M>) chunk);
         }
         return out.getCopyOfBuffer();
     }

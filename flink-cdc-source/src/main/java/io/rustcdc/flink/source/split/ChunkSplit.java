@@ -71,11 +71,6 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
         return "chunk:" + table + ":" + index;
     }
 
-    @Override
-    public boolean isStream() {
-        return false;
-    }
-
     public TableId table() {
         return table;
     }
@@ -112,10 +107,9 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof ChunkSplit)) {
+        if (!(o instanceof ChunkSplit<?> c)) {
             return false;
         }
-        ChunkSplit<?> c = (ChunkSplit<?>) o;
         return table.equals(c.table) && key.equals(c.key) && index == c.index && Arrays.deepEquals(after, c.after)
                 && Arrays.deepEquals(upTo, c.upTo) && Objects.equals(mark, c.mark) && redelivered == c.redelivered;
     }

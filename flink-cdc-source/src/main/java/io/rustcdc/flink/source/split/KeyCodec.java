@@ -16,9 +16,10 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Writes chunk boundary keys into state, by their columns' value types: the kinds a connector's key
  * order may order, plus special values (infinities, NaN, and since nested format 2 MySQL zero dates
- * with their text; text as UTF-8, written only by split format 5 and later). A tag byte precedes each value; a special value's type is an explicit code
- * since format 2 (format 1 wrote its ordinal). Special values, and values of the kinds but decimal
- * and text, are written as {@link ValueCodec} writes them.
+ * with their text; text as UTF-8, written only by split format 5 and later). A tag byte precedes
+ * each value; a special value's type is an explicit code since format 2 (format 1 wrote its
+ * ordinal). Special values, and values of the kinds but decimal and text, are written as {@link
+ * ValueCodec} writes them.
  */
 @Internal
 public final class KeyCodec {

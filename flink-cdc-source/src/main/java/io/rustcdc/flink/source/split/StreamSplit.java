@@ -72,11 +72,6 @@ public final class StreamSplit<P, M> extends CdcSplit {
         return ID;
     }
 
-    @Override
-    public boolean isStream() {
-        return true;
-    }
-
     public P position() {
         return position;
     }
@@ -107,10 +102,9 @@ public final class StreamSplit<P, M> extends CdcSplit {
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof StreamSplit)) {
+        if (!(o instanceof StreamSplit<?, ?> s)) {
             return false;
         }
-        StreamSplit<?, ?> s = (StreamSplit<?, ?>) o;
         return position.equals(s.position) && handoff.equals(s.handoff) && tables.equals(s.tables)
                 && history.entries().equals(s.history.entries()) && history.latestVersion() == s.history.latestVersion()
                 && adding.equals(s.adding) && shapes.equals(s.shapes);

@@ -77,7 +77,8 @@ class EnumeratorStateSerializerTest {
             EnumeratorState<TestPosition, Long> s = sample();
             EnumeratorState<TestPosition, Long> withStatus = new EnumeratorState<>(s.initialized, s.streamStart, s.history,
                     s.tables, s.plans, s.unassigned, s.inFlight, s.finished, status, s.returnedStream);
-            assertThat(SERIALIZER.deserialize(SERIALIZER.getVersion(), SERIALIZER.serialize(withStatus)).streamStatus).isEqualTo(status);
+            assertThat(SERIALIZER.deserialize(SERIALIZER.getVersion(), SERIALIZER.serialize(withStatus)).streamStatus)
+                    .isEqualTo(status);
         }
     }
 

@@ -73,7 +73,8 @@ class SchemaHistorySerializerTest {
         assertSameHistory(SchemaHistorySerializer.INSTANCE.deserialize(2, frozen), sample());
         assertThat(SchemaHistorySerializer.INSTANCE.serialize(sample())).as("the writer still writes the frozen bytes")
                 .isEqualTo(frozen);
-        // retention (4), latest version (8), nested format (4), entry count (4), version (8), ddl id "0/10" (4 + 4): CREATE_TABLE's code
+        // retention (4), latest version (8), nested format (4), entry count (4), version (8), ddl id "0/10" (4 + 4):
+        // CREATE_TABLE's code
         assertThat(frozen[4 + 8 + 4 + 4 + 8 + 4 + 4]).isEqualTo((byte) 1);
     }
 
@@ -88,7 +89,8 @@ class SchemaHistorySerializerTest {
     void refusesLeftoverBytes() throws IOException {
         byte[] bytes = SchemaHistorySerializer.INSTANCE.serialize(sample());
         byte[] longer = Arrays.copyOf(bytes, bytes.length + 3);
-        assertThatThrownBy(() -> SchemaHistorySerializer.INSTANCE.deserialize(SchemaHistorySerializer.INSTANCE.getVersion(), longer))
+        int version = SchemaHistorySerializer.INSTANCE.getVersion();
+        assertThatThrownBy(() -> SchemaHistorySerializer.INSTANCE.deserialize(version, longer))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("3 unread bytes");
     }

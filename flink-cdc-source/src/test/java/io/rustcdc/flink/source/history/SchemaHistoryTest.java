@@ -23,7 +23,8 @@ class SchemaHistoryTest {
         SchemaHistory h = new SchemaHistory();
         assertThat(h.latestVersion()).isZero();
         assertThat(h.recordDdl("0/10", SchemaChange.create(ORDERS, "CREATE TABLE ...", A, T0))).isEqualTo(1);
-        assertThat(h.recordDdl("0/20", SchemaChange.alter(ORDERS, "ALTER ...", B, List.of(ColumnChange.add(NOTE)), T0.plusSeconds(1))))
+        assertThat(h.recordDdl("0/20",
+                SchemaChange.alter(ORDERS, "ALTER ...", B, List.of(ColumnChange.add(NOTE)), T0.plusSeconds(1))))
                 .isEqualTo(2);
         assertThat(h.latestVersion()).isEqualTo(2);
         assertThat(h.latest(ORDERS)).contains(B);
@@ -44,7 +45,8 @@ class SchemaHistoryTest {
         SchemaHistory h = new SchemaHistory();
         long v1 = h.recordDdl("0/10", SchemaChange.create(ORDERS, "CREATE", A, T0));
         long v2 = h.recordDdl("0/20", SchemaChange.alter(ORDERS, "ADD note", List.of(ColumnChange.add(NOTE)), T0.plusSeconds(1)));
-        long v3 = h.recordDdl("0/30", SchemaChange.alter(ORDERS, "DROP note", List.of(ColumnChange.drop("note")), T0.plusSeconds(2)));
+        long v3 = h.recordDdl("0/30",
+                SchemaChange.alter(ORDERS, "DROP note", List.of(ColumnChange.drop("note")), T0.plusSeconds(2)));
         assertThat(List.of(v1, v2, v3)).containsExactly(1L, 2L, 3L);
         assertThat(h.entries()).hasSize(3);
         assertThat(h.atVersion(ORDERS, v2)).contains(B);
@@ -75,7 +77,8 @@ class SchemaHistoryTest {
     void sameDiffWithoutIdentityIsAMisfitAndLeavesHistoryUnchanged() {
         SchemaHistory h = new SchemaHistory();
         h.recordDdl("0/10", SchemaChange.create(ORDERS, "CREATE", A, T0));
-        SchemaChange add = SchemaChange.alter(ORDERS, "ALTER TABLE orders ADD COLUMN note text", List.of(ColumnChange.add(NOTE)), T0);
+        SchemaChange add = SchemaChange.alter(ORDERS, "ALTER TABLE orders ADD COLUMN note text",
+                List.of(ColumnChange.add(NOTE)), T0);
         h.recordDdl("", add);
         assertThatThrownBy(() -> h.recordDdl("", add))
                 .isInstanceOf(CdcException.class)
@@ -109,10 +112,12 @@ class SchemaHistoryTest {
     void diffOperationsThatDoNotFitAreRejected() {
         SchemaHistory h = new SchemaHistory();
         h.recordDdl("c", SchemaChange.create(ORDERS, "CREATE", B, T0));
-        assertThatThrownBy(() -> h.recordDdl("x", alterDiff(ColumnChange.drop("missing")))).hasMessageContaining("no such column");
+        assertThatThrownBy(() -> h.recordDdl("x", alterDiff(ColumnChange.drop("missing"))))
+                .hasMessageContaining("no such column");
         assertThatThrownBy(() -> h.recordDdl("y", alterDiff(ColumnChange.modify(RowShape.Column.of("missing", "int", true)))))
                 .hasMessageContaining("no such column");
-        assertThatThrownBy(() -> h.recordDdl("z", alterDiff(ColumnChange.rename("note", "id")))).hasMessageContaining("already exists");
+        assertThatThrownBy(() -> h.recordDdl("z", alterDiff(ColumnChange.rename("note", "id"))))
+                .hasMessageContaining("already exists");
         assertThatThrownBy(() -> h.recordDdl("w", alterDiff(ColumnChange.add(RowShape.Column.of("x", "int", true), 9))))
                 .hasMessageContaining("only 2 columns");
         assertThat(h.entries()).hasSize(1);

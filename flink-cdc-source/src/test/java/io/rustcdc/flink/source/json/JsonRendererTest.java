@@ -167,7 +167,8 @@ class JsonRendererTest {
 
     @Test
     void envelope() throws IOException {
-        RowType type = RowType.of(List.of("id", "amount"), List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.DECIMAL)));
+        RowType type = RowType.of(List.of("id", "amount"),
+                List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.DECIMAL)));
         RowShape shape = RowShape.of("public", "orders",
                 List.of(RowShape.Column.of("id", "bigint", false), RowShape.Column.of("amount", "numeric(12,4)", false)),
                 List.of("id"));
@@ -180,7 +181,8 @@ class JsonRendererTest {
         assertThat(json).isEqualTo("{\"op\":\"insert\",\"schema\":\"public\",\"table\":\"orders\","
                 + "\"after\":{\"id\":\"9\",\"amount\":\"12.5000\"},"
                 + "\"source\":{\"connector\":\"postgres\",\"db\":\"shop\",\"schema\":\"public\",\"table\":\"orders\","
-                + "\"position\":\"0/16B3748\",\"commit_time\":\"2024-03-30T23:30:00Z\",\"snapshot\":false,\"type_mapping\":\"v2\"},"
+                + "\"position\":\"0/16B3748\",\"commit_time\":\"2024-03-30T23:30:00Z\",\"snapshot\":false,"
+                + "\"type_mapping\":\"v2\"},"
                 + "\"transaction\":{\"id\":\"768\",\"index\":1},"
                 + "\"shape\":{\"id\":\"b624610ff39e262dce3871616498fde0548b197edb6459794bb3754d474a515a\","
                 + "\"schema\":\"public\",\"table\":\"orders\",\"columns\":["
@@ -193,7 +195,8 @@ class JsonRendererTest {
 
         String compact = new String(JsonRenderer.builder().shapes(ShapeRendering.ID).build().render(e), StandardCharsets.UTF_8);
         assertThat(MAPPER.readTree(compact).get("shape").toString()).isEqualTo(
-                "{\"id\":\"b624610ff39e262dce3871616498fde0548b197edb6459794bb3754d474a515a\",\"schema\":\"public\",\"table\":\"orders\"}");
+                "{\"id\":\"b624610ff39e262dce3871616498fde0548b197edb6459794bb3754d474a515a\","
+                        + "\"schema\":\"public\",\"table\":\"orders\"}");
     }
 
     @Test
@@ -202,7 +205,8 @@ class JsonRendererTest {
         RowShape shape = RowShape.of("public", "orders",
                 List.of(RowShape.Column.of("id", "bigint", false), RowShape.Column.of("note", "text", true)), List.of("id"));
         RowShape other = RowShape.of("public", "orders",
-                List.of(RowShape.Column.of("id", "bigint", false), RowShape.Column.of("note", "varchar(9)", true)), List.of("id"));
+                List.of(RowShape.Column.of("id", "bigint", false), RowShape.Column.of("note", "varchar(9)", true)),
+                List.of("id"));
         JsonRenderer renderer = JsonRenderer.create();
         for (RowShape s : List.of(shape, other, shape)) {
             for (String note : new String[] {"plain", "caf\u00e9 \ud83d\ude00 \u0001 \"q\" \\", ""}) {

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
 /** The handoff's decisions, with a mark that is simply the set of positions a chunk reflects. */
 class HandoffTest {
     static final TableId T = TableId.of("d", "s", "t");
-    static final RowType TYPE = RowType.of(List.of("id", "v"), List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.TEXT)));
+    static final RowType TYPE = RowType.of(List.of("id", "v"),
+            List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.TEXT)));
     static final ChunkKey KEY = ChunkKey.restored(List.of("id"), List.of(ValueType.of(ValueKind.BIGINT)),
             TestKeyOrder.ASCENDING);
 
@@ -44,7 +45,8 @@ class HandoffTest {
     private static List<ChunkSplit<HashSet<Long>>> chunks() {
         return List.of(
                 ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L}).finished(new HashSet<>(Set.of(5L))),
-                ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, new Object[] {20L}).finished(new HashSet<>(Set.of(5L))),
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, new Object[] {20L})
+                        .finished(new HashSet<>(Set.of(5L))),
                 ChunkSplit.<HashSet<Long>>of(T, KEY, 2, new Object[] {20L}, null).finished(new HashSet<>()));
     }
 
@@ -110,7 +112,8 @@ class HandoffTest {
                 List.of(TablePlan.start(T, KEY)), false);
         assertThat(adding.decide(insert(3), at5)).isNull();
         assertThat(adding.decide(insert(15), new TestPosition(7))).isNull();
-        adding.addChunk(ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L}).finished(new HashSet<>(Set.of(5L))), false);
+        adding.addChunk(ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L})
+                .finished(new HashSet<>(Set.of(5L))), false);
         assertThat(adding.decide(insert(4), new TestPosition(8))).isNotNull();
         ChunkSplit<HashSet<Long>> missesPosition7 =
                 ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, null).finished(new HashSet<>(Set.of(5L)));

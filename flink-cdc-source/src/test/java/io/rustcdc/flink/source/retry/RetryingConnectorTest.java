@@ -161,7 +161,8 @@ class RetryingConnectorTest {
             rows.clear();
             scripted.chunkFailures.add(2); // fails after two rows: those may be emitted, so it is not repeated
             assertThatThrownBy(() -> session.readChunk(DESCRIBED, List.of("id"), null, null, rows::add))
-                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONNECTION));
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONNECTION));
             assertThat(rows).hasSize(2);
             assertThat(scripted.sessions).isEqualTo(2);
             assertThat(session.currentPosition()).as("the next call opens a new session").isEqualTo(new TestPosition(3));

@@ -87,8 +87,8 @@ final class RandomChangeEvents {
                 return ShapeChange.columnRenamed(from, column(name(5)));
             case COLUMN_TYPE_CHANGED:
             case COLUMN_NULLABILITY_CHANGED:
-                RowShape.Column to = RowShape.Column.of(from.name(), random.nextBoolean() ? from.dataType() : "x" + from.dataType(),
-                        !from.nullable());
+                String type = random.nextBoolean() ? from.dataType() : "x" + from.dataType();
+                RowShape.Column to = RowShape.Column.of(from.name(), type, !from.nullable());
                 return ShapeChange.columnChanged(from, to);
             case PRIMARY_KEY_CHANGED:
                 return ShapeChange.primaryKeyChanged(names(), names());

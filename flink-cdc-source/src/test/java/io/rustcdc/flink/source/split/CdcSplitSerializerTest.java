@@ -77,7 +77,8 @@ public class CdcSplitSerializerTest {
     @Test
     void readsBytesWrittenByVersion1() throws IOException {
         assertThat(SERIALIZER.deserialize(1, resource("/serializer-snapshots/chunk-split-v1.bin"))).isEqualTo(chunk());
-        StreamSplit<?, ?> v1 = (StreamSplit<?, ?>) SERIALIZER.deserialize(1, resource("/serializer-snapshots/stream-split-v1.bin"));
+        StreamSplit<?, ?> v1 = (StreamSplit<?, ?>) SERIALIZER.deserialize(1,
+                resource("/serializer-snapshots/stream-split-v1.bin"));
         assertThat(v1).isEqualTo(stream());
         assertThat(v1.adding()).isEmpty();
     }
@@ -97,7 +98,8 @@ public class CdcSplitSerializerTest {
 
     @Test
     void readsBytesWrittenByVersion3() throws IOException {
-        StreamSplit<?, ?> v3 = (StreamSplit<?, ?>) SERIALIZER.deserialize(3, resource("/serializer-snapshots/stream-split-v3.bin"));
+        StreamSplit<?, ?> v3 = (StreamSplit<?, ?>) SERIALIZER.deserialize(3,
+                resource("/serializer-snapshots/stream-split-v3.bin"));
         assertThat(v3).isEqualTo(streamRedelivered());
         assertThat(v3.handoff().get(1).isRedelivered()).isTrue();
         assertThat(v3.handoff().get(0).isRedelivered()).isFalse();
@@ -165,7 +167,8 @@ public class CdcSplitSerializerTest {
         assertThat(key.splittable()).as("the test order orders text of its collation").isTrue();
         assertThat(read.adding().get(read.adding().size() - 1).key()).isEqualTo(key);
         // a key read from version 4 has no collation, so its text is not ordered
-        StreamSplit<?, ?> v4 = (StreamSplit<?, ?>) SERIALIZER.deserialize(4, resource("/serializer-snapshots/stream-split-v4.bin"));
+        StreamSplit<?, ?> v4 = (StreamSplit<?, ?>) SERIALIZER.deserialize(4,
+                resource("/serializer-snapshots/stream-split-v4.bin"));
         assertThat(v4.handoff().get(0).key().collations()).containsOnlyNulls();
     }
 

@@ -135,7 +135,10 @@ public final class SqlServerColumn {
         return valueType;
     }
 
-    /** The declared type in SQL Server's syntax, modifier included: {@code decimal(12,4)}, {@code nvarchar(255)}, {@code datetime2(3)}. */
+    /**
+     * The declared type in SQL Server's syntax, modifier included: {@code decimal(12,4)}, {@code nvarchar(255)},
+     * {@code datetime2(3)}.
+     */
     public String dataType() {
         switch (type) {
             case "decimal":

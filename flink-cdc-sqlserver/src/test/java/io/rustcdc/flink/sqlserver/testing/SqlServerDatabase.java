@@ -103,7 +103,10 @@ public final class SqlServerDatabase extends SqlDatabase implements AutoCloseabl
                 + "') AND ct.start_lsn IS NOT NULL", "1");
     }
 
-    /** Adds capture instance {@code instance} to {@code dbo.table} (a second one: an ALTER's switch) and waits until it has a floor. */
+    /**
+     * Adds capture instance {@code instance} to {@code dbo.table} (a second one: an ALTER's switch) and waits until it
+     * has a floor.
+     */
     public void enableInstance(String table, String instance) {
         execute("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'" + table
                 + "', @role_name = NULL, @capture_instance = N'" + instance + "'");

@@ -1,0 +1,274 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.mysql.types.MySqlColumn;
+import io.rustcdc.flink.mysql.types.SnapshotValues;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.JdbcTransactions;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import javax.annotation.Nullable;
+
+/**
+ * Reads a session's snapshot chunks. Each chunk is read in its own {@code START TRANSACTION WITH
+ * CONSISTENT SNAPSHOT}, whose binlog position is the chunk's mark: exactly the transactions before it
+ * are in the chunk. MariaDB reports that position where other sessions may overwrite it, so it is
+ * known only where two positions read around the snapshot's opening agree ({@link #readMariaDbChunk});
+ * Oracle MySQL reports none. Otherwise a chunk is completed from the binlog up to the binlog's end
+ * read after its snapshot, which is its mark ({@link #readChunkWithBackfill}). Not thread-safe, but
+ * {@link #abortWindow} may be called from any thread.
+ */
+final class ChunkReader {
+    /**
+     * MariaDB: how many times a chunk's snapshot is opened in search of one with no commit between the
+     * positions that bound it, before the chunk is completed from the binlog ({@link #readMariaDbChunk}).
+     */
+    static final int EXACT_ATTEMPTS = 5;
+
+    private final MySqlSourceConfig config;
+    private final Connection connection;
+    private final BinlogPositions positions;
+    /** Describes a table on the session's connection (inside a chunk's transaction, as it reads it). */
+    private final Function<TableId, MySqlTable> describe;
+    private final SourceInfo snapshotSource;
+    /** The catalogue connection of a MariaDB chunk's binlog window while it is read, else null. */
+    @Nullable
+    private volatile Connection windowConnection;
+    /**
+     * Oracle MySQL: a binlog position before which every transaction is in the GTIDs executed when
+     * the last chunk was read, so in those of every later chunk; its backfill starts there instead
+     * of at the start of the binlog file (which the server would read through). Null until then.
+     */
+    @Nullable private MySqlPosition backfillBound;
+
+    ChunkReader(MySqlSourceConfig config, Connection connection, BinlogPositions positions,
+            Function<TableId, MySqlTable> describe) {
+        this.config = config;
+        this.connection = connection;
+        this.positions = positions;
+        this.describe = describe;
+        this.snapshotSource = SourceInfo.snapshot(config.flavor().sourceName(), null);
+    }
+
+    /** Streams the rows of the key range ({@code after}, {@code upTo}] to {@code out}; returns the chunk's mark. */
+    MySqlPosition read(TableId table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
+            Consumer<ChangeEvent> out) {
+        if (config.flavor() == ServerFlavor.MYSQL) {
+            return readChunkWithBackfill(table, keyColumns, after, upTo, out);
+        }
+        return readMariaDbChunk(table, keyColumns, after, upTo, out);
+    }
+
+    /**
+     * A chunk on MariaDB. The server's {@code binlog_snapshot_file} and {@code binlog_snapshot_position}
+     * cannot be its mark: every {@code SHOW STATUS} (of any session, e.g. another chunk's reader or a
+     * monitoring tool) writes them into one array shared by all sessions before it reads them out, under
+     * a lock that the others share, so a session may read another's values (seen: a chunk marked after
+     * a transaction its rows did not show, which the handoff then dropped). Whatever that array holds is
+     * a position some session's commit or snapshot had earlier, so read before the snapshot is opened it
+     * is a position {@code L} every transaction before which the snapshot sees; the binlog's end {@code
+     * H} read after it is at or after every transaction it sees. When {@code L} = {@code H} that is the
+     * snapshot's position, and the rows stream out as they are read; after {@link #EXACT_ATTEMPTS}
+     * snapshots with commits in between, the chunk is completed from the binlog from {@code L} to
+     * {@code H} as on Oracle MySQL ({@link ChunkBackfill#applyFrom}) and marked {@code H}: the window
+     * is read first, while the snapshot stays open, and the rows stream through what it changed
+     * ({@link #readThroughWindow}), so only the keys it changed are held.
+     */
+    private MySqlPosition readMariaDbChunk(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        for (int attempt = 1; ; attempt++) {
+            boolean mayRetry = attempt < EXACT_ATTEMPTS;
+            MySqlPosition mark;
+            try (Statement s = connection.createStatement()) {
+                s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                // outside a transaction: a commit position from before the snapshot
+                MySqlPosition low = positions.snapshotPosition();
+                s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+                mark = committed(s, () -> {
+                    MySqlPosition high = positions.binlogEnd();
+                    if (!low.equals(high) && mayRetry) {
+                        return null; // commits in between: open the snapshot again
+                    }
+                    // described inside the chunk's transaction: the rows carry the shape they were read with
+                    MySqlTable described = describe.apply(tableId);
+                    if (low.equals(high)) {
+                        readRows(described, keyColumns, after, upTo, out); // exact: the rows stream out
+                        return high;
+                    }
+                    return readThroughWindow(described, keyColumns, after, upTo, low, high, out) ? high : null;
+                });
+                if (mark != null) {
+                    // with its GTIDs, the mark still orders against the stream after a move to a replica
+                    return positions.withGtids(mark);
+                }
+            } catch (SQLException e) {
+                throw MySqlConnections.failure(config, e);
+            }
+            if (attempt == EXACT_ATTEMPTS + 2) {
+                throw schemaChanged(tableId, 3);
+            }
+        }
+    }
+
+    /**
+     * The chunk's rows, read in the open snapshot, completed by the binlog from {@code low} to {@code
+     * high} (read first, while the snapshot stays open, on a connection of its own: only the keys it
+     * changed are held), streamed out as they are read; false when the table's schema changed in that
+     * window (the chunk must be read again).
+     */
+    private boolean readThroughWindow(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, MySqlPosition low, MySqlPosition high, Consumer<ChangeEvent> out)
+            throws SQLException {
+        ChunkBackfill window;
+        try (Connection catalogue = MySqlConnections.connect(config)) {
+            windowConnection = catalogue; // so that abortWindow() ends a read blocked on it too
+            window = new ChunkBackfill(config, catalogue, positions.charsets(), described.description, keyColumns,
+                    after, upTo, List.of());
+            if (!window.applyFrom(low, high)) {
+                return false;
+            }
+        } finally {
+            windowConnection = null;
+        }
+        TableDescription d = described.description;
+        readRows(described, keyColumns, after, upTo, e -> window.merge(e.after(), row -> out.accept(read(d, row))));
+        window.rows().forEach(row -> out.accept(read(d, row)));
+        return true;
+    }
+
+    /**
+     * A chunk on Oracle MySQL, exact without locks (docs/mysql.md, "Snapshot and handoff"): {@code L}
+     * = {@code @@GLOBAL.gtid_executed} read before the consistent snapshot is opened (a GTID is added
+     * there only after its transaction committed in the engine, so the snapshot sees every
+     * transaction of {@code L}); the chunk's rows read in the snapshot; {@code H} = the binlog's end
+     * read after the snapshot was opened (a transaction the snapshot sees was written to the binlog
+     * before it committed, so it lies before {@code H}). The binlog from {@code L} (every transaction
+     * not in it, in binlog order) up to {@code H} is then applied to the rows by key, full row images
+     * setting or removing a row: for each key the last change before {@code H} decides, and a key
+     * without one is as the snapshot read it, as no transaction after {@code L} touched it. The rows are
+     * then the table's at {@code H}, which is the chunk's mark. A schema change of the table in that
+     * window reads the chunk again.
+     */
+    private MySqlPosition readChunkWithBackfill(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        for (int attempt = 1; ; attempt++) {
+            MySqlGtidSet low;
+            Snapshot read;
+            List<Row> held = new ArrayList<>();
+            try (Statement s = connection.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
+                    rs.next();
+                    low = MySqlGtidSet.parse(rs.getString(1));
+                }
+                s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+                read = committed(s, () -> {
+                    MySqlPosition high = positions.binlogEnd(); // after the snapshot was opened
+                    MySqlTable described = describe.apply(tableId);
+                    readRows(described, keyColumns, after, upTo, e -> held.add(e.after()));
+                    return new Snapshot(high, described);
+                });
+            } catch (SQLException e) {
+                throw MySqlConnections.failure(config, e);
+            }
+            ChunkBackfill backfill = backfill(read.described, keyColumns, after, upTo, held);
+            boolean complete = backfill.apply(low, read.high, backfillBound);
+            if (backfill.nextBound() != null) {
+                backfillBound = backfill.nextBound();
+            }
+            if (complete) {
+                emit(backfill, read.described.description, out);
+                // with its GTIDs, the mark still orders against the stream after a move to a replica
+                return backfill.high(read.high);
+            }
+            if (attempt == 3) {
+                throw schemaChanged(tableId, attempt);
+            }
+        }
+    }
+
+    /** What a chunk's snapshot read: the binlog's end after it was opened, and the table as described in it. */
+    private record Snapshot(MySqlPosition high, MySqlTable described) {}
+
+    /** {@code read} in the transaction open on {@code s}, then its commit; a rollback when it fails. */
+    private static <T> T committed(Statement s, JdbcTransactions.Work<T> read) throws SQLException {
+        return JdbcTransactions.committed(read, () -> s.execute("COMMIT"), () -> s.execute("ROLLBACK"));
+    }
+
+    private ChunkBackfill backfill(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, List<Row> held) {
+        return new ChunkBackfill(config, connection, positions.charsets(), described.description, keyColumns, after,
+                upTo, held);
+    }
+
+    private void emit(ChunkBackfill backfill, TableDescription d, Consumer<ChangeEvent> out) {
+        backfill.rows().forEach(row -> out.accept(read(d, row)));
+    }
+
+    private ChangeEvent read(TableDescription d, Row row) {
+        return ChangeEvent.builder(Op.READ, d.table(), snapshotSource).after(row).shape(d.shape()).build();
+    }
+
+    private static CdcException schemaChanged(TableId tableId, int reads) {
+        return new CdcException(CdcException.Kind.STATE, "Table " + tableId.database() + "." + tableId.table()
+                + " changed its schema while each of " + reads + " reads of one of its chunks was completed "
+                + "from the binlog; the source fails so that it restarts and reads the chunk again.");
+    }
+
+    private void readRows(MySqlTable table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
+            Consumer<ChangeEvent> out) throws SQLException {
+        List<MySqlColumn> columns = table.columns;
+        StringBuilder sql = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(SnapshotValues.select(columns.get(i), MySqlSql.quote(columns.get(i).name())));
+        }
+        sql.append(" FROM ").append(MySqlSql.qualified(table.description.table()));
+        if (after != null || upTo != null) {
+            sql.append(" WHERE ");
+            if (after != null) {
+                sql.append(MySqlSql.tuple(keyColumns)).append(" > ").append(MySqlSql.placeholders(keyColumns));
+            }
+            if (upTo != null) {
+                sql.append(after != null ? " AND " : "").append(MySqlSql.tuple(keyColumns)).append(" <= ")
+                        .append(MySqlSql.placeholders(keyColumns));
+            }
+        }
+        try (PreparedStatement s = connection.prepareStatement(sql.toString(), ResultSet.TYPE_FORWARD_ONLY,
+                ResultSet.CONCUR_READ_ONLY)) {
+            s.setFetchSize(1000);
+            int next = MySqlSql.bind(s, 1, after);
+            MySqlSql.bind(s, next, upTo);
+            try (ResultSet rs = s.executeQuery()) {
+                TableDescription d = table.description;
+                while (rs.next()) {
+                    Row.Builder row = Row.builder(d.rowType());
+                    for (int i = 0; i < columns.size(); i++) {
+                        row.set(i, SnapshotValues.decode(columns.get(i), rs, i + 1));
+                    }
+                    out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource).after(row.build())
+                            .shape(d.shape()).build());
+                }
+            }
+        }
+    }
+
+    /** Ends a read blocked on a MariaDB chunk's binlog window, if one is under way. Any thread. */
+    void abortWindow() {
+        Connection window = windowConnection;
+        if (window != null) {
+            Disconnects.abort(window);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.rustcdc.flink.source.enumerator;
+
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.split.TablePlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * The enumerator as the snapshot operations see it ({@link SnapshotOperations.Snapshot}): a table's
+ * progress from the snapshot's chunks, the captured tables and the stream's added tables, and what
+ * an operation does to them. Coordinator thread only.
+ */
+@Internal
+final class OperationsView<M> implements SnapshotOperations.Snapshot {
+    private final SnapshotChunks<M> chunks;
+    private final StreamOwner<?, M> stream;
+    /** The enumerator's captured tables: a table whose first snapshot is stopped leaves them. */
+    private final Set<TableId> tables;
+    private final boolean streams;
+    private final Supplier<Set<TableId>> known;
+    private final Consumer<TableDiscovery.Found> startNew;
+    private final Consumer<List<TablePlan>> changed;
+    /** Rereads requested in this poll, sent after the flags. */
+    private final List<TablePlan> rereadsToSend = new ArrayList<>();
+
+    /**
+     * @param known every table the source captures or is taking in
+     * @param startNew takes a table not captured into the snapshot, or hands it to the stream's reader
+     * @param changed the flags changed: chunks may be assigned, or the stream's reader is told the flags,
+     *     then the rereads given
+     */
+    OperationsView(SnapshotChunks<M> chunks, StreamOwner<?, M> stream, Set<TableId> tables, boolean streams,
+            Supplier<Set<TableId>> known, Consumer<TableDiscovery.Found> startNew, Consumer<List<TablePlan>> changed) {
+        this.chunks = chunks;
+        this.stream = stream;
+        this.tables = tables;
+        this.streams = streams;
+        this.known = known;
+        this.startNew = startNew;
+        this.changed = changed;
+    }
+
+    @Override
+    public boolean first() {
+        return stream.notCreated();
+    }
+
+    @Override
+    public boolean streams() {
+        return streams;
+    }
+
+    @Override
+    public boolean captured(TableId table) {
+        return tables.contains(table);
+    }
+
+    @Override
+    public boolean inSnapshot(TableId table) {
+        return first() ? chunks.inProgress(table) : stream.adding(table);
+    }
+
+    @Override
+    public boolean readingChunks(TableId table) {
+        return chunks.reading(table);
+    }
+
+    @Override
+    public Set<TableId> tables() {
+        return known.get();
+    }
+
+    @Override
+    public int chunksPlanned(TableId table) {
+        return chunks.chunksPlanned(table);
+    }
+
+    @Override
+    public int chunksRead(TableId table) {
+        return chunks.chunksRead(table);
+    }
+
+    @Override
+    public void startNew(TableDiscovery.Found table) {
+        startNew.accept(table);
+    }
+
+    @Override
+    public void reread(TablePlan plan) {
+        if (stream.answered()) {
+            rereadsToSend.add(plan);
+        } // otherwise handed over with the answer to the stream's reader
+    }
+
+    @Override
+    public void drop(TableId table) {
+        if (first()) {
+            if (chunks.inProgress(table)) {
+                chunks.drop(table);
+                tables.remove(table); // a table partly read is not captured: its changes would be no changelog
+            }
+        } else {
+            stream.drop(table);
+        }
+    }
+
+    @Override
+    public void changed() {
+        changed.accept(rereadsToSend);
+        rereadsToSend.clear();
+    }
+}
