@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * statement that fixes it: {@code wal_level}, the role's REPLICATION attribute, the publication
  * (present, publishing every operation, covering the captured tables, and publishing the partitions of a
  * partitioned table under its root's name), REPLICA IDENTITY (of a partitioned table and each of its
- * partitions), and SELECT on each table for snapshots with no row-level security policy applying. Creates the publication only when the
- * configuration allows.
+ * partitions), and SELECT on each table for snapshots with no row-level security policy applying.
+ * Creates the publication only when the configuration allows.
  */
 final class PgPrerequisites {
     private static final Logger LOG = LoggerFactory.getLogger(PgPrerequisites.class);
