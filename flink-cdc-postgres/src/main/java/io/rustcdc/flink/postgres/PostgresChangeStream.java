@@ -37,6 +37,8 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private final PgReplicationChannel channel;
     private final PgSlotCheck slotCheck;
     private final PgOutputDecoder decoder;
+    /** The pgoutput messages' bytes read so far ({@link #bytesRead}); the polling thread's. */
+    private long bytesRead;
 
     PostgresChangeStream(PostgresSourceConfig config, TableFilter filter, PostgresPosition from) {
         config.requireStreaming();
@@ -115,6 +117,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
                 }
                 ByteBuffer message = channel.readPending();
                 if (message != null) {
+                    bytesRead += message.remaining();
                     decoder.handle(message);
                     pauseMillis = 1;
                     continue;
@@ -179,6 +182,16 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     @Override
     public void registerMetrics(org.apache.flink.metrics.MetricGroup group) {
         slotCheck.registerMetrics(group);
+    }
+
+    /**
+     * The bytes of the pgoutput messages read (each change's, and each transaction's begin and commit,
+     * relation and type messages, logical messages), as PostgreSQL sent them inside the replication
+     * protocol; not the protocol's own framing, nor the server's keepalives.
+     */
+    @Override
+    public long bytesRead() {
+        return bytesRead;
     }
 
     /** Safe from any thread: the polling thread (or the keepalive) sends it to the server. */
