@@ -32,7 +32,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * with Flink's SQL client declaring the table with {@code 'connector' = 'rustcdc-mariadb'} (on
  * MariaDB) or {@code 'rustcdc-mysql'} (on Oracle MySQL) in {@code upsert} changelog mode, a writer
  * changing it, and the TaskManager killed with SIGKILL and replaced while the job streams: the
- * changelog the print sink wrote, applied in order, ends equal to the table, row by row.
+ * changelog the print sink wrote, applied in order, ends equal to the table, row by row; then the binlog
+ * gauges the alerts of docs/operations.md are built from show the stream at the binlog's end in a scrape of
+ * Flink's Prometheus reporters.
  *
  * <p>Each flavor runs on a server of the test's own, whatever {@code -Drustcdc.mysql.flavor} says;
  * {@code -Doracle-mysql.skip} leaves out Oracle MySQL, which needs root (see the README).
@@ -80,7 +82,8 @@ class MySqlSqlClientClusterITCase {
                 "  'hostname' = '" + source.host() + "', 'port' = '" + source.port() + "',",
                 "  'username' = '" + source.cdcUser() + "', 'password.file' = '" + passwordFile + "',",
                 "  'database-name' = '" + source.name() + "', 'table-name' = 'orders',",
-                "  'server-id' = '" + serverId + "', 'scan.incremental.snapshot.chunk.size' = '500'",
+                "  'server-id' = '" + serverId + "', 'scan.incremental.snapshot.chunk.size' = '500',",
+                "  'binlog.check-interval' = '1 s'",
                 ");",
                 "CREATE TABLE " + sink + " (",
                 "  id BIGINT, status STRING, amount DECIMAL(12, 2), PRIMARY KEY (id) NOT ENFORCED",
@@ -94,6 +97,7 @@ class MySqlSqlClientClusterITCase {
         Pattern printed = Pattern.compile(Pattern.quote(sink) + "(?::\\d+)?> ([+-][IUD])\\[(\\d+), ([^,\\]]+), ([^\\]]+)]");
         try {
             killWhileStreamingAndCompare(cluster, source, job, printed, serverId);
+            assertBinlogGaugesAreScraped(cluster, job, connector.substring("rustcdc-".length()));
         } catch (Throwable failure) {
             try {
                 cluster.cli("cancel", job); // so that its slots are free for the next test
@@ -138,6 +142,36 @@ class MySqlSqlClientClusterITCase {
             throw new AssertionError(e.getMessage() + "; " + differences(actual, expected), e);
         }
         assertThat(kinds(printedLines(cluster, printed))).contains("+I", "+U", "-D");
+    }
+
+    /**
+     * The binlog alerts of docs/operations.md are built from numeric gauges as Flink's Prometheus reporter
+     * exports them: once the writer has stopped, the streaming subtask (on the replacement TaskManager) is at
+     * the server's binlog end, every lag 0, and {@code numBytesIn} counted the events it read.
+     */
+    private static void assertBinlogGaugesAreScraped(FlinkCluster cluster, String job, String group) {
+        String reader = "flink_taskmanager_job_task_operator_";
+        String gauge = reader + group + "_";
+        PrometheusScrape[] scraped = new PrometheusScrape[1];
+        long start = System.nanoTime();
+        try {
+            Poll.until("the binlog gauges at the binlog's end in a Prometheus scrape", Duration.ofSeconds(60), () -> {
+                PrometheusScrape s = PrometheusScrape.of(cluster, job);
+                scraped[0] = s;
+                return s.max(gauge + "binlogServerFileIndex") >= 0 && s.max(gauge + "binlogLagSeconds") == 0
+                        && s.max(gauge + "binlogLagBytes") == 0 && s.max(gauge + "gtidsBehind") == 0
+                        && s.max(gauge + "binlogFileIndex") == s.max(gauge + "binlogServerFileIndex")
+                        && s.max(gauge + "binlogPosition") >= s.max(gauge + "binlogServerPosition")
+                        && s.max(reader + "numBytesIn") > 0;
+            });
+        } catch (AssertionError e) {
+            PrometheusScrape s = scraped[0];
+            throw new AssertionError(e.getMessage() + "; scraped " + (s == null ? "nothing" : s.namesContaining(group)
+                    .stream().map(n -> n + "=" + s.values(n)).toList()), e);
+        }
+        assertThat(scraped[0].values(reader + "numRecordsInErrors")).isNotEmpty().containsOnly(0.0);
+        System.out.printf("Scraped %s's binlog gauges at the end in %d ms: numBytesIn %.0f%n", group,
+                (System.nanoTime() - start) / 1_000_000, scraped[0].max(reader + "numBytesIn"));
     }
 
     private static void createOrders(MySqlDatabase db) {

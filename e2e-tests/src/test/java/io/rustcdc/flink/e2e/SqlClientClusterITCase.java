@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The shaded SQL connector jar dropped into the lib/ folder of a session cluster, and a SQL script
  * run with Flink's SQL client ({@code sql-client.sh -f}): a continuous aggregate over a table that
- * a writer keeps changing ends equal to the same aggregate computed by PostgreSQL.
+ * a writer keeps changing ends equal to the same aggregate computed by PostgreSQL; and the metrics the
+ * alerts of docs/operations.md are built from show in a scrape of Flink's Prometheus reporters.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(600)
@@ -78,7 +80,46 @@ class SqlClientClusterITCase {
         }
         Poll.until("the printed aggregate to equal " + expected, Duration.ofMinutes(2),
                 () -> printedTotals(cluster.taskManagerOut(1)).equals(expected));
+        assertAlertMetricsAreScraped(cluster, job);
         cluster.cli("cancel", job);
+    }
+
+    /**
+     * The alerts of docs/operations.md are built from numeric metrics as Flink's Prometheus reporter
+     * exports them: the reader's (bytes read, errors, retries, fetch lag), the slot's, the enumerator's
+     * and the job's restarts, read here from the running job; {@code pendingRecords} is not registered.
+     */
+    private static void assertAlertMetricsAreScraped(FlinkCluster cluster, String job) {
+        String reader = "flink_taskmanager_job_task_operator_";
+        String enumerator = "flink_jobmanager_job_operator_coordinator_enumerator_";
+        PrometheusScrape[] scraped = new PrometheusScrape[1];
+        long start = System.nanoTime();
+        try {
+            Poll.until("the alerts' metrics in a Prometheus scrape", Duration.ofSeconds(60), () -> {
+                PrometheusScrape s = PrometheusScrape.of(cluster, job);
+                scraped[0] = s;
+                return s.max(reader + "numBytesIn") > 0 && s.max(reader + "postgres_slotWalStatusCode") == 0
+                        && s.max(reader + "currentFetchEventTimeLag") >= 0
+                        && !s.values(reader + "connectionRetries").isEmpty()
+                        && s.max(enumerator + "snapshotChunksRead") > 0
+                        && !s.values(enumerator + "connectionRetries").isEmpty()
+                        && !s.values("flink_jobmanager_job_numRestarts").isEmpty();
+            });
+        } catch (AssertionError e) {
+            PrometheusScrape s = scraped[0];
+            throw new AssertionError(e.getMessage() + "; the job's metrics of those names: " + (s == null ? "none"
+                    : List.of(s.namesContaining("numBytesIn"), s.namesContaining("slotWalStatusCode"),
+                            s.namesContaining("FetchEventTimeLag"), s.namesContaining("connectionRetries"),
+                            s.namesContaining("snapshotChunksRead"), s.namesContaining("numRestarts"))), e);
+        }
+        PrometheusScrape s = scraped[0];
+        assertThat(s.values(reader + "numRecordsInErrors")).as("no record is skipped").isNotEmpty().containsOnly(0.0);
+        assertThat(s.max(reader + "postgres_slotLagBytes")).isGreaterThanOrEqualTo(0);
+        assertThat(s.values(reader + "postgres_slotSafeWalSizeBytes")).isNotEmpty();
+        assertThat(s.namesContaining("pendingRecords")).isEmpty();
+        System.out.printf("Scraped in %d ms: numBytesIn %.0f, slotLagBytes %.0f, currentFetchEventTimeLag %.0f ms%n",
+                (System.nanoTime() - start) / 1_000_000, s.max(reader + "numBytesIn"),
+                s.max(reader + "postgres_slotLagBytes"), s.max(reader + "currentFetchEventTimeLag"));
     }
 
     /** The aggregate's rows as the print sink's changelog leaves them: status to "count|sum". */

@@ -3,6 +3,7 @@ package io.rustcdc.flink.mysql;
 import io.rustcdc.flink.source.CdcException;
 import java.io.Serializable;
 import java.util.Collections;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -117,6 +118,27 @@ public final class MariaDbGtidPosition implements Serializable {
             return null;
         }
         return behind ? -1 : ahead ? 1 : 0;
+    }
+
+    /**
+     * How many transactions this position is behind {@code server}'s (its {@code gtid_binlog_pos}), counted
+     * by sequence numbers: per domain, the server's sequence less this position's (0 for a domain this
+     * position does not hold), where the server's is further. Exact while each domain's numbers go up by
+     * one per transaction, as MariaDB assigns them unless a session sets {@code gtid_seq_no}. {@link
+     * Long#MAX_VALUE} when there are more.
+     */
+    long sequencesBehind(MariaDbGtidPosition server) {
+        long count = 0;
+        for (Map.Entry<Long, long[]> e : server.domains.entrySet()) {
+            long[] mine = domains.get(e.getKey());
+            long theirs = e.getValue()[1];
+            long ours = mine == null ? 0 : mine[1];
+            if (Long.compareUnsigned(theirs, ours) > 0) {
+                long behind = theirs - ours;
+                count = behind < 0 || count + behind < 0 ? Long.MAX_VALUE : count + behind;
+            }
+        }
+        return count;
     }
 
     public boolean isEmpty() {

@@ -75,6 +75,10 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private final StreamFailures failures;
     /** What DDL statements are classified against (only {@link #statement} and the rows read update it). */
     private final HeldShapes heldShapes = new HeldShapes();
+    /** How far the stream has read, and the bytes its client received; sampled by {@link #check}. */
+    private final BinlogProgress progress;
+    /** The lag gauges' samples; none for a backfill. */
+    @Nullable private final BinlogCheck check;
     private volatile boolean closing;
 
     private String file;
@@ -161,6 +165,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         }
         this.client = BinlogClients.create(config, from.file(), from.offset(), this::enqueue, this::fail,
                 backfill ? this::end : null);
+        this.progress = new BinlogProgress(from);
+        client.registerEventListener(progress);
         if (byGtids) {
             // the server finds the first transaction after the GTIDs in its own binlog: a replica's too
             client.setGtidSet(from.gtidText());
@@ -176,6 +182,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
                     + " at " + config.hostname() + ":" + config.port() + " as '" + config.username() + "' from "
                     + from + " (server-id " + config.serverId() + "): " + e.getMessage());
         }
+        this.check = backfill ? null : new BinlogCheck(config, progress);
         if (backfill) {
             LOG.debug("Backfilling from the binlog of {}:{} from {}", config.hostname(), config.port(), from);
         } else {
@@ -353,6 +360,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
             default:
                 break;
         }
+        progress.took(file, event, committed);
     }
 
     private void query(EventHeaderV4 header, QueryEventData query) {
@@ -556,6 +564,20 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         return TransactionInfo.of(id, number, TransactionInfo.UNKNOWN);
     }
 
+    /** The lag gauges ({@link BinlogCheck}); a backfill has none. */
+    @Override
+    public void registerMetrics(org.apache.flink.metrics.MetricGroup group) {
+        if (check != null) {
+            check.registerMetrics(group);
+        }
+    }
+
+    /** The bytes of the binlog events the client received, heartbeats included, as their headers give them. */
+    @Override
+    public long bytesRead() {
+        return progress.bytes();
+    }
+
     @Override
     public void confirm(MySqlPosition position) {
         // the server keeps no reader state: binlog retention is the server's own setting
@@ -581,6 +603,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     @Override
     public void close() {
         closing = true;
+        if (check != null) {
+            check.close();
+        }
         // the client's disconnect skips closing its socket on an interrupted thread (a cancelled task's is)
         boolean interrupted = Thread.interrupted();
         try {

@@ -148,6 +148,29 @@ public final class MySqlGtidSet implements Serializable {
         return true;
     }
 
+    /**
+     * How many transactions of this set {@code other} lacks: those of a server's executed set that a
+     * position's set lacks are the transactions the position is behind by. {@link Long#MAX_VALUE} when
+     * there are more.
+     */
+    long countNotIn(MySqlGtidSet other) {
+        long count = 0;
+        for (Map.Entry<String, List<long[]>> e : intervals.entrySet()) {
+            List<long[]> theirs = other.intervals.getOrDefault(e.getKey(), List.of());
+            for (long[] mine : e.getValue()) {
+                long missing = mine[1] - mine[0] + 1; // numbers start at 1: no overflow
+                for (long[] t : theirs) { // disjoint: their overlaps with this interval add up to at most its length
+                    long overlap = Math.min(mine[1], t[1]) - Math.max(mine[0], t[0]) + 1;
+                    if (overlap > 0) {
+                        missing -= overlap;
+                    }
+                }
+                count = count + missing < 0 ? Long.MAX_VALUE : count + missing;
+            }
+        }
+        return count;
+    }
+
     /** The canonical text: uuids in order, intervals ascending and coalesced, as MySQL accepts it. */
     @Override
     public String toString() {

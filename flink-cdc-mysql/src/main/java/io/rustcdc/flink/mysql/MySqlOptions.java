@@ -59,6 +59,13 @@ public final class MySqlOptions {
                     + "when the server has not cached the user's login yet. Off by default: over an unencrypted "
                     + "connection a man in the middle could hand over a key of its own. Prefer TLS.");
 
+    public static final ConfigOption<Duration> BINLOG_CHECK_INTERVAL = ConfigOptions
+            .key(MySqlSourceConfig.BINLOG_CHECK_INTERVAL)
+            .durationType()
+            .defaultValue(Duration.ofSeconds(10))
+            .withDescription("How often the streaming subtask samples the server's binlog for its lag gauges (the "
+                    + "<flavor>.binlog* and gtidsBehind gauges), 1 s to 10 min, on a thread and connection of its own.");
+
     public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
 
     public static final ConfigOption<Integer> CONNECT_MAX_RETRIES = ConnectionOptions.CONNECT_MAX_RETRIES;

@@ -34,6 +34,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
     public static final String CONNECT_TIMEOUT = "connect.timeout";
     public static final String FOREIGN_KEY_CASCADES = "foreign-key-cascades";
     public static final String ALLOW_PUBLIC_KEY_RETRIEVAL = "allow-public-key-retrieval";
+    public static final String BINLOG_CHECK_INTERVAL = "binlog.check-interval";
 
     private static final long MAX_SERVER_ID = 4_294_967_295L;
 
@@ -42,6 +43,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
     private final long serverId;
     private final ForeignKeyCascades foreignKeyCascades;
     private final boolean allowPublicKeyRetrieval;
+    private final java.time.Duration binlogCheckInterval;
 
     private MySqlSourceConfig(Builder b, ConnectionSettings connection) {
         this.flavor = b.flavor;
@@ -49,6 +51,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
         this.serverId = b.serverId;
         this.foreignKeyCascades = b.foreignKeyCascades;
         this.allowPublicKeyRetrieval = b.allowPublicKeyRetrieval;
+        this.binlogCheckInterval = b.binlogCheckInterval;
     }
 
     /** A builder for a source reading {@code flavor}: MySQL or MariaDB. */
@@ -64,6 +67,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
     public static MySqlSourceConfig fromConfiguration(ServerFlavor flavor, ReadableConfig options) {
         Builder b = builder(flavor).foreignKeyCascades(options.get(MySqlOptions.FOREIGN_KEY_CASCADES))
                 .allowPublicKeyRetrieval(options.get(MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL))
+                .binlogCheckInterval(options.get(MySqlOptions.BINLOG_CHECK_INTERVAL))
                 .connectionOptions(options);
         options.getOptional(MySqlOptions.SERVER_ID).ifPresent(b::serverId);
         return b.build();
@@ -94,6 +98,11 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
         return allowPublicKeyRetrieval;
     }
 
+    /** How often the stream samples the server's binlog for its lag gauges ({@value #BINLOG_CHECK_INTERVAL}). */
+    public java.time.Duration binlogCheckInterval() {
+        return binlogCheckInterval;
+    }
+
     @Override
     public String toString() {
         return "MySqlSourceConfig{" + flavor + " " + connection.describe() + ", password=" + connection.password()
@@ -111,6 +120,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
         private long serverId;
         private ForeignKeyCascades foreignKeyCascades = ForeignKeyCascades.REFUSE;
         private boolean allowPublicKeyRetrieval;
+        private java.time.Duration binlogCheckInterval = MySqlOptions.BINLOG_CHECK_INTERVAL.defaultValue();
 
         private Builder(ServerFlavor flavor) {
             super(MySqlOptions.PORT);
@@ -138,6 +148,15 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
             return this;
         }
 
+        /**
+         * How often the streaming subtask samples the server's binlog (its end, sizes and GTIDs) for the lag
+         * gauges, 1 s to 10 min; default 10 s.
+         */
+        public Builder binlogCheckInterval(java.time.Duration interval) {
+            this.binlogCheckInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public MySqlSourceConfig build() {
             ConnectionSettings settings = buildConnection();
@@ -147,6 +166,8 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
                         + "the server uses (two clients with one id make the server drop one of them)");
             }
             OptionChecks.requireRange(SERVER_ID, serverId, 1, MAX_SERVER_ID);
+            OptionChecks.requireDuration(BINLOG_CHECK_INTERVAL, binlogCheckInterval, java.time.Duration.ofSeconds(1),
+                    java.time.Duration.ofMinutes(10), "1 s to 10 min");
             return new MySqlSourceConfig(this, settings);
         }
     }

@@ -34,6 +34,18 @@ class MySqlSourceConfigTest {
     }
 
     @Test
+    void theBinlogCheckIntervalIsOneSecondToTenMinutes() {
+        assertThat(valid().build().binlogCheckInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThatThrownBy(() -> valid().binlogCheckInterval(Duration.ofMillis(999)).build())
+                .hasMessage("Option 'binlog.check-interval' must be 1 s to 10 min, not PT0.999S");
+        assertThatThrownBy(() -> valid().binlogCheckInterval(Duration.ofMinutes(11)).build())
+                .hasMessageContaining("'binlog.check-interval' must be 1 s to 10 min");
+        assertThat(MySqlSourceConfig.fromConfiguration(ServerFlavor.MARIADB, Configuration.fromMap(Map.of(
+                "hostname", "db", "username", "cdc", "password", "x", "server-id", "7", "binlog.check-interval", "2 s")))
+                .binlogCheckInterval()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
     void requiredOptionsAreNamedAndThePasswordIsNeverShown() {
         assertThatThrownBy(() -> valid().hostname(null).build()).hasMessage("Option 'hostname' is required");
         assertThatThrownBy(() -> valid().password(null).build()).hasMessageContaining("No password");

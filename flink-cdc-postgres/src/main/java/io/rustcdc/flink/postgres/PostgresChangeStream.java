@@ -39,6 +39,8 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private final PgOutputDecoder decoder;
     /** {@code toast.reselect}'s reads, on the catalogue connection; null when the option is off. */
     private final PgToastReselect reselect;
+    /** The pgoutput messages' bytes read so far ({@link #bytesRead}); the polling thread's. */
+    private long bytesRead;
 
     PostgresChangeStream(PostgresSourceConfig config, TableFilter filter, PostgresPosition from) {
         config.requireStreaming();
@@ -119,6 +121,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
                 }
                 ByteBuffer message = channel.readPending();
                 if (message != null) {
+                    bytesRead += message.remaining();
                     decoder.handle(message);
                     pauseMillis = 1;
                     continue;
@@ -186,6 +189,16 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         if (reselect != null) {
             reselect.registerMetrics(group);
         }
+    }
+
+    /**
+     * The bytes of the pgoutput messages read (each change's, and each transaction's begin and commit,
+     * relation and type messages, logical messages), as PostgreSQL sent them inside the replication
+     * protocol; not the protocol's own framing, nor the server's keepalives.
+     */
+    @Override
+    public long bytesRead() {
+        return bytesRead;
     }
 
     /** Safe from any thread: the polling thread (or the keepalive) sends it to the server. */

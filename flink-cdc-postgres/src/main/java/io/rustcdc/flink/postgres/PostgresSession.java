@@ -35,6 +35,8 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     private final Connection connection;
     private final PgCatalog catalog;
     private final CopyRowParser copyParser = new CopyRowParser();
+    /** The bytes of the chunks' rows read so far ({@link #bytesRead}). */
+    private long bytesRead;
     /** Decoders of chunk keys, one per table and key: chunk boundaries are found many times per table. */
     private final java.util.Map<String, RowDecoder> keyDecoders = new java.util.HashMap<>();
 
@@ -144,6 +146,12 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         }
     }
 
+    /** The bytes of the chunks' rows as {@code COPY ... TO STDOUT} sent them: each row's text line, its end included. */
+    @Override
+    public long bytesRead() {
+        return bytesRead;
+    }
+
     @Override
     public PostgresPosition currentPosition() {
         try (Statement s = connection.createStatement();
@@ -201,6 +209,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         try {
             byte[] line;
             while ((line = copy.readFromCopy()) != null) {
+                bytesRead += line.length;
                 copyParser.parse(line, texts);
                 Row.Builder row = Row.builder(table.rowType());
                 for (int i = 0; i < texts.length; i++) {

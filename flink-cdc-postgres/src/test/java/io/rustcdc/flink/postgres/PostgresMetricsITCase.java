@@ -8,12 +8,14 @@ import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.Poll;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
@@ -28,12 +30,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyOut;
 
-/** The source reports Flink's standard source metrics, snapshot progress and the slot's lag. */
+/**
+ * The source reports Flink's standard source metrics (records, and as {@code numBytesIn} exactly the
+ * bytes {@code COPY} sent for the snapshot's rows, then the pgoutput messages' bytes), snapshot
+ * progress, and the slot's lag, which grows while the sink is blocked and falls once it is released.
+ */
 @ExtendWith(PostgresExtension.class)
 @Timeout(300)
 class PostgresMetricsITCase {
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+    /** Holds each record while set (one JVM: the MiniCluster runs in the test's). */
+    static volatile boolean blocked;
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
@@ -54,7 +65,8 @@ class PostgresMetricsITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         env.enableCheckpointing(200);
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "pg").sinkTo(new DiscardingSink<>());
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "pg").map(new Gate()).sinkTo(new DiscardingSink<>());
+        blocked = false;
         JobClient job = env.executeAsync();
         try {
             JobID id = job.getJobID();
@@ -65,8 +77,18 @@ class PostgresMetricsITCase {
             assertThat(value(id, "enumerator.table.public.t1.chunksRead")).contains(11);
             assertThat(value(id, "enumerator.table.public.t1.planningComplete")).contains(1);
             assertThat(value(id, "enumerator.snapshotTablesBeingPlanned")).contains(0);
+            // numBytesIn: the snapshot's rows as COPY sent them (nothing was written since, so nothing streamed)
+            long copied = copyBytes(db, "COPY (SELECT id, v, n FROM public.t1) TO STDOUT");
+            Poll.until("numBytesIn to be the " + copied + " bytes COPY sent", Duration.ofSeconds(30),
+                    () -> sum(id, "numBytesIn") == copied);
             db.execute("INSERT INTO t1 VALUES (100001, 'x', 1)");
             Poll.until("records in", Duration.ofSeconds(60), () -> sum(id, "numRecordsIn") >= 1001);
+            // then the pgoutput messages: at least the transaction's BEGIN (21 bytes) and COMMIT (26)
+            Poll.until("numBytesIn to count the streamed transaction", Duration.ofSeconds(30),
+                    () -> sum(id, "numBytesIn") >= copied + 21 + 26);
+            assertThat(sum(id, "numRecordsInErrors")).as("no record is skipped").isZero();
+            assertThat(REPORTER.getMetricsByIdentifiers(id).keySet()).as("pendingRecords: not known, not registered")
+                    .noneMatch(k -> k.endsWith(".pendingRecords"));
             Poll.until("the fetch lag", Duration.ofSeconds(60), () -> true
                     && value(id, "currentFetchEventTimeLag").map(v -> ((Number) v).longValue() >= 0).orElse(false));
             Poll.until("the slot gauges", Duration.ofSeconds(60),
@@ -98,8 +120,52 @@ class PostgresMetricsITCase {
                 System.out.printf("slotSafeWalSizeBytes: %d (max_slot_wal_keep_size set)%n", safe);
                 assertThat(safe).as("safe_wal_size under max_slot_wal_keep_size").isNotNegative();
             }
+
+            // a blocked sink holds the checkpoints, so nothing is confirmed: the slot's lag grows with the writes
+            Poll.until("the slot's lag at rest", Duration.ofSeconds(30),
+                    () -> ((Number) anyValue(id, "postgres.slotLagBytes").orElseThrow()).longValue() < 1_000_000);
+            long atRest = ((Number) anyValue(id, "postgres.slotLagBytes").orElseThrow()).longValue();
+            blocked = true;
+            for (int i = 0; i < 10; i++) {
+                db.execute("INSERT INTO t1 SELECT g, 'blocked', g FROM generate_series(" + (200_000 + i * 2000) + ", "
+                        + (200_000 + i * 2000 + 1999) + ") g");
+            }
+            Poll.until("the slot's lag to grow while the sink is blocked", Duration.ofSeconds(30),
+                    () -> ((Number) anyValue(id, "postgres.slotLagBytes").orElseThrow()).longValue() > atRest + 500_000);
+            long blockedLag = ((Number) anyValue(id, "postgres.slotLagBytes").orElseThrow()).longValue();
+            blocked = false;
+            Poll.until("the slot's lag to fall once the sink is released", Duration.ofSeconds(60),
+                    () -> ((Number) anyValue(id, "postgres.slotLagBytes").orElseThrow()).longValue() < blockedLag / 2);
+            System.out.printf("slotLagBytes: %d at rest, %d with the sink blocked, %s released%n", atRest, blockedLag,
+                    anyValue(id, "postgres.slotLagBytes").orElseThrow());
         } finally {
+            blocked = false;
             job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The bytes of the rows {@code copy} sends: each row's line, its end included. */
+    private static long copyBytes(PostgresDatabase db, String copy) throws Exception {
+        try (Connection c = db.admin()) {
+            CopyOut out = c.unwrap(PGConnection.class).getCopyAPI().copyOut(copy);
+            long bytes = 0;
+            for (byte[] row = out.readFromCopy(); row != null; row = out.readFromCopy()) {
+                bytes += row.length;
+            }
+            return bytes;
+        }
+    }
+
+    /** Passes records on, holding each while {@link #blocked} is set. */
+    static final class Gate implements MapFunction<String, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String map(String value) throws Exception {
+            while (blocked) {
+                Thread.sleep(10);
+            }
+            return value;
         }
     }
 

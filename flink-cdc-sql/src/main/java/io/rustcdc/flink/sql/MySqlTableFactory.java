@@ -55,7 +55,7 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
                 MySqlOptions.CONNECT_MAX_RETRIES, MySqlOptions.CONNECT_RETRY_INITIAL_DELAY,
                 MySqlOptions.CONNECT_RETRY_MAX_DELAY,
                 MySqlOptions.FOREIGN_KEY_CASCADES,
-                MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL);
+                MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL, MySqlOptions.BINLOG_CHECK_INTERVAL);
     }
 
     @Override

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * rows go into the queue in batches of {@link #CHUNK_BATCH} as the connector reads them, then its
  * end with its mark ({@link Fetched}); a full queue blocks the read, so a chunk of any size is held
  * at most {@link #MAX_ROWS_HELD} rows at a time. Decisions that touch checkpointed state (the
- * handoff, the schema history, positions) are the task thread's, when it emits; the worker only reads.
+ * handoff, the schema history, positions) are the task thread's, when it emits; the worker only reads,
+ * and counts what the connector says it read in Flink's {@code numBytesIn} ({@link BytesIn}).
  */
 @Internal
 final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Serializable> implements AutoCloseable {
@@ -54,6 +55,9 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private final java.util.Deque<TablePlan> tablesToRead = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final RecordQueue queue;
     private final org.apache.flink.metrics.MetricGroup metrics;
+    /** Flink's numBytesIn, fed by the chunk reads' session and by the stream (each a total of its own). */
+    private final BytesIn chunkBytes;
+    private final BytesIn streamBytes;
     private volatile long fetchLagMillis = -1;
     private final ExecutorService thread;
     private volatile boolean closed;
@@ -73,12 +77,14 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> stopped = java.util.Set.of();
 
     ReaderWorker(CdcConnector<P, M> connector, int chunkSize, RecordQueue queue, String name,
-            org.apache.flink.metrics.MetricGroup metrics) {
+            org.apache.flink.metrics.groups.SourceReaderMetricGroup metrics) {
         this.connector = connector;
         this.session = new LazySession<>(connector);
         this.chunkSize = chunkSize;
         this.queue = queue;
         this.metrics = metrics;
+        this.chunkBytes = new BytesIn(metrics.getIOMetricGroup().getNumBytesInCounter());
+        this.streamBytes = new BytesIn(metrics.getIOMetricGroup().getNumBytesInCounter());
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -108,7 +114,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         thread.execute(() -> guarded(() -> {
             CatalogSession<P, M> s = session();
             TableDescription table = described.computeIfAbsent(chunk.table(), s::describe);
-            ChunkOutput rows = new ChunkOutput(false);
+            ChunkOutput rows = new ChunkOutput(false, s);
             M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows);
             rows.flush();
             queue.put(new Fetched.ChunkEnd<>(chunk.finished(mark), false));
@@ -152,7 +158,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
                 ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize)
                 : null;
         tablesToRead.removeIf(p -> p == plan);
-        ChunkOutput rows = new ChunkOutput(true);
+        ChunkOutput rows = new ChunkOutput(true, s);
         M mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, rows);
         rows.flush();
         TablePlan next = upTo == null ? null : plan.after(upTo);
@@ -179,6 +185,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
             s.registerMetrics(metrics.addGroup(connector.name()));
             s.captured(java.util.Set.copyOf(tables));
             s.resumeShapes(shapes);
+            streamBytes.from(0); // what it read since it opened
             stream = s;
             if (connectionsClosed.get()) {
                 s.close(); // close() gave up waiting while it opened
@@ -194,6 +201,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
                     continue;
                 }
                 StreamRecord<P> first = s.poll(Duration.ofMillis(200));
+                streamBytes.to(s.bytesRead());
                 if (first == null) {
                     continue;
                 }
@@ -203,6 +211,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
                 while (batch.size() < STREAM_BATCH && (next = s.poll(Duration.ZERO)) != null) {
                     batch.add(next);
                 }
+                streamBytes.to(s.bytesRead());
                 for (int i = batch.size() - 1; i >= 0; i--) {
                     ChangeEvent e = batch.get(i).event();
                     if (e != null && e.source().commitTime() != null) {
@@ -231,13 +240,16 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         session.close();
     }
 
-    /** Puts a chunk's rows into the queue in batches, as the connector reads them. */
+    /** Puts a chunk's rows into the queue in batches, as the connector reads them; counts the session's bytes. */
     private final class ChunkOutput implements java.util.function.Consumer<ChangeEvent> {
         private final boolean inline;
+        private final CatalogSession<P, M> session;
         private List<ChangeEvent> batch = new ArrayList<>(CHUNK_BATCH);
 
-        ChunkOutput(boolean inline) {
+        ChunkOutput(boolean inline, CatalogSession<P, M> session) {
             this.inline = inline;
+            this.session = session;
+            chunkBytes.from(session.bytesRead());
         }
 
         @Override
@@ -249,6 +261,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         }
 
         void flush() {
+            chunkBytes.to(session.bytesRead());
             if (batch.isEmpty()) {
                 return;
             }

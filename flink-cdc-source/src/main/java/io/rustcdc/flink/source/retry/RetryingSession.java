@@ -33,6 +33,8 @@ final class RetryingSession<P extends SourcePosition & Comparable<P>, M extends 
     private final Retrier retrier;
     private final String what;
     @Nullable private volatile CatalogSession<P, M> session;
+    /** What the sessions discarded after a failure had read ({@link #bytesRead}); the reading thread's. */
+    private long closedBytes;
 
     private RetryingSession(CdcConnector<P, M> connector, Retrier retrier) {
         this.connector = connector;
@@ -106,6 +108,13 @@ final class RetryingSession<P extends SourcePosition & Comparable<P>, M extends 
         }
     }
 
+    /** What every session opened so far has read: the count goes on across a reconnect. */
+    @Override
+    public long bytesRead() {
+        CatalogSession<P, M> s = session;
+        return closedBytes + (s != null ? s.bytesRead() : 0);
+    }
+
     @Override
     public P currentPosition() {
         return call("reading the current position", CatalogSession::currentPosition);
@@ -157,6 +166,7 @@ final class RetryingSession<P extends SourcePosition & Comparable<P>, M extends 
         if (session == s) {
             session = null;
         }
+        closedBytes += s.bytesRead();
         try {
             s.close();
         } catch (RuntimeException e) {

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * that position would. What the reader told the old stream is told to the new one: its metric group
  * (whose gauges then read the new stream), the captured tables and the last confirmed position; and
  * the shapes it resumed from, with what every record returned since said of them, as a restore at
- * that position would give them ({@link EmittedShapes}). One
+ * that position would give them ({@link EmittedShapes}). The bytes read ({@link #bytesRead}) count on
+ * across a reopen. One
  * thread polls; {@link #confirm} and {@link #close} may be called from any thread.
  */
 @Internal
@@ -43,6 +44,8 @@ final class RetryingStream<P> implements ChangeStream<P> {
     @Nullable private P confirmed;
     /** The shapes the stream resumed from and every event returned since; null until the reader gives them. */
     @Nullable private EmittedShapes shapes;
+    /** What the connector's streams closed after a failure had read ({@link #bytesRead}); the polling thread's. */
+    private long closedBytes;
 
     private RetryingStream(String what, Function<P, ChangeStream<P>> opener, P from, ConnectionRetry policy,
             Retrier retrier) {
@@ -88,6 +91,7 @@ final class RetryingStream<P> implements ChangeStream<P> {
                 return record;
             } catch (RuntimeException e) {
                 if (stream.compareAndSet(s, null)) {
+                    closedBytes += s.bytesRead();
                     closeQuietly(s);
                 }
                 retrier.backOff("the " + what + " at " + resumeFrom, e);
@@ -156,6 +160,13 @@ final class RetryingStream<P> implements ChangeStream<P> {
         if (s != null) {
             s.registerMetrics(m);
         }
+    }
+
+    /** What every stream opened so far has read: the count goes on across a reopen. */
+    @Override
+    public long bytesRead() {
+        ChangeStream<P> s = stream.get();
+        return closedBytes + (s != null ? s.bytesRead() : 0);
     }
 
     @Override

@@ -59,6 +59,16 @@ public interface CatalogSession<P, M> extends AutoCloseable {
     M readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
             Consumer<ChangeEvent> out);
 
+    /**
+     * Bytes of chunk rows ({@link #readChunk}) this session has read from the database since it opened,
+     * as the connector counts them (its documentation says what it counts); never decreasing. The reader
+     * adds what it grew by to Flink's {@code numBytesIn}, also from inside {@code readChunk}'s consumer,
+     * as rows go on. Called by the thread that reads; 0 when the connector counts nothing.
+     */
+    default long bytesRead() {
+        return 0;
+    }
+
     /** The change-log position now: a stream started here misses nothing committed later. */
     P currentPosition();
 

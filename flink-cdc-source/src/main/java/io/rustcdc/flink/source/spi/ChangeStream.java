@@ -35,6 +35,15 @@ public interface ChangeStream<P> extends AutoCloseable {
     default void registerMetrics(org.apache.flink.metrics.MetricGroup group) {}
 
     /**
+     * Bytes this stream has read from the database since it opened, as the connector counts them (its
+     * documentation says what it counts); never decreasing. The reader adds what it grew by to Flink's
+     * {@code numBytesIn}. Called by the thread that polls; 0 when the connector counts nothing.
+     */
+    default long bytesRead() {
+        return 0;
+    }
+
+    /**
      * The tables whose changes the reader delivers as a changelog, now: those the filter selects minus
      * those not snapshotted yet. Called by the polling thread before the first poll, and again, in
      * the stream's order, when a table joins (its snapshot was read). A connector may use it to fail

@@ -226,6 +226,8 @@ class ChunkStreamingTest {
     static final class CountingSession implements CatalogSession<TestPosition, Long> {
         final CountingConnector connector;
         final AtomicBoolean closed = new AtomicBoolean();
+        /** What {@link #bytesRead} says: a chunk's rows may count bytes here as they are read. */
+        long bytes;
 
         CountingSession(CountingConnector connector) {
             this.connector = connector;
@@ -245,6 +247,11 @@ class ChunkStreamingTest {
                 out.accept(row);
             }, this);
             return 7L;
+        }
+
+        @Override
+        public long bytesRead() {
+            return bytes;
         }
 
         @Override
@@ -287,8 +294,12 @@ class ChunkStreamingTest {
         private boolean closed;
 
         Harness(CountingConnector connector) {
+            this(connector, new Context());
+        }
+
+        Harness(CountingConnector connector, Context context) {
             connector.collected = output.collected;
-            reader = CdcSource.builder(connector).includeTables("s.t").build().createReader(new Context());
+            reader = CdcSource.builder(connector).includeTables("s.t").build().createReader(context);
             reader.start();
         }
 
@@ -348,9 +359,17 @@ class ChunkStreamingTest {
     }
 
     static final class Context implements SourceReaderContext {
-        private final SourceReaderMetricGroup metrics = UnregisteredMetricsGroup.createSourceReaderMetricGroup();
+        private final SourceReaderMetricGroup metrics;
         /** The events the reader sent to the enumerator. */
         final List<SourceEvent> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        Context() {
+            this(UnregisteredMetricsGroup.createSourceReaderMetricGroup());
+        }
+
+        Context(SourceReaderMetricGroup metrics) {
+            this.metrics = metrics;
+        }
 
         @Override
         public SourceReaderMetricGroup metricGroup() {

@@ -85,6 +85,8 @@ class RetryingConnectorTest {
             assertThat(metrics.gauges.get("openedAt").getValue()).as("the gauge reads the new stream").isEqualTo(2L);
             assertThat(scripted.streams).hasSize(2);
             assertThat(scripted.streams.get(0).closed).isTrue();
+            // two records read by the stream that failed, four by the one reopened: 10 bytes each
+            assertThat(stream.bytesRead()).as("bytes read, counted on across the reopen").isEqualTo(60);
         }
         assertThat(scripted.streams).allMatch(s -> s.closed);
     }
@@ -167,6 +169,8 @@ class RetryingConnectorTest {
             assertThat(scripted.sessions).isEqualTo(2);
             assertThat(session.currentPosition()).as("the next call opens a new session").isEqualTo(new TestPosition(3));
             assertThat(scripted.sessions).isEqualTo(3);
+            // three rows, then two, of the second session (the first failed before a row), 5 bytes each
+            assertThat(session.bytesRead()).as("bytes read, counted on across reconnects").isEqualTo(25);
         }
         assertThat(metrics.counters.get(RetryingConnector.RETRIES_METRIC).getCount()).isEqualTo(1);
     }
@@ -298,6 +302,7 @@ class RetryingConnectorTest {
         boolean closed;
         ChangeEvent first;
         EmittedShapes resumed;
+        long bytes;
 
         ScriptedStream(long from, Integer failAt, CdcException.Kind kind) {
             this.openedAt = from;
@@ -311,12 +316,18 @@ class RetryingConnectorTest {
             if (failAt != null && ++polls == failAt) {
                 throw new CdcException(kind, "cut");
             }
+            bytes += 10;
             if (first != null) {
                 ChangeEvent e = first;
                 first = null;
                 return StreamRecord.of(e, new TestPosition(next++));
             }
             return StreamRecord.progress(new TestPosition(next++));
+        }
+
+        @Override
+        public long bytesRead() {
+            return bytes;
         }
 
         @Override
@@ -347,6 +358,7 @@ class RetryingConnectorTest {
 
     private static final class ScriptedSession implements CatalogSession<TestPosition, TestPosition> {
         private final Scripted connector;
+        private long bytes;
 
         ScriptedSession(Scripted connector) {
             this.connector = connector;
@@ -360,6 +372,7 @@ class RetryingConnectorTest {
                 if (failAfter != null && row == failAfter) {
                     throw new CdcException(CdcException.Kind.CONNECTION, "cut during the chunk");
                 }
+                bytes += 5;
                 out.accept(null);
             }
             return new TestPosition(3);
@@ -368,6 +381,11 @@ class RetryingConnectorTest {
         @Override
         public TestPosition currentPosition() {
             return new TestPosition(3);
+        }
+
+        @Override
+        public long bytesRead() {
+            return bytes;
         }
 
         @Override
