@@ -40,11 +40,12 @@ final class CatalogSchema {
             String text = types.defaultType(column, valueType);
             LogicalType type = LogicalTypeParser.parse(text, classLoader).copy(column.nullable());
             // what the planner keeps of the type: the declaration must still hold every value
-            String problem = types.problem(column, valueType, DeclarableTypes.asPlanned(type));
+            LogicalType planned = DeclarableTypes.asPlanned(type);
+            String problem = types.problem(column, valueType, planned);
             if (problem != null) {
-                problems.add("column " + column.name() + " (" + column.dataType() + "): " + DeclarableTypes.asPlanned(type)
-                        + " cannot hold its values exactly (" + problem + ")"
-                        + DeclarableTypes.limitation(type).map(l -> ": " + l).orElse(""));
+                String why = DeclarableTypes.limitation(type).map(l -> "its values need " + text + ", and " + l)
+                        .orElse(planned + " cannot hold its values exactly (" + problem + ")");
+                problems.add("column " + column.name() + " (" + column.dataType() + "): " + why);
             }
             schema.column(column.name(), TypeConversions.fromLogicalToDataType(type));
         }
