@@ -34,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * changing it, and the TaskManager killed with SIGKILL and replaced while the job streams: the
  * changelog the print sink wrote, applied in order, ends equal to the table, row by row; then the binlog
  * gauges the alerts of docs/operations.md are built from show the stream at the binlog's end in a scrape of
- * Flink's Prometheus reporters.
+ * Flink's Prometheus reporters. Before it, the same script creates a rustcdc catalog of the server and reads
+ * the table through it, with no {@code CREATE TABLE}.
  *
  * <p>Each flavor runs on a server of the test's own, whatever {@code -Drustcdc.mysql.flavor} says;
  * {@code -Doracle-mysql.skip} leaves out Oracle MySQL, which needs root (see the README).
@@ -72,6 +73,16 @@ class MySqlSqlClientClusterITCase {
         Files.writeString(passwordFile, source.cdcPassword());
         Path script = cluster.dir().resolve(connector + ".sql");
         Files.writeString(script, String.join("\n",
+                // the catalog first: a bounded query over its table, with no CREATE TABLE
+                "SET 'sql-client.execution.result-mode' = 'tableau';",
+                "CREATE CATALOG my WITH (",
+                "  'type' = '" + connector + "',",
+                "  'hostname' = '" + source.host() + "', 'port' = '" + source.port() + "',",
+                "  'username' = '" + source.cdcUser() + "', 'password.file' = '" + passwordFile + "',",
+                "  'default-database' = '" + source.name() + "', 'table.include-list' = '" + source.name() + ".*'",
+                ");",
+                "SELECT id, status, amount FROM my.`" + source.name() + "`.orders /*+ OPTIONS('server-id' = '"
+                        + (serverId + 100) + "', 'scan.startup.mode' = 'snapshot') */ WHERE id <= 3;",
                 "SET 'execution.checkpointing.interval' = '1 s';",
                 "SET 'parallelism.default' = '2';",
                 "CREATE TABLE orders (",
@@ -93,6 +104,8 @@ class MySqlSqlClientClusterITCase {
 
         String output = cluster.sqlClient(script);
         assertThat(output).doesNotContain("[ERROR]").contains("Job ID:");
+        assertThat(output.replaceAll(" +", " ")).contains("| +I | 1 | paid | 1.25 |", "| +I | 2 | shipped | 2.50 |",
+                "| +I | 3 | new | 3.75 |");
         String job = output.replaceAll("(?s).*Job ID: ([0-9a-f]{32}).*", "$1");
         Pattern printed = Pattern.compile(Pattern.quote(sink) + "(?::\\d+)?> ([+-][IUD])\\[(\\d+), ([^,\\]]+), ([^\\]]+)]");
         try {

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The shaded SQL connector jar dropped into the lib/ folder of a session cluster, and a SQL script
  * run with Flink's SQL client ({@code sql-client.sh -f}): a continuous aggregate over a table that
  * a writer keeps changing ends equal to the same aggregate computed by PostgreSQL; and the metrics the
- * alerts of docs/operations.md are built from show in a scrape of Flink's Prometheus reporters.
+ * alerts of docs/operations.md are built from show in a scrape of Flink's Prometheus reporters. Before it,
+ * the same script creates a rustcdc catalog and lists, describes and reads the table through it, with no
+ * {@code CREATE TABLE}.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(600)
@@ -48,7 +50,19 @@ class SqlClientClusterITCase {
         Path passwordFile = cluster.dir().resolve("postgres-password");
         Files.writeString(passwordFile, source.replicationPassword());
         Path script = cluster.dir().resolve("orders.sql");
+        String catalogTable = "pg." + source.name() + ".`public.orders`";
         Files.writeString(script, String.join("\n",
+                // first a catalog: the table listed, described and read (bounded by a hint) with no CREATE TABLE
+                "SET 'sql-client.execution.result-mode' = 'tableau';",
+                "CREATE CATALOG pg WITH (",
+                "  'type' = 'rustcdc-postgres',",
+                "  'hostname' = '" + source.host() + "', 'port' = '" + source.port() + "',",
+                "  'username' = '" + source.replicationUser() + "', 'password.file' = '" + passwordFile + "',",
+                "  'database-name' = '" + source.name() + "'",
+                ");",
+                "SHOW TABLES FROM pg." + source.name() + ";",
+                "DESCRIBE " + catalogTable + ";",
+                "SELECT * FROM " + catalogTable + " /*+ OPTIONS('scan.startup.mode' = 'snapshot') */ WHERE id <= 2;",
                 "SET 'execution.checkpointing.interval' = '1 s';",
                 "CREATE TABLE orders (",
                 "  id BIGINT, status STRING, amount DECIMAL(12, 2),",
@@ -67,7 +81,10 @@ class SqlClientClusterITCase {
                 ""));
 
         String output = cluster.sqlClient(script);
-        assertThat(output).doesNotContain("[ERROR]").contains("Job ID:");
+        assertThat(output).doesNotContain("[ERROR]").contains("Job ID:", "| public.orders |");
+        assertThat(output.replaceAll(" +", " ")).contains("| id | BIGINT | FALSE | PRI(id) |",
+                "| status | STRING | FALSE |", "| amount | DECIMAL(12, 2) | TRUE |", "| +I | 1 | paid | 1.25 |",
+                "| +I | 2 | shipped | 2.50 |");
         String job = output.replaceAll("(?s).*Job ID: ([0-9a-f]{32}).*", "$1");
         try (OrderWriter writer = new OrderWriter(source, 4)) {
             cluster.awaitRunning(job);

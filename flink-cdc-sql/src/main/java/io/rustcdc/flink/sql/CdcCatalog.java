@@ -34,15 +34,18 @@ final class CdcCatalog extends ReadOnlyCatalog {
     private final CdcTableFactory<?, ?> tables;
     /** The options every table of the catalog gets (connection and source options), without a table's name. */
     private final Map<String, String> tableOptions;
+    /** The options of the connector that reads the catalogue. */
+    private final Map<String, String> catalogueOptions;
     private final TableFilter filter;
     private final CatalogNaming naming;
     private final ClassLoader classLoader;
 
     CdcCatalog(String name, String defaultDatabase, CdcTableFactory<?, ?> tables, Map<String, String> tableOptions,
-            TableFilter filter, CatalogNaming naming, ClassLoader classLoader) {
+            Map<String, String> catalogueOptions, TableFilter filter, CatalogNaming naming, ClassLoader classLoader) {
         super(name, defaultDatabase);
         this.tables = tables;
         this.tableOptions = Map.copyOf(tableOptions);
+        this.catalogueOptions = Map.copyOf(catalogueOptions);
         this.filter = filter;
         this.naming = naming;
         this.classLoader = classLoader;
@@ -116,7 +119,7 @@ final class CdcCatalog extends ReadOnlyCatalog {
 
     /** {@code call} on a catalogue session of its own, closed after it. */
     private <T> T session(String what, Function<CatalogSession<?, ?>, T> call) {
-        try (CatalogSession<?, ?> session = tables.connector(Configuration.fromMap(tableOptions)).openSession()) {
+        try (CatalogSession<?, ?> session = tables.connector(Configuration.fromMap(catalogueOptions)).openSession()) {
             return call.apply(session);
         } catch (CdcException e) {
             throw new CatalogException("Catalog " + getName() + " could not " + what + ": " + e.getMessage(), e);

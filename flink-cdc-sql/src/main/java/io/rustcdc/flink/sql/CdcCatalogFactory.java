@@ -40,6 +40,14 @@ abstract class CdcCatalogFactory implements CatalogFactory {
     /** How the catalog names the tables, given its options. */
     abstract CatalogNaming naming(ReadableConfig options);
 
+    /**
+     * The options of the connector the catalog reads the catalogue with (discovery and descriptions only), from
+     * those its tables get; the same by default.
+     */
+    Map<String, String> catalogueOptions(Map<String, String> tableOptions) {
+        return tableOptions;
+    }
+
     /** The Flink database a session is in after {@code USE CATALOG}. */
     abstract String defaultDatabase(ReadableConfig options);
 
@@ -94,8 +102,8 @@ abstract class CdcCatalogFactory implements CatalogFactory {
         ownOptions().forEach(o -> tableOptions.remove(o.key()));
         TableFilter filter = TableFilter.of(options.get(CdcSourceOptions.TABLE_INCLUDE_LIST),
                 options.get(CdcSourceOptions.TABLE_EXCLUDE_LIST));
-        return new CdcCatalog(context.getName(), defaultDatabase(options), tableFactory(), tableOptions, filter,
-                naming(options), context.getClassLoader());
+        return new CdcCatalog(context.getName(), defaultDatabase(options), tableFactory(), tableOptions,
+                catalogueOptions(tableOptions), filter, naming(options), context.getClassLoader());
     }
 
     private static Set<String> keys(Set<ConfigOption<?>> options) {

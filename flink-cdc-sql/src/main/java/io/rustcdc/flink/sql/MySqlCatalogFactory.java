@@ -2,6 +2,8 @@ package io.rustcdc.flink.sql;
 
 import io.rustcdc.flink.mysql.MySqlOptions;
 import io.rustcdc.flink.mysql.ServerFlavor;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
@@ -64,6 +66,18 @@ public class MySqlCatalogFactory extends CdcCatalogFactory {
     @Override
     CatalogNaming naming(ReadableConfig options) {
         return CatalogNaming.databases();
+    }
+
+    /**
+     * The connector's configuration requires a {@code server-id}, which the catalog does not (each query gives its
+     * own). The catalogue is read with SQL only (tables and their columns), and no binlog client is opened, so
+     * this id is never sent to the server; the largest id, so that it stands out in a configuration's toString.
+     */
+    @Override
+    Map<String, String> catalogueOptions(Map<String, String> tableOptions) {
+        Map<String, String> options = new HashMap<>(tableOptions);
+        options.putIfAbsent(MySqlOptions.SERVER_ID.key(), "4294967295");
+        return options;
     }
 
     @Override

@@ -80,8 +80,7 @@ class MySqlCatalogITCase {
                 + "s SMALLINT UNSIGNED, m MEDIUMINT, i INT NOT NULL, iu INT UNSIGNED, b BIGINT, "
                 + "amount DECIMAL(12,4) NOT NULL, wide DECIMAL(65,30), f FLOAT, d DOUBLE, bit1 BIT(1), bits BIT(12), "
                 + "c CHAR(3), vc VARCHAR(20), txt TEXT, bl BLOB, bin BINARY(4), state ENUM('new','paid'), "
-                + "tags SET('a','b'), day DATE, dt DATETIME(6), ts TIMESTAMP(3) NULL, y YEAR)"
-                + (ORACLE ? "" : ", ENGINE=InnoDB"));
+                + "tags SET('a','b'), day DATE, dt DATETIME(6), ts TIMESTAMP(3) NULL, y YEAR)");
         db.execute("CREATE TABLE keyless (note VARCHAR(10))");
         other.execute("CREATE TABLE kept_items (sku VARCHAR(20), shelf INT, PRIMARY KEY (sku, shelf))",
                 "CREATE TABLE dropped_items (id INT PRIMARY KEY)");
