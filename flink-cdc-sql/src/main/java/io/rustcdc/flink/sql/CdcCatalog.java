@@ -87,7 +87,8 @@ final class CdcCatalog extends ReadOnlyCatalog {
     @Override
     public boolean tableExists(ObjectPath tablePath) {
         TableId table = selected(tablePath);
-        return table != null && session("look for " + tablePath.getFullName(), s -> s.discoverTables(filter)).contains(table);
+        return table != null
+                && session("look for " + tablePath.getFullName(), s -> s.discoverTables(filter)).contains(table);
     }
 
     @Override

@@ -104,8 +104,8 @@ class PostgresCatalogITCase {
         assertThat(columns(tables.from("pg." + db.name() + ".`listed.types`").getResolvedSchema())).containsExactly(
                 "id BIGINT NOT NULL", "flag BOOLEAN NOT NULL", "small SMALLINT", "i INT", "o BIGINT",
                 "amount DECIMAL(12, 4) NOT NULL", "wide STRING", "free STRING", "r FLOAT", "d DOUBLE", "t STRING",
-                "vc STRING", "c STRING", "j STRING", "u STRING", "b BYTES", "day DATE", "ts TIMESTAMP(3)", "tstz TIMESTAMP_LTZ(6)", "ints ARRAY<INT>", "texts ARRAY<STRING>", "iv STRING",
-                "ip STRING", "m STRING");
+                "vc STRING", "c STRING", "j STRING", "u STRING", "b BYTES", "day DATE", "ts TIMESTAMP(3)",
+                "tstz TIMESTAMP_LTZ(6)", "ints ARRAY<INT>", "texts ARRAY<STRING>", "iv STRING", "ip STRING", "m STRING");
         assertThat(tables.from("`listed.types`").getResolvedSchema().getPrimaryKey().orElseThrow().getColumns())
                 .containsExactly("id");
         ResolvedSchema items = tables.from("`inventory.items`").getResolvedSchema();
@@ -124,6 +124,11 @@ class PostgresCatalogITCase {
                             + "time zone[]): its values need ARRAY<TIME(3)>").doesNotContain("column t0", "column id"));
         }
 
+        // the table's options: the catalog's, but its own, and the table's name
+        assertThat(String.join("\n", rows("SHOW CREATE TABLE `listed.keyless`")))
+                .contains("'connector' = 'rustcdc-postgres'", "'table-name' = 'listed.keyless'",
+                        "'database-name' = '" + db.name() + "'", "'tls.mode' = 'disable'")
+                .doesNotContain("table.exclude-list", "'type'");
         assertThatThrownBy(() -> tables.executeSql("SELECT * FROM `listed.tmp_scratch`"))
                 .hasMessageContaining("listed.tmp_scratch");
         assertThatThrownBy(() -> tables.executeSql("CREATE TABLE pg." + db.name() + ".`listed.made` (id INT) "
@@ -176,7 +181,8 @@ class PostgresCatalogITCase {
 
         db.execute("CREATE TABLE shown (id bigint PRIMARY KEY)");
         createCatalog("");
-        String shown = String.join("\n", rows("SHOW CREATE CATALOG pg")) + String.join("\n", rows("DESCRIBE CATALOG EXTENDED pg"))
+        String shown = String.join("\n", rows("SHOW CREATE CATALOG pg"))
+                + String.join("\n", rows("DESCRIBE CATALOG EXTENDED pg"))
                 + String.join("\n", rows("SHOW CREATE TABLE pg." + db.name() + ".`public.shown`"));
         assertThat(shown).contains("'password.file'", passwordFile.toString(), "'table-name' = 'public.shown'")
                 .doesNotContain(secret);
