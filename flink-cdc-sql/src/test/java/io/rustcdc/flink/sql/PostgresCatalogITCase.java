@@ -92,7 +92,8 @@ class PostgresCatalogITCase {
         Catalog catalog = tables.getCatalog("pg").orElseThrow();
         assertThat(catalog.listDatabases()).containsExactly(db.name());
         assertThat(catalog.getDefaultDatabase()).isEqualTo(db.name());
-        assertThat(catalog.listTables(db.name())).containsExactly("inventory.items", "listed.keyless", "listed.times", "listed.types");
+        assertThat(catalog.listTables(db.name()))
+                .containsExactly("inventory.items", "listed.keyless", "listed.times", "listed.types");
         assertThat(catalog.tableExists(new ObjectPath(db.name(), "listed.types"))).isTrue();
         assertThat(catalog.tableExists(new ObjectPath(db.name(), "listed.tmp_scratch"))).as("excluded").isFalse();
         assertThat(catalog.tableExists(new ObjectPath(db.name(), "listed.missing"))).isFalse();
