@@ -33,13 +33,15 @@ class MySqlConnectorJarITCase {
     @Test
     void holdsBothFactoriesTheirServiceEntryAndTheRelocatedClients() throws IOException {
         assertThat(jar.entries).contains("io/rustcdc/flink/sql/MySqlTableFactory.class",
-                "io/rustcdc/flink/sql/MySqlTableFactory$MariaDb.class", "io/rustcdc/flink/mysql/MySqlConnector.class",
+                "io/rustcdc/flink/sql/MySqlTableFactory$MariaDb.class", "io/rustcdc/flink/sql/MySqlCatalogFactory.class",
+                "io/rustcdc/flink/mysql/MySqlConnector.class",
                 "io/rustcdc/flink/source/CdcSource.class", "io/rustcdc/flink/shaded/mariadb/jdbc/Driver.class",
                 "io/rustcdc/flink/shaded/binlog/BinaryLogClient.class",
                 "io/rustcdc/flink/shaded/aircompressor/zstd/ZstdInputStream.class"); // compressed MySQL transactions
-        assertThat(jar.entries).noneMatch(e -> e.startsWith("io/rustcdc/flink/sql/PostgresTableFactory"));
+        assertThat(jar.entries).noneMatch(e -> e.matches("io/rustcdc/flink/sql/Postgres(Table|Catalog)Factory.*"));
         assertThat(jar.text("META-INF/services/org.apache.flink.table.factories.Factory"))
-                .isEqualTo("io.rustcdc.flink.sql.MySqlTableFactory\nio.rustcdc.flink.sql.MySqlTableFactory$MariaDb");
+                .isEqualTo("io.rustcdc.flink.sql.MySqlTableFactory\nio.rustcdc.flink.sql.MySqlTableFactory$MariaDb\n"
+                        + "io.rustcdc.flink.sql.MySqlCatalogFactory\nio.rustcdc.flink.sql.MySqlCatalogFactory$MariaDb");
         assertThat(jar.text("META-INF/services/java.sql.Driver")).isEqualTo("io.rustcdc.flink.shaded.mariadb.jdbc.Driver");
     }
 

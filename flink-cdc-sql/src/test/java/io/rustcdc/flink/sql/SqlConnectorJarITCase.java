@@ -34,12 +34,13 @@ class SqlConnectorJarITCase {
     @Test
     void holdsTheConnectorItsServiceEntryAndTheRelocatedDriver() throws IOException {
         assertThat(jar.entries).contains("io/rustcdc/flink/sql/PostgresTableFactory.class",
+                "io/rustcdc/flink/sql/PostgresCatalogFactory.class",
                 "io/rustcdc/flink/postgres/PostgresConnector.class", "io/rustcdc/flink/source/CdcSource.class",
                 "io/rustcdc/flink/shaded/postgresql/Driver.class",
                 "io/rustcdc/flink/shaded/jackson/core/JsonFactory.class");
-        assertThat(jar.entries).noneMatch(e -> e.startsWith("io/rustcdc/flink/sql/MySqlTableFactory"));
+        assertThat(jar.entries).noneMatch(e -> e.matches("io/rustcdc/flink/sql/MySql(Table|Catalog)Factory.*"));
         assertThat(jar.text("META-INF/services/org.apache.flink.table.factories.Factory"))
-                .isEqualTo("io.rustcdc.flink.sql.PostgresTableFactory");
+                .isEqualTo("io.rustcdc.flink.sql.PostgresTableFactory\nio.rustcdc.flink.sql.PostgresCatalogFactory");
         assertThat(jar.text("META-INF/services/java.sql.Driver")).isEqualTo("io.rustcdc.flink.shaded.postgresql.Driver");
     }
 

@@ -35,16 +35,17 @@ class SqlServerConnectorJarITCase {
     @Test
     void holdsTheFactoryItsServiceEntryAndTheRelocatedDriver() throws IOException {
         assertThat(jar.entries).contains("io/rustcdc/flink/sql/SqlServerTableFactory.class",
+                "io/rustcdc/flink/sql/SqlServerCatalogFactory.class",
                 "io/rustcdc/flink/sql/SqlServerTypes.class", "io/rustcdc/flink/sqlserver/SqlServerConnector.class",
                 "io/rustcdc/flink/source/CdcSource.class", DRIVER.replace('.', '/') + ".class",
                 "io/rustcdc/flink/shaded/mssql/types/DateTimeOffset.class",
                 "io/rustcdc/flink/shaded/jackson/core/JsonFactory.class");
-        assertThat(jar.entries).noneMatch(e -> e.startsWith("io/rustcdc/flink/sql/PostgresTableFactory")
-                || e.startsWith("io/rustcdc/flink/sql/MySqlTableFactory") || e.startsWith("io/rustcdc/flink/postgres/")
+        assertThat(jar.entries).noneMatch(e -> e.matches("io/rustcdc/flink/sql/Postgres(Table|Catalog)Factory.*")
+                || e.matches("io/rustcdc/flink/sql/MySql(Table|Catalog)Factory.*") || e.startsWith("io/rustcdc/flink/postgres/")
                 || e.startsWith("io/rustcdc/flink/mysql/") || e.startsWith("microsoft/") || e.startsWith("mssql/")
                 || e.startsWith("META-INF/MSFTSIG"));
         assertThat(jar.text("META-INF/services/org.apache.flink.table.factories.Factory"))
-                .isEqualTo("io.rustcdc.flink.sql.SqlServerTableFactory");
+                .isEqualTo("io.rustcdc.flink.sql.SqlServerTableFactory\nio.rustcdc.flink.sql.SqlServerCatalogFactory");
         assertThat(jar.text("META-INF/services/java.sql.Driver")).isEqualTo(DRIVER);
     }
 
@@ -52,7 +53,7 @@ class SqlServerConnectorJarITCase {
     void theOtherJarsHoldNoSqlServerFactory() throws IOException {
         for (String name : new String[] {"rustcdc-postgres", "rustcdc-mysql"}) {
             ConnectorJar other = new ConnectorJar(name);
-            assertThat(other.entries).as(name).noneMatch(e -> e.startsWith("io/rustcdc/flink/sql/SqlServerTableFactory")
+            assertThat(other.entries).as(name).noneMatch(e -> e.matches("io/rustcdc/flink/sql/SqlServer(Table|Catalog)Factory.*")
                     || e.startsWith("io/rustcdc/flink/sqlserver/"));
             assertThat(other.text("META-INF/services/org.apache.flink.table.factories.Factory")).as(name)
                     .doesNotContain("SqlServer");
