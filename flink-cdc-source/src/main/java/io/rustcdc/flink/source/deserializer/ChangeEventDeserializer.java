@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source.deserializer;
 
+import io.rustcdc.flink.source.json.DebeziumJsonRenderer;
 import io.rustcdc.flink.source.json.JsonRenderer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
@@ -74,6 +75,31 @@ public interface ChangeEventDeserializer<T> extends Serializable {
             @Override
             public void deserialize(ChangeEvent event, Collector<String> out) {
                 out.collect(renderer.renderToString(event));
+            }
+
+            @Override
+            public TypeInformation<String> producedType() {
+                return Types.STRING;
+            }
+        };
+    }
+
+    /**
+     * Each row event in the envelope of Debezium's JSON converter without schemas, for consumers
+     * that parse Debezium's changes; schema changes, which Debezium sends apart, are not emitted.
+     * See {@link DebeziumJsonRenderer} for how it differs from Debezium's own values.
+     */
+    static ChangeEventDeserializer<String> debeziumJson() {
+        DebeziumJsonRenderer renderer = DebeziumJsonRenderer.create();
+        return new ChangeEventDeserializer<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public void deserialize(ChangeEvent event, Collector<String> out) {
+                String json = renderer.render(event);
+                if (json != null) {
+                    out.collect(json);
+                }
             }
 
             @Override

@@ -15,6 +15,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.UUID;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -33,12 +34,19 @@ final class JsonValues implements Serializable {
 
     /** Writes the present fields of {@code row} as an object; a missing field is left out, never null. */
     void writeRow(JsonGenerator g, Row row) throws IOException {
+        writeRow(g, row, null);
+    }
+
+    /** Writes {@code row} as an object, a missing field as {@code missing}, or left out where that is null. */
+    void writeRow(JsonGenerator g, Row row, @Nullable String missing) throws IOException {
         RowType type = row.type();
         g.writeStartObject();
         for (int i = 0; i < row.size(); i++) {
             if (row.isPresent(i)) {
                 g.writeFieldName(type.name(i));
                 writeValue(g, type.type(i), row.get(i), type.name(i));
+            } else if (missing != null) {
+                g.writeStringField(type.name(i), missing);
             }
         }
         g.writeEndObject();

@@ -35,7 +35,7 @@ import java.util.UUID;
  * and last dates), special values, nulls and absent fields, nested arrays, empty rows, schema change
  * rows, shapes and shape changes, with and without positions and transactions.
  */
-final class RandomChangeEvents {
+public final class RandomChangeEvents {
     private static final ValueKind[] KINDS = ValueKind.values();
     private final Random random;
     private final boolean bytesInArrays;
@@ -44,12 +44,12 @@ final class RandomChangeEvents {
      * Events from {@code random}; with {@code bytesInArrays}, array values may hold byte strings,
      * which {@code Row.equals} compares by identity (so only a field-by-field comparison judges them).
      */
-    RandomChangeEvents(Random random, boolean bytesInArrays) {
+    public RandomChangeEvents(Random random, boolean bytesInArrays) {
         this.random = random;
         this.bytesInArrays = bytesInArrays;
     }
 
-    ChangeEvent event() {
+    public ChangeEvent event() {
         Op op = Op.values()[random.nextInt(Op.values().length)];
         TableId table = TableId.of(name(8), random.nextInt(4) == 0 ? null : name(8), name(8));
         ChangeEvent.Builder b = ChangeEvent.builder(op, table, source());
