@@ -95,7 +95,7 @@ public final class CdcSourceOptions {
                             + "checkpoint never falls inside one, so a sink that commits with checkpoints commits "
                             + "whole source transactions; a transaction of more than "
                             + "'scan.transaction-boundaries.max-changes' changes is emitted split, with a warning. "
-                            + "PostgreSQL only; another connector fails at start.");
+                            + "A connector that cannot tell transaction ends fails at start.");
 
     public static final ConfigOption<Integer> TRANSACTION_MAX_CHANGES =
             ConfigOptions.key("scan.transaction-boundaries.max-changes")

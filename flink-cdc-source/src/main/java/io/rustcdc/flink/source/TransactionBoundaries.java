@@ -18,7 +18,7 @@ import org.apache.flink.annotation.PublicEvolving;
 public enum TransactionBoundaries {
     /** A checkpoint may fall between any two stream records. The default. */
     SPLIT("split"),
-    /** A checkpoint falls only between transactions (PostgreSQL only in this release). */
+    /** A checkpoint falls only between transactions (PostgreSQL, MySQL, MariaDB and SQL Server). */
     PRESERVE("preserve");
 
     private final String text;
