@@ -166,11 +166,12 @@ class MySqlCompressedBinlogITCase {
         int rows = 0;
         try (Connection c = db.admin(); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
+            // values of up to 199 characters, so that the UPDATE below appending one fits in VARCHAR(200)
             for (int statement = 0; statement < 6; statement++) { // one row event per statement, several rows each
                 StringBuilder insert = new StringBuilder("INSERT INTO resumed VALUES ");
                 for (int r = 0, n = 1 + random.nextInt(6); r < n; r++, rows++) {
                     insert.append(r == 0 ? "" : ", ").append("(").append(rows + 1).append(", REPEAT('")
-                            .append((char) ('a' + random.nextInt(26))).append("', ").append(1 + random.nextInt(200))
+                            .append((char) ('a' + random.nextInt(26))).append("', ").append(1 + random.nextInt(199))
                             .append("))");
                 }
                 s.execute(insert.toString());
