@@ -272,7 +272,10 @@ final class PgOutputDecoder {
                 return;
             }
         } else {
-            position = PostgresPosition.at(lsn.next());
+            // pgoutput gives the END of the message's record, which may be where the next transaction's commit
+            // record starts. Resuming at that LSN leaves out this message (the server skips what starts
+            // before it) and keeps that transaction (which commits at it): one past it would skip the transaction
+            position = PostgresPosition.at(lsn);
         }
         TableId table = TableId.of(database, null, prefix + "__messages");
         if (!filter.matches(table)) {

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * it does not move the slot. The {@link PGReplicationStream} is not thread-safe: every use of it, from
  * either thread, holds {@link #lock}.
  */
-final class PgReplicationChannel implements AutoCloseable {
+final class PgReplicationChannel implements PgWalChannel {
     private static final Logger LOG = LoggerFactory.getLogger(PgReplicationChannel.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
@@ -61,8 +61,9 @@ final class PgReplicationChannel implements AutoCloseable {
      * The next message if one has arrived, without waiting; null if none. Sends the confirmation first
      * when it moved. Called by the polling thread only.
      */
+    @Override
     @Nullable
-    ByteBuffer readPending() throws SQLException {
+    public ByteBuffer readPending() throws SQLException {
         synchronized (lock) {
             applyConfirmation();
             ByteBuffer message = stream.readPending();
@@ -73,14 +74,16 @@ final class PgReplicationChannel implements AutoCloseable {
     }
 
     /** The last position the server reported, in a message or a keepalive, as of the last {@link #readPending}. */
-    Lsn lastReceived() {
+    @Override
+    public Lsn lastReceived() {
         synchronized (lock) {
             return received;
         }
     }
 
     /** Safe from any thread: the next read or keepalive sends it to the server. */
-    void confirm(Lsn lsn) {
+    @Override
+    public void confirm(Lsn lsn) {
         Lsn current = toConfirm;
         if (current == null || lsn.isAfter(current)) {
             toConfirm = lsn;

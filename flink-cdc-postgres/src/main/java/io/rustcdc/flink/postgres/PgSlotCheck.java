@@ -29,6 +29,8 @@ final class PgSlotCheck implements AutoCloseable {
     private final PostgresSourceConfig config;
     /** Used only by the check's thread. */
     private final Connection connection;
+    /** The walsender of a stream that has none ({@code sql-peek}): the slot is active only during its calls. */
+    static final int NO_WALSENDER = 0;
     /** The walsender serving the stream: the slot's {@code active_pid} while its connection lives. */
     private final int walsenderPid;
     private final ScheduledExecutorService executor;
@@ -119,7 +121,7 @@ final class PgSlotCheck implements AutoCloseable {
         if ("lost".equals(slotWalStatus)) {
             throw PgSlots.invalidated(config);
         }
-        if (activePid == null || activePid != walsenderPid) {
+        if (walsenderPid != NO_WALSENDER && (activePid == null || activePid != walsenderPid)) {
             throw new CdcException(CdcException.Kind.CONNECTION, "PostgreSQL at " + config.hostname() + ":"
                     + config.port() + " no longer streams slot '" + config.slotName() + "' to this source: its "
                     + "walsender (pid " + walsenderPid + ") is gone, the slot's active_pid is " + activePid + " ("

@@ -31,10 +31,12 @@ import org.slf4j.LoggerFactory;
 final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeStream.class);
     static final Duration CATALOG_READ_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a call of the {@code sql-peek} transport may wait for the server: it decodes all of the slot's WAL. */
+    static final Duration PEEK_READ_TIMEOUT = Duration.ofMinutes(5);
 
     private final PostgresSourceConfig config;
     private final Connection catalogConnection;
-    private final PgReplicationChannel channel;
+    private final PgWalChannel channel;
     private final PgSlotCheck slotCheck;
     private final PgOutputDecoder decoder;
     /** {@code toast.reselect}'s reads, on the catalogue connection; null when the option is off. */
@@ -48,6 +50,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         Connection catalogConn = PgConnections.open(config);
         Connection replicationConn = null;
         Connection slotConn = null;
+        Connection peekConn = null;
         try {
             PgCatalog catalog = new PgCatalog(catalogConn, config.database());
             PgSlots.requireResumable(catalogConn, config, from);
@@ -55,22 +58,39 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             catalogConn.setNetworkTimeout(Runnable::run, (int) CATALOG_READ_TIMEOUT.toMillis());
             slotConn = PgConnections.open(config);
             slotConn.setNetworkTimeout(Runnable::run, (int) CATALOG_READ_TIMEOUT.toMillis());
-            replicationConn = PgConnections.openReplication(config);
-            int walsenderPid = replicationConn.unwrap(PGConnection.class).getBackendPID();
-            PGReplicationStream stream = start(replicationConn, from);
             this.reselect = config.toastReselect() ? new PgToastReselect(catalogConn) : null;
-            this.decoder = new PgOutputDecoder(config.database(), config.slotName(), filter, from, catalogOf(catalog),
-                    reselect);
-            this.channel = new PgReplicationChannel(config.slotName(), replicationConn, stream, config.statusInterval());
+            PgOutputDecoder decoded = new PgOutputDecoder(config.database(), config.slotName(), filter, from,
+                    catalogOf(catalog), reselect);
+            this.decoder = decoded;
+            int walsenderPid;
+            if (config.walTransport() == WalTransport.SQL_PEEK) {
+                peekConn = PgConnections.open(config);
+                peekConn.setNetworkTimeout(Runnable::run, (int) PEEK_READ_TIMEOUT.toMillis());
+                PgSlots.SlotState slot = PgSlots.find(catalogConn, config.slotName());
+                Lsn confirmed = slot == null || slot.confirmedFlush == null ? Lsn.ZERO : slot.confirmedFlush;
+                this.channel = new PgPeekChannel(config, peekConn, confirmed, () -> decoded.position().lsn());
+                walsenderPid = PgSlotCheck.NO_WALSENDER;
+                LOG.warn("Slot '{}' is read with '{}' = 'sql-peek': every poll decodes the slot's WAL again from its "
+                        + "confirmed position, several times the work of a replication stream ('streaming'); meant "
+                        + "for connections that cannot replicate", config.slotName(), PostgresOptions.WAL_TRANSPORT.key());
+            } else {
+                replicationConn = PgConnections.openReplication(config);
+                walsenderPid = replicationConn.unwrap(PGConnection.class).getBackendPID();
+                PGReplicationStream stream = start(replicationConn, from);
+                this.channel = new PgReplicationChannel(config.slotName(), replicationConn, stream,
+                        config.statusInterval());
+            }
             this.slotCheck = new PgSlotCheck(config, slotConn, walsenderPid);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(replicationConn);
+            closeQuietly(peekConn);
             closeQuietly(slotConn);
             closeQuietly(catalogConn);
             throw e instanceof SQLException ? PgConnections.failure(config, (SQLException) e) : (RuntimeException) e;
         }
         this.catalogConnection = catalogConn;
-        LOG.info("Streaming changes of {} from slot '{}' at {}", config.database(), config.slotName(), from);
+        LOG.info("Streaming changes of {} from slot '{}' at {} ({})", config.database(), config.slotName(), from,
+                config.walTransport().text());
     }
 
     private PGReplicationStream start(Connection connection, PostgresPosition from) throws SQLException {

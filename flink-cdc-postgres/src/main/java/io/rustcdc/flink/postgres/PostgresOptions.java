@@ -88,6 +88,16 @@ public final class PostgresOptions {
                     + "unless the row changed again in between, in which case that later change follows in the "
                     + "stream; a row deleted in between leaves the values absent.");
 
+    public static final ConfigOption<String> WAL_TRANSPORT = ConfigOptions.key("wal.transport")
+            .stringType()
+            .defaultValue("streaming")
+            .withDescription("How changes are read from the slot: 'streaming' (a replication connection, "
+                    + "START_REPLICATION) or 'sql-peek' (plain SQL on an ordinary connection: "
+                    + "pg_logical_slot_peek_binary_changes, and pg_replication_slot_advance once a checkpoint holds a "
+                    + "position), for connections that cannot carry a replication stream, such as a pooler in "
+                    + "transaction mode. The same events and positions; slower, since every poll decodes the slot's "
+                    + "WAL again from its confirmed position. The role needs the REPLICATION attribute either way.");
+
     public static final ConfigOption<Duration> STATUS_INTERVAL = ConfigOptions.key("status.interval")
             .durationType()
             .defaultValue(Duration.ofSeconds(10))

@@ -49,6 +49,7 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
     private final Duration statusInterval;
     private final Duration slotCheckInterval;
     private final boolean toastReselect;
+    private final WalTransport walTransport;
     private final Map<TableId, RequiredInUpdates> requiredInUpdates;
 
     private PostgresSourceConfig(Builder b, ConnectionSettings connection) {
@@ -63,6 +64,7 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
         this.statusInterval = b.statusInterval;
         this.slotCheckInterval = b.slotCheckInterval;
         this.toastReselect = b.toastReselect;
+        this.walTransport = b.walTransport;
         this.requiredInUpdates = Map.copyOf(b.requiredInUpdates);
     }
 
@@ -89,7 +91,8 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
                 .captureLogicalMessages(options.get(PostgresOptions.CAPTURE_LOGICAL_MESSAGES))
                 .statusInterval(options.get(PostgresOptions.STATUS_INTERVAL))
                 .slotCheckInterval(options.get(PostgresOptions.SLOT_CHECK_INTERVAL))
-                .toastReselect(options.get(PostgresOptions.TOAST_RESELECT));
+                .toastReselect(options.get(PostgresOptions.TOAST_RESELECT))
+                .walTransport(WalTransport.parse(options.get(PostgresOptions.WAL_TRANSPORT)));
     }
 
     @Override
@@ -138,6 +141,11 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
         return slotCheckInterval;
     }
 
+    /** How the stream reads the slot ({@code wal.transport}). */
+    public WalTransport walTransport() {
+        return walTransport;
+    }
+
     /** Whether unchanged TOASTed values an update does not send are read from the table ({@code toast.reselect}). */
     public boolean toastReselect() {
         return toastReselect;
@@ -176,6 +184,7 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
                 && createPublicationIfMissing == c.createPublicationIfMissing
                 && captureLogicalMessages == c.captureLogicalMessages && statusInterval.equals(c.statusInterval)
                 && slotCheckInterval.equals(c.slotCheckInterval) && toastReselect == c.toastReselect
+                && walTransport == c.walTransport
                 && requiredInUpdates.equals(c.requiredInUpdates);
     }
 
@@ -191,6 +200,7 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
                 + (failoverSlot ? " (failover)" : "") + ", publication=" + publicationName
                 + (createPublicationIfMissing ? " (create if missing)" : "") + ", tls=" + connection.tlsMode()
                 + ", logicalMessages=" + captureLogicalMessages + (toastReselect ? ", toast.reselect" : "")
+                + (walTransport == WalTransport.STREAMING ? "" : ", wal.transport=" + walTransport.text())
                 + (requiredInUpdates.isEmpty() ? "" : ", requiredInUpdates=" + requiredInUpdates) + "}";
     }
 
@@ -211,6 +221,7 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
         private Duration statusInterval = PostgresOptions.STATUS_INTERVAL.defaultValue();
         private Duration slotCheckInterval = PostgresOptions.SLOT_CHECK_INTERVAL.defaultValue();
         private boolean toastReselect;
+        private WalTransport walTransport = WalTransport.STREAMING;
         private final Map<TableId, RequiredInUpdates> requiredInUpdates = new LinkedHashMap<>();
 
         private Builder() {
@@ -270,6 +281,12 @@ public final class PostgresSourceConfig implements ConnectionConfig, Serializabl
          */
         public Builder toastReselect(boolean reselect) {
             this.toastReselect = reselect;
+            return this;
+        }
+
+        /** How the stream reads the slot ({@code wal.transport}); default {@link WalTransport#STREAMING}. */
+        public Builder walTransport(WalTransport transport) {
+            this.walTransport = Objects.requireNonNull(transport, "transport");
             return this;
         }
 
