@@ -1,6 +1,8 @@
 package io.rustcdc.flink.mysql;
 
 import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.network.ServerException;
+import io.rustcdc.flink.mysql.binlog.BinlogClients;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.TableId;
 import javax.annotation.Nullable;
@@ -13,18 +15,45 @@ final class StreamFailures {
         this.config = config;
     }
 
+    /**
+     * What a failure of the binlog client means, named after where the stream ({@code cursor}) was: a
+     * reader with the same server-id, GTIDs the server lacks or a transaction without one, a silent
+     * server, or a lost connection.
+     */
+    CdcException of(Exception e, BinlogCursor cursor) {
+        if (e instanceof CdcException) {
+            return (CdcException) e;
+        }
+        if (String.valueOf(e.getMessage()).contains("same server_uuid/server_id")) {
+            return sameServerId(e);
+        }
+        if (cursor.byGtids() && String.valueOf(e.getMessage()).contains("anonymous transaction")) {
+            return anonymousByGtids(cursor.at(), e);
+        }
+        if (cursor.byGtids() && !cursor.resumed() && e instanceof ServerException
+                && ((ServerException) e).getErrorCode() == 1236) {
+            return gtidsNotHeld(cursor.from(), e);
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException) {
+                return silent(cursor.at(), BinlogClients.READ_TIMEOUT, BinlogClients.HEARTBEAT, e);
+            }
+        }
+        return lost(cursor.at(), e);
+    }
+
     private String binlog() {
         return "The binlog of " + config.flavor() + " at " + config.hostname() + ":" + config.port();
     }
 
-    CdcException sameServerId(Exception e) {
+    private CdcException sameServerId(Exception e) {
         return new CdcException(CdcException.Kind.CONFIGURATION, "Another binlog reader of " + config.hostname()
                 + ":" + config.port() + " connected with the same server-id " + config.serverId() + ", and the "
                 + "server dropped this one: give every source and replica its own '" + MySqlSourceConfig.SERVER_ID
                 + "'. (" + e.getMessage() + ")", e);
     }
 
-    CdcException gtidsNotHeld(MySqlPosition from, Exception e) {
+    private CdcException gtidsNotHeld(MySqlPosition from, Exception e) {
         return new CdcException(CdcException.Kind.CONNECTION, notHeld(from) + " (" + e.getMessage() + ")", e);
     }
 
@@ -51,7 +80,7 @@ final class StreamFailures {
     }
 
     /** Oracle MySQL sends no transaction without a GTID to a reader that resumed by GTIDs. */
-    CdcException anonymousByGtids(MySqlPosition after, Exception e) {
+    private CdcException anonymousByGtids(MySqlPosition after, Exception e) {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a transaction without a GTID after "
                 + after + " (gtid_mode is no longer ON), which the server does not send to a reader that resumes by "
                 + "GTIDs, as this source does. Set gtid_mode back to ON (SET PERSIST gtid_mode = ON_PERMISSIVE, then "
@@ -59,13 +88,13 @@ final class StreamFailures {
                 + ")", e);
     }
 
-    CdcException lost(MySqlPosition after, Exception e) {
+    private CdcException lost(MySqlPosition after, Exception e) {
         return new CdcException(CdcException.Kind.CONNECTION, binlog() + " failed after " + after + ": "
                 + e.getMessage(), e);
     }
 
     /** No event and no heartbeat within {@code timeout}: the server, or the network to it, is gone. */
-    CdcException silent(MySqlPosition after, java.time.Duration timeout, java.time.Duration heartbeat, Exception e) {
+    private CdcException silent(MySqlPosition after, java.time.Duration timeout, java.time.Duration heartbeat, Exception e) {
         return new CdcException(CdcException.Kind.CONNECTION, binlog() + " sent nothing for " + timeout.toSeconds()
                 + " s after " + after + ", not even the heartbeat this source asks for every " + heartbeat.toSeconds()
                 + " s: the server is down or hung, or the connection is half-open (a network or proxy failure). The "

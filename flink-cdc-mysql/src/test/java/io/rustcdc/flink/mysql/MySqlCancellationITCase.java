@@ -75,7 +75,7 @@ class MySqlCancellationITCase {
         java.util.Set<Thread> earlier = Thread.getAllStackTraces().keySet();
         ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all());
         Thread client = awaitThread(t -> t.getName().startsWith("blc-") && !earlier.contains(t),
-                stack -> has(stack, "MySqlChangeStream", "enqueue") && has(stack, "Unsafe", "park"),
+                stack -> has(stack, "BinlogQueue", "enqueue") && has(stack, "Unsafe", "park"),
                 "the binlog client's thread waiting on the stream's full queue");
         long started = System.nanoTime();
         CompletableFuture<Void> closing = CompletableFuture.runAsync(stream::close);

@@ -1,0 +1,116 @@
+package io.rustcdc.flink.mysql;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import io.rustcdc.flink.mysql.binlog.BinlogClients;
+import io.rustcdc.flink.source.CdcException;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a binlog stream reads through: a catalogue connection (for the tables' shapes and checks
+ * mid-stream), and the binlog client, connected at a position the server was first checked to hold,
+ * its events going to a {@link BinlogQueue}, counted by a {@link BinlogProgress}.
+ */
+final class BinlogConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(BinlogConnection.class);
+
+    private final Connection connection;
+    private final boolean ownsConnection;
+    private final BinlogTables tables;
+    private final BinaryLogClient client;
+    private final BinlogProgress progress;
+
+    /**
+     * Opens the binlog at {@code from}: by its GTIDs with {@code byGtids} (and with {@code atPosition}
+     * from its file and offset at the earliest), else at its file and offset.
+     *
+     * @param backfill a chunk's backfill, read to the binlog's end (see {@link MySqlChangeStream#backfill})
+     * @param session for a backfill, the catalogue session's connection (not in a transaction), used and
+     *     not closed; null to open one of its own
+     * @param charsets the catalogue's character sets by id; null to read them
+     */
+    BinlogConnection(MySqlSourceConfig config, MySqlPosition from, boolean backfill, boolean byGtids,
+            boolean atPosition, @Nullable Connection session, @Nullable Map<Integer, String> charsets,
+            BinlogQueue queue, StreamFailures failures) {
+        this.connection = session != null ? session : MySqlConnections.connect(config);
+        this.ownsConnection = session == null;
+        try {
+            if (!byGtids || atPosition) {
+                BinlogRetention.requireFile(connection, from.file(), from.offset());
+            }
+            if (from.gtidText() != null && from.flavor() == ServerFlavor.MARIADB) {
+                BinlogRetention.requireMariaDbGtids(connection, from.mariaDbGtids());
+            } else if (from.gtidText() != null) {
+                BinlogRetention.requireMySqlGtids(connection, from.mysqlGtids());
+                String missing = backfill ? null : BinlogRetention.mysqlGtidsNotHeld(connection, from.mysqlGtids());
+                if (missing != null) {
+                    throw failures.gtidsNotHeld(from, missing);
+                }
+            }
+            this.tables = new BinlogTables(connection, charsets != null ? charsets : BinlogTables.charsets(connection));
+        } catch (SQLException | RuntimeException e) {
+            closeConnection();
+            throw e instanceof SQLException ? MySqlConnections.failure(config, (SQLException) e) : (RuntimeException) e;
+        }
+        this.client = BinlogClients.create(config, from.file(), from.offset(), queue::event, queue::fail,
+                backfill ? queue::end : null);
+        this.progress = new BinlogProgress(from);
+        client.registerEventListener(progress);
+        if (byGtids) {
+            // the server finds the first transaction after the GTIDs in its own binlog: a replica's too
+            client.setGtidSet(from.gtidText());
+            // a backfill may say where in the binlog the first of them is at the earliest
+            client.setUseBinlogFilenamePositionInGtidMode(backfill && atPosition);
+        }
+        BinlogTls.configure(client, config);
+        try {
+            client.connect(config.connectTimeout().toMillis());
+        } catch (IOException | TimeoutException e) {
+            closeConnection();
+            throw new CdcException(CdcException.Kind.CONNECTION, "Could not open the binlog of " + config.flavor()
+                    + " at " + config.hostname() + ":" + config.port() + " as '" + config.username() + "' from "
+                    + from + " (server-id " + config.serverId() + "): " + e.getMessage());
+        }
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    BinlogTables tables() {
+        return tables;
+    }
+
+    BinlogProgress progress() {
+        return progress;
+    }
+
+    /** Disconnects the client, then aborts the connection if it is this stream's own. */
+    void close() {
+        // the client's disconnect skips closing its socket on an interrupted thread (a cancelled task's is)
+        boolean interrupted = Thread.interrupted();
+        try {
+            client.disconnect();
+        } catch (IOException e) {
+            LOG.debug("Closing the binlog client failed", e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        closeConnection();
+    }
+
+    private void closeConnection() {
+        if (!ownsConnection) {
+            return;
+        }
+        Disconnects.abort(connection); // the polling thread may be in a catalogue query on it
+    }
+}

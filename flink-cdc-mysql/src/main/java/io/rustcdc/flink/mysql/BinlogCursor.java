@@ -1,0 +1,202 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.model.TransactionInfo;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import java.util.Queue;
+import javax.annotation.Nullable;
+
+/**
+ * Where a binlog stream is: the file it reads, the position between transactions (where the next
+ * one starts, with the GTIDs executed before it), the transaction it is inside, and the events and
+ * changes of that transaction so far. A position inside a transaction is its start plus the events
+ * and rows already delivered, so a restart inside a transaction skips those ({@link
+ * #deliveredBefore}, {@link #firstToDeliver}) and delivers each row once. Progress records and the
+ * ends of transactions go to the stream's pending records.
+ */
+final class BinlogCursor {
+    private final MySqlPosition from;
+    /** Whether the binlog was opened at the position's GTIDs rather than its file and offset. */
+    private final boolean byGtids;
+    /** A chunk's backfill: read to the binlog's end without blocking, as server-id 0. */
+    private final boolean backfill;
+    private final StreamFailures failures;
+    private final Queue<StreamRecord<MySqlPosition>> pending;
+
+    private String file;
+    /** Between transactions: where the next one starts, with the GTIDs executed before it. */
+    private MySqlPosition committed;
+    /** Inside a transaction: where it starts; null between transactions. */
+    @Nullable private MySqlPosition transaction;
+    @Nullable private String gtid;
+    private boolean standalone;
+    /** The transaction is an XA PREPARE: its rows are logged before it commits or rolls back. */
+    private boolean preparedXa;
+    private long rowEvents;
+    /** Changes of the filter's tables in the transaction so far, delivered or skipped on resume: the events' index. */
+    private long changesInTransaction;
+    private long skipEvents;
+    private long skipRows;
+    private boolean resumed;
+    /** A backfill's first transaction the server sent: where it starts. */
+    @Nullable private MySqlPosition firstSent;
+
+    BinlogCursor(MySqlPosition from, boolean byGtids, boolean backfill, StreamFailures failures,
+            Queue<StreamRecord<MySqlPosition>> pending) {
+        this.from = from;
+        this.byGtids = byGtids;
+        this.backfill = backfill;
+        this.failures = failures;
+        this.pending = pending;
+        this.file = from.file();
+        this.committed = from.movedTo(from.file(), from.offset());
+    }
+
+    MySqlPosition from() {
+        return from;
+    }
+
+    boolean byGtids() {
+        return byGtids;
+    }
+
+    /** Whether the first transaction was begun: the position's skips are applied. */
+    boolean resumed() {
+        return resumed;
+    }
+
+    String file() {
+        return file;
+    }
+
+    MySqlPosition committed() {
+        return committed;
+    }
+
+    /** Where the transaction read now starts; null between transactions. */
+    @Nullable
+    MySqlPosition transaction() {
+        return transaction;
+    }
+
+    /** The transaction read now, or between transactions the position after the last one. */
+    MySqlPosition at() {
+        return transaction != null ? transaction : committed;
+    }
+
+    /**
+     * A backfill's lower bound of where the transactions not in its GTID set are: the start of the
+     * first one the server sent, or before one came, how far the server read (skipping the others).
+     */
+    MySqlPosition sentFrom() {
+        return firstSent != null ? firstSent : committed;
+    }
+
+    /** A heartbeat: a backfill's server skips the transactions of the start's GTIDs, and says how far it read. */
+    void heartbeat(long nextPosition) {
+        if (backfill && transaction == null && nextPosition > 0) {
+            committed = committed.movedTo(file, nextPosition);
+            pending.add(StreamRecord.progress(committed));
+        }
+    }
+
+    void rotate(String toFile, long position) {
+        file = toFile;
+        // Before the first transaction, the stream is still at its start: by GTIDs the server rotates
+        // to the start of the first file it reads, where the GTIDs are not those of the start; from
+        // inside a transaction, a checkpoint of the boundary would deliver its first rows again.
+        boolean atStart = !resumed && !backfill && (byGtids || from.eventsTaken() > 0 || from.rowsTaken() > 0);
+        if (transaction == null && !atStart) {
+            committed = committed.movedTo(file, position);
+            pending.add(StreamRecord.progress(committed));
+        }
+    }
+
+    void begin(long offset, @Nullable String gtid) {
+        if (!resumed && byGtids && from.transactionGtid() != null && gtid != null && !gtid.equals(from.transactionGtid())) {
+            // the rows taken are of a transaction this server does not send first: skipping them here would
+            // drop rows of another one, and delivering the position's transaction whole would repeat its rows
+            throw failures.otherTransactionFirst(from, gtid);
+        }
+        transaction = committed.movedTo(file, offset).startOf(gtid);
+        changesInTransaction = 0;
+        if (backfill && firstSent == null) {
+            firstSent = transaction;
+        }
+        this.gtid = gtid;
+        standalone = false;
+        preparedXa = false;
+        rowEvents = 0;
+        skipEvents = 0;
+        skipRows = 0;
+        if (!resumed && (byGtids || file.equals(from.file()) && offset == from.offset())) {
+            skipEvents = from.eventsTaken();
+            skipRows = from.rowsTaken();
+        }
+        resumed = true;
+    }
+
+    /** Whether the transaction is one statement by itself (DDL), unless a BEGIN follows. */
+    boolean standalone() {
+        return standalone;
+    }
+
+    void standalone(boolean standalone) {
+        this.standalone = standalone;
+    }
+
+    boolean preparedXa() {
+        return preparedXa;
+    }
+
+    void preparedXa(boolean preparedXa) {
+        this.preparedXa = preparedXa;
+    }
+
+    void commit(long nextOffset) {
+        committed = (transaction != null ? transaction : committed).committed(file, nextOffset, gtid);
+        transaction = null;
+        gtid = null;
+        pending.add(StreamRecord.transactionEnd(committed));
+    }
+
+    /** The index of the next event of the transaction that counts (a row event, a statement with changes). */
+    long nextEvent() {
+        return rowEvents++;
+    }
+
+    /** Whether the event at {@code index} of the transaction was delivered whole before the restart. */
+    boolean deliveredBefore(long index) {
+        return index < skipEvents;
+    }
+
+    /** The first change of the event at {@code index} not delivered before the restart. */
+    int firstToDeliver(long index) {
+        return index == skipEvents ? (int) skipRows : 0;
+    }
+
+    /** Counts {@code count} changes of the transaction that are not delivered (they were before the restart). */
+    void skipped(long count) {
+        changesInTransaction += count;
+    }
+
+    /** Counts the next change of the transaction: its number among them. */
+    long nextChange() {
+        return ++changesInTransaction;
+    }
+
+    /** The position of change {@code number} (from 1) of the event at {@code index} of the transaction. */
+    MySqlPosition inTransaction(long index, int number) {
+        return transaction.inTransaction(index, number);
+    }
+
+    /**
+     * The transaction of a change: its GTID ({@code uuid:number} on Oracle MySQL, {@code
+     * domain-server-sequence} on MariaDB), or without one where it starts in the binlog; the change's
+     * number among the transaction's changes of the captured tables; the total is not in the binlog
+     * before the commit.
+     */
+    TransactionInfo transactionInfo(long number) {
+        String id = gtid != null ? gtid : transaction.file() + ":" + transaction.offset();
+        return TransactionInfo.of(id, number, TransactionInfo.UNKNOWN);
+    }
+}

@@ -1,0 +1,178 @@
+package io.rustcdc.flink.mysql;
+
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.ShapeChange;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.StreamRecord;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.Set;
+import javax.annotation.Nullable;
+
+/**
+ * The binlog's query events: the brackets of transactions, and statements of their own (DDL), whose
+ * changes of captured tables become schema change (and truncation) records, classified against the
+ * shapes the stream held before them ({@link HeldShapes}). A data change logged as a statement, not
+ * as rows, fails the stream unless it surely touches no table this source captures.
+ */
+final class BinlogStatements {
+    private final MySqlSourceConfig config;
+    private final TableFilter filter;
+    private final Connection connection;
+    private final BinlogTables tables;
+    /** What DDL statements are classified against (only {@link #statement} and the rows read update it). */
+    private final HeldShapes heldShapes;
+    private final BinlogCursor cursor;
+    private final StreamFailures failures;
+    private final Queue<StreamRecord<MySqlPosition>> pending;
+    /** The tables the reader captures (see {@link #captured}); null until it says, then the filter counts. */
+    @Nullable private volatile Set<TableId> captured;
+
+    BinlogStatements(MySqlSourceConfig config, TableFilter filter, Connection connection, BinlogTables tables,
+            HeldShapes heldShapes, BinlogCursor cursor, StreamFailures failures,
+            Queue<StreamRecord<MySqlPosition>> pending) {
+        this.config = config;
+        this.filter = filter;
+        this.connection = connection;
+        this.tables = tables;
+        this.heldShapes = heldShapes;
+        this.cursor = cursor;
+        this.failures = failures;
+        this.pending = pending;
+    }
+
+    /** The tables the reader delivers as a changelog. */
+    void captured(Set<TableId> tables) {
+        captured = Set.copyOf(tables);
+    }
+
+    void query(EventHeaderV4 header, QueryEventData query) {
+        String sql = query.getSql().trim().toUpperCase(Locale.ROOT);
+        if (!sql.equals("BEGIN") && !sql.equals("COMMIT") && !sql.equals("ROLLBACK")) {
+            requireNoStatementChange(header, query); // transaction brackets need no parse
+        }
+        if (sql.equals("BEGIN") || sql.startsWith("XA START")) {
+            if (cursor.transaction() == null) {
+                cursor.begin(header.getPosition(), null);
+            }
+            cursor.standalone(false); // its rows and statements follow, up to its commit
+        } else if (sql.equals("COMMIT") || sql.equals("ROLLBACK")) {
+            cursor.commit(header.getNextPosition());
+        } else if (cursor.transaction() == null || cursor.standalone()) {
+            // a statement of its own (DDL): the catalogue may have changed under the shapes
+            tables.forgetShapes();
+            if (cursor.transaction() == null) {
+                cursor.begin(header.getPosition(), null);
+            }
+            statement(header, query, MySqlDdl.parse(query.getSql(), query.getDatabase()));
+            cursor.commit(header.getNextPosition());
+        } else {
+            // CREATE TABLE ... SELECT: the statement opens the transaction that holds its rows
+            List<MySqlDdl.Change> changes = MySqlDdl.parse(query.getSql(), query.getDatabase());
+            if (!changes.isEmpty()) {
+                tables.forgetShapes();
+                statement(header, query, changes);
+            }
+        }
+    }
+
+    /**
+     * A change logged as a statement (a session set {@code binlog_format} to STATEMENT or MIXED) has
+     * no rows to read: fails unless it surely changes only a table this source does not capture.
+     */
+    private void requireNoStatementChange(EventHeaderV4 header, QueryEventData query) {
+        TableId table = MySqlDdl.dmlTable(query.getSql(), query.getDatabase());
+        if (table == MySqlDdl.NOT_DML || table != null && !filter.matches(table)) {
+            return;
+        }
+        throw failures.loggedAsStatement(cursor.file() + ":" + header.getPosition(), table, query.getDatabase());
+    }
+
+    /**
+     * Schema changes (and truncations) of captured tables, one record each, positioned inside the
+     * statement's transaction so that a restart between them emits the rest once. A statement with
+     * changes counts as an event of its transaction, as a row event does.
+     */
+    private void statement(EventHeaderV4 header, QueryEventData query, List<MySqlDdl.Change> changes) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        // counted with the row events: a statement inside a transaction is followed by its rows
+        long index = cursor.nextEvent();
+        Instant commitTime = Instant.ofEpochMilli(header.getTimestamp());
+        int from = cursor.deliveredBefore(index) ? changes.size() : cursor.firstToDeliver(index);
+        for (int i = 0; i < changes.size(); i++) {
+            MySqlDdl.Change change = changes.get(i);
+            if (!filter.matches(change.table)) {
+                continue;
+            }
+            long number = cursor.nextChange();
+            if (i < from) {
+                continue; // delivered before the restart
+            }
+            if (change.renamedFrom != null && isCaptured(change.table) && !isCaptured(change.renamedFrom)) {
+                throw failures.renamedIn(change.renamedFrom, change.table, cursor.file() + ":" + header.getPosition());
+            }
+            if (change.kind == MySqlDdl.Kind.CREATE_TABLE || change.kind == MySqlDdl.Kind.ALTER_TABLE) {
+                requireLoggedCascades(change.table);
+            }
+            MySqlPosition position = cursor.inTransaction(index, i + 1);
+            SourceInfo source = SourceInfo.stream(config.flavor().sourceName(), position, commitTime);
+            ChangeEvent event = change.kind == MySqlDdl.Kind.TRUNCATE_TABLE
+                    ? ChangeEvent.builder(Op.TRUNCATE, change.table, source)
+                            .transaction(cursor.transactionInfo(number)).build()
+                    : HeldShapes.leavesShape(change, query.getSql()) ? unchanged(change, query.getSql(), source, number)
+                    : schemaChange(change, query.getSql(), source, number);
+            pending.add(StreamRecord.of(event, position));
+        }
+    }
+
+    /** The schema change of one table, classified against the shape the stream held before it. */
+    private ChangeEvent schemaChange(MySqlDdl.Change change, String sql, SourceInfo source, long number) {
+        RowShape after = change.kind == MySqlDdl.Kind.DROP_TABLE ? null : tables.catalogueShape(change.table);
+        List<ShapeChange> classified = heldShapes.classify(change, sql, tables.rowsShape(change.table), after);
+        tables.forgetRowsShape(change.table);
+        return ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
+                .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), sql)).shape(after)
+                .shapeChanges(classified).transaction(cursor.transactionInfo(number)).build();
+    }
+
+    /**
+     * A statement that cannot change the table's shape (an index, a default, a table option): classified
+     * as such from the statement alone, with the shape held before it, which it leaves (none when none is
+     * held: the catalogue's now may hold later statements).
+     */
+    private ChangeEvent unchanged(MySqlDdl.Change change, String sql, SourceInfo source, long number) {
+        RowShape left = heldShapes.unchanged(change.table, tables.rowsShape(change.table));
+        tables.forgetRowsShape(change.table);
+        return ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
+                .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), sql)).shape(left)
+                .shapeChanges(List.of(ShapeChange.unchanged())).transaction(cursor.transactionInfo(number)).build();
+    }
+
+    /** A captured table created or altered while the stream runs gets the start's foreign key check. */
+    private void requireLoggedCascades(TableId table) {
+        try {
+            config.foreignKeyCascades().check(connection, List.of(table));
+        } catch (SQLException goneOrUnreadable) {
+            // dropped since, or not readable: no key of it is in force now
+        }
+    }
+
+    /** Whether the reader delivers {@code table}'s changes as a changelog (the filter's, until it says). */
+    private boolean isCaptured(TableId table) {
+        Set<TableId> known = captured;
+        return known == null ? filter.matches(table) : known.contains(table);
+    }
+}
