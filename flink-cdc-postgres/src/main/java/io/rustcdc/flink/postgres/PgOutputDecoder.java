@@ -358,8 +358,8 @@ final class PgOutputDecoder {
                     + previous.table.qualifiedName() + " cannot continue. Rename it back, or include the new name and "
                     + "restart the source without state so that it is read again.");
         }
-        if (!relation.captured) {
-            return;
+        if (!relation.captured || (inTransaction && txUnits < txSkip)) {
+            return; // or the change it shows was delivered before a restart, inside this transaction
         }
         if (previous != null && !previous.sameColumns(relation)) {
             emitSchemaChange(table, DdlType.ALTER_TABLE, shape, PgShapeChanges.classify(previous, relation));

@@ -1,6 +1,8 @@
 package io.rustcdc.flink.postgres;
 
+import io.rustcdc.flink.source.CdcException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,14 +46,25 @@ final class PgPeekChannel implements PgWalChannel {
     /** Changes a call asks for at most, first; doubled while calls return nothing new. */
     static final int CHANGES_PER_CALL = 10_000;
     private static final int MAX_CHANGES_PER_CALL = 1 << 24;
+    /** What a call may take on the server (it decodes all it returns before the first row comes). */
+    static final String CALL_TIMEOUT = "5min";
+    /**
+     * The session's settings, again in each call's transaction: behind a pooler in transaction mode each
+     * transaction may run on another server session, and pgoutput writes values as that session's settings say.
+     */
+    private static final String LOCAL_SETTINGS = PgConnections.SESSION_SETTINGS.replace("SET ", "SET LOCAL ")
+            + "; SET LOCAL statement_timeout = '" + CALL_TIMEOUT + "'";
 
     private final PostgresSourceConfig config;
     private final Connection connection;
     /** The decoder's position: what it has had. */
     private final Supplier<Lsn> delivered;
     private final ArrayDeque<ByteBuffer> ready = new ArrayDeque<>();
-    /** RELATION messages of left-out transactions, by relation, until the first transaction passed on. */
-    private Map<Integer, ByteBuffer> staged = new LinkedHashMap<>();
+    /**
+     * RELATION messages of left-out transactions, by table name (the newest relation of a table dropped and
+     * created again), until the first transaction passed on.
+     */
+    private Map<String, ByteBuffer> staged = new LinkedHashMap<>();
     private PreparedStatement call;
     private ResultSet rows;
     private int rowsInCall;
@@ -70,6 +84,8 @@ final class PgPeekChannel implements PgWalChannel {
         this.delivered = delivered;
         this.advanced = confirmedFlush;
         connection.setAutoCommit(false); // a cursor, so that a call's rows are fetched a batch at a time
+        // no named server-side statements, which a pooler in transaction mode does not keep between transactions
+        connection.unwrap(PGConnection.class).setPrepareThreshold(0);
     }
 
     @Override
@@ -104,7 +120,7 @@ final class PgPeekChannel implements PgWalChannel {
                 break;
             case 'R':
                 if (leavingOut && staged != null) {
-                    staged.put(m.getInt(1), m);
+                    staged.put(relationName(m), m);
                 }
                 break;
             default:
@@ -116,6 +132,19 @@ final class PgPeekChannel implements PgWalChannel {
         if (m.get(0) == 'C') {
             leavingOut = false;
         }
+    }
+
+    /** The schema and name of a RELATION message: Int32 id, then two NUL-terminated strings. */
+    private static String relationName(ByteBuffer m) {
+        int end = 5;
+        for (int nulls = 0; nulls < 2; end++) {
+            if (m.get(end) == 0) {
+                nulls++;
+            }
+        }
+        byte[] name = new byte[end - 5];
+        m.get(5, name);
+        return new String(name, StandardCharsets.UTF_8);
     }
 
     /** Passes on {@code begin}, after the staged RELATION messages when it is the first transaction. */
@@ -132,7 +161,10 @@ final class PgPeekChannel implements PgWalChannel {
         if (System.nanoTime() < nextCallNanos) {
             return false;
         }
-        advance();
+        advance(); // in a transaction of its own
+        try (var settings = connection.createStatement()) {
+            settings.execute(LOCAL_SETTINGS);
+        }
         if (staged != null) {
             staged.clear(); // each call sends them again
         }
@@ -151,20 +183,49 @@ final class PgPeekChannel implements PgWalChannel {
     }
 
     /**
-     * Ends a call: at once another when this one was cut at its limit and passed nothing on (what was
-     * delivered since the slot's position fills the limit until a checkpoint confirms it), asking for twice
-     * as much; otherwise the next after a pause.
+     * Ends a call: at once another when this one was cut at its limit, asking for twice as much when it
+     * passed nothing on (what was delivered since the slot's position fills the limit until a checkpoint
+     * confirms it) and for as much as it returned and more when it did; otherwise the next after a pause.
+     * The slot must still be where this source moved it: another session that moved it further made this
+     * source skip what lies in between.
      */
     private void endCall() throws SQLException {
         closeCall();
+        Lsn slotNow = confirmedFlush();
         connection.commit();
+        if (slotNow != null && slotNow.isAfter(advanced)) {
+            throw new CdcException(CdcException.Kind.POSITION_LOST, "Replication slot '" + config.slotName()
+                    + "' was moved to " + slotNow + " by another session, past " + advanced + " where this source "
+                    + "left it ('" + PostgresOptions.WAL_TRANSPORT.key() + "' = 'sql-peek' does not hold the slot "
+                    + "between its calls): the changes in between may not have been read. Let no other session "
+                    + "use the slot, and restart the job without its state so that the tables are read again.");
+        }
         boolean cut = rowsInCall >= changesPerCall;
         if (cut && !passedInCall) {
+            if (changesPerCall >= MAX_CHANGES_PER_CALL) {
+                throw new CdcException(CdcException.Kind.CONFIGURATION, "Slot '" + config.slotName() + "' holds more "
+                        + "than " + MAX_CHANGES_PER_CALL + " changes this source delivered but no checkpoint "
+                        + "confirmed: with '" + PostgresOptions.WAL_TRANSPORT.key() + "' = 'sql-peek' each call "
+                        + "returns them again. Enable checkpointing, or checkpoint more often.");
+            }
             changesPerCall = (int) Math.min((long) changesPerCall * 2, MAX_CHANGES_PER_CALL);
             nextCallNanos = 0;
         } else {
-            changesPerCall = CHANGES_PER_CALL;
+            changesPerCall = cut ? (int) Math.min((long) rowsInCall + CHANGES_PER_CALL, MAX_CHANGES_PER_CALL)
+                    : changesPerCall;
             nextCallNanos = cut ? 0 : System.nanoTime() + POLL_INTERVAL_MILLIS * 1_000_000;
+        }
+    }
+
+    @Nullable
+    private Lsn confirmedFlush() throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT confirmed_flush_lsn::text FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
+            s.setString(1, config.slotName());
+            try (ResultSet rs = s.executeQuery()) {
+                String lsn = rs.next() ? rs.getString(1) : null;
+                return lsn == null ? null : Lsn.valueOf(lsn);
+            }
         }
     }
 
@@ -182,6 +243,7 @@ final class PgPeekChannel implements PgWalChannel {
         }
         connection.commit();
         advanced = wanted;
+        changesPerCall = CHANGES_PER_CALL;
         LOG.debug("Advanced slot '{}' to {}", config.slotName(), wanted);
     }
 

@@ -31,8 +31,11 @@ import org.slf4j.LoggerFactory;
 final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeStream.class);
     static final Duration CATALOG_READ_TIMEOUT = Duration.ofSeconds(30);
-    /** How long a call of the {@code sql-peek} transport may wait for the server: it decodes all of the slot's WAL. */
-    static final Duration PEEK_READ_TIMEOUT = Duration.ofMinutes(5);
+    /**
+     * How long a call of the {@code sql-peek} transport may wait for the server, a partition's bound: the server
+     * ends a call after {@link PgPeekChannel#CALL_TIMEOUT} itself, and frees the slot.
+     */
+    static final Duration PEEK_READ_TIMEOUT = Duration.ofMinutes(6);
 
     private final PostgresSourceConfig config;
     private final Connection catalogConnection;
