@@ -28,7 +28,7 @@ public final class BenchmarkArgs {
         return values.containsKey(name);
     }
 
-    /** Whether the run reads MySQL or MariaDB ({@code --connector mariadb}) rather than PostgreSQL. */
+    /** Whether the run reads Oracle MySQL ({@code --connector mysql}) or MariaDB ({@code --connector mariadb}). */
     public boolean mysqlFamily() {
         return "mariadb".equals(values.get("connector")) || "mysql".equals(values.get("connector"));
     }
@@ -49,7 +49,8 @@ public final class BenchmarkArgs {
         }
         try {
             Class.forName("org.mariadb.jdbc.Driver");
-            return "jdbc:mariadb://" + at;
+            // Oracle MySQL's caching_sha2_password without TLS needs the server's RSA key
+            return "jdbc:mariadb://" + at + ("mysql".equals(values.get("connector")) ? "?allowPublicKeyRetrieval=true" : "");
         } catch (ClassNotFoundException e) {
             return "jdbc:mysql://" + at + "?useSSL=false&allowPublicKeyRetrieval=true";
         }

@@ -16,8 +16,10 @@ import java.util.regex.Pattern;
 /**
  * The benchmark harness: this project's source against Apache Flink CDC's and against the physical
  * limit, on the same database, tables, sink and settings: PostgreSQL ({@code --database postgres},
- * the default) or MariaDB ({@code --database mariadb}). Prints a markdown table and writes it, with
- * the raw JSON, to {@code --out} (default target/benchmark).
+ * the default), MariaDB ({@code --database mariadb}) or Oracle MySQL ({@code --database mysql}). Prints
+ * a markdown table and writes it, with the raw JSON, to {@code --out} (default target/benchmark). A
+ * run of the peer that fails is reported as the peer's figure ({@code peer fails: <reason>}) and the
+ * peer's other runs of that figure are not tried; a run of ours that fails fails the benchmark.
  *
  * <p>Options: {@code --quick true} (small data, one run: what CI runs), {@code --rows},
  * {@code --changes}, {@code --runs}, {@code --chunk-size}, {@code --latency-seconds},
@@ -76,7 +78,7 @@ public final class Benchmark {
     private Path run(String commandArgs) throws Exception {
         Path out = Path.of(options.getOrDefault("out", "target/benchmark")).toAbsolutePath();
         String database = options.getOrDefault("database", "postgres");
-        try (BenchmarkTarget target = "mariadb".equals(database) ? new MariaDbTarget() : new PostgresTarget()) {
+        try (BenchmarkTarget target = target(database)) {
             say(target.server() + "; creating " + rows + " rows ...");
             target.create(rows, key);
             SideRunner runner = new SideRunner(out, target, heap);
@@ -91,17 +93,33 @@ public final class Benchmark {
         }
     }
 
+    static BenchmarkTarget target(String database) {
+        switch (database) {
+            case "postgres":
+                return new PostgresTarget();
+            case "mariadb":
+                return MySqlFamilyTarget.mariaDb();
+            case "mysql":
+                return MySqlFamilyTarget.oracleMySql();
+            default:
+                throw new IllegalArgumentException("--database " + database + ": expected postgres, mariadb or mysql");
+        }
+    }
+
     private void snapshot(BenchmarkTarget target, SideRunner runner, int parallelism) throws Exception {
         Figure speed = figure("snapshot p" + parallelism, "rows/s");
+        String memoryPhase = parallelism == 1 ? "snapshot p1" : null;
         for (int r = 1; r <= runs; r++) {
             for (String side : sides) {
                 String name = "snapshot-p" + parallelism + "-" + side + "-r" + r;
                 List<String> args = new ArrayList<>(target.snapshot(name));
                 args.addAll(List.of("--phase", "snapshot", "--parallelism", String.valueOf(parallelism),
                         "--events", String.valueOf(rows), "--chunk-size", String.valueOf(chunkSize)));
-                String result = runner.run(side, name, args);
+                String result = run(runner, side, name, args, withMemory(speed, memoryPhase));
                 target.release(name);
-                record(name, result, side, speed, parallelism == 1 ? "snapshot p1" : null, runner);
+                if (result != null) {
+                    record(name, result, side, speed, memoryPhase, runner);
+                }
             }
             speed.limit.add(target.snapshotLimit());
         }
@@ -124,9 +142,11 @@ public final class Benchmark {
                 List<String> args = new ArrayList<>(starts.get(name));
                 args.addAll(List.of("--phase", "drain", "--parallelism", "1", "--events", String.valueOf(changes),
                         "--chunk-size", String.valueOf(chunkSize)));
-                String result = runner.run(side, name, args);
+                String result = run(runner, side, name, args, withMemory(speed, "stream drain"));
                 target.release(name);
-                record(name, result, side, speed, "stream drain", runner);
+                if (result != null) {
+                    record(name, result, side, speed, "stream drain", runner);
+                }
             }
             speed.limit.add(target.streamLimit("drain-limit-r" + r, changes));
         }
@@ -143,11 +163,17 @@ public final class Benchmark {
             for (String side : sides) {
                 String name = "latency-" + side + "-r" + r;
                 firstId += 1_000_000_000L;
+                if (SideRunner.PEER.equals(side) && p50.peerFailure != null) {
+                    continue;
+                }
                 List<String> args = new ArrayList<>(target.streamFromNow("lat", name));
                 args.addAll(List.of("--phase", "latency", "--parallelism", "1", "--rate", rate, "--seconds", seconds,
                         "--first-id", String.valueOf(firstId), "--chunk-size", String.valueOf(chunkSize)));
-                String result = runner.run(side, name, args);
+                String result = run(runner, side, name, args, List.of(p50, p99, max));
                 target.release(name);
+                if (result == null) {
+                    continue;
+                }
                 rawRuns.add(withName(name, result));
                 p50.of(side).add(number(result, "p50"));
                 p99.of(side).add(number(result, "p99"));
@@ -155,6 +181,34 @@ public final class Benchmark {
                 say(name + ": " + result);
             }
         }
+    }
+
+    /**
+     * One run of one side: its result, or null when the peer's run fails (or failed before in this
+     * figure), its reason then recorded as the peer's value of {@code shown}. A failure of ours fails.
+     */
+    private String run(SideRunner runner, String side, String name, List<String> args, List<Figure> shown)
+            throws Exception {
+        boolean peer = SideRunner.PEER.equals(side);
+        if (peer && shown.get(0).peerFailure != null) {
+            return null;
+        }
+        try {
+            return runner.run(side, name, args);
+        } catch (SideRunner.RunFailure e) {
+            if (!peer) {
+                throw e;
+            }
+            say(name + ": the peer fails: " + e.reason() + " (its log: " + runner.log(name) + ")");
+            shown.forEach(f -> f.peerFailure = e.reason());
+            return null;
+        }
+    }
+
+    /** {@code speed}, and the memory figures of {@code memoryPhase} when it is not null. */
+    private List<Figure> withMemory(Figure speed, String memoryPhase) {
+        return memoryPhase == null ? List.of(speed) : List.of(speed, figure("peak heap, " + memoryPhase, "MiB"),
+                figure("peak RSS, " + memoryPhase, "MiB"));
     }
 
     /** Records a throughput run: its speed, and its memory under the figures of {@code memoryPhase}. */

@@ -11,6 +11,8 @@ final class Figure {
     final List<Double> ours = new ArrayList<>();
     final List<Double> peer = new ArrayList<>();
     final List<Double> limit = new ArrayList<>();
+    /** Why the peer's run failed, when it did: shown as the peer's figure instead of a number. */
+    String peerFailure;
 
     Figure(String name, String unit) {
         this.name = name;
@@ -52,12 +54,15 @@ final class Figure {
     }
 
     String markdownRow() {
-        return "| " + name + " (" + unit + ") | " + cell(ours) + " | " + cell(peer) + " | " + cell(limit) + " | "
-                + ratio(ours, peer) + " | " + ratio(ours, limit) + " |";
+        String peerCell = peerFailure == null ? cell(peer) : "peer fails: " + peerFailure.replace('|', '/');
+        return "| " + name + " (" + unit + ") | " + cell(ours) + " | " + peerCell + " | " + cell(limit) + " | "
+                + (peerFailure == null ? ratio(ours, peer) : "n/a") + " | " + ratio(ours, limit) + " |";
     }
 
     String json() {
         return "{\"name\":\"" + name + "\",\"unit\":\"" + unit + "\",\"ours\":" + ours + ",\"peer\":" + peer
+                + (peerFailure == null ? "" : ",\"peer_failure\":\"" + peerFailure.replace("\\", "\\\\")
+                        .replace("\"", "\\\"") + "\"")
                 + ",\"limit\":" + limit + "}";
     }
 }

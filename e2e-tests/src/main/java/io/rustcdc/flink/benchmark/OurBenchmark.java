@@ -37,11 +37,11 @@ public final class OurBenchmark {
     }
 
     private static AutoCloseable start(BenchmarkArgs args) throws Exception {
-        boolean mariadb = "mariadb".equals(args.get("connector"));
+        boolean mysqlFamily = args.mysqlFamily();
         StartupMode startup = "snapshot".equals(args.get("phase")) ? StartupMode.snapshot()
                 : args.has("position") ? StartupMode.position(args.get("position")) : StartupMode.committed();
-        String table = mariadb ? args.get("database") + "." + args.get("table") : args.get("table");
-        CdcSource<String, ?, ?> source = mariadb ? source(mariaDb(args), table, startup, args)
+        String table = mysqlFamily ? args.get("database") + "." + args.get("table") : args.get("table");
+        CdcSource<String, ?, ?> source = mysqlFamily ? source(mySql(args), table, startup, args)
                 : source(postgres(args), table, startup, args);
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
@@ -79,23 +79,31 @@ public final class OurBenchmark {
                 .build());
     }
 
-    private static MySqlConnector mariaDb(BenchmarkArgs args) {
-        return MySqlConnector.create(MySqlSourceConfig.builder(ServerFlavor.MARIADB)
+    /**
+     * MariaDB ({@code --connector mariadb}) or Oracle MySQL ({@code --connector mysql}), TLS off as on the
+     * peer; on Oracle MySQL the server's RSA key is fetched for {@code caching_sha2_password}, as the
+     * peer's Connector/J does ({@code allowPublicKeyRetrieval}).
+     */
+    private static MySqlConnector mySql(BenchmarkArgs args) {
+        boolean mariaDb = "mariadb".equals(args.get("connector"));
+        return MySqlConnector.create(MySqlSourceConfig.builder(mariaDb ? ServerFlavor.MARIADB : ServerFlavor.MYSQL)
                 .hostname(args.get("host"))
                 .port(args.getInt("port"))
                 .username(args.get("user"))
                 .password(Secret.of(args.get("password")))
                 .serverId(args.getLong("server-id"))
                 .tlsMode(TlsMode.DISABLE)
+                .allowPublicKeyRetrieval(!mariaDb)
                 .build());
     }
 
     /**
      * source.commit_time of a native JSON event, in milliseconds; for MariaDB, whose binlog keeps
-     * whole seconds, the row's created_at, as on the peer's side.
+     * whole seconds, and Oracle MySQL, the row's created_at, as on the peer's side (which reads it
+     * from created_at on both).
      */
     static long commitMillis(String event) {
-        if (event.contains("\"connector\":\"mariadb\"")) {
+        if (event.contains("\"connector\":\"mariadb\"") || event.contains("\"connector\":\"mysql\"")) {
             return DebeziumJson.createdAtMillis(event);
         }
         int at = event.indexOf("\"commit_time\":\"") + 15;

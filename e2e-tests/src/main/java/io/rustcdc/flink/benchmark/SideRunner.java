@@ -34,6 +34,11 @@ final class SideRunner {
         return out.resolve("jfr").resolve(name + ".jfr");
     }
 
+    /** The log of a run, named as {@link #run} names it. */
+    Path log(String name) {
+        return out.resolve("logs").resolve(name + ".log");
+    }
+
     String run(String side, String name, List<String> phaseArgs) throws IOException, InterruptedException {
         Files.createDirectories(out.resolve("jfr"));
         Files.createDirectories(out.resolve("logs"));
@@ -52,7 +57,7 @@ final class SideRunner {
         command.addAll(target.connection());
         command.addAll(List.of("--checkpoint-ms", "3000", "--result", result.toString()));
         command.addAll(phaseArgs);
-        Path log = out.resolve("logs").resolve(name + ".log");
+        Path log = log(name);
         ProcessBuilder pb = new ProcessBuilder(LocalProcesses.command("KILL", command, false))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         Process p = LocalProcesses.start(pb);
@@ -61,10 +66,49 @@ final class SideRunner {
             throw new IllegalStateException(name + " did not end in 40 minutes; see " + log);
         }
         if (p.exitValue() != 0 || !Files.exists(result)) {
-            throw new IllegalStateException(name + " failed (exit " + p.exitValue() + "); the end of " + log + ":\n"
-                    + tail(log));
+            throw new RunFailure(name + " failed (exit " + p.exitValue() + "); the end of " + log + ":\n" + tail(log),
+                    reason(Files.readAllLines(log, StandardCharsets.UTF_8)));
         }
         return Files.readString(result, StandardCharsets.UTF_8).trim();
+    }
+
+    /** A run that failed, with the reason its log gives. */
+    static final class RunFailure extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+        private final String reason;
+
+        RunFailure(String message, String reason) {
+            super(message);
+            this.reason = reason;
+        }
+
+        /** The root cause in one line, for the report. */
+        String reason() {
+            return reason;
+        }
+    }
+
+    /**
+     * The root cause of a failed run in one line of at most 300 characters: the log's last {@code
+     * Caused by:} line, else its last line that names an exception or error.
+     */
+    static String reason(List<String> log) {
+        String cause = null;
+        String exception = null;
+        for (String line : log) {
+            String l = line.strip();
+            if (l.startsWith("Caused by: ")) {
+                cause = l.substring("Caused by: ".length());
+            } else if (l.matches("[\\w.$]+(Exception|Error)(: .*)?")) {
+                exception = l;
+            }
+        }
+        String found = cause != null ? cause : exception;
+        if (found == null) {
+            return "no exception in its log";
+        }
+        String oneLine = found.replaceAll("\\s+", " ");
+        return oneLine.length() <= 300 ? oneLine : oneLine.substring(0, 297) + "...";
     }
 
     private static String tail(Path log) throws IOException {
