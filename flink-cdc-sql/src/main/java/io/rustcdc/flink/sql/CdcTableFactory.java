@@ -134,15 +134,16 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
         }
         DeclaredColumns columns = new DeclaredColumns(names, types, key, connectorTypes());
         List<TableId> matched = plannedTables(connector, sources, columns);
+        SourceTables reads = sources.isPattern() ? sources : SourceTables.exactly(matched.get(0));
         // upsert's +U rows hold every declared column, and the old row does not supply them ('all' needs whole old
         // rows, which the source checks at its start)
         CdcConnector<P, M> reading = upsert ? connector(options, matched, names, "the Flink table " + flinkTable
                 + " (changelog-mode 'upsert': each +U row holds every column the table declares)") : connector;
         return new CdcTableSource<>(fullBeforeImages -> CdcSource.builder(reading)
                 .options(options)
-                .includeTables(sources.includePattern())
+                .includeTables(reads.includePattern())
                 .requireFullBeforeImages(fullBeforeImages),
-                sources, flinkTable, columns, schema.toPhysicalRowDataType(), upsert, rereadsUnsent(options));
+                reads, flinkTable, columns, schema.toPhysicalRowDataType(), upsert, rereadsUnsent(options));
     }
 
     /**
@@ -152,14 +153,15 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
     private List<TableId> plannedTables(CdcConnector<P, M> connector, SourceTables sources, DeclaredColumns columns) {
         String when = "when the job is planned";
         try (CatalogSession<P, M> session = connector.openSession()) {
+            List<TableId> captured = session.discoverTables(TableFilter.of(List.of(sources.includePattern()), List.of()));
             if (!sources.isPattern()) {
                 TableId table = sources.literal();
                 TableDescription description = session.describe(table);
                 columns.check(table, description.shape(), description.rowType(), when);
-                return List.of(table);
+                return List.of(spelled(table, captured));
             }
             List<TableId> matched = new ArrayList<>();
-            for (TableId t : session.discoverTables(TableFilter.of(List.of(sources.includePattern()), List.of()))) {
+            for (TableId t : captured) {
                 if (sources.matches(t)) {
                     matched.add(t);
                 }
@@ -167,7 +169,8 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
             if (matched.isEmpty()) {
                 throw new CdcException(CdcException.Kind.CONFIGURATION, "No source table matches '" + sources
                         + "' when the job is planned" + sources.regexHint() + ". Create a matching table, or fix "
-                        + "'table-name' (a PostgreSQL source sees only the tables of its publication when that exists).");
+                        + "'table-name' (a part without a wildcard is a name, matched exactly, case included; a "
+                        + "PostgreSQL source sees only the tables of its publication when that exists).");
             }
             List<String> problems = new ArrayList<>();
             for (TableId t : matched) {
@@ -185,5 +188,25 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
                     sources, matched);
             return matched;
         }
+    }
+
+    /**
+     * {@code table} as the database spells it: itself when the catalogue lists it, or the one listed
+     * table whose name differs only in case where the database resolved the name without regard to
+     * case (SQL Server's usual collations, MySQL with {@code lower_case_table_names}), so that its rows,
+     * which carry that spelling, are this table's.
+     */
+    static TableId spelled(TableId table, List<TableId> captured) {
+        if (captured.contains(table)) {
+            return table;
+        }
+        List<TableId> folded = new ArrayList<>();
+        for (TableId t : captured) {
+            if (t.database().equalsIgnoreCase(table.database()) && t.schema() != null
+                    && t.schema().equalsIgnoreCase(table.schema()) && t.table().equalsIgnoreCase(table.table())) {
+                folded.add(t);
+            }
+        }
+        return folded.size() == 1 ? folded.get(0) : table;
     }
 }

@@ -77,6 +77,18 @@ class SourceTablesTest {
         assertThatThrownBy(() -> SourceTables.qualified("shop", "public.", "public")).isInstanceOf(CdcException.class);
     }
 
+    /** A name the database resolved without regard to case reads the rows of the table as the database spells it. */
+    @Test
+    void aNameIsSpelledAsTheCatalogueListsIt() {
+        TableId lower = TableId.of("shop", "dbo", "orders");
+        TableId upper = TableId.of("shop", "dbo", "Orders");
+        assertThat(CdcTableFactory.spelled(upper, List.of(lower))).isEqualTo(lower);
+        assertThat(CdcTableFactory.spelled(upper, List.of(lower, upper))).isEqualTo(upper);
+        assertThat(CdcTableFactory.spelled(TableId.of("shop", "DBO", "ORDERS"), List.of(lower, upper)))
+                .as("ambiguous: as written").isEqualTo(TableId.of("shop", "DBO", "ORDERS"));
+        assertThat(CdcTableFactory.spelled(upper, List.of())).isEqualTo(upper);
+    }
+
     @Test
     void aFlinkCdcRegularExpressionGetsAHint() {
         assertThat(SourceTables.qualified("shop", "orders_.*", "public").regexHint()).contains("write orders_*");
