@@ -58,6 +58,7 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private transient Map<TableId, Map<String, String>> retyped;
     /** Tables the source captured whose rows are not this table's (see {@link SourceTables}), logged once each. */
     private transient Set<TableId> foreign;
+    @Nullable private transient TableId lastMatched;
 
     /** @param flinkTable the Flink table's identifier, for messages; null when unknown */
     RowDataDeserializer(TableId table, @Nullable String flinkTable, DeclaredColumns columns,
@@ -92,7 +93,7 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     @Override
     public void deserialize(ChangeEvent e, Collector<RowData> out) {
         TableId table = e.table();
-        if (!tables.matches(table)) {
+        if (!table.equals(lastMatched) && !matches(table)) {
             if (e.op() != Op.MESSAGE && foreign().add(table)) {
                 LOG.warn("The source captures {} (its filter is the glob {}), whose rows are not those of '{}'{}: skipped",
                         table.qualifiedName(), tables.includePattern(), tables, readBy());
@@ -152,6 +153,15 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
             retyped = new HashMap<>();
         }
         return retyped.computeIfAbsent(table, t -> new java.util.LinkedHashMap<>());
+    }
+
+    /** Whether {@code table}'s rows are this table's; remembers the last table that was, as the next event's is too. */
+    private boolean matches(TableId table) {
+        if (tables.matches(table)) {
+            lastMatched = table;
+            return true;
+        }
+        return false;
     }
 
     private Set<TableId> foreign() {

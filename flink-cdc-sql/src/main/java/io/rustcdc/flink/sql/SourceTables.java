@@ -146,11 +146,18 @@ final class SourceTables implements Serializable {
         final String text;
         final int[] tokens;
         final boolean wildcard;
+        /** The name this part spells, escapes resolved; null for a part with wildcards. */
+        @Nullable private final String name;
 
         private Part(String text, int[] tokens) {
             this.text = text;
             this.tokens = tokens;
             this.wildcard = Arrays.stream(tokens).anyMatch(t -> t < 0);
+            StringBuilder s = new StringBuilder(tokens.length);
+            for (int t : tokens) {
+                s.append((char) t);
+            }
+            this.name = wildcard ? null : s.toString();
         }
 
         static Part parse(String text) {
@@ -181,11 +188,7 @@ final class SourceTables implements Serializable {
 
         /** The name this part spells, escapes resolved; for a part without wildcards. */
         String name() {
-            StringBuilder s = new StringBuilder(tokens.length);
-            for (int t : tokens) {
-                s.append((char) t);
-            }
-            return s.toString();
+            return name;
         }
 
         String glob(boolean dotIsOne) {
@@ -203,7 +206,7 @@ final class SourceTables implements Serializable {
         }
 
         boolean matches(String name) {
-            return wildcard ? glob(name) : name().equals(name);
+            return wildcard ? glob(name) : this.name.equals(name);
         }
 
         /** Iterative glob match with backtracking to the last star, ASCII case-insensitive. */
