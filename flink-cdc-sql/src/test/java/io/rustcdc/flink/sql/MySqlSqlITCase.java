@@ -120,7 +120,12 @@ class MySqlSqlITCase {
      */
     @Test
     void shardTablesMatchingAPatternAreOneTableToldApartByTableName() throws Exception {
-        ShardWorkload workload = new ShardWorkload(db, "MySqlSqlITCase");
+        try (ShardWorkload workload = new ShardWorkload(db, "MySqlSqlITCase")) {
+            shards(workload);
+        }
+    }
+
+    private void shards(ShardWorkload workload) throws Exception {
         for (String shard : List.of("shard_1", "shard_2", "shard_3", "shard_10")) {
             db.execute("CREATE TABLE " + shard + " (id INT PRIMARY KEY, qty INT NOT NULL, note VARCHAR(20))");
         }
@@ -137,13 +142,13 @@ class MySqlSqlITCase {
                         .replace("'database-name' = '" + db.name() + "'", "'database-name' = '" + database + "'")
                         .replace("'rustcdc-mariadb'", connector));
         try (ShardWorkload.Changelog changelog = new ShardWorkload.Changelog(tables.executeSql("SELECT * FROM shards"))) {
-            workload.stepUntil(changelog::anyRow); // writes while the job starts and snapshots
-            for (int i = 0; i < 60; i++) {
+            workload.stepUntil(changelog::anyRow, 100); // writes while the job starts and snapshots
+            for (int i = 0; i < 40; i++) {
                 workload.step();
             }
             db.execute("CREATE TABLE shard_4 (id INT PRIMARY KEY, qty INT NOT NULL, note VARCHAR(20))");
             workload.add("shard_4", 10);
-            for (int i = 0; i < 60; i++) {
+            for (int i = 0; i < 40; i++) {
                 workload.step();
             }
             changelog.awaitEqual(workload, Duration.ofSeconds(60));

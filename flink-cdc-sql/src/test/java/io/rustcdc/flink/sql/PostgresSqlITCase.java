@@ -166,7 +166,12 @@ class PostgresSqlITCase {
      */
     @Test
     void shardTablesMatchingAPatternAreOneTableToldApartByTableName() throws Exception {
-        ShardWorkload workload = new ShardWorkload(db, "PostgresSqlITCase");
+        try (ShardWorkload workload = new ShardWorkload(db, "PostgresSqlITCase")) {
+            shards(workload);
+        }
+    }
+
+    private void shards(ShardWorkload workload) throws Exception {
         for (String shard : List.of("shard_1", "shard_2", "shard_3", "shard_10")) {
             db.execute("CREATE TABLE " + shard + " (id int PRIMARY KEY, qty int NOT NULL, note text)",
                     "ALTER TABLE " + shard + " REPLICA IDENTITY FULL", "ALTER TABLE " + shard + " OWNER TO "
@@ -180,15 +185,15 @@ class PostgresSqlITCase {
                 + "tbl STRING METADATA FROM 'table_name' VIRTUAL) " + SqlTestTables.with(db, "public.shard_?", "sql_shards",
                         ", 'scan.incremental.snapshot.chunk.size' = '10', 'scan.table-discovery.interval' = '1 s'"));
         try (ShardWorkload.Changelog changelog = new ShardWorkload.Changelog(tables.executeSql("SELECT * FROM shards"))) {
-            workload.stepUntil(changelog::anyRow); // writes while the job starts and snapshots
-            for (int i = 0; i < 60; i++) {
+            workload.stepUntil(changelog::anyRow, 100); // writes while the job starts and snapshots
+            for (int i = 0; i < 40; i++) {
                 workload.step();
             }
             db.execute("CREATE TABLE shard_4 (id int PRIMARY KEY, qty int NOT NULL, note text)",
                     "ALTER TABLE shard_4 REPLICA IDENTITY FULL", "ALTER TABLE shard_4 OWNER TO " + db.replicationUser(),
                     "ALTER PUBLICATION sql_shards ADD TABLE shard_4");
             workload.add("shard_4", 10);
-            for (int i = 0; i < 60; i++) {
+            for (int i = 0; i < 40; i++) {
                 workload.step();
             }
             changelog.awaitEqual(workload, Duration.ofSeconds(60));

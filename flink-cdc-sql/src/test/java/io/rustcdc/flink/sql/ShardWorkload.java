@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.SqlDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,8 +35,11 @@ import org.apache.flink.util.CloseableIterator;
  * exactly a row the changelog holds, and every +I must be new. The seed is printed; replay with
  * {@code -Drustcdc.shards.seed=N}.
  */
-final class ShardWorkload {
+final class ShardWorkload implements AutoCloseable {
+    private static final int KEYS = 40;
     private final SqlDatabase db;
+    /** One connection for every write (autocommit: each write its own transaction), opened at the first. */
+    private Connection connection;
     private final Random random;
     private final long seed;
     /** Keys each shard holds now, as the only writer knows them. */
@@ -59,37 +65,62 @@ final class ShardWorkload {
         }
     }
 
+    private void execute(String sql) {
+        try {
+            if (connection == null) {
+                connection = db.admin();
+                connection.setAutoCommit(true);
+            }
+            try (Statement s = connection.createStatement()) {
+                s.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Failed in " + db.name() + " (seed " + seed + "): " + sql, e);
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        if (connection != null) {
+            connection.close();
+        }
+    }
+
     /** One random write to one random shard. */
     void step() {
         List<String> tables = new ArrayList<>(keys.keySet());
         String table = tables.get(random.nextInt(tables.size()));
         TreeSet<Integer> held = keys.get(table);
-        int choice = held.isEmpty() ? 0 : random.nextInt(10);
+        // an empty shard takes an insert, a full one (every key of 1 to 40) a delete
+        int choice = held.isEmpty() ? 0 : held.size() >= KEYS ? 9 : random.nextInt(10);
         if (choice < 4) {
             insert(table);
         } else if (choice < 7) {
             int id = pick(held);
-            db.execute("UPDATE " + table + " SET qty = qty + " + (1 + random.nextInt(9)) + ", note = "
+            execute("UPDATE " + table + " SET qty = qty + " + (1 + random.nextInt(9)) + ", note = "
                     + note() + " WHERE id = " + id);
         } else if (choice < 8) {
             int id = pick(held);
             int to = freeKey(held);
-            db.execute("UPDATE " + table + " SET id = " + to + " WHERE id = " + id);
+            execute("UPDATE " + table + " SET id = " + to + " WHERE id = " + id);
             held.remove(id);
             held.add(to);
         } else {
             int id = pick(held);
-            db.execute("DELETE FROM " + table + " WHERE id = " + id);
+            execute("DELETE FROM " + table + " WHERE id = " + id);
             held.remove(id);
         }
         ops++;
     }
 
-    /** Random writes, a few milliseconds apart, until {@code done} says so. */
-    void stepUntil(BooleanSupplier done) throws InterruptedException {
-        while (!done.getAsBoolean()) {
+    /**
+     * Random writes, 20 ms apart, until {@code done} says so or {@code most} were made: bounded, so that the
+     * database gets the quiet moment a PostgreSQL slot's creation waits for.
+     */
+    void stepUntil(BooleanSupplier done, int most) throws InterruptedException {
+        for (int i = 0; i < most && !done.getAsBoolean(); i++) {
             step();
-            Thread.sleep(5);
+            Thread.sleep(20);
         }
     }
 
@@ -100,16 +131,16 @@ final class ShardWorkload {
     private void insert(String table) {
         TreeSet<Integer> held = keys.get(table);
         int id = freeKey(held);
-        db.execute("INSERT INTO " + table + " (id, qty, note) VALUES (" + id + ", " + random.nextInt(100) + ", "
+        execute("INSERT INTO " + table + " (id, qty, note) VALUES (" + id + ", " + random.nextInt(100) + ", "
                 + note() + ")");
         held.add(id);
     }
 
-    /** A key of 1 to 40 the shard does not hold: small, so that the shards share keys. */
+    /** A key of 1 to {@link #KEYS} the shard does not hold (it holds fewer): few, so that the shards share keys. */
     private int freeKey(TreeSet<Integer> held) {
         int id;
         do {
-            id = 1 + random.nextInt(40);
+            id = 1 + random.nextInt(KEYS);
         } while (held.contains(id));
         return id;
     }
