@@ -9,7 +9,8 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * How a rustcdc catalog names the source's tables in Flink ({@code catalog.database.table}), and the table
- * options that name a source table again for its table factory. Two namings:
+ * options that name a source table again for its table factory, escaped ({@link SourceTables#escape}) so
+ * that a catalog table reads only itself, never the tables its name would match as a pattern. Two namings:
  *
  * <ul>
  *   <li>{@link #schemaQualified}: PostgreSQL and SQL Server. The catalog is the one database it connects to,
@@ -82,8 +83,10 @@ abstract class CatalogNaming {
 
         @Override
         Map<String, String> tableOptions(TableId table) {
-            // split again at the first dot by the table factory, as the catalog splits the Flink name
-            return Map.of(SqlOptions.TABLE_NAME.key(), table.qualifiedName());
+            // escaped, so that the table factory reads exactly this table: a name is never a pattern, and a dot in
+            // it never splits schema from table
+            return Map.of(SqlOptions.TABLE_NAME.key(), SourceTables.escape(table.schema()) + "."
+                    + SourceTables.escape(table.table()));
         }
     }
 
@@ -112,7 +115,9 @@ abstract class CatalogNaming {
 
         @Override
         Map<String, String> tableOptions(TableId table) {
-            return Map.of("database-name", table.database(), SqlOptions.TABLE_NAME.key(), table.table());
+            // escaped, so that the table factory reads exactly this table: a name is never a pattern
+            return Map.of("database-name", SourceTables.escape(table.database()), SqlOptions.TABLE_NAME.key(),
+                    SourceTables.escape(table.table()));
         }
     }
 }

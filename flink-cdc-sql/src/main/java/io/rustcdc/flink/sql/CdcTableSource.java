@@ -4,7 +4,6 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.CdcSourceBuilder;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
-import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.sql.compat.UpsertMode;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -22,13 +21,13 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 
 /**
- * One source table as a Flink SQL table: the same {@link CdcSource} as the DataStream API, with a
- * {@link RowDataDeserializer}.
+ * One source table, or the tables a pattern matches, as a Flink SQL table: the same {@link
+ * CdcSource} as the DataStream API, with a {@link RowDataDeserializer}.
  */
 final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends Serializable>
         implements ScanTableSource, SupportsReadingMetadata {
     private final Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder;
-    private final TableId table;
+    private final SourceTables tables;
     @Nullable private final String flinkTable;
     private final DeclaredColumns columns;
     private final DataType physicalType;
@@ -43,11 +42,11 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
      * @param rereadsUnsent whether the source reads values an update did not send from the table, so that an
      *     update still lacking one had its row gone by then (see {@link RowDataDeserializer})
      */
-    CdcTableSource(Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder, TableId table,
+    CdcTableSource(Function<Boolean, CdcSourceBuilder<ChangeEvent, P, M>> builder, SourceTables tables,
             @Nullable String flinkTable, DeclaredColumns columns, DataType physicalType, boolean upsert,
             boolean rereadsUnsent) {
         this.builder = builder;
-        this.table = table;
+        this.tables = tables;
         this.flinkTable = flinkTable;
         this.columns = columns;
         this.physicalType = physicalType;
@@ -63,7 +62,7 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        RowDataDeserializer deserializer = new RowDataDeserializer(table, flinkTable, columns, metadata, upsert,
+        RowDataDeserializer deserializer = new RowDataDeserializer(tables, flinkTable, columns, metadata, upsert,
                 rereadsUnsent, context.createTypeInformation(producedType));
         CdcSource<RowData, P, M> source = builder.apply(!upsert).deserializer(deserializer).build();
         return SourceProvider.of(source);
@@ -88,7 +87,7 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
 
     @Override
     public DynamicTableSource copy() {
-        CdcTableSource<P, M> copy = new CdcTableSource<>(builder, table, flinkTable, columns, physicalType, upsert,
+        CdcTableSource<P, M> copy = new CdcTableSource<>(builder, tables, flinkTable, columns, physicalType, upsert,
                 rereadsUnsent);
         copy.metadata = new ArrayList<>(metadata);
         copy.producedType = producedType;
@@ -97,6 +96,6 @@ final class CdcTableSource<P extends SourcePosition & Comparable<P>, M extends S
 
     @Override
     public String asSummaryString() {
-        return "rustcdc " + table.qualifiedName();
+        return "rustcdc " + tables;
     }
 }

@@ -5,7 +5,6 @@ import io.rustcdc.flink.mysql.MySqlOptions;
 import io.rustcdc.flink.mysql.MySqlPosition;
 import io.rustcdc.flink.mysql.MySqlSourceConfig;
 import io.rustcdc.flink.mysql.ServerFlavor;
-import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
@@ -14,7 +13,8 @@ import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * {@code 'connector' = 'rustcdc-mysql'} (Oracle MySQL) and, as {@link MariaDb}, {@code 'rustcdc-mariadb'}:
- * one table ({@code 'database-name'} and {@code 'table-name'}) as a Flink SQL table. The two never
+ * one table ({@code 'database-name'} and {@code 'table-name'}), or the tables patterns in them match
+ * ({@link SourceTables}), as a Flink SQL table. The two never
  * mix: their binlog positions and GTIDs differ, and the source checks which server it reads.
  */
 @Internal
@@ -64,9 +64,9 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
     }
 
     @Override
-    TableId table(ReadableConfig options) {
-        String database = options.get(MySqlOptions.DATABASE_NAME);
-        return TableId.of(database, database, options.get(SqlOptions.TABLE_NAME));
+    SourceTables tables(ReadableConfig options) {
+        // the database is the schema: 'database-name' may be a pattern too
+        return SourceTables.of(null, options.get(MySqlOptions.DATABASE_NAME), options.get(SqlOptions.TABLE_NAME));
     }
 
     @Override

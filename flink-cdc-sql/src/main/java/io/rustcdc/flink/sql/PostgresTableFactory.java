@@ -14,8 +14,9 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * {@code 'connector' = 'rustcdc-postgres'}: one PostgreSQL table as a Flink SQL table ({@code
- * 'table-name'}, as {@code schema.table} or in {@code 'schema-name'}).
+ * {@code 'connector' = 'rustcdc-postgres'}: one PostgreSQL table, or the tables a pattern matches,
+ * as a Flink SQL table ({@code 'table-name'}, as {@code schema.table} or in {@code 'schema-name'};
+ * see {@link SourceTables}).
  */
 @Internal
 public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition, PostgresChunkMark> {
@@ -51,10 +52,11 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
 
     /** PostgreSQL leaves unchanged TOASTed values out of updates: the stream's start checks whether it will. */
     @Override
-    CdcConnector<PostgresPosition, PostgresChunkMark> connector(ReadableConfig options, TableId table,
+    CdcConnector<PostgresPosition, PostgresChunkMark> connector(ReadableConfig options, List<TableId> tables,
             List<String> columns, String neededBy) {
-        return PostgresConnector.create(PostgresSourceConfig.builder(options).requireInUpdates(table, columns, neededBy)
-                .build());
+        PostgresSourceConfig.Builder config = PostgresSourceConfig.builder(options);
+        tables.forEach(t -> config.requireInUpdates(t, columns, neededBy));
+        return PostgresConnector.create(config.build());
     }
 
     @Override
@@ -63,13 +65,9 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
     }
 
     @Override
-    TableId table(ReadableConfig options) {
-        String database = options.get(PostgresOptions.DATABASE_NAME);
-        String name = options.get(SqlOptions.TABLE_NAME);
-        int dot = name.indexOf('.');
-        return dot < 0
-                ? TableId.of(database, options.get(SqlOptions.SCHEMA_NAME), name)
-                : TableId.of(database, name.substring(0, dot), name.substring(dot + 1));
+    SourceTables tables(ReadableConfig options) {
+        return SourceTables.qualified(options.get(PostgresOptions.DATABASE_NAME), options.get(SqlOptions.TABLE_NAME),
+                options.get(SqlOptions.SCHEMA_NAME));
     }
 
     @Override

@@ -4,20 +4,25 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.DdlType;
+import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.TableId;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns change events into Flink SQL rows: the declared physical columns converted straight from the
@@ -39,8 +44,9 @@ import org.apache.flink.util.Collector;
  */
 final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(RowDataDeserializer.class);
 
-    private final TableId table;
+    private final SourceTables tables;
     @Nullable private final String flinkTable;
     private final DeclaredColumns columns;
     private final List<MetadataColumn> metadata;
@@ -48,23 +54,34 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private final boolean rereadsUnsent;
     private final TypeInformation<RowData> producedType;
     private transient Map<String, FieldConverter[]> converters;
-    /** Declared columns whose source type changed, with the type before, until the next row checks them. */
-    private transient Map<String, String> retyped;
+    /** Per table, declared columns whose source type changed, with the type before, until its next row checks them. */
+    private transient Map<TableId, Map<String, String>> retyped;
+    /** Tables the source captured whose rows are not this table's (see {@link SourceTables}), logged once each. */
+    private transient Set<TableId> foreign;
+    @Nullable private transient TableId lastMatched;
 
     /** @param flinkTable the Flink table's identifier, for messages; null when unknown */
     RowDataDeserializer(TableId table, @Nullable String flinkTable, DeclaredColumns columns,
             List<MetadataColumn> metadata, boolean upsert, TypeInformation<RowData> producedType) {
-        this(table, flinkTable, columns, metadata, upsert, false, producedType);
+        this(SourceTables.exactly(table), flinkTable, columns, metadata, upsert, false, producedType);
+    }
+
+    /** For the one table {@code table}. */
+    RowDataDeserializer(TableId table, @Nullable String flinkTable, DeclaredColumns columns,
+            List<MetadataColumn> metadata, boolean upsert, boolean rereadsUnsent, TypeInformation<RowData> producedType) {
+        this(SourceTables.exactly(table), flinkTable, columns, metadata, upsert, rereadsUnsent, producedType);
     }
 
     /**
+     * @param tables the source tables whose rows are this table's; rows of other tables the source captures are
+     *     skipped
      * @param flinkTable the Flink table's identifier, for messages; null when unknown
      * @param rereadsUnsent whether the source reads values an update did not send from the table (and leaves
      *     them absent only when the row is gone by then)
      */
-    RowDataDeserializer(TableId table, @Nullable String flinkTable, DeclaredColumns columns,
+    RowDataDeserializer(SourceTables tables, @Nullable String flinkTable, DeclaredColumns columns,
             List<MetadataColumn> metadata, boolean upsert, boolean rereadsUnsent, TypeInformation<RowData> producedType) {
-        this.table = table;
+        this.tables = tables;
         this.flinkTable = flinkTable;
         this.columns = columns;
         this.metadata = List.copyOf(metadata);
@@ -75,6 +92,14 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
 
     @Override
     public void deserialize(ChangeEvent e, Collector<RowData> out) {
+        TableId table = e.table();
+        if (!table.equals(lastMatched) && !matches(table)) {
+            if (e.op() != Op.MESSAGE && foreign().add(table)) {
+                LOG.warn("The source captures {} (its filter is the glob {}), whose rows are not those of '{}'{}: skipped",
+                        table.qualifiedName(), tables.includePattern(), tables, readBy());
+            }
+            return;
+        }
         switch (e.op()) {
             case READ:
             case INSERT:
@@ -112,7 +137,7 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                 if (SchemaChangeRows.ddlType(e.after()) == DdlType.DROP_TABLE) {
                     throw dropped(e);
                 }
-                SchemaChangeCheck.check(table, flinkTable, columns, e, retyped());
+                SchemaChangeCheck.check(table, flinkTable, columns, e, retyped(table));
                 if (e.shape() != null) {
                     // the event's own row describes the change, not the table: types are checked with the next row
                     columns.check(table, e.shape(), null, "any more (its shape changed to " + e.shape().id() + ")");
@@ -123,11 +148,27 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
         }
     }
 
-    private Map<String, String> retyped() {
+    private Map<String, String> retyped(TableId table) {
         if (retyped == null) {
-            retyped = new java.util.LinkedHashMap<>();
+            retyped = new HashMap<>();
         }
-        return retyped;
+        return retyped.computeIfAbsent(table, t -> new java.util.LinkedHashMap<>());
+    }
+
+    /** Whether {@code table}'s rows are this table's; remembers the last table that was, as the next event's is too. */
+    private boolean matches(TableId table) {
+        if (tables.matches(table)) {
+            lastMatched = table;
+            return true;
+        }
+        return false;
+    }
+
+    private Set<TableId> foreign() {
+        if (foreign == null) {
+            foreign = new HashSet<>();
+        }
+        return foreign;
     }
 
     /** {@code " (read by Flink table x)"}, or nothing when the Flink table is unknown. */
@@ -201,9 +242,9 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                     continue; // an upsert delete needs only its key
                 }
                 throw new CdcException(CdcException.Kind.PREREQUISITE, "Column " + name + " of "
-                        + table.qualifiedName() + " was not sent by the source (" + columns.connector.partialRowCause()
-                        + "); its value is unknown, and it is never set to null: "
-                        + columns.connector.unsentValuesRemedy(table));
+                        + e.table().qualifiedName() + " was not sent by the source ("
+                        + columns.connector.partialRowCause() + "); its value is unknown, and it is never set to null: "
+                        + columns.connector.unsentValuesRemedy(e.table()));
             }
             Object v = values.get(field);
             row.setField(i, v == null ? null : convert[i].convert(v));
@@ -224,10 +265,11 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
             return known;
         }
         Row sample = e.after() != null ? e.after() : e.before();
+        TableId table = e.table();
         if (shape != null && sample != null) {
             columns.check(table, shape, sample.type(), "any more (its shape changed to " + shape.id()
-                    + SchemaChangeCheck.typesBefore(retyped()) + ")");
-            retyped().clear();
+                    + SchemaChangeCheck.typesBefore(retyped(table)) + ")");
+            retyped(table).clear();
         }
         FieldConverter[] built = new FieldConverter[columns.names.size()];
         for (int i = 0; i < built.length; i++) {

@@ -1,7 +1,6 @@
 package io.rustcdc.flink.sql;
 
 import io.rustcdc.flink.source.CdcException;
-import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.sqlserver.Lsn;
 import io.rustcdc.flink.sqlserver.SqlServerConnector;
@@ -16,9 +15,10 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 
 /**
- * {@code 'connector' = 'rustcdc-sqlserver'}: one SQL Server table as a Flink SQL table ({@code
- * 'database-name'}, and {@code 'table-name'} as {@code schema.table} or in {@code 'schema-name'},
- * {@code dbo} when neither names a schema), read from its CDC change tables.
+ * {@code 'connector' = 'rustcdc-sqlserver'}: one SQL Server table, or the tables a pattern matches
+ * ({@link SourceTables}), as a Flink SQL table ({@code 'database-name'}, and {@code 'table-name'} as
+ * {@code schema.table} or in {@code 'schema-name'}, {@code dbo} when neither names a schema), read
+ * from its CDC change tables.
  *
  * <p>{@code op_ts} is refused by name unless {@code 'server-time-zone'} is set: without the server's
  * offset, SQL Server's commit times (local times in {@code cdc.lsn_time_mapping}) are not read, and
@@ -81,15 +81,10 @@ public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Ls
     }
 
     @Override
-    TableId table(ReadableConfig options) {
-        String database = options.get(SqlServerOptions.DATABASE_NAME);
-        String name = options.get(SqlOptions.TABLE_NAME);
-        int dot = name.indexOf('.');
-        if (dot >= 0) {
-            return TableId.of(database, name.substring(0, dot), name.substring(dot + 1));
-        }
+    SourceTables tables(ReadableConfig options) {
         // SqlOptions.SCHEMA_NAME defaults to PostgreSQL's 'public': only a schema given explicitly counts here
-        return TableId.of(database, options.getOptional(SqlOptions.SCHEMA_NAME).orElse(DEFAULT_SCHEMA), name);
+        return SourceTables.qualified(options.get(SqlServerOptions.DATABASE_NAME), options.get(SqlOptions.TABLE_NAME),
+                options.getOptional(SqlOptions.SCHEMA_NAME).orElse(DEFAULT_SCHEMA));
     }
 
     @Override

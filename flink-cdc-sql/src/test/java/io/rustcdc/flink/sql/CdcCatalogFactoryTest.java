@@ -129,4 +129,32 @@ class CdcCatalogFactoryTest {
         assertThat(naming.table("shop", "orders")).isEqualTo(orders);
         assertThat(naming.tableOptions(orders)).isEqualTo(Map.of("database-name", "shop", "table-name", "orders"));
     }
+
+    /** A catalog table reads only itself: its table options are escaped, never a pattern, never split at a dot. */
+    @Test
+    void catalogTableOptionsNameExactlyTheirTableWhateverItsNameHolds() {
+        CatalogNaming pg = CatalogNaming.schemaQualified("shop");
+        CatalogNaming my = CatalogNaming.databases();
+        for (String odd : List.of("orders", "odd.name", "a_b", "star*", "what?", "back\\slash", "Mixed", "x.*")) {
+            for (String schema : List.of("public", "my.schema", "s*?")) {
+                TableId pgTable = TableId.of("shop", schema, odd);
+                SourceTables read = SourceTables.qualified("shop", pg.tableOptions(pgTable).get("table-name"), "public");
+                assertThat(read.isPattern()).as(odd).isFalse();
+                assertThat(read.literal()).isEqualTo(pgTable);
+                assertThat(read.matches(pgTable)).isTrue();
+                assertThat(read.matches(TableId.of("shop", schema, odd + "x"))).isFalse();
+                assertThat(read.matches(TableId.of("shop", schema, odd.toUpperCase(java.util.Locale.ROOT))))
+                        .isEqualTo(odd.equals(odd.toUpperCase(java.util.Locale.ROOT)));
+                TableId myTable = TableId.of(schema, schema, odd);
+                Map<String, String> options = my.tableOptions(myTable);
+                SourceTables mine = SourceTables.of(null, options.get("database-name"), options.get("table-name"));
+                assertThat(mine.literal()).isEqualTo(myTable);
+                // the framework's filter captures at least the table
+                assertThat(io.rustcdc.flink.source.filter.TableFilter.of(List.of(mine.includePattern()), List.of())
+                        .matches(myTable)).isTrue();
+                assertThat(io.rustcdc.flink.source.filter.TableFilter.of(List.of(read.includePattern()), List.of())
+                        .matches(pgTable)).isTrue();
+            }
+        }
+    }
 }

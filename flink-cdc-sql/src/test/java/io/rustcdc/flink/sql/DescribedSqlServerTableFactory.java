@@ -15,6 +15,7 @@ import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
@@ -34,6 +35,10 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
     static volatile List<String> primaryKey = List.of();
     /** The table the last planning described. */
     static volatile TableId described;
+    /** The tables discovery lists (a filter picks among them); none by default. */
+    static volatile List<TableId> discovered = List.of();
+    /** Columns of particular tables, instead of {@link #columns}. */
+    static volatile Map<TableId, List<SqlServerColumn>> columnsOf = Map.of();
 
     @Override
     public String factoryIdentifier() {
@@ -101,7 +106,7 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
                 @Override
                 public TableDescription describe(TableId table) {
                     described = table;
-                    return description(table, columns, key);
+                    return description(table, columnsOf.getOrDefault(table, columns), key);
                 }
 
                 @Override
@@ -116,7 +121,7 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
 
                 @Override
                 public List<TableId> discoverTables(TableFilter filter) {
-                    throw new UnsupportedOperationException("planning only");
+                    return discovered.stream().filter(filter::matches).collect(Collectors.toList());
                 }
 
                 @Override

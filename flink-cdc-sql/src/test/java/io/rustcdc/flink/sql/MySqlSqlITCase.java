@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -109,6 +110,50 @@ class MySqlSqlITCase {
         // file:offset#events.rows(the transaction's GTID) [the GTIDs before it]
         assertThat((String) rows.get(2).getField("pos"))
                 .matches("mariadb-bin\\.\\d+:\\d+#\\d+\\.\\d+\\(\\d+-\\d+-\\d+\\) \\[[0-9-,]+]");
+    }
+
+    /**
+     * Three shard tables as one SQL table ('database-name' and 'table-name' both patterns), told apart by
+     * table_name, under a random workload while the snapshot and the stream run; a fourth shard created
+     * later is found, snapshotted and streamed; shard_10 does not match shard_? and stays out. On
+     * MariaDB, and on Oracle MySQL with -Drustcdc.mysql.flavor=mysql.
+     */
+    @Test
+    void shardTablesMatchingAPatternAreOneTableToldApartByTableName() throws Exception {
+        try (ShardWorkload workload = new ShardWorkload(db, "MySqlSqlITCase")) {
+            shards(workload);
+        }
+    }
+
+    private void shards(ShardWorkload workload) throws Exception {
+        for (String shard : List.of("shard_1", "shard_2", "shard_3", "shard_10")) {
+            db.execute("CREATE TABLE " + shard + " (id INT PRIMARY KEY, qty INT NOT NULL, note VARCHAR(20))");
+        }
+        db.execute("INSERT INTO shard_10 VALUES (1, 1, 'not a shard_?')");
+        for (String shard : List.of("shard_1", "shard_2", "shard_3")) {
+            workload.add(shard, 25);
+        }
+        String database = db.name().substring(0, db.name().length() - 1) + "?";
+        String connector = db.server().isMariaDb() ? "'rustcdc-mariadb'" : "'rustcdc-mysql'";
+        tables.executeSql("CREATE TABLE shards (id INT, qty INT NOT NULL, note STRING, "
+                + "tbl STRING METADATA FROM 'table_name' VIRTUAL, dbn STRING METADATA FROM 'database_name' VIRTUAL) "
+                + with("shard_?", ", 'scan.table-discovery.interval' = '1 s'")
+                        .replace("chunk.size' = '50'", "chunk.size' = '10'")
+                        .replace("'database-name' = '" + db.name() + "'", "'database-name' = '" + database + "'")
+                        .replace("'rustcdc-mariadb'", connector));
+        try (ShardWorkload.Changelog changelog = new ShardWorkload.Changelog(tables.executeSql("SELECT * FROM shards"))) {
+            workload.stepUntil(changelog::anyRow, 100); // writes while the job starts and snapshots
+            for (int i = 0; i < 40; i++) {
+                workload.step();
+            }
+            db.execute("CREATE TABLE shard_4 (id INT PRIMARY KEY, qty INT NOT NULL, note VARCHAR(20))");
+            workload.add("shard_4", 10);
+            for (int i = 0; i < 40; i++) {
+                workload.step();
+            }
+            changelog.awaitEqual(workload, Duration.ofSeconds(60));
+            assertThat(changelog.values("dbn")).as("the database's name, not the pattern").containsExactly(db.name());
+        }
     }
 
     @Test

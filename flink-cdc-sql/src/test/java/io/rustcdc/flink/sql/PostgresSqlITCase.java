@@ -159,6 +159,47 @@ class PostgresSqlITCase {
         }
     }
 
+    /**
+     * Three shard tables as one SQL table, told apart by table_name, under a random workload while the
+     * snapshot and the stream run; a fourth shard added to the publication later is snapshotted and
+     * streamed too; shard_10 and shard_x_1 do not match shard_? and stay out.
+     */
+    @Test
+    void shardTablesMatchingAPatternAreOneTableToldApartByTableName() throws Exception {
+        try (ShardWorkload workload = new ShardWorkload(db, "PostgresSqlITCase")) {
+            shards(workload);
+        }
+    }
+
+    private void shards(ShardWorkload workload) throws Exception {
+        for (String shard : List.of("shard_1", "shard_2", "shard_3", "shard_10")) {
+            db.execute("CREATE TABLE " + shard + " (id int PRIMARY KEY, qty int NOT NULL, note text)",
+                    "ALTER TABLE " + shard + " REPLICA IDENTITY FULL", "ALTER TABLE " + shard + " OWNER TO "
+                            + db.replicationUser());
+        }
+        db.execute("INSERT INTO shard_10 VALUES (1, 1, 'not a shard_?')");
+        for (String shard : List.of("shard_1", "shard_2", "shard_3")) {
+            workload.add(shard, 25);
+        }
+        tables.executeSql("CREATE TABLE shards (id INT, qty INT NOT NULL, note STRING, "
+                + "tbl STRING METADATA FROM 'table_name' VIRTUAL) " + SqlTestTables.with(db, "public.shard_?", "sql_shards",
+                        ", 'scan.incremental.snapshot.chunk.size' = '10', 'scan.table-discovery.interval' = '1 s'"));
+        try (ShardWorkload.Changelog changelog = new ShardWorkload.Changelog(tables.executeSql("SELECT * FROM shards"))) {
+            workload.stepUntil(changelog::anyRow, 100); // writes while the job starts and snapshots
+            for (int i = 0; i < 40; i++) {
+                workload.step();
+            }
+            db.execute("CREATE TABLE shard_4 (id int PRIMARY KEY, qty int NOT NULL, note text)",
+                    "ALTER TABLE shard_4 REPLICA IDENTITY FULL", "ALTER TABLE shard_4 OWNER TO " + db.replicationUser(),
+                    "ALTER PUBLICATION sql_shards ADD TABLE shard_4");
+            workload.add("shard_4", 10);
+            for (int i = 0; i < 40; i++) {
+                workload.step();
+            }
+            changelog.awaitEqual(workload, Duration.ofSeconds(60));
+        }
+    }
+
     @Test
     void anAddedColumnIsIgnoredAndADroppedDeclaredColumnFailsTheJob() throws Exception {
         db.execute("CREATE TABLE evolving (id int PRIMARY KEY, name text, score int)",

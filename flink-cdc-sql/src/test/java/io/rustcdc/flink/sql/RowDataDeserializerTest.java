@@ -214,4 +214,29 @@ class RowDataDeserializerTest {
                 .hasMessageNotContaining("REPLICA IDENTITY");
         assertThat(out).isEmpty();
     }
+
+    /**
+     * A pattern's rows: each matched table's, with its name in table_name; a table the source's wider glob
+     * captured that the pattern does not match (a name differing in case where the part is a name) is skipped;
+     * and a truncate of a matched table names that table.
+     */
+    @Test
+    void aPatternsRowsCarryTheirTableAndOtherCapturedTablesAreSkipped() {
+        SourceTables shards = SourceTables.of(null, "shop", "orders_*");
+        RowDataDeserializer d = new RowDataDeserializer(shards, FLINK_TABLE, new DeclaredColumns(List.of("id"),
+                List.of(new IntType()), List.of(), new MySqlTypes()), List.of(MetadataColumn.TABLE_NAME), false, false,
+                null);
+        RowType type = RowType.of(List.of("id"), List.of(ValueType.of(ValueKind.INTEGER)));
+        SourceInfo source = SourceInfo.stream("test", POSITION, Instant.EPOCH);
+        for (TableId t : List.of(TableId.of("shop", "shop", "orders_1"), TableId.of("shop", "shop", "ORDERS_2"),
+                TableId.of("Shop", "Shop", "orders_3"), TableId.of("shop", "shop", "orders"))) {
+            deserialize(d, ChangeEvent.builder(Op.INSERT, t, source).after(Row.of(type, 7L)).build());
+        }
+        assertThat(out).extracting(r -> r.getString(1).toString()).containsExactly("orders_1", "ORDERS_2");
+        TableId two = TableId.of("shop", "shop", "ORDERS_2");
+        assertThatThrownBy(() -> deserialize(d, ChangeEvent.builder(Op.TRUNCATE, two, source).build()))
+                .hasMessageContaining("Table shop.ORDERS_2 (read by Flink table " + FLINK_TABLE + ") was truncated");
+        // skipped without a word about the pattern's own rows
+        deserialize(d, ChangeEvent.builder(Op.TRUNCATE, TableId.of("Shop", "Shop", "orders_3"), source).build());
+    }
 }

@@ -55,6 +55,8 @@ class SqlServerTableFactoryTest {
                 column("amount", "money", 8, 19, 4, true), column("note", "nvarchar", -1, 0, 0, true));
         DescribedSqlServerTableFactory.primaryKey = List.of("id");
         DescribedSqlServerTableFactory.described = null;
+        DescribedSqlServerTableFactory.discovered = List.of();
+        DescribedSqlServerTableFactory.columnsOf = Map.of();
     }
 
     private static SqlServerColumn column(String name, String type, int maxLength, int precision, int scale,
@@ -165,6 +167,48 @@ class SqlServerTableFactoryTest {
                 + "k STRING METADATA FROM 'row_kind' VIRTUAL, shape_id STRING METADATA VIRTUAL, "
                 + "shape STRING METADATA VIRTUAL, pos STRING METADATA FROM 'source_position' VIRTUAL)" + described(""));
         assertThat(tables.explainSql("SELECT * FROM orders")).contains(SCAN);
+    }
+
+    @Test
+    void aPatternReadsEveryMatchingTableAndEachMustFitNamingTableAndColumn() {
+        TableId one = TableId.of("shop", "dbo", "orders_1");
+        TableId two = TableId.of("shop", "dbo", "orders_2");
+        DescribedSqlServerTableFactory.discovered = List.of(one, two, TableId.of("shop", "dbo", "orders"),
+                TableId.of("shop", "sales", "orders_3"), TableId.of("shop", "dbo", "ORDERS_4"));
+        String shards = "'database-name' = 'shop', 'table-name' = 'orders_*')";
+        tables.executeSql("CREATE TABLE shards (id INT, amount DECIMAL(19, 4), t STRING METADATA FROM 'table_name' "
+                + "VIRTUAL, s STRING METADATA FROM 'schema_name' VIRTUAL, db STRING METADATA FROM 'database_name' VIRTUAL)"
+                + described("").replace("'database-name' = 'shop', 'table-name' = 'orders')", shards));
+        assertThat(tables.explainSql("SELECT * FROM shards")).contains(SCAN);
+        assertThat(DescribedSqlServerTableFactory.described).as("the last one matched: ORDERS_4, case-insensitively")
+                .isEqualTo(TableId.of("shop", "dbo", "ORDERS_4"));
+
+        DescribedSqlServerTableFactory.columnsOf = Map.of(two, List.of(column("id", "bigint", 8, 19, 0, false),
+                column("amount", "money", 8, 19, 4, true)));
+        String messages = messages(planningError("id INT, amount DECIMAL(19, 4)",
+                described("").replace("'database-name' = 'shop', 'table-name' = 'orders')", shards)));
+        assertThat(messages).contains("The table declared for 'dbo.orders_*' does not fit every source table it "
+                        + "matches when the job is planned (dbo.orders_1, dbo.orders_2, dbo.ORDERS_4)")
+                .contains("table dbo.orders_2: column id: declared INT cannot hold the source type bigint exactly")
+                .doesNotContain("table dbo.orders_1:");
+
+        DescribedSqlServerTableFactory.discovered = List.of(TableId.of("shop", "dbo", "orders"));
+        assertThat(messages(planningError("id INT", described("").replace("'table-name' = 'orders'",
+                "'table-name' = 'orders_.*'")))).contains("No source table matches 'orders_.*' when the job is planned")
+                .contains("write orders_* for Flink CDC's orders_.*");
+    }
+
+    @Test
+    void upsertOverAPatternNeedsTheUsersWordThatKeysAreUniqueAcrossTables() {
+        DescribedSqlServerTableFactory.discovered = List.of(TableId.of("shop", "dbo", "orders_1"));
+        String upsert = described(", 'changelog-mode' = 'upsert'").replace("'table-name' = 'orders'",
+                "'table-name' = 'orders_?'");
+        assertThat(messages(planningError("id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED", upsert)))
+                .contains("keyed by its PRIMARY KEY [id] alone (Flink allows no metadata column such as table_name in "
+                        + "a PRIMARY KEY)").contains("'upsert.key-unique-across-tables' = 'true'");
+        tables.executeSql("CREATE TABLE unique_keys (id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED)"
+                + upsert.replace("'changelog-mode'", "'upsert.key-unique-across-tables' = 'true', 'changelog-mode'"));
+        assertThat(tables.explainSql("SELECT * FROM unique_keys")).contains(SCAN);
     }
 
     @Test

@@ -167,12 +167,13 @@ public final class TableFilter implements Serializable {
             int star = -1;
             int starMatch = 0;
             while (n < name.length()) {
-                if (p < pattern.length() && (pattern.charAt(p) == '?' || pattern.charAt(p) == name.charAt(n))) {
-                    p++;
-                    n++;
-                } else if (p < pattern.length() && pattern.charAt(p) == '*') {
+                // a star first: a '*' in the name must not be taken for the pattern's literal character
+                if (p < pattern.length() && pattern.charAt(p) == '*') {
                     star = p++;
                     starMatch = n;
+                } else if (p < pattern.length() && (pattern.charAt(p) == '?' || pattern.charAt(p) == name.charAt(n))) {
+                    p++;
+                    n++;
                 } else if (star >= 0) {
                     p = star + 1;
                     n = ++starMatch;

@@ -65,6 +65,15 @@ class TableFilterTest {
     }
 
     @Test
+    void aStarMatchesNamesThatHoldAStarOrQuestionMark() {
+        // a '*' in the name was once taken for the pattern's own character, which then never backtracked
+        assertThat(TableFilter.of(List.of("*.*"), List.of()).matches(id("*baa", "_x"))).isTrue();
+        assertThat(TableFilter.of(List.of("public.*"), List.of()).matches(id("public", "*a"))).isTrue();
+        assertThat(TableFilter.of(List.of("public.*b"), List.of()).matches(id("public", "*ab"))).isTrue();
+        assertThat(TableFilter.of(List.of("public.a?"), List.of()).matches(id("public", "a?"))).isTrue();
+    }
+
+    @Test
     void excludeListUsesTheSameMatcher() {
         TableFilter filter = TableFilter.of(List.of(), List.of("public.tmp_*"));
         assertThat(filter.matches(id("public", "tmp_x"))).isFalse();
