@@ -42,7 +42,7 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
                 PostgresOptions.CONNECT_TIMEOUT, PostgresOptions.CONNECT_MAX_RETRIES,
                 PostgresOptions.CONNECT_RETRY_INITIAL_DELAY, PostgresOptions.CONNECT_RETRY_MAX_DELAY,
                 PostgresOptions.STATUS_INTERVAL, PostgresOptions.SLOT_CHECK_INTERVAL, PostgresOptions.TOAST_RESELECT,
-                SqlOptions.SCHEMA_NAME);
+                PostgresOptions.WAL_TRANSPORT, SqlOptions.SCHEMA_NAME);
     }
 
     @Override
