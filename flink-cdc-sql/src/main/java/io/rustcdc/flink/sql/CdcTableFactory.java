@@ -56,9 +56,10 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
             ControlOptions.CONTROL_PATH, ControlOptions.CONTROL_INTERVAL);
 
     /** A factory's optional options: its connector's {@code own} and {@link #SOURCE_OPTIONS}. */
-    static Set<ConfigOption<?>> withSourceOptions(ConfigOption<?>... own) {
+    static Set<ConfigOption<?>> withSourceOptions(Set<ConfigOption<?>> flinkCdcNames, ConfigOption<?>... own) {
         Set<ConfigOption<?>> options = new HashSet<>(List.of(own));
         options.addAll(SOURCE_OPTIONS);
+        options.addAll(flinkCdcNames); // Flink CDC's names where they mean ours (FlinkCdcNames)
         return options;
     }
 
@@ -94,7 +95,7 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
     public DynamicTableSource createDynamicTableSource(Context context) {
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         helper.validate();
-        ReadableConfig options = helper.getOptions();
+        ReadableConfig options = FlinkCdcNames.apply(helper.getOptions(), factoryIdentifier());
         CdcConnector<P, M> connector = connector(options);
         String changelog = options.get(SqlOptions.CHANGELOG_MODE);
         if (!changelog.equals("all") && !changelog.equals("upsert")) {

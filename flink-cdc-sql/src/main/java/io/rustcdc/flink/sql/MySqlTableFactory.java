@@ -50,7 +50,8 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return withSourceOptions(MySqlOptions.PORT, MySqlOptions.PASSWORD, MySqlOptions.PASSWORD_ENV, MySqlOptions.PASSWORD_FILE,
+        return withSourceOptions(FlinkCdcNames.MYSQL,
+                MySqlOptions.PORT, MySqlOptions.PASSWORD, MySqlOptions.PASSWORD_ENV, MySqlOptions.PASSWORD_FILE,
                 MySqlOptions.TLS_MODE, MySqlOptions.TLS_ROOT_CERT, MySqlOptions.CONNECT_TIMEOUT,
                 MySqlOptions.CONNECT_MAX_RETRIES, MySqlOptions.CONNECT_RETRY_INITIAL_DELAY,
                 MySqlOptions.CONNECT_RETRY_MAX_DELAY,

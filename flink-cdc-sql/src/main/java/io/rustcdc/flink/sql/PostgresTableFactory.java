@@ -35,7 +35,8 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return withSourceOptions(PostgresOptions.PORT, PostgresOptions.PASSWORD, PostgresOptions.PASSWORD_ENV,
+        return withSourceOptions(FlinkCdcNames.POSTGRES,
+                PostgresOptions.PORT, PostgresOptions.PASSWORD, PostgresOptions.PASSWORD_ENV,
                 PostgresOptions.PASSWORD_FILE, PostgresOptions.SLOT_NAME, PostgresOptions.SLOT_CREATE_IF_MISSING,
                 PostgresOptions.SLOT_FAILOVER, PostgresOptions.PUBLICATION_NAME,
                 PostgresOptions.PUBLICATION_CREATE_IF_MISSING, PostgresOptions.TLS_MODE, PostgresOptions.TLS_ROOT_CERT,

@@ -45,7 +45,8 @@ public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Ls
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return withSourceOptions(SqlServerOptions.PORT, SqlServerOptions.PASSWORD, SqlServerOptions.PASSWORD_ENV,
+        return withSourceOptions(FlinkCdcNames.COMMON,
+                SqlServerOptions.PORT, SqlServerOptions.PASSWORD, SqlServerOptions.PASSWORD_ENV,
                 SqlServerOptions.PASSWORD_FILE, SqlServerOptions.TLS_MODE, SqlServerOptions.TLS_ROOT_CERT,
                 SqlServerOptions.CONNECT_TIMEOUT, SqlServerOptions.CONNECT_MAX_RETRIES,
                 SqlServerOptions.CONNECT_RETRY_INITIAL_DELAY, SqlServerOptions.CONNECT_RETRY_MAX_DELAY,

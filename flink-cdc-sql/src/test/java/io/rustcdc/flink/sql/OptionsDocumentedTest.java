@@ -73,6 +73,7 @@ class OptionsDocumentedTest {
             }
         }
         expected.remove(PostgresOptions.CAPTURE_LOGICAL_MESSAGES.key()); // messages are not rows of a table
+        FlinkCdcNames.POSTGRES.forEach(o -> expected.add(o.key())); // Flink CDC's names for ours
         assertThat(accepted).containsExactlyInAnyOrderElementsOf(expected);
     }
 
@@ -93,6 +94,7 @@ class OptionsDocumentedTest {
                     expected.add(o.key());
                 }
             }
+            FlinkCdcNames.MYSQL.forEach(o -> expected.add(o.key())); // Flink CDC's names for ours
             assertThat(accepted).as(factory.factoryIdentifier()).containsExactlyInAnyOrderElementsOf(expected);
         }
     }
@@ -113,6 +115,7 @@ class OptionsDocumentedTest {
                 expected.add(o.key());
             }
         }
+        FlinkCdcNames.COMMON.forEach(o -> expected.add(o.key())); // Flink CDC's names for ours
         assertThat(accepted).containsExactlyInAnyOrderElementsOf(expected);
     }
 

@@ -129,6 +129,17 @@ class SqlServerTableFactoryTest {
     }
 
     @Test
+    void flinkCdcNamesThatMeanOursAreAcceptedAndOtherValuesRefused() {
+        assertThat(messages(planningError("id INT", real(", 'scan.incremental.snapshot.enabled' = 'true'"))))
+                .contains("Could not connect to SQL Server at 127.0.0.1:1"); // accepted: planning goes on
+        assertThat(messages(planningError("id INT", real(", 'scan.incremental.snapshot.enabled' = 'false'"))))
+                .contains("Option 'scan.incremental.snapshot.enabled' (Flink CDC's name) is 'false': "
+                        + "rustcdc-sqlserver always snapshots in chunks");
+        assertThat(messages(planningError("id INT", real(", 'decoding.plugin.name' = 'pgoutput'"))))
+                .contains("decoding.plugin.name"); // PostgreSQL's only
+    }
+
+    @Test
     void anUnreachableServerFailsNamingTheHostWithoutThePassword() {
         String messages = messages(planningError("id INT", real("")));
         assertThat(messages).contains("Could not connect to SQL Server at 127.0.0.1:1, database 'shop', as 'cdc'")
