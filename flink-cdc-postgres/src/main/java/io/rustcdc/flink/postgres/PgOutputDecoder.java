@@ -4,6 +4,7 @@ import io.rustcdc.flink.postgres.types.PgType;
 import io.rustcdc.flink.postgres.types.TextDecoder;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.history.ShapeDiff;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
@@ -16,6 +17,7 @@ import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionInfo;
 import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
@@ -76,6 +78,11 @@ final class PgOutputDecoder {
     private final Map<Integer, PgRelation> relations = new HashMap<>();
     /** The relation id last described under each name, to tell a table replaced (a new id, same name). */
     private final Map<TableId, Integer> relationIds = new HashMap<>();
+    /**
+     * What the stream's events said of each table's shape before the position it opened at (its first
+     * relation in this stream is compared with it); a table leaves when its first relation arrives.
+     */
+    private final Map<TableId, RowShape> resumed = new HashMap<>();
     private final Deque<StreamRecord<PostgresPosition>> pending = new ArrayDeque<>();
 
     private boolean resumePending;
@@ -98,6 +105,20 @@ final class PgOutputDecoder {
         this.reselect = reselect;
         this.position = from;
         this.resumePending = from.eventsTaken() > 0;
+    }
+
+    /**
+     * The shapes the stream's events showed before its position ({@link
+     * io.rustcdc.flink.source.spi.ChangeStream#resumeShapes}): a table's first relation here that differs
+     * from its shape there is a schema change, classified by name ({@link ShapeDiff}).
+     */
+    void resume(EmittedShapes shapes) {
+        for (TableId table : shapes.tables()) {
+            RowShape shape = shapes.rows(table) != null ? shapes.rows(table) : shapes.leftByChange(table);
+            if (shape != null) {
+                resumed.put(table, shape);
+            }
+        }
     }
 
     /** The next decoded record, or null until more messages arrive. */
@@ -361,8 +382,13 @@ final class PgOutputDecoder {
         if (!relation.captured || (inTransaction && txUnits < txSkip)) {
             return; // or the change it shows was delivered before a restart, inside this transaction
         }
+        RowShape before = previous == null && former == null ? resumed.remove(table) : null;
         if (previous != null && !previous.sameColumns(relation)) {
             emitSchemaChange(table, DdlType.ALTER_TABLE, shape, PgShapeChanges.classify(previous, relation));
+        } else if (before != null && !before.equals(shape)) {
+            // the first relation since the stream (re)opened, and the table changed since its events last showed
+            // it: no attribute numbers are known of that shape, so columns are matched by name
+            emitSchemaChange(table, DdlType.ALTER_TABLE, shape, ShapeDiff.classify(before, shape));
         } else if (former != null && former.table.equals(table)) {
             emitSchemaChange(table, DdlType.CREATE_TABLE, shape, List.of(ShapeChange.tableReplaced(shape,
                     "relation " + Integer.toUnsignedString(formerId) + " was replaced by relation "

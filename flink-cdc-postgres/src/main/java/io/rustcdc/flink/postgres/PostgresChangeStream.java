@@ -4,6 +4,7 @@ import io.rustcdc.flink.postgres.types.PgType;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -204,6 +205,12 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             LOG.debug("Could not look up publication '{}'", publication, e);
             return true;
         }
+    }
+
+    /** A table's first relation that differs from what the events before the position showed is a schema change. */
+    @Override
+    public void resumeShapes(EmittedShapes shapes) {
+        decoder.resume(shapes);
     }
 
     @Override
