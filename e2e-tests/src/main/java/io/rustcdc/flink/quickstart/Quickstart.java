@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -148,7 +149,7 @@ public final class Quickstart {
                 + "  'slot.name' = '" + config.slotName() + suffix + "', 'publication.name' = '" + config.publicationName()
                 + suffix + "',\n  'slot.create-if-missing' = '" + create + "', 'publication.create-if-missing' = '"
                 + create + "',\n"
-                + "  'changelog-mode' = 'upsert', 'tls.mode' = '" + config.tlsMode() + "')";
+                + "  'changelog-mode' = 'upsert', 'toast.reselect' = 'true', 'tls.mode' = '" + config.tlsMode() + "')";
         String query = "SELECT status, COUNT(*) AS orders, SUM(amount) AS total FROM orders GROUP BY status";
         say("Flink SQL:");
         out.println(ddl.replaceAll("(?m)^", "    ") + ";");
@@ -157,11 +158,18 @@ public final class Quickstart {
         banner("the query's changelog: +I / -U / +U / -D rows of (status, orders, total)");
         var result = tables.executeSql(query);
         JobClient job = result.getJobClient().orElseThrow();
+        AtomicBoolean stopping = new AtomicBoolean();
         Thread printer = new Thread(() -> {
             try (var it = result.collect()) {
                 it.forEachRemaining(row -> out.println(row));
             } catch (Exception e) {
-                // the job was cancelled
+                if (!stopping.get()) { // not our cancellation: say why the job ended
+                    Throwable cause = e;
+                    while (cause.getCause() != null) {
+                        cause = cause.getCause();
+                    }
+                    say("The job failed: " + cause.getMessage());
+                }
             }
         }, "quickstart-sql-printer");
         printer.setDaemon(true);
@@ -170,6 +178,7 @@ public final class Quickstart {
             shop.startWriting();
         }
         Thread.sleep(TimeUnit.SECONDS.toMillis(seconds > 0 ? seconds : Long.MAX_VALUE / 2_000));
+        stopping.set(true);
         stop(job, shop);
         banner("done: the job and the writer are stopped" + (shop == null ? "" : "; PostgreSQL stops with this program"));
     }
