@@ -382,7 +382,10 @@ final class PgOutputDecoder {
         if (!relation.captured || (inTransaction && txUnits < txSkip)) {
             return; // or the change it shows was delivered before a restart, inside this transaction
         }
-        RowShape before = previous == null && former == null ? resumed.remove(table) : null;
+        // compared only inside a transaction: a relation given before one (sql-peek's, of the transactions before
+        // the position) is what the table was before the position, not a change after it
+        RowShape resumedShape = resumed.remove(table);
+        RowShape before = previous == null && former == null && inTransaction ? resumedShape : null;
         if (previous != null && !previous.sameColumns(relation)) {
             emitSchemaChange(table, DdlType.ALTER_TABLE, shape, PgShapeChanges.classify(previous, relation));
         } else if (before != null && !before.equals(shape)) {
