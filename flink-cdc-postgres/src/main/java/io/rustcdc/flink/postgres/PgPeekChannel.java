@@ -2,7 +2,6 @@ package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -136,15 +135,8 @@ final class PgPeekChannel implements PgWalChannel {
 
     /** The schema and name of a RELATION message: Int32 id, then two NUL-terminated strings. */
     private static String relationName(ByteBuffer m) {
-        int end = 5;
-        for (int nulls = 0; nulls < 2; end++) {
-            if (m.get(end) == 0) {
-                nulls++;
-            }
-        }
-        byte[] name = new byte[end - 5];
-        m.get(5, name);
-        return new String(name, StandardCharsets.UTF_8);
+        ByteBuffer names = m.duplicate().position(5);
+        return PgOutputMessages.string(names) + "\u0000" + PgOutputMessages.string(names);
     }
 
     /** Passes on {@code begin}, after the staged RELATION messages when it is the first transaction. */
@@ -191,7 +183,8 @@ final class PgPeekChannel implements PgWalChannel {
      */
     private void endCall() throws SQLException {
         closeCall();
-        Lsn slotNow = confirmedFlush();
+        PgSlots.SlotState slot = PgSlots.find(connection, config.slotName());
+        Lsn slotNow = slot == null ? null : slot.confirmedFlush;
         connection.commit();
         if (slotNow != null && slotNow.isAfter(advanced)) {
             throw new CdcException(CdcException.Kind.POSITION_LOST, "Replication slot '" + config.slotName()
@@ -214,18 +207,6 @@ final class PgPeekChannel implements PgWalChannel {
             changesPerCall = cut ? (int) Math.min((long) rowsInCall + CHANGES_PER_CALL, MAX_CHANGES_PER_CALL)
                     : changesPerCall;
             nextCallNanos = cut ? 0 : System.nanoTime() + POLL_INTERVAL_MILLIS * 1_000_000;
-        }
-    }
-
-    @Nullable
-    private Lsn confirmedFlush() throws SQLException {
-        try (PreparedStatement s = connection.prepareStatement(
-                "SELECT confirmed_flush_lsn::text FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
-            s.setString(1, config.slotName());
-            try (ResultSet rs = s.executeQuery()) {
-                String lsn = rs.next() ? rs.getString(1) : null;
-                return lsn == null ? null : Lsn.valueOf(lsn);
-            }
         }
     }
 

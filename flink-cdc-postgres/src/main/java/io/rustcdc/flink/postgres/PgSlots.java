@@ -75,8 +75,12 @@ final class PgSlots {
         return state.confirmedFlush;
     }
 
-    /** For every (re)start: the slot still exists, is not lost, and holds everything after {@code from}. */
-    static void requireResumable(Connection c, PostgresSourceConfig config, PostgresPosition from) throws SQLException {
+    /**
+     * For every (re)start: the slot still exists, is not lost, and holds everything after {@code from}.
+     * Returns what it found of the slot.
+     */
+    static SlotState requireResumable(Connection c, PostgresSourceConfig config, PostgresPosition from)
+            throws SQLException {
         SlotState state = find(c, config.slotName());
         if (state == null) {
             throw missing(config, "position " + from);
@@ -89,6 +93,7 @@ final class PgSlots {
                     + "restored from an older checkpoint or savepoint than the newest one it confirmed. Restore "
                     + "from the newest checkpoint, keep more checkpoints before confirming, or restart without state.");
         }
+        return state;
     }
 
     /** The slot gone (dropped): the changes after {@code since} ("position 0/16B3748") are lost. */

@@ -57,7 +57,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         Connection peekConn = null;
         try {
             PgCatalog catalog = new PgCatalog(catalogConn, config.database());
-            PgSlots.requireResumable(catalogConn, config, from);
+            PgSlots.SlotState slot = PgSlots.requireResumable(catalogConn, config, from);
             // a partition must fail a catalog read or the slot check, not hang it: a read waits this long at most
             catalogConn.setNetworkTimeout(Runnable::run, (int) CATALOG_READ_TIMEOUT.toMillis());
             slotConn = PgConnections.open(config);
@@ -70,8 +70,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             if (config.walTransport() == WalTransport.SQL_PEEK) {
                 peekConn = PgConnections.open(config);
                 peekConn.setNetworkTimeout(Runnable::run, (int) PEEK_READ_TIMEOUT.toMillis());
-                PgSlots.SlotState slot = PgSlots.find(catalogConn, config.slotName());
-                Lsn confirmed = slot == null || slot.confirmedFlush == null ? Lsn.ZERO : slot.confirmedFlush;
+                Lsn confirmed = slot.confirmedFlush == null ? Lsn.ZERO : slot.confirmedFlush;
                 this.channel = new PgPeekChannel(config, peekConn, confirmed, () -> decoded.position().lsn());
                 walsenderPid = PgSlotCheck.NO_WALSENDER;
                 LOG.warn("Slot '{}' is read with '{}' = 'sql-peek': every poll decodes the slot's WAL again from its "

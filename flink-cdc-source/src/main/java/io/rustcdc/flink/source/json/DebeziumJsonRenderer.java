@@ -70,7 +70,8 @@ public final class DebeziumJsonRenderer implements Serializable {
         if (op == null) {
             return null;
         }
-        StringBuilderWriter out = new StringBuilderWriter(512);
+        StringBuilderWriter out = JsonRenderer.STRING_BUFFER.get(); // reused: grows once, not per event
+        out.reset();
         try (JsonGenerator g = JsonRenderer.FACTORY.createGenerator(out)) {
             write(g, event, op);
         } catch (IOException e) {

@@ -69,7 +69,7 @@ public final class JsonRenderer implements Serializable {
     private static final SerializableString TYPE_MAPPING = new SerializedString("type_mapping");
     private static final SerializableString SHAPE = new SerializedString("shape");
     /** One buffer per thread for string renderings, reused, so that it grows once rather than per event. */
-    private static final ThreadLocal<StringBuilderWriter> STRING_BUFFER =
+    static final ThreadLocal<StringBuilderWriter> STRING_BUFFER =
             ThreadLocal.withInitial(() -> new StringBuilderWriter(4096));
     private final JsonValues values;
     private final ShapeJson shapes;
