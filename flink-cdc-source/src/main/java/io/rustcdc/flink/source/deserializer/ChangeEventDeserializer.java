@@ -4,6 +4,7 @@ import io.rustcdc.flink.source.json.DebeziumJsonRenderer;
 import io.rustcdc.flink.source.json.JsonRenderer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TransactionMarker;
 import io.rustcdc.flink.source.serde.ChangeEventTypeInfo;
 import java.io.Serializable;
 import org.apache.flink.annotation.PublicEvolving;
@@ -24,6 +25,13 @@ import org.apache.flink.util.Collector;
 public interface ChangeEventDeserializer<T> extends Serializable {
 
     void deserialize(ChangeEvent event, Collector<T> out) throws Exception;
+
+    /**
+     * The begin or end of a source transaction, around the events of it this deserializer is given
+     * (see {@link TransactionMarker}); by default nothing is emitted for it. A deserializer that wants
+     * transaction boundaries in its output emits a record here: {@link #json(JsonRenderer, boolean)} does.
+     */
+    default void transactionMarker(TransactionMarker marker, Collector<T> out) throws Exception {}
 
     TypeInformation<T> producedType();
 
@@ -69,12 +77,28 @@ public interface ChangeEventDeserializer<T> extends Serializable {
 
     /** Each event as one native JSON document, rendered by {@code renderer}. */
     static ChangeEventDeserializer<String> json(JsonRenderer renderer) {
+        return json(renderer, false);
+    }
+
+    /**
+     * Each event as one native JSON document, rendered by {@code renderer}; with {@code
+     * transactionMarkers}, each transaction's begin and end too, as documents whose {@code op} is
+     * {@code begin} or {@code end} ({@link JsonRenderer#renderToString(TransactionMarker)}).
+     */
+    static ChangeEventDeserializer<String> json(JsonRenderer renderer, boolean transactionMarkers) {
         return new ChangeEventDeserializer<>() {
             private static final long serialVersionUID = 1L;
 
             @Override
             public void deserialize(ChangeEvent event, Collector<String> out) {
                 out.collect(renderer.renderToString(event));
+            }
+
+            @Override
+            public void transactionMarker(TransactionMarker marker, Collector<String> out) {
+                if (transactionMarkers) {
+                    out.collect(renderer.renderToString(marker));
+                }
             }
 
             @Override

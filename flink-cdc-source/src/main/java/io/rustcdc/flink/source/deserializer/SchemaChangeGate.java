@@ -7,6 +7,7 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TransactionMarker;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -64,6 +65,11 @@ public final class SchemaChangeGate<T> implements ChangeEventDeserializer<T> {
             name.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
         }
         return name.toString();
+    }
+
+    @Override
+    public void transactionMarker(TransactionMarker marker, Collector<T> out) throws Exception {
+        next.transactionMarker(marker, out);
     }
 
     @Override

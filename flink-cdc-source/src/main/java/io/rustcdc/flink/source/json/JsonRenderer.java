@@ -13,6 +13,7 @@ import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TransactionInfo;
+import io.rustcdc.flink.source.model.TransactionMarker;
 import io.rustcdc.flink.source.model.ValueType;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -109,6 +110,18 @@ public final class JsonRenderer implements Serializable {
         out.reset();
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             write(g, event);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    /** A transaction's begin or end marker as a JSON string (see {@link MarkerJson} for its fields). */
+    public String renderToString(TransactionMarker marker) {
+        StringBuilderWriter out = STRING_BUFFER.get();
+        out.reset();
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            MarkerJson.write(g, marker);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

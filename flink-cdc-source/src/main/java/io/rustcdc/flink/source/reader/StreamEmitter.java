@@ -3,15 +3,19 @@ package io.rustcdc.flink.source.reader;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TransactionMarker;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import java.io.Serializable;
+import java.time.Instant;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * Emits stream records one by one, each moving the stream's position exactly past itself; the
  * handoff and the schema history are applied here, at emission, so that they always match that
  * position. Under {@code scan.transaction-boundaries = preserve} one call emits records up to a
- * transaction's end ({@link TransactionCut}), so that no checkpoint falls inside a transaction.
+ * transaction's end ({@link TransactionCut}), so that no checkpoint falls inside a transaction. The
+ * deserializer is handed each transaction's begin and end markers ({@link TransactionMarkers}) too.
  */
 final class StreamEmitter<T, P extends SourcePosition & Comparable<P>, M extends Serializable> {
     private final ChangeEventDeserializer<T> deserializer;
@@ -85,13 +89,25 @@ final class StreamEmitter<T, P extends SourcePosition & Comparable<P>, M extends
             ChangeEvent decided = s.handoff.decide(event, record.position());
             if (decided != null) {
                 s.recorder.record(decided, record.position());
-                collector.timestamp(decided.source().commitTime() == null
-                        ? OutputCollector.NO_TIMESTAMP : decided.source().commitTime().toEpochMilli());
+                s.markers.beforeEmitted(decided, this::emitMarker);
+                collector.timestamp(timestamp(decided.source().commitTime()));
                 deserializer.deserialize(decided, collector);
             }
         }
         s.position = record.position();
         s.handoff.advance(s.position);
+        if (record.endsTransaction()) {
+            s.markers.transactionEnded(record.position(), this::emitMarker);
+        }
         cut.take(record);
+    }
+
+    private void emitMarker(TransactionMarker marker) throws Exception {
+        collector.timestamp(timestamp(marker.source().commitTime()));
+        deserializer.transactionMarker(marker, collector);
+    }
+
+    private static long timestamp(@Nullable Instant commitTime) {
+        return commitTime == null ? OutputCollector.NO_TIMESTAMP : commitTime.toEpochMilli();
     }
 }

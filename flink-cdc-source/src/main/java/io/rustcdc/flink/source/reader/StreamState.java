@@ -29,6 +29,8 @@ final class StreamState<P extends SourcePosition & Comparable<P>, M extends Seri
     /** What the stream's events said of each table's shape up to {@link #position}. */
     final EmittedShapes shapes;
     P position;
+    /** The transaction begun and not ended at {@link #position}, for its markers. */
+    final TransactionMarkers markers;
     /** Whether the worker streams: only once the enumerator has answered (see {@link StreamOwnerEvent}). */
     boolean streaming;
 
@@ -39,12 +41,13 @@ final class StreamState<P extends SourcePosition & Comparable<P>, M extends Seri
         split.adding().forEach(p -> adding.put(p.table(), p));
         this.position = split.position();
         this.shapes = split.shapes().copy();
+        this.markers = new TransactionMarkers(split.openTransaction());
     }
 
     /** The split to checkpoint: this state at its position. */
     StreamSplit<P, M> split() {
         return StreamSplit.of(position, handoff.remaining(), tables, recorder.history().copy(),
-                new ArrayList<>(adding.values()), shapes.copy());
+                new ArrayList<>(adding.values()), shapes.copy()).withOpenTransaction(markers.open());
     }
 
     /**

@@ -8,10 +8,14 @@ import io.rustcdc.flink.source.serde.StateIO;
 import io.rustcdc.flink.source.spi.EmittedShapes;
 import io.rustcdc.flink.source.spi.KeyOrder;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -46,7 +50,12 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
      * shape its last classified schema change left and the shape its rows carried since (each nullable).
      */
     static final int VERSION_6 = 6;
-    static final int CURRENT_VERSION = VERSION_6;
+    /**
+     * Version 6, and the stream's {@link OpenTransaction}: the transaction begun and not ended at the
+     * position, for its end marker (a flag, then its id, connector, commit time and events per table).
+     */
+    static final int VERSION_7 = 7;
+    static final int CURRENT_VERSION = VERSION_7;
 
     private static final byte CHUNK = 0;
     private static final byte STREAM = 1;
@@ -91,6 +100,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             case VERSION_4:
             case VERSION_5:
             case VERSION_6:
+            case VERSION_7:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("a split", version, CURRENT_VERSION);
@@ -164,6 +174,42 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             StateIO.writeNullableShape(out, shapes.leftByChange(t));
             StateIO.writeNullableShape(out, shapes.rows(t));
         }
+        writeOpenTransaction(out, split.openTransaction());
+    }
+
+    private static void writeOpenTransaction(DataOutputView out, @Nullable OpenTransaction open) throws IOException {
+        out.writeBoolean(open != null);
+        if (open == null) {
+            return;
+        }
+        StateIO.writeString(out, open.id());
+        StateIO.writeString(out, open.connector());
+        out.writeBoolean(open.commitTime() != null);
+        if (open.commitTime() != null) {
+            out.writeLong(open.commitTime().getEpochSecond());
+            out.writeInt(open.commitTime().getNano());
+        }
+        out.writeInt(open.eventsPerTable().size());
+        for (Map.Entry<TableId, Long> e : open.eventsPerTable().entrySet()) {
+            StateIO.writeTableId(out, e.getKey());
+            out.writeLong(e.getValue());
+        }
+    }
+
+    @Nullable
+    private static OpenTransaction readOpenTransaction(DataInputView in) throws IOException {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        String id = StateIO.readString(in);
+        String connector = StateIO.readString(in);
+        Instant commitTime = in.readBoolean() ? Instant.ofEpochSecond(in.readLong(), in.readInt()) : null;
+        int tables = StateIO.readCount(in);
+        Map<TableId, Long> events = new HashMap<>();
+        for (int i = 0; i < tables; i++) {
+            events.put(StateIO.readTableId(in), in.readLong());
+        }
+        return new OpenTransaction(id, connector, commitTime, events);
     }
 
     /** Writes a table's chunk plan inside an enclosing format. */
@@ -247,6 +293,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
                 shapes.restore(StateIO.readTableId(in), StateIO.readNullableShape(in), StateIO.readNullableShape(in));
             }
         }
-        return StreamSplit.of(position, handoff, tables, history, adding, shapes);
+        OpenTransaction open = version >= VERSION_7 ? readOpenTransaction(in) : null;
+        return StreamSplit.of(position, handoff, tables, history, adding, shapes).withOpenTransaction(open);
     }
 }

@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.spi.EmittedShapes;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -24,15 +25,22 @@ public final class StreamSplit<P, M> extends CdcSplit {
     private final SchemaHistory history;
     private final List<TablePlan> adding;
     private final EmittedShapes shapes;
+    @Nullable private final OpenTransaction openTransaction;
 
     private StreamSplit(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables, SchemaHistory history,
             List<TablePlan> adding, EmittedShapes shapes) {
+        this(position, handoff, tables, history, adding, shapes, null);
+    }
+
+    private StreamSplit(P position, List<ChunkSplit<M>> handoff, Set<TableId> tables, SchemaHistory history,
+            List<TablePlan> adding, EmittedShapes shapes, @Nullable OpenTransaction openTransaction) {
         this.position = Objects.requireNonNull(position, "position");
         this.handoff = List.copyOf(handoff);
         this.tables = Set.copyOf(tables);
         this.history = Objects.requireNonNull(history, "history");
         this.adding = List.copyOf(adding);
         this.shapes = Objects.requireNonNull(shapes, "shapes");
+        this.openTransaction = openTransaction;
         for (ChunkSplit<M> c : handoff) {
             if (c.mark() == null) {
                 throw new IllegalArgumentException("Chunk " + c.splitId() + " has not been read");
@@ -67,6 +75,11 @@ public final class StreamSplit<P, M> extends CdcSplit {
         return new StreamSplit<>(position, handoff, tables, history, adding, shapes);
     }
 
+    /** This split with {@code open} as the transaction begun and not ended at its position (null: none). */
+    public StreamSplit<P, M> withOpenTransaction(@Nullable OpenTransaction open) {
+        return new StreamSplit<>(position, handoff, tables, history, adding, shapes, open);
+    }
+
     @Override
     public String splitId() {
         return ID;
@@ -95,6 +108,12 @@ public final class StreamSplit<P, M> extends CdcSplit {
         return shapes;
     }
 
+    /** The transaction whose begin marker was emitted and whose end was not reached at the position, or null. */
+    @Nullable
+    public OpenTransaction openTransaction() {
+        return openTransaction;
+    }
+
     /** The history; a reader copies it before changing it. */
     public SchemaHistory history() {
         return history;
@@ -107,7 +126,8 @@ public final class StreamSplit<P, M> extends CdcSplit {
         }
         return position.equals(s.position) && handoff.equals(s.handoff) && tables.equals(s.tables)
                 && history.entries().equals(s.history.entries()) && history.latestVersion() == s.history.latestVersion()
-                && adding.equals(s.adding) && shapes.equals(s.shapes);
+                && adding.equals(s.adding) && shapes.equals(s.shapes)
+                && Objects.equals(openTransaction, s.openTransaction);
     }
 
     @Override
@@ -118,6 +138,7 @@ public final class StreamSplit<P, M> extends CdcSplit {
     @Override
     public String toString() {
         return "stream @" + position + ", " + tables.size() + " tables, " + handoff.size() + " chunks in handoff, "
-                + (adding.isEmpty() ? "" : "adding " + adding + ", ") + history;
+                + (adding.isEmpty() ? "" : "adding " + adding + ", ") + (openTransaction == null ? "" : openTransaction + ", ")
+                + history;
     }
 }

@@ -17,6 +17,7 @@ import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionInfo;
+import io.rustcdc.flink.source.model.TransactionMarker;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
@@ -40,6 +41,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -156,6 +158,64 @@ class TransactionBoundariesTest {
         assertThatThrownBy(() -> CdcSource.builder(new Scripted(List.of(), true, 0))
                 .transactionBoundaries(TransactionBoundaries.PRESERVE).transactionMaxChanges(0).build())
                 .hasMessageContaining("'" + CdcSourceOptions.TRANSACTION_MAX_CHANGES.key() + "' must be at least 1");
+    }
+
+    /**
+     * Each transaction with an emitted change is between one begin and one end marker, whose counts
+     * are its captured changes, at any boundary setting, and after restores from checkpoints that fall
+     * inside transactions: a reader fails after a random call, and a new one is restored from the last
+     * checkpoint, what was emitted after it discarded (as a sink that commits with checkpoints does).
+     */
+    @Test
+    void markersEncloseEachTransactionOnceAcrossRestores() throws Exception {
+        long seed = Long.getLong("rustcdc.markers.seed", System.nanoTime());
+        System.out.println("TransactionBoundariesTest markers seed " + seed + " (replay with -Drustcdc.markers.seed="
+                + seed + ")");
+        Random random = new Random(seed);
+        Script script = Script.random(random);
+        TransactionBoundaries boundaries = random.nextBoolean() ? TransactionBoundaries.SPLIT
+                : TransactionBoundaries.PRESERVE;
+        List<Object> committed = MarkedRun.of(script, boundaries, random);
+        Map<String, Map<TableId, Long>> expected = new LinkedHashMap<>();
+        Map<String, TestPosition> ends = new LinkedHashMap<>();
+        String tx = null;
+        for (StreamRecord<TestPosition> r : script.records) {
+            if (r.event() != null && r.event().transaction() != null) {
+                tx = r.event().transaction().id();
+                if (!r.event().table().equals(NOT_CAPTURED)) {
+                    expected.computeIfAbsent(tx, k -> new LinkedHashMap<>()).merge(T, 1L, Long::sum);
+                }
+            } else if (r.endsTransaction()) {
+                ends.put(tx, r.position());
+            }
+        }
+        String open = null;
+        Map<TableId, Long> seen = new LinkedHashMap<>();
+        List<String> ended = new ArrayList<>();
+        for (Object o : committed) {
+            if (o instanceof TransactionMarker m && m.kind() == TransactionMarker.Kind.BEGIN) {
+                assertThat(open).as("seed %d: a begin of %s inside %s", seed, m.id(), open).isNull();
+                open = m.id();
+                seen.clear();
+            } else if (o instanceof TransactionMarker m) {
+                assertThat(m.id()).as("seed %d: the end of the transaction begun", seed).isEqualTo(open);
+                assertThat(m.eventsPerTable()).as("seed %d: the counts of %s", seed, m.id()).isEqualTo(seen)
+                        .isEqualTo(expected.get(m.id()));
+                assertThat(m.source().position()).as("seed %d: the end of %s", seed, m.id()).isEqualTo(ends.get(m.id()));
+                ended.add(m.id());
+                open = null;
+            } else {
+                ChangeEvent e = (ChangeEvent) o;
+                if (e.transaction() != null) {
+                    assertThat(open).as("seed %d: %s inside its transaction's markers", seed, e).isEqualTo(
+                            e.transaction().id());
+                    seen.merge(e.table(), 1L, Long::sum);
+                }
+            }
+        }
+        assertThat(open).as("seed %d: the last transaction ended", seed).isNull();
+        assertThat(ended).as("seed %d: every transaction with a captured change, once, in order", seed)
+                .containsExactlyElementsOf(expected.keySet());
     }
 
     /** A change as emitted: its transaction, its index in it and the number of checkpoints taken before it. */
@@ -279,6 +339,72 @@ class TransactionBoundariesTest {
         }
     }
 
+    /** The script read by readers that fail now and then and are restored from their last checkpoint. */
+    private static final class MarkedRun {
+        private final List<Object> output = new ArrayList<>();
+
+        @SuppressWarnings("unchecked")
+        static List<Object> of(Script script, TransactionBoundaries boundaries, Random random) throws Exception {
+            MarkedRun run = new MarkedRun();
+            TestPosition last = script.records.get(script.records.size() - 1).position();
+            CdcSplit restored = StreamSplit.of(Run.FROM, List.of(), Set.of(T), new SchemaHistory());
+            TestPosition at = Run.FROM;
+            int committed = 0;
+            long checkpoint = 0;
+            while (!at.equals(last)) {
+                Scripted connector = new Scripted(script.records, true, random.nextLong());
+                CdcSource<ChangeEvent, TestPosition, Long> source = CdcSource.builder(connector).includeTables("s.*")
+                        .transactionBoundaries(boundaries).transactionMaxChanges(MAX).deserializer(run.recorder())
+                        .build();
+                SimpleVersionedSerializer<CdcSplit> serializer = source.getSplitSerializer();
+                SourceReader<ChangeEvent, CdcSplit> reader = source.createReader(new ChunkStreamingTest.Context());
+                try {
+                    reader.start();
+                    reader.addSplits(List.of(restored));
+                    reader.handleSourceEvents(new TablesAddedEvent(List.of(), false));
+                    ChunkStreamingTest.CountingOutput output = new ChunkStreamingTest.CountingOutput();
+                    int calls = 1 + random.nextInt(40);
+                    for (int call = 0; call < calls && !at.equals(last); call++) {
+                        reader.isAvailable().get(20, TimeUnit.SECONDS);
+                        reader.pollNext(output);
+                        if (random.nextInt(3) > 0) {
+                            List<CdcSplit> state = reader.snapshotState(++checkpoint);
+                            CdcSplit split = state.get(state.size() - 1);
+                            restored = serializer.deserialize(serializer.getVersion(), serializer.serialize(split));
+                            at = ((StreamSplit<TestPosition, Long>) restored).position();
+                            committed = run.output.size();
+                        }
+                    }
+                } finally {
+                    reader.close();
+                }
+                run.output.subList(committed, run.output.size()).clear(); // a failure: back to the checkpoint
+            }
+            return run.output;
+        }
+
+        private ChangeEventDeserializer<ChangeEvent> recorder() {
+            return new ChangeEventDeserializer<>() {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                public void deserialize(ChangeEvent event, Collector<ChangeEvent> out) {
+                    output.add(event);
+                }
+
+                @Override
+                public void transactionMarker(TransactionMarker marker, Collector<ChangeEvent> out) {
+                    output.add(marker);
+                }
+
+                @Override
+                public TypeInformation<ChangeEvent> producedType() {
+                    return TypeInformation.of(ChangeEvent.class);
+                }
+            };
+        }
+    }
+
     /**
      * A connector whose stream hands out a script's records; a poll that does not wait returns nothing
      * now and then, so that the reader's batches end at random points.
@@ -327,8 +453,13 @@ class TransactionBoundariesTest {
         @Override
         public ChangeStream<TestPosition> openStream(TestPosition from, TableFilter filter) {
             Random gaps = new Random(seed);
+            int first = 0;
+            while (first < records.size() && records.get(first).position().value() <= from.value()) {
+                first++;
+            }
+            int start = first;
             return new ChangeStream<>() {
-                private int next;
+                private int next = start;
 
                 @Override
                 public StreamRecord<TestPosition> poll(Duration timeout) throws InterruptedException {

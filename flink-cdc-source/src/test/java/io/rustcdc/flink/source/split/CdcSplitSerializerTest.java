@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -188,7 +189,6 @@ public class CdcSplitSerializerTest {
     @Test
     void version6KeepsTheShapesTheStreamEmitted() throws IOException {
         byte[] frozen = resource("/serializer-snapshots/stream-split-v6.bin");
-        assertThat(SERIALIZER.getVersion()).isEqualTo(6);
         StreamSplit<?, ?> read = (StreamSplit<?, ?>) SERIALIZER.deserialize(6, frozen);
         assertThat(read).isEqualTo(streamWithShapes());
         assertThat(read.shapes().leftByChange(ORDERS)).isEqualTo(streamWithShapes().shapes().leftByChange(ORDERS));
@@ -201,10 +201,35 @@ public class CdcSplitSerializerTest {
         assertThat(streamWithShapes()).isNotEqualTo(streamWithCollations());
     }
 
+    /** Version 6's sample inside a transaction whose begin marker was emitted (version 7 and later). */
+    static StreamSplit<TestPosition, Long> streamInATransaction() {
+        return streamWithShapes().withOpenTransaction(new OpenTransaction("tx-\u00e9 7", "test",
+                Instant.ofEpochSecond(1_700_000_000L, 123_456_789),
+                Map.of(ORDERS, 3L, TableId.of("shop", "public", "texts"), 1L)));
+    }
+
+    @Test
+    void version7KeepsTheOpenTransaction() throws IOException {
+        byte[] frozen = resource("/serializer-snapshots/stream-split-v7.bin");
+        assertThat(SERIALIZER.getVersion()).isEqualTo(7);
+        StreamSplit<?, ?> read = (StreamSplit<?, ?>) SERIALIZER.deserialize(7, frozen);
+        assertThat(read).isEqualTo(streamInATransaction());
+        assertThat(read.openTransaction()).isEqualTo(streamInATransaction().openTransaction());
+        assertThat(roundTrip(streamInATransaction())).isEqualTo(streamInATransaction());
+        StreamSplit<TestPosition, Long> noTime = streamWithShapes().withOpenTransaction(
+                new OpenTransaction("1", "test", null, Map.of(ORDERS, 1L)));
+        assertThat(roundTrip(noTime)).isEqualTo(noTime);
+        assertThat(roundTrip(streamWithShapes())).isEqualTo(streamWithShapes());
+        // older versions held none: a stream restored from them knows of no begun transaction
+        assertThat(((StreamSplit<?, ?>) SERIALIZER.deserialize(6, resource("/serializer-snapshots/stream-split-v6.bin")))
+                .openTransaction()).isNull();
+        assertThat(streamInATransaction()).isNotEqualTo(streamWithShapes());
+    }
+
     @Test
     void refusesUnknownVersions() {
-        assertThatThrownBy(() -> SERIALIZER.deserialize(7, new byte[0])).isInstanceOf(CdcException.class)
-                .hasMessageContaining("serializer version 7");
+        assertThatThrownBy(() -> SERIALIZER.deserialize(8, new byte[0])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 8");
     }
 
     private static CdcSplit roundTrip(CdcSplit split) throws IOException {
@@ -221,6 +246,7 @@ public class CdcSplitSerializerTest {
     /** Writes the snapshot of the current version; run once when a format version is introduced. */
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
-        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"), SERIALIZER.serialize(streamWithShapes()));
+        Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"),
+                SERIALIZER.serialize(streamInATransaction()));
     }
 }

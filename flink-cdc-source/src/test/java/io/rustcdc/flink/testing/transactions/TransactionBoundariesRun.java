@@ -82,16 +82,17 @@ public final class TransactionBoundariesRun {
                         sizes.put(tx, write(c, name, tx, size(random)));
                     }
                     Map<String, List<Tagged>> received = new HashMap<>();
+                    Map<String, List<Tagged>> markers = new HashMap<>();
                     int oversize = 1000;
                     // a cut needs a checkpoint to fall in: write transactions over the bound until one did
                     for (boolean cut = false; !cut; oversize++) {
                         assertThat(oversize).as("a checkpoint inside one of 10 transactions of 10 times the bound")
                                 .isLessThan(1010);
                         sizes.put(oversize, write(c, name, oversize, 10 * MAX));
-                        received = awaitAll(sunk, received, sizes);
+                        received = awaitAll(sunk, received, markers, sizes);
                         cut = byTx(received, oversize).stream().map(Tagged::checkpoint).distinct().count() > 1;
                     }
-                    check(received, sizes, logs, seed);
+                    check(received, markers, sizes, logs, seed);
                     Set<Integer> streamed = new HashSet<>();
                     received.values().forEach(rows -> rows.forEach(r -> streamed.add(r.subtask())));
                     assertThat(streamed).as("the subtasks that emitted stream rows").hasSize(1);
@@ -161,17 +162,22 @@ public final class TransactionBoundariesRun {
         }
     }
 
-    /** Waits until the sink has every change of each transaction of {@code sizes}; the changes by transaction id. */
+    /**
+     * Waits until the sink has every change of each transaction of {@code sizes} and the end marker of
+     * each; the changes by transaction id (the markers into {@code markers}, by transaction id).
+     */
     private static Map<String, List<Tagged>> awaitAll(BlockingQueue<Tagged> sunk, Map<String, List<Tagged>> received,
-            Map<Integer, Integer> sizes) throws Exception {
+            Map<String, List<Tagged>> markers, Map<Integer, Integer> sizes) throws Exception {
         long expected = sizes.values().stream().mapToLong(Integer::longValue).sum();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         long count = received.values().stream().mapToLong(List::size).sum();
-        while (count < expected) {
-            assertThat(System.nanoTime()).as("all %d changes within 3 minutes; %d so far", expected, count)
-                    .isLessThan(deadline);
+        while (count < expected || markers.values().stream().filter(m -> m.size() == 2).count() < received.size()) {
+            assertThat(System.nanoTime()).as("all %d changes and the end marker of each transaction within 3 minutes; "
+                    + "%d changes so far", expected, count).isLessThan(deadline);
             Tagged t = sunk.poll(100, TimeUnit.MILLISECONDS);
-            if (t != null && t.transaction() != null) {
+            if (t != null && t.marker()) {
+                markers.computeIfAbsent(t.transaction(), k -> new ArrayList<>()).add(t);
+            } else if (t != null && t.transaction() != null) {
                 received.computeIfAbsent(t.transaction(), k -> new ArrayList<>()).add(t);
                 count++;
             }
@@ -179,12 +185,20 @@ public final class TransactionBoundariesRun {
         return received;
     }
 
-    private static void check(Map<String, List<Tagged>> received, Map<Integer, Integer> sizes, Warnings logs,
-            long seed) {
+    private static void check(Map<String, List<Tagged>> received, Map<String, List<Tagged>> markers,
+            Map<Integer, Integer> sizes, Warnings logs, long seed) {
         for (Map.Entry<Integer, Integer> e : sizes.entrySet()) {
             List<Tagged> rows = byTx(received, e.getKey());
             assertThat(rows).as("seed %d: the changes of transaction %d", seed, e.getKey()).hasSize(e.getValue());
             String id = rows.get(0).transaction();
+            // its markers: a begin in the checkpoint of its first change, an end with its count in that of its last
+            List<Tagged> marks = markers.getOrDefault(id, List.of());
+            assertThat(marks).as("seed %d: the markers of transaction %s", seed, id).extracting(Tagged::index)
+                    .containsExactly(0L, (long) -e.getValue());
+            assertThat(marks.get(0).checkpoint()).as("seed %d: the begin of %s", seed, id)
+                    .isEqualTo(rows.get(0).checkpoint());
+            assertThat(marks.get(1).checkpoint()).as("seed %d: the end of %s", seed, id)
+                    .isEqualTo(rows.get(rows.size() - 1).checkpoint());
             for (int i = 1; i < rows.size(); i++) {
                 Tagged before = rows.get(i - 1);
                 Tagged row = rows.get(i);
