@@ -135,13 +135,15 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
         }
         DeclaredColumns columns = new DeclaredColumns(names, types, key, connectorTypes());
         List<TableId> matched = plannedTables(connector, sources, columns);
+        ReadableConfig settings = FlinkCdcNames.qualifyChunkKeyColumns(options, sources.isPattern() ? null
+                : matched.get(0), sources);
         SourceTables reads = sources.isPattern() ? sources : SourceTables.exactly(matched.get(0));
         // upsert's +U rows hold every declared column, and the old row does not supply them ('all' needs whole old
         // rows, which the source checks at its start)
         CdcConnector<P, M> reading = upsert ? connector(options, matched, names, "the Flink table " + flinkTable
                 + " (changelog-mode 'upsert': each +U row holds every column the table declares)") : connector;
         return new CdcTableSource<>(fullBeforeImages -> CdcSource.builder(reading)
-                .options(options)
+                .options(settings)
                 .includeTables(reads.includePattern())
                 .requireFullBeforeImages(fullBeforeImages),
                 reads, flinkTable, columns, schema.toPhysicalRowDataType(), upsert, rereadsUnsent(options));

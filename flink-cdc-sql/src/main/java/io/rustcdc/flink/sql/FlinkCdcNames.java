@@ -2,9 +2,13 @@ package io.rustcdc.flink.sql;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.model.TableId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
@@ -38,10 +42,17 @@ final class FlinkCdcNames {
             .intType().noDefaultValue()
             .withDescription("Flink CDC's name: 'checkpoints.retained-before-confirm' is this plus one.");
 
+    static final ConfigOption<String> OFFSET_FILE = ConfigOptions.key("scan.startup.specific-offset.file")
+            .stringType().noDefaultValue()
+            .withDescription("Flink CDC's name: with '.pos', 'scan.startup.specific-offset' = '<file>:<pos>'.");
+    static final ConfigOption<Long> OFFSET_POS = ConfigOptions.key("scan.startup.specific-offset.pos")
+            .longType().noDefaultValue()
+            .withDescription("Flink CDC's name: with '.file', 'scan.startup.specific-offset' = '<file>:<pos>'.");
+
     /** The names every connector's table takes. */
     static final Set<ConfigOption<?>> COMMON = Set.of(INCREMENTAL_SNAPSHOT);
     /** The names a MySQL or MariaDB table takes. */
-    static final Set<ConfigOption<?>> MYSQL = Set.of(INCREMENTAL_SNAPSHOT, NEWLY_ADDED_TABLES);
+    static final Set<ConfigOption<?>> MYSQL = Set.of(INCREMENTAL_SNAPSHOT, NEWLY_ADDED_TABLES, OFFSET_FILE, OFFSET_POS);
     /** The names a PostgreSQL table takes. */
     static final Set<ConfigOption<?>> POSTGRES = Set.of(INCREMENTAL_SNAPSHOT, NEWLY_ADDED_TABLES, PARTITIONED_TABLES,
             DECODING_PLUGIN, PUBLICATION, COMMIT_DELAY);
@@ -64,7 +75,55 @@ final class FlinkCdcNames {
             }
             rename(ours, COMMIT_DELAY, CdcSourceOptions.CHECKPOINTS_RETAINED.key(), Integer.toString(delay + 1));
         }
+        binlogOffset(ours);
         return ours;
+    }
+
+    /** Flink CDC's binlog file and offset, in two options, as our one position text {@code <file>:<pos>}. */
+    private static void binlogOffset(Configuration options) {
+        String file = options.get(OFFSET_FILE);
+        Long pos = options.get(OFFSET_POS);
+        if (file == null && pos == null) {
+            return;
+        }
+        if (file == null || pos == null || file.isBlank() || pos < 0) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "Options '" + OFFSET_FILE.key() + "' and '"
+                    + OFFSET_POS.key() + "' (Flink CDC's names) go together: a binlog file name and an offset of 0 or "
+                    + "more (given: " + (file == null ? "no file" : "'" + file + "'") + ", " + (pos == null ? "no offset"
+                    : "offset " + pos) + "). Set both, or set 'scan.startup.specific-offset' = '<file>:<offset>'.");
+        }
+        String mode = options.get(CdcSourceOptions.STARTUP_MODE);
+        if (!"specific-offset".equals(mode)) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "Options '" + OFFSET_FILE.key() + "' and '"
+                    + OFFSET_POS.key() + "' (Flink CDC's names) say where to start only with '"
+                    + CdcSourceOptions.STARTUP_MODE.key() + "' = 'specific-offset', not '" + mode + "'.");
+        }
+        rename(options, OFFSET_FILE, CdcSourceOptions.STARTUP_POSITION.key(), file + ":" + pos);
+    }
+
+    /**
+     * {@code options} with each bare column of {@code scan.incremental.snapshot.chunk.key-column} (Flink
+     * CDC's form, as the SQL table reads one table) given the table's name: {@code table}, or null when
+     * the SQL table reads the tables of a pattern, where a bare column is refused (name each table).
+     */
+    static ReadableConfig qualifyChunkKeyColumns(ReadableConfig options, @Nullable TableId table, Object sources) {
+        List<String> entries = options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).orElse(List.of());
+        if (entries.stream().allMatch(e -> e.contains(":"))) {
+            return options;
+        }
+        if (table == null) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "Option '" + CdcSourceOptions.CHUNK_KEY_COLUMNS.key()
+                    + "' names a column without its table (" + entries + "), but the table declared for '" + sources
+                    + "' reads every table the pattern matches: write each as 'schema.table:column' (MySQL/MariaDB "
+                    + "'database.table:column').");
+        }
+        List<String> qualified = new ArrayList<>();
+        for (String e : entries) {
+            qualified.add(e.contains(":") ? e : table.qualifiedName() + ":" + e);
+        }
+        Configuration copy = Configuration.fromMap(options.toMap());
+        copy.set(CdcSourceOptions.CHUNK_KEY_COLUMNS, qualified);
+        return copy;
     }
 
     private static <T> void only(Configuration options, ConfigOption<T> option, T value, String why) {

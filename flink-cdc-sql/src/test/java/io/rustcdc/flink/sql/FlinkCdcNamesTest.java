@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSourceOptions;
+import io.rustcdc.flink.source.model.TableId;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
@@ -44,5 +46,37 @@ class FlinkCdcNamesTest {
         assertThatThrownBy(() -> apply(Map.of("checkpoints.retained-before-confirm", "1",
                 "scan.lsn-commit.checkpoints-num-delay", "1")))
                 .hasMessageContaining("'checkpoints.retained-before-confirm' = '2'");
+    }
+
+    @Test
+    void aBinlogFileAndOffsetAreOurPositionText() {
+        assertThat(apply(Map.of("scan.startup.mode", "specific-offset", "scan.startup.specific-offset.file",
+                "mysql-bin.000003", "scan.startup.specific-offset.pos", "4567")).toMap())
+                .containsEntry("scan.startup.specific-offset", "mysql-bin.000003:4567");
+        assertThatThrownBy(() -> apply(Map.of("scan.startup.mode", "specific-offset",
+                "scan.startup.specific-offset.file", "mysql-bin.000003"))).isInstanceOf(CdcException.class)
+                .hasMessageContaining("go together").hasMessageContaining("no offset");
+        assertThatThrownBy(() -> apply(Map.of("scan.startup.specific-offset.file", "mysql-bin.000003",
+                "scan.startup.specific-offset.pos", "4"))).hasMessageContaining("only with 'scan.startup.mode' = "
+                        + "'specific-offset', not 'initial'");
+        assertThatThrownBy(() -> apply(Map.of("scan.startup.mode", "specific-offset", "scan.startup.specific-offset",
+                "mysql-bin.000003:5", "scan.startup.specific-offset.file", "mysql-bin.000003",
+                "scan.startup.specific-offset.pos", "4"))).hasMessageContaining("disagree");
+    }
+
+    @Test
+    void aBareChunkKeyColumnIsTheSqlTablesOwn() {
+        TableId orders = TableId.of("shop", "public", "orders");
+        ReadableConfig bare = Configuration.fromMap(Map.of("scan.incremental.snapshot.chunk.key-column", "code"));
+        assertThat(FlinkCdcNames.qualifyChunkKeyColumns(bare, orders, "public.orders")
+                .get(CdcSourceOptions.CHUNK_KEY_COLUMNS)).containsExactly("public.orders:code");
+        ReadableConfig ours = Configuration.fromMap(Map.of("scan.incremental.snapshot.chunk.key-column",
+                "public.orders:code"));
+        assertThat(FlinkCdcNames.qualifyChunkKeyColumns(ours, orders, "public.orders")).isSameAs(ours);
+        assertThat(FlinkCdcNames.qualifyChunkKeyColumns(Configuration.fromMap(Map.of()), null, "public.o*")
+                .get(CdcSourceOptions.CHUNK_KEY_COLUMNS)).isEmpty();
+        assertThatThrownBy(() -> FlinkCdcNames.qualifyChunkKeyColumns(bare, null, "public.orders_*"))
+                .isInstanceOf(CdcException.class).hasMessageContaining("reads every table the pattern matches")
+                .hasMessageContaining("'public.orders_*'");
     }
 }

@@ -118,8 +118,10 @@ class PostgresSqlITCase {
         db.execute("CREATE TABLE sales (id int PRIMARY KEY, amount numeric(10,2) NOT NULL)",
                 "ALTER TABLE sales REPLICA IDENTITY FULL", "ALTER TABLE sales OWNER TO " + db.replicationUser(),
                 "INSERT INTO sales SELECT g, g * 1.25 FROM generate_series(1, 500) g");
+        // chunked by a bare column, as Flink CDC's tables name it
         tables.executeSql("CREATE TABLE sales_all (id INT, amount DECIMAL(10,2), PRIMARY KEY (id) NOT ENFORCED) "
-                + with("public.sales", "sql_all", ""));
+                + with("public.sales", "sql_all", ", 'scan.incremental.snapshot.chunk.key-column' = 'id', "
+                        + "'scan.incremental.snapshot.chunk.size' = '64'"));
         tables.executeSql("CREATE TABLE sales_upsert (id INT, amount DECIMAL(10,2), PRIMARY KEY (id) NOT ENFORCED) "
                 + with("public.sales", "sql_upsert", ", 'changelog-mode' = 'upsert'"));
         for (String table : List.of("sales_all", "sales_upsert")) {
