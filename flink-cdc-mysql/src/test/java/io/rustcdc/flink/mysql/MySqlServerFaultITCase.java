@@ -13,6 +13,7 @@ import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.RestartingJob;
+import io.rustcdc.flink.testing.SinkGate;
 import io.rustcdc.flink.testing.TwoTables;
 import java.sql.Connection;
 import java.time.Duration;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Faults of the MySQL/MariaDB server itself, on a server of this class's own (restarted by the
  * tests), with {@code net_write_timeout} = 2 s so that backpressure outlasts it in seconds: the
  * server restarted cleanly while the job streams (the source's retry reconnects, no task failure),
- * killed while the job snapshots (the restart strategy resumes it), and a sink blocked for several
+ * killed while the job snapshots (the retry or the restart strategy resumes it), and a sink blocked for several
  * times the server's {@code net_write_timeout} (the binlog connection survives). Each ends with an
  * exact changelog. On MariaDB and on Oracle MySQL (the module's two executions).
  */
@@ -55,9 +55,6 @@ class MySqlServerFaultITCase {
 
     private static MySqlServer server;
 
-    /** Holds each record while a test blocks the sink (one JVM: the MiniCluster runs in the test's). */
-    static volatile boolean blocked;
-
     private MySqlDatabase db;
 
     @BeforeAll
@@ -70,12 +67,11 @@ class MySqlServerFaultITCase {
     void setUp(TestInfo test) {
         db = server.createDatabase(test.getTestMethod().get().getName());
         MySqlWriters.createTables(db, ROWS);
-        blocked = false;
     }
 
     @AfterEach
     void tearDown() {
-        blocked = false;
+        SinkGate.release();
     }
 
     /**
@@ -89,13 +85,13 @@ class MySqlServerFaultITCase {
             throws Exception {
         db.execute("CREATE TABLE wide (id INT PRIMARY KEY, v LONGTEXT)");
         try (RestartingJob job = RestartingJob.start(cluster, source(ConnectionRetry.none()),
-                s -> s.map(new Gate()))) {
+                s -> s.map(new SinkGate()))) {
             JsonChangelog changelog = snapshotted(job);
             db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
             changelog.drainUntil(job.records, () -> streamed(changelog) >= 1, Duration.ofSeconds(60));
             String dumpThread = dumpThread();
 
-            blocked = true;
+            SinkGate.hold();
             // more events than the stream queues (4096), then more bytes than the sockets buffer
             List<String> writes = new ArrayList<>();
             for (int i = 1; i <= 2_000; i++) {
@@ -108,7 +104,7 @@ class MySqlServerFaultITCase {
             Thread.sleep(NET_WRITE_TIMEOUT.multipliedBy(4).toMillis());
             assertThat(db.queryColumn(DUMP_THREADS)).as("the binlog dump threads after the sink was blocked 4 times "
                     + "net_write_timeout (" + NET_WRITE_TIMEOUT + ")").containsExactly(dumpThread);
-            blocked = false;
+            SinkGate.release();
 
             db.execute("UPDATE t1 SET n = -n WHERE id % 7 = 0", "DELETE FROM t1 WHERE id % 11 = 0");
             Map<String, Map<String, String>> expected = rows();
@@ -119,8 +115,6 @@ class MySqlServerFaultITCase {
             assertThat(db.queryColumn(DUMP_THREADS)).containsExactly(dumpThread);
             System.out.println("backpressure: net_write_timeout " + NET_WRITE_TIMEOUT + ", binlog connection's "
                     + BinlogClients.NET_WRITE_TIMEOUT + "; ops " + changelog.ops());
-        } finally {
-            blocked = false;
         }
     }
 
@@ -160,17 +154,17 @@ class MySqlServerFaultITCase {
     @Test
     void aServerKilledWhileSnapshottingResumesExactly(@InjectMiniCluster MiniCluster cluster) throws Exception {
         ConnectionRetry retry = ConnectionRetry.of(30, Duration.ofMillis(200), Duration.ofSeconds(1));
-        try (RestartingJob job = RestartingJob.start(cluster, source(retry), s -> s.map(new Gate()))) {
+        try (RestartingJob job = RestartingJob.start(cluster, source(retry), s -> s.map(new SinkGate()))) {
             JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
             try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 3_000, ROWS)) {
                 changelog.drainUntil(job.records, () -> changelog.ops().getOrDefault("read", 0) >= 1_000,
                         Duration.ofSeconds(60));
-                blocked = true; // the reader stops in the middle of the snapshot
+                SinkGate.hold(); // the reader stops in the middle of the snapshot
                 writers.awaitEnd();
             }
             assertThat(changelog.ops().get("read")).as("rows read when the server was killed").isLessThan(ROWS);
             server.restart(Duration.ofSeconds(1), true);
-            blocked = false;
+            SinkGate.release();
             try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 1_500, ROWS)) {
                 writers.awaitEnd();
             }
@@ -181,8 +175,6 @@ class MySqlServerFaultITCase {
             assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
             System.out.println("server killed while snapshotting: " + job.failures() + " failures; ops "
                     + changelog.ops());
-        } finally {
-            blocked = false;
         }
     }
 
@@ -217,17 +209,6 @@ class MySqlServerFaultITCase {
     private Map<String, Map<String, String>> rows() throws Exception {
         try (Connection c = db.admin()) {
             return TwoTables.rows(c);
-        }
-    }
-
-    /** Passes records on, holding each while {@link #blocked} is set. */
-    static final class Gate implements MapFunction<String, String> {
-        @Override
-        public String map(String value) throws Exception {
-            while (blocked) {
-                Thread.sleep(20);
-            }
-            return value;
         }
     }
 }
