@@ -89,9 +89,9 @@ class PostgresServerRestartITCase {
 
     /**
      * The sink held once a quarter of the rows are read, so that the shutdown comes in the middle of the
-     * snapshot, and released half a second into it: a fast shutdown waits for each walsender until the
-     * client confirmed the WAL it was sent, which a job whose checkpoints are held up by its sink does not
-     * (with the sink held throughout, one such shutdown had not ended after 30 s; docs/operations.md).
+     * snapshot, and released half a second into it: a fast shutdown waits for each walsender to send the
+     * WAL it has pending, which a stream held up by its sink does not read (with the sink held throughout
+     * and the writers' WAL pending, one such shutdown had not ended after 30 s; docs/operations.md).
      */
     @ParameterizedTest(name = "{0} shutdown while snapshotting")
     @CsvSource({"fast", "immediate"})
