@@ -36,6 +36,8 @@ final class MySqlConnections {
             props.setProperty("serverSslCert", config.tlsRootCert());
         }
         props.setProperty("connectTimeout", String.valueOf(config.connectTimeout().toMillis()));
+        // a read (a snapshot chunk's rows, a catalogue query) that gets nothing for read.timeout: a dead peer
+        props.setProperty("socketTimeout", String.valueOf(config.readTimeout().toMillis()));
         if (config.allowPublicKeyRetrieval()) {
             props.setProperty("allowPublicKeyRetrieval", "true");
         }

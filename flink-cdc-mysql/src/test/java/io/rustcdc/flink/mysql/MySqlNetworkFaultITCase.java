@@ -6,6 +6,7 @@ import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.ConnectionOptions;
 import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
@@ -44,6 +45,7 @@ class MySqlNetworkFaultITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
     private static final int ROWS = 20_000;
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
 
     private MySqlDatabase db;
 
@@ -99,10 +101,38 @@ class MySqlNetworkFaultITCase {
         }
     }
 
+    /**
+     * A partition of every connection during the snapshot, longer than {@code read.timeout} (3 s here):
+     * the read that waits behind it fails instead of waiting forever (on Oracle MySQL it may be a chunk's
+     * binlog backfill, after its 30 s read timeout), and once the partition ends the job resumes exactly.
+     */
+    @Test
+    void partitionDuringTheSnapshotLongerThanTheReadTimeout(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy, READ_TIMEOUT));
+                ConcurrentWriters writers = MySqlWriters.start(db, 2, 4_000, ROWS)) {
+            JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+            changelog.drainUntil(job.records, () -> changelog.ops().getOrDefault("read", 0) >= 1_000,
+                    Duration.ofSeconds(60));
+            assertThat(changelog.ops().get("read")).as("rows read when the partition came").isLessThan(ROWS);
+            proxy.stallAll();
+            long stalled = System.nanoTime();
+            Poll.until("the source to fail behind the partition", Duration.ofSeconds(60), () -> job.failures() > 0);
+            System.out.printf("snapshot partition: failed after %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stalled));
+            proxy.resumeAll();
+            awaitExact(job, writers, changelog, 1, "snapshot partition");
+        }
+    }
+
     private CdcSource<String, MySqlPosition, MySqlPosition> source(FaultProxy proxy) {
+        return source(proxy, ConnectionOptions.READ_TIMEOUT.defaultValue());
+    }
+
+    private CdcSource<String, MySqlPosition, MySqlPosition> source(FaultProxy proxy, Duration readTimeout) {
         return CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.builder(db).hostname(proxy.host())
-                        .port(proxy.port()).connectionRetry(ConnectionRetry.none()).build()))
+                        .port(proxy.port()).readTimeout(readTimeout).connectionRetry(ConnectionRetry.none()).build()))
                 .includeTables(db.name() + ".t1", db.name() + ".t2")
                 .chunkSize(500)
                 .deserializer(ChangeEventDeserializer.json())

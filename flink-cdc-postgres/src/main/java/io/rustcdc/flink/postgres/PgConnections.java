@@ -49,7 +49,10 @@ final class PgConnections {
             Connection connection = DriverManager.getConnection(url, withDatabase(props, config));
             try (Statement s = connection.createStatement()) {
                 s.execute(SESSION_SETTINGS);
-                connection.setNetworkTimeout(Runnable::run, 0); // the login's read timeout, lifted
+                // the login's read timeout, replaced: an ordinary connection's reads (snapshot chunks, catalogue
+                // queries) by read.timeout, so that a dead peer fails them; a replication connection's by none (it
+                // is polled, and the stream's slot check finds a dead walsender)
+                connection.setNetworkTimeout(Runnable::run, replication ? 0 : (int) config.readTimeout().toMillis());
             } catch (SQLException e) {
                 connection.close(); // a connection without the settings would decode values differently
                 throw e;

@@ -136,6 +136,9 @@ final class PgSlots {
         String sql = config.failoverSlot()
                 ? "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, 'pgoutput', false, false, true)"
                 : "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, 'pgoutput')";
+        // the creation waits for every transaction running then to end, however long: not a dead connection
+        int readTimeout = c.getNetworkTimeout();
+        c.setNetworkTimeout(Runnable::run, 0);
         try (PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, config.slotName());
             try (ResultSet rs = s.executeQuery()) {
@@ -147,6 +150,8 @@ final class PgSlots {
                         PostgresOptions.SLOT_CREATE_IF_MISSING.key());
                 return lsn;
             }
+        } finally {
+            c.setNetworkTimeout(Runnable::run, readTimeout);
         }
     }
 }

@@ -68,6 +68,8 @@ public final class PostgresOptions {
 
     public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
 
+    public static final ConfigOption<Duration> READ_TIMEOUT = ConnectionOptions.READ_TIMEOUT;
+
     public static final ConfigOption<Integer> CONNECT_MAX_RETRIES = ConnectionOptions.CONNECT_MAX_RETRIES;
 
     public static final ConfigOption<Duration> CONNECT_RETRY_INITIAL_DELAY = ConnectionOptions.CONNECT_RETRY_INITIAL_DELAY;

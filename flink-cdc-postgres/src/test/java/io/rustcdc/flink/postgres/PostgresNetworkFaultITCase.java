@@ -6,6 +6,7 @@ import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.ConnectionOptions;
 import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
@@ -53,6 +54,7 @@ class PostgresNetworkFaultITCase {
     private static final Predicate<String> REPLICATION = o -> o.contains("\0replication\0database\0");
     private static final Predicate<String> SQL = REPLICATION.negate();
     private static final int ROWS = 10_000;
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
 
     private PostgresDatabase db;
     private String slot;
@@ -157,10 +159,39 @@ class PostgresNetworkFaultITCase {
         }
     }
 
+    /**
+     * A partition of every connection during the snapshot, longer than {@code read.timeout} (3 s here):
+     * the chunk read that waits behind it fails instead of waiting forever, and once the partition ends
+     * the job resumes exactly.
+     */
+    @Test
+    void partitionDuringTheSnapshotLongerThanTheReadTimeout(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy, READ_TIMEOUT));
+                ConcurrentWriters writers = Writers.start(db, 2, 4_000, ROWS)) {
+            JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+            changelog.drainUntil(job.records, () -> changelog.ops().getOrDefault("read", 0) >= 1_000,
+                    Duration.ofSeconds(60));
+            assertThat(changelog.ops().get("read")).as("rows read when the partition came").isLessThan(ROWS);
+            proxy.stallAll();
+            long stalled = System.nanoTime();
+            Poll.until("the source to fail behind the partition", Duration.ofSeconds(60), () -> job.failures() > 0);
+            System.out.printf("snapshot partition: failed after %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stalled));
+            proxy.resumeAll();
+            awaitExact(job, writers, changelog, 1);
+        }
+    }
+
     private CdcSource<String, PostgresPosition, PostgresChunkMark> source(FaultProxy proxy) {
+        return source(proxy, ConnectionOptions.READ_TIMEOUT.defaultValue());
+    }
+
+    private CdcSource<String, PostgresPosition, PostgresChunkMark> source(FaultProxy proxy, Duration readTimeout) {
         return CdcSource.builder()
                 .connector(PostgresConnector.create(PostgresTestConfigs.builder(db).hostname(proxy.host())
-                        .port(proxy.port()).slotName(slot).publicationName(slot).createSlotIfMissing(true)
+                        .port(proxy.port()).readTimeout(readTimeout).slotName(slot).publicationName(slot)
+                        .createSlotIfMissing(true)
                         .createPublicationIfMissing(true).statusInterval(Duration.ofSeconds(1))
                         .connectionRetry(ConnectionRetry.none()).build()))
                 .includeTables("public.t1", "public.t2")

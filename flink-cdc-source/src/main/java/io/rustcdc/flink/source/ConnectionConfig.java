@@ -49,4 +49,9 @@ public interface ConnectionConfig {
     default Duration connectTimeout() {
         return connection().connectTimeout();
     }
+
+    /** How long a snapshot or catalogue read waits for the server's next bytes ({@code read.timeout}). */
+    default Duration readTimeout() {
+        return connection().readTimeout();
+    }
 }

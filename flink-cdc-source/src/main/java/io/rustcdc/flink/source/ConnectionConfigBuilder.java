@@ -76,6 +76,12 @@ public abstract class ConnectionConfigBuilder<B extends ConnectionConfigBuilder<
         return self();
     }
 
+    /** How long a snapshot or catalogue read waits for the server's next bytes ({@code read.timeout}). */
+    public B readTimeout(Duration timeout) {
+        connection.readTimeout(timeout);
+        return self();
+    }
+
     /**
      * How failed connections are retried ({@code connect.max-retries}, {@code
      * connect.retry.initial-delay}, {@code connect.retry.max-delay}); {@code ConnectionRetry.none()}

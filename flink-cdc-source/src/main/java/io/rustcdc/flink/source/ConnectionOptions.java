@@ -67,6 +67,13 @@ public final class ConnectionOptions {
             .defaultValue(Duration.ofSeconds(30))
             .withDescription("How long to wait for a connection, 1 s to 300 s.");
 
+    public static final ConfigOption<Duration> READ_TIMEOUT = ConfigOptions.key("read.timeout")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(10))
+            .withDescription("How long a snapshot or catalogue read waits for the server's next bytes before the "
+                    + "connection counts as dead (a network partition, a half-open connection) and is retried, "
+                    + "1 s to 1 day. The change streams detect a dead server on their own.");
+
     public static final ConfigOption<Integer> CONNECT_MAX_RETRIES = ConfigOptions.key("connect.max-retries")
             .intType()
             .defaultValue(5)

@@ -29,6 +29,7 @@ public final class ConnectionSettings implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
     private static final Duration MAX_TIMEOUT = Duration.ofSeconds(300);
+    private static final Duration MAX_READ_TIMEOUT = Duration.ofDays(1);
 
     private final String hostname;
     private final int port;
@@ -37,6 +38,7 @@ public final class ConnectionSettings implements Serializable {
     private final TlsMode tlsMode;
     @Nullable private final String tlsRootCert;
     private final Duration connectTimeout;
+    private final Duration readTimeout;
     private final ConnectionRetry retry;
 
     private ConnectionSettings(Builder b, ConnectionRetry retry) {
@@ -47,6 +49,7 @@ public final class ConnectionSettings implements Serializable {
         this.tlsMode = b.tlsMode;
         this.tlsRootCert = b.tlsRootCert;
         this.connectTimeout = b.connectTimeout;
+        this.readTimeout = b.readTimeout;
         this.retry = retry;
     }
 
@@ -96,6 +99,14 @@ public final class ConnectionSettings implements Serializable {
         return connectTimeout;
     }
 
+    /**
+     * How long a read on an ordinary (JDBC) connection, a snapshot chunk's or a catalogue query's, waits
+     * for the server's next bytes before the connection counts as dead ({@code read.timeout}).
+     */
+    public Duration readTimeout() {
+        return readTimeout;
+    }
+
     /** How a failed connection is retried before the task fails. */
     public ConnectionRetry retry() {
         return retry;
@@ -114,7 +125,8 @@ public final class ConnectionSettings implements Serializable {
         ConnectionSettings c = (ConnectionSettings) o;
         return hostname.equals(c.hostname) && port == c.port && username.equals(c.username)
                 && password.equals(c.password) && tlsMode == c.tlsMode && Objects.equals(tlsRootCert, c.tlsRootCert)
-                && connectTimeout.equals(c.connectTimeout) && retry.equals(c.retry);
+                && connectTimeout.equals(c.connectTimeout) && readTimeout.equals(c.readTimeout)
+                && retry.equals(c.retry);
     }
 
     @Override
@@ -126,7 +138,7 @@ public final class ConnectionSettings implements Serializable {
     public String toString() {
         return describe() + ", password=" + password + ", tls=" + tlsMode
                 + (tlsRootCert == null ? "" : " (root " + tlsRootCert + ")") + ", connectTimeout=" + connectTimeout
-                + ", retry=" + retry;
+                + ", readTimeout=" + readTimeout + ", retry=" + retry;
     }
 
     private static CdcException configuration(String message) {
@@ -143,6 +155,7 @@ public final class ConnectionSettings implements Serializable {
         private TlsMode tlsMode = ConnectionOptions.TLS_MODE.defaultValue();
         private String tlsRootCert;
         private Duration connectTimeout = ConnectionOptions.CONNECT_TIMEOUT.defaultValue();
+        private Duration readTimeout = ConnectionOptions.READ_TIMEOUT.defaultValue();
         private int maxRetries = ConnectionOptions.CONNECT_MAX_RETRIES.defaultValue();
         private Duration retryInitialDelay = ConnectionOptions.CONNECT_RETRY_INITIAL_DELAY.defaultValue();
         private Duration retryMaxDelay = ConnectionOptions.CONNECT_RETRY_MAX_DELAY.defaultValue();
@@ -189,6 +202,12 @@ public final class ConnectionSettings implements Serializable {
             return this;
         }
 
+        /** How long a snapshot or catalogue read waits for the server's next bytes ({@code read.timeout}). */
+        public Builder readTimeout(Duration timeout) {
+            this.readTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
         /** How many times in a row a failed connection is retried; 0 turns retries off. */
         public Builder maxRetries(int maxRetries) {
             this.maxRetries = maxRetries;
@@ -226,6 +245,7 @@ public final class ConnectionSettings implements Serializable {
             options.getOptional(ConnectionOptions.TLS_MODE).ifPresent(this::tlsMode);
             options.getOptional(ConnectionOptions.TLS_ROOT_CERT).ifPresent(this::tlsRootCert);
             options.getOptional(ConnectionOptions.CONNECT_TIMEOUT).ifPresent(this::connectTimeout);
+            options.getOptional(ConnectionOptions.READ_TIMEOUT).ifPresent(this::readTimeout);
             options.getOptional(ConnectionOptions.CONNECT_MAX_RETRIES).ifPresent(this::maxRetries);
             options.getOptional(ConnectionOptions.CONNECT_RETRY_INITIAL_DELAY).ifPresent(this::retryInitialDelay);
             options.getOptional(ConnectionOptions.CONNECT_RETRY_MAX_DELAY).ifPresent(this::retryMaxDelay);
@@ -248,6 +268,8 @@ public final class ConnectionSettings implements Serializable {
             }
             OptionChecks.requireDuration(ConnectionOptions.CONNECT_TIMEOUT.key(), connectTimeout, MIN_TIMEOUT, MAX_TIMEOUT,
                     "1 s to 300 s");
+            OptionChecks.requireDuration(ConnectionOptions.READ_TIMEOUT.key(), readTimeout, MIN_TIMEOUT,
+                    MAX_READ_TIMEOUT, "1 s to 1 day");
             return new ConnectionSettings(this, ConnectionRetry.of(maxRetries, retryInitialDelay, retryMaxDelay));
         }
     }

@@ -24,6 +24,7 @@ class ConnectionSettingsTest {
         assertThat(settings.tlsMode()).isEqualTo(TlsMode.REQUIRE);
         assertThat(settings.tlsRootCert()).isNull();
         assertThat(settings.connectTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.readTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(settings.describe()).isEqualTo("cdc@db:1234");
     }
 
@@ -38,6 +39,9 @@ class ConnectionSettingsTest {
         assertConfigError(valid().connectTimeout(Duration.ofMillis(999)), "'connect.timeout' must be 1 s to 300 s");
         assertConfigError(valid().connectTimeout(Duration.ofSeconds(301)), "'connect.timeout' must be 1 s to 300 s");
         assertThat(valid().port(65535).connectTimeout(Duration.ofSeconds(300)).build().port()).isEqualTo(65535);
+        assertConfigError(valid().readTimeout(Duration.ofMillis(999)), "'read.timeout' must be 1 s to 1 day");
+        assertConfigError(valid().readTimeout(Duration.ofHours(25)), "'read.timeout' must be 1 s to 1 day");
+        assertThat(valid().readTimeout(Duration.ofDays(1)).build().readTimeout()).isEqualTo(Duration.ofDays(1));
     }
 
     @Test
@@ -59,12 +63,14 @@ class ConnectionSettingsTest {
     void readsTheSharedOptionsByTheirNamesAndTheConnectorsPort() {
         ConnectionSettings settings = ConnectionSettings.builder(1234).options(Configuration.fromMap(Map.of(
                 "hostname", "db", "port", "4321", "username", "cdc", "password.file", "/run/secrets/db",
-                "tls.mode", "verify-ca", "tls.root-cert", "/ca.pem", "connect.timeout", "5 s")), PORT).build();
+                "tls.mode", "verify-ca", "tls.root-cert", "/ca.pem", "connect.timeout", "5 s",
+                "read.timeout", "90 s")), PORT).build();
         assertThat(settings.hostname()).isEqualTo("db");
         assertThat(settings.port()).isEqualTo(4321);
         assertThat(settings.tlsMode()).isEqualTo(TlsMode.VERIFY_CA);
         assertThat(settings.tlsRootCert()).isEqualTo("/ca.pem");
         assertThat(settings.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(settings.readTimeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(settings.password()).isEqualTo(SecretProvider.file("/run/secrets/db"));
         assertThat(settings.literalPassword()).isNull();
         assertThat(ConnectionSettings.builder(1234).options(Configuration.fromMap(Map.of("hostname", "db",

@@ -52,7 +52,7 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
     public Set<ConfigOption<?>> optionalOptions() {
         return withSourceOptions(FlinkCdcNames.MYSQL,
                 MySqlOptions.PORT, MySqlOptions.PASSWORD, MySqlOptions.PASSWORD_ENV, MySqlOptions.PASSWORD_FILE,
-                MySqlOptions.TLS_MODE, MySqlOptions.TLS_ROOT_CERT, MySqlOptions.CONNECT_TIMEOUT,
+                MySqlOptions.TLS_MODE, MySqlOptions.TLS_ROOT_CERT, MySqlOptions.CONNECT_TIMEOUT, MySqlOptions.READ_TIMEOUT,
                 MySqlOptions.CONNECT_MAX_RETRIES, MySqlOptions.CONNECT_RETRY_INITIAL_DELAY,
                 MySqlOptions.CONNECT_RETRY_MAX_DELAY,
                 MySqlOptions.FOREIGN_KEY_CASCADES,

@@ -40,7 +40,7 @@ public final class PostgresTableFactory extends CdcTableFactory<PostgresPosition
                 PostgresOptions.PASSWORD_FILE, PostgresOptions.SLOT_NAME, PostgresOptions.SLOT_CREATE_IF_MISSING,
                 PostgresOptions.SLOT_FAILOVER, PostgresOptions.PUBLICATION_NAME,
                 PostgresOptions.PUBLICATION_CREATE_IF_MISSING, PostgresOptions.TLS_MODE, PostgresOptions.TLS_ROOT_CERT,
-                PostgresOptions.CONNECT_TIMEOUT, PostgresOptions.CONNECT_MAX_RETRIES,
+                PostgresOptions.CONNECT_TIMEOUT, PostgresOptions.READ_TIMEOUT, PostgresOptions.CONNECT_MAX_RETRIES,
                 PostgresOptions.CONNECT_RETRY_INITIAL_DELAY, PostgresOptions.CONNECT_RETRY_MAX_DELAY,
                 PostgresOptions.STATUS_INTERVAL, PostgresOptions.SLOT_CHECK_INTERVAL, PostgresOptions.TOAST_RESELECT,
                 PostgresOptions.WAL_TRANSPORT, SqlOptions.SCHEMA_NAME);

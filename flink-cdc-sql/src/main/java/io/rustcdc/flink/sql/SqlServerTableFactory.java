@@ -48,7 +48,7 @@ public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Ls
         return withSourceOptions(FlinkCdcNames.COMMON,
                 SqlServerOptions.PORT, SqlServerOptions.PASSWORD, SqlServerOptions.PASSWORD_ENV,
                 SqlServerOptions.PASSWORD_FILE, SqlServerOptions.TLS_MODE, SqlServerOptions.TLS_ROOT_CERT,
-                SqlServerOptions.CONNECT_TIMEOUT, SqlServerOptions.CONNECT_MAX_RETRIES,
+                SqlServerOptions.CONNECT_TIMEOUT, SqlServerOptions.READ_TIMEOUT, SqlServerOptions.CONNECT_MAX_RETRIES,
                 SqlServerOptions.CONNECT_RETRY_INITIAL_DELAY, SqlServerOptions.CONNECT_RETRY_MAX_DELAY,
                 SqlServerOptions.CDC_SCHEMA, SqlServerOptions.POLL_INTERVAL, SqlServerOptions.MAX_EVENTS_PER_POLL,
                 SqlServerOptions.CAPTURE_TRUNCATE_EVENTS, SqlServerOptions.SERVER_TIME_ZONE,

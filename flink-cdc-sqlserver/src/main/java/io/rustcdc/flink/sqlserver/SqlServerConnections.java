@@ -40,6 +40,8 @@ final class SqlServerConnections {
         props.setProperty("password", password.reveal());
         props.setProperty("databaseName", config.database());
         props.setProperty("loginTimeout", String.valueOf(Math.max(1, config.connection().connectTimeout().toSeconds())));
+        // a read that gets nothing for read.timeout: a dead peer (the driver's socketTimeout, in milliseconds)
+        props.setProperty("socketTimeout", String.valueOf(config.connection().readTimeout().toMillis()));
         props.setProperty("applicationName", "rustcdc");
         props.setProperty("sendTimeAsDatetime", "false");
         tls(config, props);

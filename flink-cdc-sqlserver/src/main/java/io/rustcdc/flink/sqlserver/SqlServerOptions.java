@@ -39,6 +39,8 @@ public final class SqlServerOptions {
 
     public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
 
+    public static final ConfigOption<Duration> READ_TIMEOUT = ConnectionOptions.READ_TIMEOUT;
+
     public static final ConfigOption<String> CDC_SCHEMA = ConfigOptions.key(SqlServerSourceConfig.CDC_SCHEMA)
             .stringType()
             .defaultValue("cdc")

@@ -19,6 +19,13 @@ import org.apache.flink.annotation.Internal;
  * {@link java.net.SocketTimeoutException}), as a half-open connection would otherwise wait forever.
  * TCP keep-alive is on too. (The client's own keep-alive, which reconnects, stays off.)
  *
+ * <p>Backpressure does not cost the connection: while the job is backpressured the client's thread
+ * waits for room in the stream's queue and reads nothing, and the server's binlog dump thread, unable
+ * to write, would drop the connection after its {@code net_write_timeout} (60 s by default). The client
+ * sets the session's {@code net_write_timeout} to {@link #NET_WRITE_TIMEOUT} before it asks for the
+ * binlog, as the chunk reads do on theirs; a job blocked longer loses the connection, a CONNECTION
+ * failure the source's retry reopens at the last record it returned.
+ *
  * <p>Compressed events reach the listener as the plain events they hold: Oracle MySQL's compressed
  * transactions as each event inside, placed at the payload event ({@link CompressedTransactions}),
  * MariaDB's compressed query and row events as plain ones ({@link MariaDbCompressedEvents}).
@@ -29,6 +36,11 @@ public final class BinlogClients {
     public static final Duration HEARTBEAT = Duration.ofSeconds(5);
     /** How long a binlog read may get nothing before the connection counts as dead: six heartbeats. */
     public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long the server may wait to send binlog events this side does not read (a backpressured job):
+     * the binlog connection's {@code net_write_timeout}, as long as MySqlSession allows a chunk's rows.
+     */
+    public static final Duration NET_WRITE_TIMEOUT = Duration.ofSeconds(600);
 
     private BinlogClients() {}
 
@@ -51,6 +63,7 @@ public final class BinlogClients {
         client.setBinlogFilename(file);
         client.setBinlogPosition(offset);
         client.setKeepAlive(false);
+        client.setNetWriteTimeout(NET_WRITE_TIMEOUT.toSeconds()); // a session variable, set before the dump
         client.setSocketFactory(() -> {
             Socket socket = new Socket();
             socket.setKeepAlive(true);
@@ -91,7 +104,9 @@ public final class BinlogClients {
                 }
                 failures.accept(new java.io.EOFException("the server closed the binlog connection (it does so when "
                         + "another reader connects with the same server-id " + config.serverId() + ": give every "
-                        + "source and replica a server-id of its own)"));
+                        + "source and replica a server-id of its own; when it shuts down; and when this source "
+                        + "read nothing for the connection's net_write_timeout of " + NET_WRITE_TIMEOUT.toSeconds()
+                        + " s, a job backpressured that long)"));
             }
         });
         return client;

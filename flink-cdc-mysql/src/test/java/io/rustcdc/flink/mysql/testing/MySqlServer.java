@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One MySQL-protocol server per test JVM, ready for binlog capture.
@@ -51,6 +52,10 @@ public final class MySqlServer {
     private final String adminPassword;
     private final String cdcPassword = randomSecret();
     private final AtomicInteger databases = new AtomicInteger();
+    /** The embedded server's process (replaced by a restart), the command that starts it, its log; null if external. */
+    private AtomicReference<Process> process;
+    private ProcessBuilder startCommand;
+    private Path log;
 
     private MySqlServer(String host, int port, String adminUser, String adminPassword) {
         this.host = host;
@@ -324,7 +329,8 @@ public final class MySqlServer {
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("mariadb.log").toFile()));
         Process process = LocalProcesses.start(builder);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process, home), "rustcdc-mariadb-stop"));
+        AtomicReference<Process> running = new AtomicReference<>(process);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(running.get(), home), "rustcdc-mariadb-stop"));
 
         // mariadb-install-db creates root@127.0.0.1 without a password; give it one at once.
         MySqlServer bootstrap = new MySqlServer("127.0.0.1", port, "root", "");
@@ -345,7 +351,9 @@ public final class MySqlServer {
         } catch (SQLException e) {
             throw new IllegalStateException("Could not set the MariaDB admin password", e);
         }
-        return new MySqlServer("127.0.0.1", port, "root", password);
+        MySqlServer server = new MySqlServer("127.0.0.1", port, "root", password);
+        server.embedded(running, builder, home.resolve("mariadb.log"));
+        return server;
     }
 
     /**
@@ -426,9 +434,11 @@ public final class MySqlServer {
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         Process process = LocalProcesses.start(builder);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process, home), "rustcdc-mysql-stop"));
+        AtomicReference<Process> running = new AtomicReference<>(process);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(running.get(), home), "rustcdc-mysql-stop"));
 
         MySqlServer server = new MySqlServer("127.0.0.1", port, "root", password);
+        server.embedded(running, builder, log);
         Poll.until("Oracle MySQL to accept connections on port " + port + " (log: " + log + ")",
                 Duration.ofSeconds(90),
                 () -> {
@@ -440,6 +450,46 @@ public final class MySqlServer {
                     }
                 });
         return server;
+    }
+
+    private void embedded(AtomicReference<Process> running, ProcessBuilder command, Path logFile) {
+        this.process = running;
+        this.startCommand = command;
+        this.log = logFile;
+    }
+
+    /**
+     * Stops this private server, cleanly (SIGTERM: the server ends its sessions and writes its binlog
+     * and tables out) or, with {@code crash}, by SIGKILL (the server recovers its binlog and InnoDB at
+     * the next start), keeps it down for {@code down}, and starts it again on the same port and data
+     * directory with the same options. Only for a server of a test's own ({@link #startPrivate}).
+     */
+    public synchronized void restart(Duration down, boolean crash) throws Exception {
+        if (startCommand == null || this == shared) {
+            throw new IllegalStateException("Only a private embedded server may be restarted");
+        }
+        Process old = process.get();
+        if (crash) {
+            old.destroyForcibly();
+        } else {
+            old.destroy();
+        }
+        if (!old.waitFor(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("The server on port " + port + " did not stop within 60 s (log: " + log + ")");
+        }
+        Thread.sleep(down.toMillis());
+        Process started = LocalProcesses.start(startCommand);
+        process.set(started);
+        Poll.until("the server to accept connections again on port " + port + " (log: " + log + ")",
+                Duration.ofSeconds(90),
+                () -> {
+                    if (!started.isAlive()) {
+                        throw new IllegalStateException("The server exited:\n" + Files.readString(log));
+                    }
+                    try (Connection ignored = admin("")) {
+                        return true;
+                    }
+                });
     }
 
     /**

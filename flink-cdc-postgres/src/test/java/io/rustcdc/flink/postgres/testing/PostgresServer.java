@@ -282,15 +282,44 @@ public final class PostgresServer {
      * keeps it down for {@code down}, and starts it again on the same port and data directory. Only
      * for a server of a test's own ({@link #startPrivate}), never the shared one.
      */
-    public synchronized void restart(Duration down) throws Exception {
+    public void restart(Duration down) throws Exception {
+        restart(down, false);
+    }
+
+    /**
+     * As {@link #restart(Duration)}; with {@code immediate}, an immediate shutdown instead (SIGQUIT:
+     * every process exits at once, without a checkpoint, and the next start recovers from the WAL, as
+     * after a crash).
+     */
+    public synchronized void restart(Duration down, boolean immediate) throws Exception {
+        shutdown(immediate);
+        awaitStopped(Duration.ofSeconds(30));
+        Thread.sleep(down.toMillis());
+        start();
+    }
+
+    /**
+     * Asks this private server to shut down, fast (SIGINT) or {@code immediate} (SIGQUIT), without
+     * waiting for it: see {@link #awaitStopped} and {@link #start}.
+     */
+    public synchronized void shutdown(boolean immediate) throws Exception {
         if (startCommand == null || this == shared) {
             throw new IllegalStateException("Only a private embedded server may be restarted");
         }
-        new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("PostgreSQL did not stop within 30 s");
+        new ProcessBuilder("kill", immediate ? "-QUIT" : "-INT", Long.toString(process.pid())).start()
+                .waitFor(5, TimeUnit.SECONDS);
+    }
+
+    /** Waits until the server {@link #shutdown} stopped; fails naming its log after {@code within}. */
+    public void awaitStopped(Duration within) throws InterruptedException {
+        if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("PostgreSQL did not stop within " + within + " (log: "
+                    + home.resolve("postgres.log") + ")");
         }
-        Thread.sleep(down.toMillis());
+    }
+
+    /** Starts this private server again, once it stopped, on the same port and data directory. */
+    public synchronized void start() {
         process = LocalProcesses.start(startCommand);
         awaitStarted();
     }
