@@ -61,7 +61,7 @@ class MySqlSnapshotDdlITCase {
     }
 
     @Test
-    void aTableDroppedBetweenChunksFailsTheNextChunkNamingIt(MySqlDatabase db) throws Exception {
+    void aTableDroppedOrRenamedBetweenChunksFailsTheNextChunkNamingIt(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE gone (id INT PRIMARY KEY)", "INSERT INTO gone VALUES (1), (2)");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         TableId table = TableId.of(db.name(), db.name(), "gone");
@@ -73,6 +73,13 @@ class MySqlSnapshotDdlITCase {
                     .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
                     .hasMessageContaining("Table " + db.name() + ".gone was dropped or renamed while its snapshot was read")
                     .hasMessageContaining("Start the job without state");
+            // renamed away between chunks: the same
+            db.execute("CREATE TABLE moved (id INT PRIMARY KEY)", "INSERT INTO moved VALUES (1), (2)");
+            TableDescription moved = session.describe(TableId.of(db.name(), db.name(), "moved"));
+            session.readChunk(moved, List.of("id"), null, new Object[] {1L}, e -> { });
+            db.execute("RENAME TABLE moved TO moved_away");
+            assertThatThrownBy(() -> session.readChunk(moved, List.of("id"), new Object[] {1L}, null, e -> { }))
+                    .hasMessageContaining("Table " + db.name() + ".moved was dropped or renamed while its snapshot was read");
         }
     }
 

@@ -57,7 +57,7 @@ class PostgresSnapshotDdlITCase {
     }
 
     @Test
-    void aTableDroppedBetweenChunksFailsTheNextChunkNamingIt(PostgresDatabase db) throws Exception {
+    void aTableDroppedOrRenamedBetweenChunksFailsTheNextChunkNamingIt(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE gone (id int PRIMARY KEY)", "INSERT INTO gone VALUES (1), (2)",
                 "ALTER TABLE gone OWNER TO " + db.replicationUser());
         PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).build());
@@ -71,6 +71,14 @@ class PostgresSnapshotDdlITCase {
                     .hasMessageContaining("Table " + table.qualifiedName() + " was dropped or renamed while its snapshot "
                             + "was read")
                     .hasMessageContaining("Start the job without state");
+            // renamed away between chunks: the same
+            db.execute("CREATE TABLE moved (id int PRIMARY KEY)", "INSERT INTO moved VALUES (1), (2)",
+                    "ALTER TABLE moved OWNER TO " + db.replicationUser());
+            TableDescription moved = session.describe(TableId.of(db.name(), "public", "moved"));
+            session.readChunk(moved, List.of("id"), null, new Object[] {1L}, e -> { });
+            db.execute("ALTER TABLE moved RENAME TO moved_away");
+            assertThatThrownBy(() -> session.readChunk(moved, List.of("id"), new Object[] {1L}, null, e -> { }))
+                    .hasMessageContaining("Table public.moved was dropped or renamed while its snapshot was read");
         }
     }
 
