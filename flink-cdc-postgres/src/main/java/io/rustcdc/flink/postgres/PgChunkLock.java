@@ -15,6 +15,9 @@ import java.sql.Statement;
  * through a snapshot older than the statement: after a rewriting {@code ALTER} (a type change) the
  * table looks empty to it, and the chunk's rows are silently lost ({@code PostgresSnapshotDdlITCase}).
  * With it a DDL statement waits for the chunk's end, or the chunk waits for the statement's.
+ *
+ * <p>{@code ONLY}: a partitioned table's lock is the root's, which every DDL on the table takes too;
+ * locking each partition as well would ask privileges on each, which reading the root does not.
  */
 final class PgChunkLock {
     private static final String UNDEFINED_TABLE = "42P01";
@@ -24,7 +27,7 @@ final class PgChunkLock {
     /** @throws CdcException of kind STATE when the table is gone (dropped or renamed since it was planned) */
     static void take(Connection connection, TableId table) throws SQLException {
         try (Statement s = connection.createStatement()) {
-            s.execute("LOCK TABLE " + PgPrerequisites.qualified(table) + " IN ACCESS SHARE MODE");
+            s.execute("LOCK TABLE ONLY " + PgPrerequisites.qualified(table) + " IN ACCESS SHARE MODE");
         } catch (SQLException e) {
             if (UNDEFINED_TABLE.equals(e.getSQLState())) {
                 throw gone(table, e);
