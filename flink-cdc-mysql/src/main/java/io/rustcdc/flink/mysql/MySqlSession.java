@@ -46,7 +46,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         this.config = config;
         this.connection = MySqlConnections.connect(config);
         this.positions = new BinlogPositions(config, connection);
-        this.chunks = new ChunkReader(config, connection, positions, this::table);
+        this.chunks = new ChunkReader(config, connection, positions, ChunkTables.describing(this::table));
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION time_zone = '+00:00'");
             s.execute("SET SESSION net_write_timeout = " + CHUNK_WRITE_TIMEOUT_SECONDS);

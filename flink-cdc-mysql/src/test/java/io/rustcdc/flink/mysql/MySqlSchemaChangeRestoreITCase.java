@@ -48,6 +48,7 @@ class MySqlSchemaChangeRestoreITCase {
                 "CREATE TABLE v (id INT PRIMARY KEY, a VARCHAR(10))",
                 "INSERT INTO t VALUES (1, 'a')", "INSERT INTO u VALUES (1, 'a')", "INSERT INTO v VALUES (1, 'a')");
         String savepoint;
+        long addedVersion;
         try (RestorableJob job = RestorableJob.start(source(db), null)) {
             take(job.records, 3, j -> j.path("op").asText().equals("read"));
             // t: a row streamed; u: a row streamed, then a statement classified against it; v: no row streamed
@@ -57,6 +58,9 @@ class MySqlSchemaChangeRestoreITCase {
             db.execute("ALTER TABLE u ADD COLUMN b INT");
             JsonNode added = take(job.records, 1, j -> j.path("op").asText().equals("schema_change")).get(0);
             assertThat(classes(added)).as(added.toString()).containsExactly("column_added");
+            // after the three tables' shapes at the snapshot and before them none: a version of the history
+            addedVersion = version(added);
+            assertThat(addedVersion).as(added.toString()).isGreaterThan(3);
             savepoint = job.stopWithSavepoint(savepoints);
         }
         try (RestorableJob job = RestorableJob.start(source(db), savepoint)) {
@@ -83,6 +87,12 @@ class MySqlSchemaChangeRestoreITCase {
             assertThat(classes(changes.get(3))).containsExactly("unchanged");
             assertThat(changes.get(3).path("shape").path("id").asText())
                     .isEqualTo(changes.get(0).path("shape").path("id").asText());
+            // the restored history goes on from the savepoint's versions: each change a newer one
+            long previous = addedVersion;
+            for (JsonNode change : changes) {
+                assertThat(version(change)).as(change.toString()).isGreaterThan(previous);
+                previous = version(change);
+            }
         }
     }
 
@@ -92,6 +102,13 @@ class MySqlSchemaChangeRestoreITCase {
                 .includeTables(db.name() + ".t", db.name() + ".u", db.name() + ".v")
                 .deserializer(ChangeEventDeserializer.json())
                 .build();
+    }
+
+    /** The schema history version a schema change event carries (a bigint: a decimal string in native JSON). */
+    private static long version(JsonNode change) {
+        JsonNode version = change.path("after").path("history_version");
+        assertThat(version.isTextual()).as(change.toString()).isTrue();
+        return Long.parseLong(version.asText());
     }
 
     private static List<String> classes(JsonNode change) {

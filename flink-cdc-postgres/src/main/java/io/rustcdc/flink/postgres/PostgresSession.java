@@ -135,6 +135,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
         try {
             return JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_REPEATABLE_READ, true, () -> {
+                PgChunkLock.take(connection, table.table()); // before the snapshot: no DDL between it and the read
                 PostgresChunkMark mark = snapshotMark();
                 // described inside the chunk's snapshot: the rows carry the shape they were read with
                 PgTable now = catalog.describe(table.table(), publicationIfExists());

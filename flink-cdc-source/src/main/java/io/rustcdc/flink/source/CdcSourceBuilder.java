@@ -38,6 +38,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
     private SchemaChangePolicy schemaChanges = CdcSourceOptions.SCHEMA_CHANGES.defaultValue();
     private TransactionBoundaries transactionBoundaries = CdcSourceOptions.TRANSACTION_BOUNDARIES.defaultValue();
     private int transactionMaxChanges = CdcSourceOptions.TRANSACTION_MAX_CHANGES.defaultValue();
+    private int schemaHistoryRetention = CdcSourceOptions.SCHEMA_HISTORY_RETENTION.defaultValue();
     private String controlPath;
     private Duration controlInterval = ControlOptions.CONTROL_INTERVAL.defaultValue();
 
@@ -60,6 +61,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         b.schemaChanges = schemaChanges;
         b.transactionBoundaries = transactionBoundaries;
         b.transactionMaxChanges = transactionMaxChanges;
+        b.schemaHistoryRetention = schemaHistoryRetention;
         b.controlPath = controlPath;
         b.controlInterval = controlInterval;
         return b;
@@ -161,6 +163,15 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
     }
 
     /**
+     * How many entries of each table the schema history keeps ({@code schema-history.retention}, 256 by
+     * default, 1 to {@value CdcSourceOptions#SCHEMA_HISTORY_RETENTION_MAX}); older ones are pruned.
+     */
+    public CdcSourceBuilder<T, P, M> schemaHistoryRetention(int entriesPerTable) {
+        this.schemaHistoryRetention = entriesPerTable;
+        return this;
+    }
+
+    /**
      * The snapshot control directory ({@code scan.control.path}): a Flink path every JobManager can
      * read and write, one per source. The enumerator polls it for {@link
      * io.rustcdc.flink.source.control.SnapshotControl} requests; null (the default): no control.
@@ -189,6 +200,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         options.getOptional(CdcSourceOptions.SCHEMA_CHANGES).ifPresent(p -> schemaChanges = p);
         options.getOptional(CdcSourceOptions.TRANSACTION_BOUNDARIES).ifPresent(b -> transactionBoundaries = b);
         options.getOptional(CdcSourceOptions.TRANSACTION_MAX_CHANGES).ifPresent(n -> transactionMaxChanges = n);
+        options.getOptional(CdcSourceOptions.SCHEMA_HISTORY_RETENTION).ifPresent(n -> schemaHistoryRetention = n);
         options.getOptional(ControlOptions.CONTROL_PATH).ifPresent(p -> controlPath = p);
         options.getOptional(ControlOptions.CONTROL_INTERVAL).ifPresent(d -> controlInterval = d);
         options.getOptional(CdcSourceOptions.CHUNK_KEY_COLUMNS).ifPresent(entries -> {
@@ -223,6 +235,12 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.TRANSACTION_MAX_CHANGES.key()
                     + "' must be at least 1, not " + transactionMaxChanges);
         }
+        if (schemaHistoryRetention < 1 || schemaHistoryRetention > CdcSourceOptions.SCHEMA_HISTORY_RETENTION_MAX) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "'"
+                    + CdcSourceOptions.SCHEMA_HISTORY_RETENTION.key() + "' must be from 1 to "
+                    + CdcSourceOptions.SCHEMA_HISTORY_RETENTION_MAX + " entries per table, not " + schemaHistoryRetention
+                    + " (every entry is kept in the stream split's state)");
+        }
         if (transactionBoundaries == TransactionBoundaries.PRESERVE && !connector.marksTransactionEnds()) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'" + CdcSourceOptions.TRANSACTION_BOUNDARIES.key()
                     + "' = '" + TransactionBoundaries.PRESERVE + "' is not supported by the " + connector.name()
@@ -237,7 +255,8 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         }
         SourceSettings settings = new SourceSettings(TableFilter.of(include, exclude), startupMode, chunkSize,
                 chunkKeyColumns, fullBeforeImages, checkpointsRetained, sinkGuarantee,
-                tableDiscoveryInterval, schemaChanges, transactionBoundaries, transactionMaxChanges);
+                tableDiscoveryInterval, schemaChanges, transactionBoundaries, transactionMaxChanges,
+                schemaHistoryRetention);
         ControlSettings control = controlPath == null ? null
                 : new ControlSettings(ControlDirectory.of(controlPath), controlInterval);
         return new CdcSource<>(connector, settings, deserializer, control);

@@ -87,6 +87,17 @@ public final class CdcSourceOptions {
                     + "nullable column. 'fail': fail on any change of a shape. A refused change fails the job "
                     + "naming the table, the class and the columns with their types before and after.");
 
+    /** The most entries of one table the schema history keeps; every entry is in the stream split's state. */
+    public static final int SCHEMA_HISTORY_RETENTION_MAX = 100_000;
+
+    public static final ConfigOption<Integer> SCHEMA_HISTORY_RETENTION = ConfigOptions.key("schema-history.retention")
+            .intType()
+            .defaultValue(io.rustcdc.flink.source.history.SchemaHistory.DEFAULT_RETENTION)
+            .withDescription("How many entries of each table the schema history in the stream split's state keeps "
+                    + "(1 to " + SCHEMA_HISTORY_RETENTION_MAX + "): its newest shapes, each with its version. Older "
+                    + "ones are pruned, and lookups of a version or time before the oldest kept answer nothing. "
+                    + "A restore applies the configured value to the restored history.");
+
     public static final ConfigOption<TransactionBoundaries> TRANSACTION_BOUNDARIES =
             ConfigOptions.key("scan.transaction-boundaries")
                     .enumType(TransactionBoundaries.class)

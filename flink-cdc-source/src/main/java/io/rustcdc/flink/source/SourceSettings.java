@@ -25,11 +25,12 @@ public final class SourceSettings implements Serializable {
     private final SchemaChangePolicy schemaChanges;
     private final TransactionBoundaries transactionBoundaries;
     private final int transactionMaxChanges;
+    private final int schemaHistoryRetention;
 
     SourceSettings(TableFilter filter, StartupMode startupMode, int chunkSize, Map<String, String> chunkKeyColumns,
             boolean fullBeforeImages, int checkpointsRetained, SinkGuarantee sinkGuarantee,
             Duration tableDiscoveryInterval, SchemaChangePolicy schemaChanges,
-            TransactionBoundaries transactionBoundaries, int transactionMaxChanges) {
+            TransactionBoundaries transactionBoundaries, int transactionMaxChanges, int schemaHistoryRetention) {
         this.filter = Objects.requireNonNull(filter, "filter");
         this.startupMode = Objects.requireNonNull(startupMode, "startupMode");
         this.chunkSize = chunkSize;
@@ -41,6 +42,7 @@ public final class SourceSettings implements Serializable {
         this.schemaChanges = Objects.requireNonNull(schemaChanges, "schemaChanges");
         this.transactionBoundaries = Objects.requireNonNull(transactionBoundaries, "transactionBoundaries");
         this.transactionMaxChanges = transactionMaxChanges;
+        this.schemaHistoryRetention = schemaHistoryRetention;
     }
 
     public TableFilter filter() {
@@ -94,6 +96,11 @@ public final class SourceSettings implements Serializable {
         return transactionMaxChanges;
     }
 
+    /** How many entries of each table the schema history keeps. */
+    public int schemaHistoryRetention() {
+        return schemaHistoryRetention;
+    }
+
     @Override
     public String toString() {
         return "SourceSettings{" + filter + ", startup=" + startupMode + ", chunkSize=" + chunkSize
@@ -101,6 +108,6 @@ public final class SourceSettings implements Serializable {
                 + ", checkpointsRetained=" + checkpointsRetained + ", sinkGuarantee=" + sinkGuarantee
                 + ", tableDiscoveryInterval=" + tableDiscoveryInterval + ", schemaChanges=" + schemaChanges
                 + ", transactionBoundaries=" + transactionBoundaries + ", transactionMaxChanges=" + transactionMaxChanges
-                + "}";
+                + ", schemaHistoryRetention=" + schemaHistoryRetention + "}";
     }
 }

@@ -54,4 +54,13 @@ class CdcSourceOptionsTest {
         conf.setString(CdcSourceOptions.TRANSACTION_BOUNDARIES.key(), "whole");
         assertThatThrownBy(() -> conf.get(CdcSourceOptions.TRANSACTION_BOUNDARIES)).hasMessageContaining("whole");
     }
+
+    @Test
+    void schemaHistoryRetentionDefaultsTo256AndIsBounded() {
+        Configuration conf = new Configuration();
+        assertThat(conf.get(CdcSourceOptions.SCHEMA_HISTORY_RETENTION)).isEqualTo(256);
+        conf.setString(CdcSourceOptions.SCHEMA_HISTORY_RETENTION.key(), "16");
+        assertThat(conf.get(CdcSourceOptions.SCHEMA_HISTORY_RETENTION)).isEqualTo(16);
+        assertThat(CdcSourceOptions.SCHEMA_HISTORY_RETENTION.key()).isEqualTo("schema-history.retention");
+    }
 }

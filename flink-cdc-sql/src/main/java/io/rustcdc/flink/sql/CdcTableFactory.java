@@ -53,6 +53,7 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
             CdcSourceOptions.CHUNK_KEY_COLUMNS, CdcSourceOptions.CHECKPOINTS_RETAINED, CdcSourceOptions.SINK_GUARANTEE,
             CdcSourceOptions.TABLE_DISCOVERY_INTERVAL, CdcSourceOptions.SCHEMA_CHANGES,
             CdcSourceOptions.TRANSACTION_BOUNDARIES, CdcSourceOptions.TRANSACTION_MAX_CHANGES,
+            CdcSourceOptions.SCHEMA_HISTORY_RETENTION,
             ControlOptions.CONTROL_PATH, ControlOptions.CONTROL_INTERVAL);
 
     /** A factory's optional options: its connector's {@code own} and {@link #SOURCE_OPTIONS}. */

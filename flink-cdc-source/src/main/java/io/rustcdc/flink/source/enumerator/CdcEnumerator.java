@@ -98,7 +98,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 state.initialized && atLeastOnce());
         this.initialized = state.initialized;
         this.streamStart = state.streamStart;
-        this.history = state.history;
+        // the configured retention applies to a restored history
+        this.history = state.history == null ? null : state.history.copy(settings.schemaHistoryRetention());
         this.tables.addAll(state.tables);
         refreshKnown();
     }
@@ -130,7 +131,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     }
 
     private void firstStarted(FirstStart.Result<P> found) {
-        history = found.history(Instant.now());
+        history = found.history(Instant.now(), settings.schemaHistoryRetention());
         streamStart = found.streamStart();
         tables.addAll(found.tables());
         chunks.addPlans(found.plans());

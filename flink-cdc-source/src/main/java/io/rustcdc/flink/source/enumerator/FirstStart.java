@@ -51,8 +51,8 @@ final class FirstStart {
         }
 
         /** A schema history that starts with each table's shape as described now. */
-        SchemaHistory history(Instant now) {
-            SchemaHistory history = new SchemaHistory();
+        SchemaHistory history(Instant now, int retention) {
+            SchemaHistory history = new SchemaHistory(retention);
             for (TableDescription description : descriptions) {
                 history.recordDdl("shape:" + description.table().qualifiedName() + ":start",
                         SchemaChange.rowShape(description.table(), description.shape(), now));

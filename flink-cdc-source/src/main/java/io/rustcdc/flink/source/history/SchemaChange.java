@@ -1,6 +1,9 @@
 package io.rustcdc.flink.source.history;
 
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.TableId;
 import java.io.Serializable;
 import java.time.Instant;
@@ -75,6 +78,28 @@ public final class SchemaChange implements Serializable {
 
     public static SchemaChange drop(TableId table, String statement, Instant timestamp) {
         return new SchemaChange(Kind.DROP_TABLE, table, statement, null, List.of(), timestamp);
+    }
+
+    /**
+     * The history entry a schema change event makes, at {@code timestamp}: a drop for a {@code DROP_TABLE}
+     * (or an event with neither a resulting shape nor a kind), a creation or an alteration to the shape
+     * the event carries; null for a creation or alteration whose resulting shape is unknown (the next
+     * row's shape will tell it).
+     */
+    @Nullable
+    public static SchemaChange ofEvent(ChangeEvent event, Instant timestamp) {
+        RowShape shape = event.shape();
+        TableId table = event.table();
+        String statement = event.after() == null ? null : (String) event.after().get("statement");
+        DdlType ddlType = SchemaChangeRows.ddlType(event.after());
+        if (ddlType == DdlType.DROP_TABLE || (shape == null && ddlType == null)) {
+            return drop(table, statement, timestamp);
+        } else if (shape != null && ddlType == DdlType.CREATE_TABLE) {
+            return create(table, statement == null ? "" : statement, shape, timestamp);
+        } else if (shape != null) {
+            return alter(table, statement == null ? "" : statement, shape, List.of(), timestamp);
+        }
+        return null;
     }
 
     public static SchemaChange rowShape(TableId table, RowShape shape, Instant timestamp) {

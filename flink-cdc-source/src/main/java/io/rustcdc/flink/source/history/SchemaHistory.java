@@ -137,6 +137,27 @@ public final class SchemaHistory {
         return entry.version();
     }
 
+    /**
+     * Records {@code change} under a version another history gave it ({@link SchemaHistoryView}: the
+     * source's); versions must grow.
+     */
+    long recordAt(long version, String ddlId, SchemaChange change) {
+        if (version <= lastVersion) {
+            throw new IllegalArgumentException("Version " + version + " of " + change.table()
+                    + " is not after the last version recorded, " + lastVersion);
+        }
+        Entry entry = new Entry(version, ddlId, change, resultingShape(change));
+        append(entry);
+        prune(change.table());
+        return version;
+    }
+
+    /** The table's retained entries in version order; empty when none. */
+    public List<Entry> entries(TableId table) {
+        Deque<Entry> entries = byTable.get(table);
+        return entries == null ? List.of() : List.copyOf(entries);
+    }
+
     /** The table's latest shape; empty when unknown or dropped. */
     public Optional<RowShape> latest(TableId table) {
         Deque<Entry> entries = byTable.get(table);
@@ -170,11 +191,22 @@ public final class SchemaHistory {
 
     /** An independent copy: entries are immutable, so only the indexes are copied. */
     public SchemaHistory copy() {
+        return copy(retention);
+    }
+
+    /**
+     * An independent copy keeping the last {@code retention} entries of each table (at least 1): a
+     * smaller retention prunes the copy's older entries at once; versions stay as they are.
+     */
+    public SchemaHistory copy(int retention) {
         SchemaHistory copy = new SchemaHistory(retention);
         for (Entry e : entries()) {
             copy.restore(e);
         }
         copy.restoreLastVersion(lastVersion);
+        for (TableId table : copy.byTable.keySet()) {
+            copy.prune(table);
+        }
         return copy;
     }
 

@@ -100,7 +100,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
                 // a table whose snapshot was under way may have had chunks emitted by the attempt that failed
                 boolean redelivering = settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE;
                 stream = new StreamState<>(s, new Handoff<>(connector, s.handoff(), s.adding(), s.tables(), redelivering),
-                        new ShapeRecorder(s.history().copy()));
+                        new ShapeRecorder(s.history().copy(settings.schemaHistoryRetention())));
                 LOG.info("Subtask {} holds the stream and waits for the tables added since: {}",
                         context.getIndexOfSubtask(), s);
                 // streams once the enumerator has answered: a restored split may lack a table that the attempt

@@ -2,8 +2,11 @@ package io.rustcdc.flink.source.reader;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
@@ -185,6 +188,8 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
                 return update(chunks, event, position);
             case TRUNCATE:
                 return truncate(chunks, event, position);
+            case SCHEMA_CHANGE:
+                return endsTheTable(event) ? tableEnded(chunks, event, position) : event;
             default:
                 return event;
         }
@@ -207,14 +212,55 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         return oldReflected ? narrowed.after(event.after()).build() : narrowed.before(before).build();
     }
 
-    @Nullable
-    private ChangeEvent truncate(TableChunks chunks, ChangeEvent event, P position) {
+    private int reflecting(TableChunks chunks, P position) {
         int reflecting = 0;
         for (ChunkSplit<M> c : chunks.chunks) {
             if (connector.reflects(c.mark(), position)) {
                 reflecting++;
             }
         }
+        return reflecting;
+    }
+
+    /** A schema change after which the table's name no longer denotes the rows its chunks read before it. */
+    private static boolean endsTheTable(ChangeEvent event) {
+        if (SchemaChangeRows.ddlType(event.after()) == DdlType.DROP_TABLE) {
+            return true;
+        }
+        for (ShapeChange c : event.shapeChanges()) {
+            if (c.kind() == ShapeChange.Kind.TABLE_DROPPED || c.kind() == ShapeChange.Kind.TABLE_REPLACED) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A table dropped, renamed away or replaced while its snapshot was read. Every chunk read before
+     * it: the event follows the old table's rows, as it should. Every chunk read after it: the chunks
+     * showed only what the name denotes now, and the event, which would tell downstream to forget
+     * those rows, is not emitted (as a truncate every chunk shows). Some of each: the snapshot mixes
+     * two tables, which no changelog shows exactly, so the source fails.
+     */
+    @Nullable
+    private ChangeEvent tableEnded(TableChunks chunks, ChangeEvent event, P position) {
+        int reflecting = reflecting(chunks, position);
+        if (reflecting == 0) {
+            return event;
+        }
+        if (reflecting == chunks.chunks.size()) {
+            return null;
+        }
+        throw new CdcException(CdcException.Kind.STATE, "Table " + event.table() + " was dropped, renamed or replaced "
+                + "at " + position + " while its snapshot was read: " + reflecting + " of its " + chunks.chunks.size()
+                + " chunks were read after that and the others before, from the table that is gone, so no changelog "
+                + "can show it exactly. Start the source without state to snapshot the table again (a restore from a "
+                + "checkpoint would keep the chunks already read), or leave the table out.");
+    }
+
+    @Nullable
+    private ChangeEvent truncate(TableChunks chunks, ChangeEvent event, P position) {
+        int reflecting = reflecting(chunks, position);
         if (reflecting == 0) {
             return event; // chunks read later (of a table being added) show the truncate by themselves
         }

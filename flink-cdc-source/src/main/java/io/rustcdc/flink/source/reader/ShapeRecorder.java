@@ -3,10 +3,8 @@ package io.rustcdc.flink.source.reader;
 import io.rustcdc.flink.source.history.SchemaChange;
 import io.rustcdc.flink.source.history.SchemaHistory;
 import io.rustcdc.flink.source.model.ChangeEvent;
-import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.RowShape;
-import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.TableId;
 import java.time.Instant;
 import java.util.HashMap;
@@ -34,16 +32,21 @@ final class ShapeRecorder {
         return history;
     }
 
-    void record(ChangeEvent event, Object position) {
+    /**
+     * Records what {@code event} tells of its table's shape.
+     *
+     * @return for a schema change, the version of its entry (the same version when it is replayed
+     *     after a restore); 0 for a schema change that recorded nothing, and for every other event
+     */
+    long record(ChangeEvent event, Object position) {
         RowShape shape = event.shape();
         TableId table = event.table();
         if (event.op() == Op.SCHEMA_CHANGE) {
-            recordStatement(event, position);
             lastIds.remove(table);
-            return;
+            return recordStatement(event, position);
         }
         if (shape == null || shape.id().equals(lastIds.get(table))) {
-            return;
+            return 0;
         }
         Optional<RowShape> latest = history.latest(table);
         if (latest.isEmpty() || !latest.get().id().equals(shape.id())) {
@@ -51,6 +54,7 @@ final class ShapeRecorder {
                     SchemaChange.rowShape(table, shape, time(event)));
         }
         lastIds.put(table, shape.id());
+        return 0;
     }
 
     /**
@@ -58,20 +62,9 @@ final class ShapeRecorder {
      * type), a creation, or an alteration to the shape it carries. A creation or alteration whose
      * resulting shape the connector could not read records nothing: the next row's shape will.
      */
-    private void recordStatement(ChangeEvent event, Object position) {
-        RowShape shape = event.shape();
-        TableId table = event.table();
-        String statement = event.after() == null ? null : (String) event.after().get("statement");
-        DdlType ddlType = SchemaChangeRows.ddlType(event.after());
-        String id = position.toString();
-        if (ddlType == DdlType.DROP_TABLE || (shape == null && ddlType == null)) {
-            history.recordDdl(id, SchemaChange.drop(table, statement, time(event)));
-        } else if (shape != null && ddlType == DdlType.CREATE_TABLE) {
-            history.recordDdl(id, SchemaChange.create(table, statement == null ? "" : statement, shape, time(event)));
-        } else if (shape != null) {
-            history.recordDdl(id, SchemaChange.alter(table, statement == null ? "" : statement, shape,
-                    java.util.List.of(), time(event)));
-        }
+    private long recordStatement(ChangeEvent event, Object position) {
+        SchemaChange change = SchemaChange.ofEvent(event, time(event));
+        return change == null ? 0 : history.recordDdl(position.toString(), change);
     }
 
     private static Instant time(ChangeEvent event) {

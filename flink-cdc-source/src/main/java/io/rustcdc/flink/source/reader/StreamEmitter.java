@@ -2,6 +2,7 @@ package io.rustcdc.flink.source.reader;
 
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TransactionMarker;
 import io.rustcdc.flink.source.spi.StreamRecord;
@@ -88,10 +89,11 @@ final class StreamEmitter<T, P extends SourcePosition & Comparable<P>, M extends
         } else if (event != null) {
             ChangeEvent decided = s.handoff.decide(event, record.position());
             if (decided != null) {
-                s.recorder.record(decided, record.position());
-                s.markers.beforeEmitted(decided, this::emitMarker);
-                collector.timestamp(timestamp(decided.source().commitTime()));
-                deserializer.deserialize(decided, collector);
+                long version = s.recorder.record(decided, record.position());
+                ChangeEvent out = version > 0 ? SchemaChangeRows.withHistoryVersion(decided, version) : decided;
+                s.markers.beforeEmitted(out, this::emitMarker);
+                collector.timestamp(timestamp(out.source().commitTime()));
+                deserializer.deserialize(out, collector);
             }
         }
         s.position = record.position();

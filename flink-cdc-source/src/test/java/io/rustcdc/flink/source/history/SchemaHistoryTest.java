@@ -193,6 +193,25 @@ class SchemaHistoryTest {
     }
 
     @Test
+    void aCopyWithASmallerRetentionPrunesAtOnceAndKeepsVersions() {
+        SchemaHistory h = new SchemaHistory();
+        for (int i = 0; i < 10; i++) {
+            h.recordDdl("shape:" + i, SchemaChange.rowShape(ORDERS, i % 2 == 0 ? A : B, T0.plusSeconds(i)));
+        }
+        SchemaHistory small = h.copy(3);
+        assertThat(small.retention()).isEqualTo(3);
+        assertThat(small.entries()).extracting(SchemaHistory.Entry::version).containsExactly(8L, 9L, 10L);
+        assertThat(small.latestVersion()).isEqualTo(10);
+        assertThat(small.atVersion(ORDERS, 7)).as("pruned").isEmpty();
+        assertThat(small.atVersion(ORDERS, 8)).contains(B);
+        assertThat(h.entries()).as("the original is unchanged").hasSize(10);
+        // a pruned identity is forgotten, a retained one recognised; a larger retention keeps all there is
+        assertThat(small.recordDdl("shape:9", SchemaChange.rowShape(ORDERS, B, T0))).isEqualTo(10);
+        assertThat(small.recordDdl("shape:0", SchemaChange.rowShape(ORDERS, A, T0))).isEqualTo(11);
+        assertThat(h.copy(1000).entries()).isEqualTo(h.entries());
+    }
+
+    @Test
     void retentionMustKeepSomething() {
         assertThatThrownBy(() -> new SchemaHistory(0)).hasMessageContaining("at least 1");
     }

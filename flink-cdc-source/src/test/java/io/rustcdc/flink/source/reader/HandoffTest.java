@@ -13,6 +13,7 @@ import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
+import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueKind;
@@ -92,6 +93,38 @@ class HandoffTest {
         assertThatThrownBy(() -> handoff.decide(truncate, at5)).isInstanceOf(CdcException.class)
                 .hasMessageContaining("was truncated while its snapshot was read");
         assertThat(handoff.decide(truncate, new TestPosition(6))).isSameAs(truncate);
+    }
+
+    @Test
+    void aTableDroppedOrReplacedWhileSomeChunksWereReadCannotBeExact() {
+        ChangeEvent dropped = ChangeEvent.builder(Op.SCHEMA_CHANGE, T, SourceInfo.stream("x", at5, null))
+                .after(SchemaChangeRows.of(T, DdlType.DROP_TABLE, "DROP TABLE t"))
+                .shapeChanges(List.of(ShapeChange.tableDropped())).build();
+        // two chunks were read after the drop (from the table created again), one before: two tables mixed
+        assertThatThrownBy(() -> handoff.decide(dropped, at5))
+                .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                .hasMessageContaining("Table " + T + " was dropped, renamed or replaced at @5 while its snapshot was read: "
+                        + "2 of its 3 chunks were read after that")
+                .hasMessageContaining("Start the source without state");
+        // PostgreSQL: no DROP, a new relation under the name (an event of CREATE_TABLE)
+        RowShape shape = RowShape.of("s", "t", List.of(RowShape.Column.of("id", "bigint", false)), List.of("id"));
+        ChangeEvent replaced = ChangeEvent.builder(Op.SCHEMA_CHANGE, T, SourceInfo.stream("x", at5, null))
+                .after(SchemaChangeRows.of(T, DdlType.CREATE_TABLE, null)).shape(shape)
+                .shapeChanges(List.of(ShapeChange.tableReplaced(shape, "a new relation id"))).build();
+        assertThatThrownBy(() -> handoff.decide(replaced, at5)).hasMessageContaining("was dropped, renamed or replaced");
+        // every chunk read before it: the event follows the old table's rows
+        assertThat(handoff.decide(dropped, new TestPosition(6))).isSameAs(dropped);
+        // every chunk read after it: the chunks show only the table now under the name, and the drop is not emitted
+        Handoff<TestPosition, HashSet<Long>> allAfter = new Handoff<>(new FakeConnector(), List.of(
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L}).finished(new HashSet<>(Set.of(5L))),
+                ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, null).finished(new HashSet<>(Set.of(5L)))),
+                List.of(), false);
+        assertThat(allAfter.decide(dropped, at5)).isNull();
+        // other schema changes pass as they are
+        ChangeEvent altered = ChangeEvent.builder(Op.SCHEMA_CHANGE, T, SourceInfo.stream("x", at5, null))
+                .after(SchemaChangeRows.of(T, DdlType.ALTER_TABLE, "ALTER TABLE t ADD c int")).shape(shape)
+                .shapeChanges(List.of(ShapeChange.columnAdded(RowShape.Column.of("c", "int", true), 1))).build();
+        assertThat(handoff.decide(altered, at5)).isSameAs(altered);
     }
 
     @Test

@@ -28,12 +28,14 @@ class ShapeRecorderTest {
     void statementsAreRecordedByTheirTypeOncePerPosition() {
         SchemaHistory history = new SchemaHistory();
         ShapeRecorder recorder = new ShapeRecorder(history);
-        recorder.record(ddl(DdlType.CREATE_TABLE, SHAPE), "p1");
-        recorder.record(ddl(DdlType.CREATE_TABLE, SHAPE), "p1"); // replayed after a restore
+        assertThat(recorder.record(ddl(DdlType.CREATE_TABLE, SHAPE), "p1")).isEqualTo(1);
+        assertThat(recorder.record(ddl(DdlType.CREATE_TABLE, SHAPE), "p1")).as("replayed after a restore: its version")
+                .isEqualTo(1);
         assertThat(history.entries()).extracting(e -> e.change().kind()).containsExactly(SchemaChange.Kind.CREATE_TABLE);
-        recorder.record(ddl(DdlType.ALTER_TABLE, null), "p2"); // the resulting shape could not be read: nothing known
+        // the resulting shape could not be read: nothing known, no version
+        assertThat(recorder.record(ddl(DdlType.ALTER_TABLE, null), "p2")).isZero();
         assertThat(history.entries()).hasSize(1);
-        recorder.record(ddl(DdlType.DROP_TABLE, null), "p3");
+        assertThat(recorder.record(ddl(DdlType.DROP_TABLE, null), "p3")).isEqualTo(2);
         assertThat(history.entries()).extracting(e -> e.change().kind())
                 .containsExactly(SchemaChange.Kind.CREATE_TABLE, SchemaChange.Kind.DROP_TABLE);
         assertThat(history.latest(T)).isEmpty();

@@ -218,6 +218,25 @@ class TransactionBoundariesTest {
                 .containsExactlyElementsOf(expected.keySet());
     }
 
+    @Test
+    void schemaHistoryRetentionIsCheckedAtBuildAndReachesTheSettings() {
+        Scripted connector = new Scripted(List.of(), false, 0);
+        assertThat(CdcSource.builder(connector).build().settings().schemaHistoryRetention()).isEqualTo(256);
+        assertThat(CdcSource.builder(connector).schemaHistoryRetention(1).build().settings().schemaHistoryRetention())
+                .isEqualTo(1);
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(CdcSourceOptions.SCHEMA_HISTORY_RETENTION, 100_000);
+        assertThat(CdcSource.builder(connector).options(conf).build().settings().schemaHistoryRetention())
+                .isEqualTo(100_000);
+        for (int wrong : new int[] {0, -1, 100_001}) {
+            assertThatThrownBy(() -> CdcSource.builder(connector).schemaHistoryRetention(wrong).build())
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
+                    .hasMessageContaining("'schema-history.retention' must be from 1 to 100000 entries per table, not "
+                            + wrong);
+        }
+    }
+
     /** A change as emitted: its transaction, its index in it and the number of checkpoints taken before it. */
     private record Emitted(String transaction, long index, long checkpoint) {}
 

@@ -1,0 +1,32 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.TableId;
+import java.util.function.Function;
+
+/**
+ * Describes a table inside a chunk's transaction. The table was there when its chunks were planned,
+ * so a table the catalogue no longer shows was dropped or renamed while its snapshot was read (or the
+ * source's user lost its privilege on it): the chunks read so far came from a table that is gone, and
+ * a restore from a checkpoint would go on with whatever the name denotes then.
+ */
+final class ChunkTables {
+    private ChunkTables() {}
+
+    static Function<TableId, MySqlTable> describing(Function<TableId, MySqlTable> describe) {
+        return table -> {
+            try {
+                return describe.apply(table);
+            } catch (CdcException e) {
+                if (e.kind() != CdcException.Kind.PREREQUISITE) {
+                    throw e;
+                }
+                throw new CdcException(CdcException.Kind.STATE, "Table " + table.database() + "." + table.table()
+                        + " was dropped or renamed while its snapshot was read: the chunks read so far came from the "
+                        + "table that is gone, so its snapshot cannot be completed (" + e.getMessage() + "). Start the "
+                        + "job without state once the table is back (a new snapshot), or take it out of the captured "
+                        + "tables; a restore from a checkpoint would go on reading the table now under that name.", e);
+            }
+        };
+    }
+}

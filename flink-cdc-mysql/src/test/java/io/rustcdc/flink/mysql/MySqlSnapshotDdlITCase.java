@@ -1,0 +1,98 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionRetry;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * DDL on a table while its snapshot chunks are read. A chunk's consistent snapshot is opened before
+ * its {@code SELECT} takes the table's metadata lock, so a statement holding the table when the chunk
+ * starts may end while the chunk waits: InnoDB then refuses to read the rebuilt table through the
+ * older snapshot ("Table definition has changed"), a connection failure that the source's retrying
+ * session retries when no row of the chunk was handed on (always, here: the refusal comes before the
+ * first row), and the chunk read again reads the table as it is now. A table gone between chunks fails
+ * the read naming the table and the remedy.
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(120)
+class MySqlSnapshotDdlITCase {
+
+    @Test
+    void aChunkWaitingWhileACopyingAlterHoldsTheTableReadsTheTableAfterIt(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE rw (id INT PRIMARY KEY, b INT)", "INSERT INTO rw VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        TableId table = TableId.of(db.name(), db.name(), "rw");
+        List<ChangeEvent> rows = new CopyOnWriteArrayList<>();
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession();
+                Connection ddl = db.admin(); Statement s = ddl.createStatement()) {
+            TableDescription described = session.describe(table); // planned before the ALTER
+            s.execute("LOCK TABLES rw WRITE");
+            CompletableFuture<MySqlPosition> chunk = CompletableFuture.supplyAsync(
+                    () -> session.readChunk(described, List.of("id"), null, null, rows::add));
+            awaitMetadataLockWait(db);
+            s.execute("ALTER TABLE rw MODIFY b BIGINT, ALGORITHM=COPY");
+            s.execute("UNLOCK TABLES");
+            assertThatThrownBy(() -> chunk.get(30, TimeUnit.SECONDS)).cause()
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(ConnectionRetry.retries(e)).isTrue())
+                    .hasMessageContaining("Table definition has changed");
+            assertThat(rows).as("refused before its first row").isEmpty();
+            session.readChunk(described, List.of("id"), null, null, rows::add); // as the retrying session does
+        }
+        assertThat(rows).extracting(e -> e.after().get("id")).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L);
+        assertThat(rows.get(0).shape().column("b").orElseThrow().dataType()).startsWith("bigint");
+    }
+
+    @Test
+    void aTableDroppedOrRenamedBetweenChunksFailsTheNextChunkNamingIt(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE gone (id INT PRIMARY KEY)", "INSERT INTO gone VALUES (1), (2)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        TableId table = TableId.of(db.name(), db.name(), "gone");
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            TableDescription described = session.describe(table);
+            session.readChunk(described, List.of("id"), null, new Object[] {1L}, e -> { });
+            db.execute("DROP TABLE gone");
+            assertThatThrownBy(() -> session.readChunk(described, List.of("id"), new Object[] {1L}, null, e -> { }))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("Table " + db.name() + ".gone was dropped or renamed while its snapshot was read")
+                    .hasMessageContaining("Start the job without state");
+            // renamed away between chunks: the same
+            db.execute("CREATE TABLE moved (id INT PRIMARY KEY)", "INSERT INTO moved VALUES (1), (2)");
+            TableDescription moved = session.describe(TableId.of(db.name(), db.name(), "moved"));
+            session.readChunk(moved, List.of("id"), null, new Object[] {1L}, e -> { });
+            db.execute("RENAME TABLE moved TO moved_away");
+            assertThatThrownBy(() -> session.readChunk(moved, List.of("id"), new Object[] {1L}, null, e -> { }))
+                    .hasMessageContaining("Table " + db.name() + ".moved was dropped or renamed while its snapshot was read");
+        }
+    }
+
+    private static void awaitMetadataLockWait(MySqlDatabase db) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            String waiting = db.queryValue("SELECT COUNT(*) FROM information_schema.PROCESSLIST "
+                    + "WHERE STATE LIKE 'Waiting for table metadata lock%'");
+            if (!"0".equals(waiting)) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("No session waited for the table's metadata lock");
+    }
+}
