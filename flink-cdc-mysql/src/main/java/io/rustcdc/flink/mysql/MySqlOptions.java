@@ -66,6 +66,14 @@ public final class MySqlOptions {
             .withDescription("How often the streaming subtask samples the server's binlog for its lag gauges (the "
                     + "<flavor>.binlog* and gtidsBehind gauges), 1 s to 10 min, on a thread and connection of its own.");
 
+    public static final ConfigOption<Duration> BINLOG_READ_TIMEOUT = ConfigOptions
+            .key(MySqlSourceConfig.BINLOG_READ_TIMEOUT)
+            .durationType()
+            .defaultValue(Duration.ofSeconds(30))
+            .withDescription("How long the binlog connection may get nothing from the server, not even a heartbeat "
+                    + "(asked for every sixth of it), before the stream counts it as dead (a half-open connection, a "
+                    + "partition) and fails to be retried, 3 s to 10 min.");
+
     public static final ConfigOption<Duration> CONNECT_TIMEOUT = ConnectionOptions.CONNECT_TIMEOUT;
 
     public static final ConfigOption<Duration> READ_TIMEOUT = ConnectionOptions.READ_TIMEOUT;

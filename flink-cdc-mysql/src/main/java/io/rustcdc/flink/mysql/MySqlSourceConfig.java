@@ -35,6 +35,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
     public static final String FOREIGN_KEY_CASCADES = "foreign-key-cascades";
     public static final String ALLOW_PUBLIC_KEY_RETRIEVAL = "allow-public-key-retrieval";
     public static final String BINLOG_CHECK_INTERVAL = "binlog.check-interval";
+    public static final String BINLOG_READ_TIMEOUT = "binlog.read-timeout";
 
     private static final long MAX_SERVER_ID = 4_294_967_295L;
 
@@ -44,6 +45,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
     private final ForeignKeyCascades foreignKeyCascades;
     private final boolean allowPublicKeyRetrieval;
     private final java.time.Duration binlogCheckInterval;
+    private final java.time.Duration binlogReadTimeout;
 
     private MySqlSourceConfig(Builder b, ConnectionSettings connection) {
         this.flavor = b.flavor;
@@ -52,6 +54,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
         this.foreignKeyCascades = b.foreignKeyCascades;
         this.allowPublicKeyRetrieval = b.allowPublicKeyRetrieval;
         this.binlogCheckInterval = b.binlogCheckInterval;
+        this.binlogReadTimeout = b.binlogReadTimeout;
     }
 
     /** A builder for a source reading {@code flavor}: MySQL or MariaDB. */
@@ -68,6 +71,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
         Builder b = builder(flavor).foreignKeyCascades(options.get(MySqlOptions.FOREIGN_KEY_CASCADES))
                 .allowPublicKeyRetrieval(options.get(MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL))
                 .binlogCheckInterval(options.get(MySqlOptions.BINLOG_CHECK_INTERVAL))
+                .binlogReadTimeout(options.get(MySqlOptions.BINLOG_READ_TIMEOUT))
                 .connectionOptions(options);
         options.getOptional(MySqlOptions.SERVER_ID).ifPresent(b::serverId);
         return b.build();
@@ -103,6 +107,19 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
         return binlogCheckInterval;
     }
 
+    /**
+     * How long the binlog connection may get nothing, not even a heartbeat, before it counts as dead
+     * ({@value #BINLOG_READ_TIMEOUT}); the server is asked for a heartbeat every sixth of it.
+     */
+    public java.time.Duration binlogReadTimeout() {
+        return binlogReadTimeout;
+    }
+
+    /** How often the server sends a heartbeat on an idle binlog connection: a sixth of {@link #binlogReadTimeout()}. */
+    public java.time.Duration binlogHeartbeat() {
+        return binlogReadTimeout.dividedBy(6);
+    }
+
     @Override
     public String toString() {
         return "MySqlSourceConfig{" + flavor + " " + connection.describe() + ", password=" + connection.password()
@@ -121,6 +138,7 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
         private ForeignKeyCascades foreignKeyCascades = ForeignKeyCascades.REFUSE;
         private boolean allowPublicKeyRetrieval;
         private java.time.Duration binlogCheckInterval = MySqlOptions.BINLOG_CHECK_INTERVAL.defaultValue();
+        private java.time.Duration binlogReadTimeout = MySqlOptions.BINLOG_READ_TIMEOUT.defaultValue();
 
         private Builder(ServerFlavor flavor) {
             super(MySqlOptions.PORT);
@@ -157,6 +175,16 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
             return this;
         }
 
+        /**
+         * How long the binlog connection may get nothing from the server, not even a heartbeat (asked for
+         * every sixth of it), before it counts as dead and the stream fails to be retried: 3 s to 10 min;
+         * default 30 s.
+         */
+        public Builder binlogReadTimeout(java.time.Duration timeout) {
+            this.binlogReadTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
         /** @throws CdcException of kind CONFIGURATION naming the option to fix */
         public MySqlSourceConfig build() {
             ConnectionSettings settings = buildConnection();
@@ -168,6 +196,8 @@ public final class MySqlSourceConfig implements ConnectionConfig, Serializable {
             OptionChecks.requireRange(SERVER_ID, serverId, 1, MAX_SERVER_ID);
             OptionChecks.requireDuration(BINLOG_CHECK_INTERVAL, binlogCheckInterval, java.time.Duration.ofSeconds(1),
                     java.time.Duration.ofMinutes(10), "1 s to 10 min");
+            OptionChecks.requireDuration(BINLOG_READ_TIMEOUT, binlogReadTimeout, java.time.Duration.ofSeconds(3),
+                    java.time.Duration.ofMinutes(10), "3 s to 10 min");
             return new MySqlSourceConfig(this, settings);
         }
     }

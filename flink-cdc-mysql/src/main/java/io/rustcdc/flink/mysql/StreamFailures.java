@@ -2,7 +2,6 @@ package io.rustcdc.flink.mysql;
 
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.network.ServerException;
-import io.rustcdc.flink.mysql.binlog.BinlogClients;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.TableId;
 import javax.annotation.Nullable;
@@ -36,7 +35,7 @@ final class StreamFailures {
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof java.net.SocketTimeoutException) {
-                return silent(cursor.at(), BinlogClients.READ_TIMEOUT, BinlogClients.HEARTBEAT, e);
+                return silent(cursor.at(), config.binlogReadTimeout(), config.binlogHeartbeat(), e);
             }
         }
         return lost(cursor.at(), e);
@@ -95,11 +94,16 @@ final class StreamFailures {
 
     /** No event and no heartbeat within {@code timeout}: the server, or the network to it, is gone. */
     private CdcException silent(MySqlPosition after, java.time.Duration timeout, java.time.Duration heartbeat, Exception e) {
-        return new CdcException(CdcException.Kind.CONNECTION, binlog() + " sent nothing for " + timeout.toSeconds()
-                + " s after " + after + ", not even the heartbeat this source asks for every " + heartbeat.toSeconds()
-                + " s: the server is down or hung, or the connection is half-open (a network or proxy failure). The "
-                + "source fails so that Flink restarts it from its last checkpoint; if this repeats, check the server "
-                + "and the network between. (" + e.getMessage() + ")", e);
+        return new CdcException(CdcException.Kind.CONNECTION, binlog() + " sent nothing for " + seconds(timeout)
+                + " after " + after + ", not even the heartbeat this source asks for every " + seconds(heartbeat)
+                + " ('" + MySqlSourceConfig.BINLOG_READ_TIMEOUT + "' = " + seconds(timeout) + "): the server is down "
+                + "or hung, or the connection is half-open (a network or proxy failure). The source fails so that "
+                + "Flink restarts it from its last checkpoint; if this repeats, check the server and the network "
+                + "between. (" + e.getMessage() + ")", e);
+    }
+
+    private static String seconds(java.time.Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     CdcException undecodable(EventType type, MySqlPosition transaction) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
-import io.rustcdc.flink.mysql.binlog.BinlogClients;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
@@ -86,21 +85,24 @@ class MySqlCancellationITCase {
     }
 
     /**
-     * An idle binlog stays open on the server's heartbeats beyond the read timeout; once the network
-     * hangs (a proxy holds every byte) the stream fails within it, naming the cause.
+     * An idle binlog stays open on the server's heartbeats beyond the read timeout ({@code
+     * binlog.read-timeout}, 6 s here); once the network hangs (a proxy holds every byte) the stream
+     * fails within it, naming the cause and the option.
      */
     @Test
     void aBinlogConnectionThatFallsSilentFailsNamingTheCause(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE quiet (id INT PRIMARY KEY)");
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
-            MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.builder(db).hostname("127.0.0.1")
-                    .port(proxy.port()).build());
+            MySqlSourceConfig config = MySqlTestConfigs.builder(db).hostname("127.0.0.1").port(proxy.port())
+                    .binlogReadTimeout(Duration.ofSeconds(6)).build();
+            Duration timeout = config.binlogReadTimeout();
+            MySqlConnector connector = MySqlConnector.create(config);
             MySqlPosition start;
             try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
                 start = session.prepareStream(List.of(TableId.of(db.name(), db.name(), "quiet")), false);
             }
             try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
-                long idleUntil = System.nanoTime() + BinlogClients.READ_TIMEOUT.plusSeconds(5).toNanos();
+                long idleUntil = System.nanoTime() + timeout.plusSeconds(5).toNanos();
                 while (System.nanoTime() < idleUntil) {
                     stream.poll(Duration.ofSeconds(1)); // an idle, healthy binlog: nothing, and no failure
                 }
@@ -111,10 +113,11 @@ class MySqlCancellationITCase {
                         stream.poll(Duration.ofSeconds(1));
                     }
                 }).isInstanceOf(CdcException.class)
-                        .hasMessageContaining("sent nothing for " + BinlogClients.READ_TIMEOUT.toSeconds() + " s")
+                        .hasMessageContaining("sent nothing for 6 s")
+                        .hasMessageContaining("every 1 s ('binlog.read-timeout' = 6 s)")
                         .hasMessageContaining("127.0.0.1:" + proxy.port());
                 assertThat(Duration.ofNanos(System.nanoTime() - stalled))
-                        .isLessThan(BinlogClients.READ_TIMEOUT.plusSeconds(10));
+                        .isLessThan(timeout.plusSeconds(10));
             }
         }
     }

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeStream.class);
+    /** The most a read of the stream's catalogue or slot check may wait: {@code read.timeout} when that is less. */
     static final Duration CATALOG_READ_TIMEOUT = Duration.ofSeconds(30);
     /**
      * How long a call of the {@code sql-peek} transport may wait for the server, a partition's bound: the server
@@ -59,9 +60,10 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             PgCatalog catalog = new PgCatalog(catalogConn, config.database());
             PgSlots.SlotState slot = PgSlots.requireResumable(catalogConn, config, from);
             // a partition must fail a catalog read or the slot check, not hang it: a read waits this long at most
-            catalogConn.setNetworkTimeout(Runnable::run, (int) CATALOG_READ_TIMEOUT.toMillis());
+            int readTimeout = (int) Math.min(CATALOG_READ_TIMEOUT.toMillis(), config.readTimeout().toMillis());
+            catalogConn.setNetworkTimeout(Runnable::run, readTimeout);
             slotConn = PgConnections.open(config);
-            slotConn.setNetworkTimeout(Runnable::run, (int) CATALOG_READ_TIMEOUT.toMillis());
+            slotConn.setNetworkTimeout(Runnable::run, readTimeout);
             this.reselect = config.toastReselect() ? new PgToastReselect(catalogConn) : null;
             PgOutputDecoder decoded = new PgOutputDecoder(config.database(), config.slotName(), filter, from,
                     catalogOf(catalog), reselect);

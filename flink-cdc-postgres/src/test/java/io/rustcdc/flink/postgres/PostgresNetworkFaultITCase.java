@@ -116,20 +116,20 @@ class PostgresNetworkFaultITCase {
     }
 
     /**
-     * A partition longer than the server's wal_sender_timeout and the slot check's read timeout: the
-     * server drops the walsender, the close never arrives, and the source does not wait forever: its
-     * slot check times out, it fails loudly, and once the partition ends the job resumes exactly.
+     * A partition longer than the server's wal_sender_timeout and the slot check's read timeout (the
+     * least of 30 s and {@code read.timeout}, 3 s here): the server drops the walsender, the close never
+     * arrives, and the source does not wait forever: its slot check times out, it fails loudly, and
+     * once the partition ends the job resumes exactly.
      */
     @Test
     void partitionLongerThanTheTimeouts(@InjectMiniCluster MiniCluster cluster) throws Exception {
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
-                RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+                RestartingJob job = RestartingJob.start(cluster, source(proxy, READ_TIMEOUT))) {
             JsonChangelog changelog = snapshotted(job);
             try (ConcurrentWriters writers = Writers.start(db, 2, 4_000, ROWS)) {
                 Thread.sleep(1_000);
                 proxy.stallAll();
-                long deadline = System.nanoTime() + PostgresChangeStream.CATALOG_READ_TIMEOUT.toNanos()
-                        + TimeUnit.SECONDS.toNanos(45);
+                long deadline = System.nanoTime() + READ_TIMEOUT.toNanos() + TimeUnit.SECONDS.toNanos(45);
                 while (job.failures() == 0 && System.nanoTime() < deadline) {
                     Thread.sleep(500);
                 }

@@ -56,7 +56,8 @@ public class MySqlTableFactory extends CdcTableFactory<MySqlPosition, MySqlPosit
                 MySqlOptions.CONNECT_MAX_RETRIES, MySqlOptions.CONNECT_RETRY_INITIAL_DELAY,
                 MySqlOptions.CONNECT_RETRY_MAX_DELAY,
                 MySqlOptions.FOREIGN_KEY_CASCADES,
-                MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL, MySqlOptions.BINLOG_CHECK_INTERVAL);
+                MySqlOptions.ALLOW_PUBLIC_KEY_RETRIEVAL, MySqlOptions.BINLOG_CHECK_INTERVAL,
+                MySqlOptions.BINLOG_READ_TIMEOUT);
     }
 
     @Override

@@ -14,8 +14,9 @@ import org.apache.flink.annotation.Internal;
  * never reconnects on its own: a reconnect would resume in the middle of a transaction, without its
  * table maps, so a lost connection fails the stream and the source resumes from its checkpoint.
  *
- * <p>A dead peer is detected: the server is asked for a heartbeat every {@link #HEARTBEAT} on an idle
- * binlog, and a read that gets nothing, not even a heartbeat, for {@link #READ_TIMEOUT} fails (a
+ * <p>A dead peer is detected: the server is asked for a heartbeat every {@link
+ * MySqlSourceConfig#binlogHeartbeat()} on an idle binlog, and a read that gets nothing, not even a
+ * heartbeat, for {@link MySqlSourceConfig#binlogReadTimeout()} ({@code binlog.read-timeout}) fails (a
  * {@link java.net.SocketTimeoutException}), as a half-open connection would otherwise wait forever.
  * TCP keep-alive is on too. (The client's own keep-alive, which reconnects, stays off.)
  *
@@ -32,10 +33,6 @@ import org.apache.flink.annotation.Internal;
  */
 @Internal
 public final class BinlogClients {
-    /** How often the server sends a heartbeat event on a binlog connection with nothing else to send. */
-    public static final Duration HEARTBEAT = Duration.ofSeconds(5);
-    /** How long a binlog read may get nothing before the connection counts as dead: six heartbeats. */
-    public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     /**
      * How long the server may wait to send binlog events this side does not read (a backpressured job):
      * the binlog connection's {@code net_write_timeout}, as long as MySqlSession allows a chunk's rows.
@@ -67,13 +64,13 @@ public final class BinlogClients {
         client.setSocketFactory(() -> {
             Socket socket = new Socket();
             socket.setKeepAlive(true);
-            socket.setSoTimeout((int) READ_TIMEOUT.toMillis()); // also bounds the TLS handshake's reads
+            socket.setSoTimeout((int) config.binlogReadTimeout().toMillis()); // also bounds the TLS handshake's reads
             return socket;
         });
         if (ended != null) {
             client.setBlocking(false); // the client then sends server-id 0
         } else {
-            client.setHeartbeatInterval(HEARTBEAT.toMillis()); // a backfill ends at the binlog's end instead
+            client.setHeartbeatInterval(config.binlogHeartbeat().toMillis()); // a backfill ends at the binlog's end instead
         }
         client.setEventDeserializer(ExactEventDeserializer.create());
         // a compressed transaction goes on as the events inside it; the client would log and drop a
