@@ -20,7 +20,7 @@ import org.apache.flink.annotation.PublicEvolving;
  * }</pre>
  *
  * <p>Run as a program: {@code java -cp <the connector jar> io.rustcdc.flink.source.control.SnapshotControl
- * <control path> request|pause|resume|stop|state [schema.table ...]}.
+ * <control path> request|pause|resume|stop|state [schema.table ...] [--filter schema.table <condition>]...}.
  */
 @PublicEvolving
 public final class SnapshotControl {
@@ -40,6 +40,16 @@ public final class SnapshotControl {
     /** Requests a snapshot of the tables ({@code schema.table}); returns the request's id. */
     public String request(String... tables) {
         return send(ControlRequest.Operation.REQUEST, tables);
+    }
+
+    /**
+     * Requests a snapshot of the tables, each one named in {@code rowFilters} only of the rows its SQL
+     * condition selects (e.g. {@code Map.of("public.orders", "tenant_id = 42")}); a table without one is
+     * read with its configured filter, if any. The conditions are raw SQL, trusted like the job's
+     * configuration: never build one from user data. Returns the request's id.
+     */
+    public String request(java.util.Map<String, String> rowFilters, String... tables) {
+        return send(ControlRequest.request(Arrays.asList(tables), rowFilters));
     }
 
     /** Pauses the tables' snapshots, or every one under way when none is named; returns the request's id. */
@@ -96,14 +106,34 @@ public final class SnapshotControl {
         return directory.readState().orElse(List.of());
     }
 
-    /** The command line: {@code <control path> request|pause|resume|stop|state [schema.table ...]}. */
+    /**
+     * The command line: {@code <control path> request|pause|resume|stop|state [schema.table ...] [--filter
+     * schema.table <condition>]...}; a filter's table is requested too.
+     */
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: SnapshotControl <control path> request|pause|resume|stop|state [schema.table ...]");
+            System.err.println("usage: SnapshotControl <control path> request|pause|resume|stop|state [schema.table ...]"
+                    + " [--filter schema.table <condition>]...");
             System.exit(2);
         }
         SnapshotControl control = at(args[0]);
-        String[] tables = Arrays.copyOfRange(args, 2, args.length);
+        java.util.List<String> tables = new java.util.ArrayList<>();
+        java.util.Map<String, String> rowFilters = new java.util.LinkedHashMap<>();
+        for (int i = 2; i < args.length; i++) {
+            if (args[i].equals("--filter")) {
+                if (i + 2 >= args.length) {
+                    System.err.println("--filter takes a table and a condition: --filter public.orders \"region = 'EU'\"");
+                    System.exit(2);
+                }
+                rowFilters.put(args[i + 1], args[i + 2]);
+                if (!tables.contains(args[i + 1])) {
+                    tables.add(args[i + 1]);
+                }
+                i += 2;
+            } else if (!tables.contains(args[i])) {
+                tables.add(args[i]);
+            }
+        }
         if (args[1].equals("state")) {
             System.out.print(TableReadout.format(control.state()));
             return;
@@ -116,8 +146,14 @@ public final class SnapshotControl {
             System.exit(2);
             return;
         }
-        ControlResult r = control.awaitResult(control.send(ControlRequest.of(op, Arrays.asList(tables))),
-                Duration.ofMinutes(2));
+        ControlRequest request = rowFilters.isEmpty() ? ControlRequest.of(op, tables)
+                : op == ControlRequest.Operation.REQUEST ? ControlRequest.request(tables, rowFilters) : null;
+        if (request == null) {
+            System.err.println("only request takes --filter");
+            System.exit(2);
+            return;
+        }
+        ControlResult r = control.awaitResult(control.send(request), Duration.ofMinutes(2));
         System.out.print(r.format());
         System.exit(r.applied() ? 0 : 1);
     }
