@@ -161,11 +161,19 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                     .close();
             return null;
         } catch (SQLException e) {
-            CdcException f = failure(e);
-            if (f.kind() == CdcException.Kind.CONNECTION) {
-                throw f;
+            if (!stillConnected()) {
+                throw failure(e); // not the condition's fault: the connection is gone
             }
             return e.getMessage();
+        }
+    }
+
+    /** Whether the session's connection still answers, after a statement failed. */
+    private boolean stillConnected() {
+        try {
+            return connection.isValid(5);
+        } catch (SQLException e) {
+            return false;
         }
     }
 

@@ -80,8 +80,7 @@ class MySqlRowFilterITCase {
             Map<String, String> t1 = MySqlSourceITCase.t1(db);
             Map<String, String> t2 = MySqlSourceITCase.t2(db);
             long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (!(KeyFilterOracle.matching(changelog.rows("t1"), filter).equals(KeyFilterOracle.matching(t1, filter))
-                    && changelog.rows("t2").equals(t2))) {
+            while (!(KeyFilterOracle.converged(changelog, "t1", t1, filter) && changelog.rows("t2").equals(t2))) {
                 assertThat(System.nanoTime()).as(changelog.differences("t1", KeyFilterOracle.matching(t1, filter)))
                         .isLessThan(deadline);
                 String r = job.records.poll(100, TimeUnit.MILLISECONDS);

@@ -39,6 +39,15 @@ public final class KeyFilterOracle {
         changelog.rows(table).forEach((k, v) -> assertThat(rows.get(k)).as(table + " " + k).isEqualTo(v));
     }
 
+    /**
+     * Whether the changelog of {@code table} has caught up with {@code rows} (the table's rows after the
+     * writers stopped), as {@link #assertExact} checks it.
+     */
+    public static boolean converged(JsonChangelog changelog, String table, Map<String, String> rows, IntPredicate filter) {
+        return matching(changelog.rows(table), filter).equals(matching(rows, filter))
+                && changelog.rows(table).entrySet().stream().allMatch(e -> e.getValue().equals(rows.get(e.getKey())));
+    }
+
     /** Whether {@code violation} is an update or delete of a {@code table} row {@code filter} does not select. */
     public static boolean outside(String violation, String table, IntPredicate filter) {
         Matcher m = NEVER_EMITTED.matcher(violation);
