@@ -107,6 +107,46 @@ public final class SnapshotControl {
     }
 
     /**
+     * The request of a command line's words after the control path: {@code request|pause|resume|stop
+     * [schema.table ...] [--filter schema.table <condition>]...}; a filter's table is requested too.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    static ControlRequest commandLine(String... words) {
+        ControlRequest.Operation op;
+        try {
+            op = ControlRequest.Operation.valueOf(words[0].toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown operation '" + words[0] + "': request, pause, resume, stop or "
+                    + "state");
+        }
+        java.util.List<String> tables = new java.util.ArrayList<>();
+        java.util.Map<String, String> rowFilters = new java.util.LinkedHashMap<>();
+        for (int i = 1; i < words.length; i++) {
+            if (words[i].equals("--filter")) {
+                if (i + 2 >= words.length) {
+                    throw new IllegalArgumentException("--filter takes a table and a condition: --filter public.orders "
+                            + "\"region = 'EU'\"");
+                }
+                rowFilters.put(words[i + 1], words[i + 2]);
+                if (!tables.contains(words[i + 1])) {
+                    tables.add(words[i + 1]);
+                }
+                i += 2;
+            } else if (!tables.contains(words[i])) {
+                tables.add(words[i]);
+            }
+        }
+        if (rowFilters.isEmpty()) {
+            return ControlRequest.of(op, tables);
+        }
+        if (op != ControlRequest.Operation.REQUEST) {
+            throw new IllegalArgumentException("only request takes --filter");
+        }
+        return ControlRequest.request(tables, rowFilters);
+    }
+
+    /**
      * The command line: {@code <control path> request|pause|resume|stop|state [schema.table ...] [--filter
      * schema.table <condition>]...}; a filter's table is requested too.
      */
@@ -117,39 +157,15 @@ public final class SnapshotControl {
             System.exit(2);
         }
         SnapshotControl control = at(args[0]);
-        java.util.List<String> tables = new java.util.ArrayList<>();
-        java.util.Map<String, String> rowFilters = new java.util.LinkedHashMap<>();
-        for (int i = 2; i < args.length; i++) {
-            if (args[i].equals("--filter")) {
-                if (i + 2 >= args.length) {
-                    System.err.println("--filter takes a table and a condition: --filter public.orders \"region = 'EU'\"");
-                    System.exit(2);
-                }
-                rowFilters.put(args[i + 1], args[i + 2]);
-                if (!tables.contains(args[i + 1])) {
-                    tables.add(args[i + 1]);
-                }
-                i += 2;
-            } else if (!tables.contains(args[i])) {
-                tables.add(args[i]);
-            }
-        }
         if (args[1].equals("state")) {
             System.out.print(TableReadout.format(control.state()));
             return;
         }
-        ControlRequest.Operation op;
+        ControlRequest request;
         try {
-            op = ControlRequest.Operation.valueOf(args[1].toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            System.err.println("unknown operation '" + args[1] + "': request, pause, resume, stop or state");
-            System.exit(2);
-            return;
-        }
-        ControlRequest request = rowFilters.isEmpty() ? ControlRequest.of(op, tables)
-                : op == ControlRequest.Operation.REQUEST ? ControlRequest.request(tables, rowFilters) : null;
-        if (request == null) {
-            System.err.println("only request takes --filter");
+            request = commandLine(Arrays.copyOfRange(args, 1, args.length));
+        } catch (IllegalArgumentException | io.rustcdc.flink.source.CdcException e) {
+            System.err.println(e.getMessage());
             System.exit(2);
             return;
         }

@@ -45,6 +45,21 @@ class ControlFilesTest {
     }
 
     @Test
+    void theCommandLineTakesRowFiltersForARequest() {
+        ControlRequest r = SnapshotControl.commandLine("request", "public.a", "--filter", "public.b", "region = 'EU'",
+                "public.b");
+        assertThat(r.operation()).isEqualTo(ControlRequest.Operation.REQUEST);
+        assertThat(r.tables()).containsExactly("public.a", "public.b");
+        assertThat(r.rowFilters()).containsExactly(Map.entry("public.b", "region = 'EU'"));
+        assertThat(SnapshotControl.commandLine("pause").tables()).isEmpty();
+        assertThatThrownBy(() -> SnapshotControl.commandLine("stop", "--filter", "public.a", "x = 1"))
+                .hasMessageContaining("only request");
+        assertThatThrownBy(() -> SnapshotControl.commandLine("request", "--filter", "public.a"))
+                .hasMessageContaining("--filter takes a table and a condition");
+        assertThatThrownBy(() -> SnapshotControl.commandLine("explode")).hasMessageContaining("'explode'");
+    }
+
+    @Test
     void theReadoutKeepsAFilterWithTabsAndLineBreaksOnOneLine() {
         List<TableReadout> state = List.of(new TableReadout("public.a", TableReadout.SNAPSHOTTING, 2, 1,
                 "a = 'x\ty'\nAND b LIKE 'c\\d'"), new TableReadout("public.b", TableReadout.CAPTURED, 1, 1,
