@@ -51,6 +51,8 @@ final class ChunkBackfill {
     private final java.util.Set<Object> removed;
     /** Whether a TRUNCATE came: rows not set since are gone. */
     private boolean truncated;
+    /** Whether the window changed a row of the chunk's range (or truncated the table). */
+    private boolean touched;
     /** Where the transactions not in the GTID set of {@link #apply} are at the earliest; null until it ran. */
     @Nullable private MySqlPosition nextBound;
     /** Where the read reached the high position, with the GTIDs executed before it, once the chunk is complete. */
@@ -90,6 +92,14 @@ final class ChunkBackfill {
         for (Row row : snapshot) {
             rows.put(key(row), row);
         }
+    }
+
+    /**
+     * Whether the window changed a row of the chunk's key range: then the rows of a filtered chunk
+     * cannot be completed from it, as whether a changed row satisfies the filter only the database knows.
+     */
+    boolean touched() {
+        return touched;
     }
 
     /** The chunk's rows, in key order where the key has an exact order. */
@@ -252,6 +262,7 @@ final class ChunkBackfill {
                 rows.clear();
                 removed.clear();
                 truncated = true;
+                touched = true;
                 return true;
             case SCHEMA_CHANGE:
                 return false;
@@ -268,6 +279,7 @@ final class ChunkBackfill {
         if (inRange(key.values)) {
             rows.put(key, row);
             removed.remove(key);
+            touched = true;
         }
         return true;
     }
@@ -280,6 +292,7 @@ final class ChunkBackfill {
         if (inRange(key.values)) {
             rows.remove(key);
             removed.add(key);
+            touched = true;
         }
         return true;
     }

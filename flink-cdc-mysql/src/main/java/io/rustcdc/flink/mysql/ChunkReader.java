@@ -9,6 +9,7 @@ import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
+import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,6 +37,11 @@ final class ChunkReader {
      * positions that bound it, before the chunk is completed from the binlog ({@link #readMariaDbChunk}).
      */
     static final int EXACT_ATTEMPTS = 5;
+    /**
+     * A chunk with a row filter is read only in a snapshot whose binlog window changed none of its keys
+     * (see {@link #read}): how many snapshots are opened in search of one before the source fails.
+     */
+    static final int FILTERED_ATTEMPTS = 50;
 
     private final MySqlSourceConfig config;
     private final Connection connection;
@@ -62,13 +68,21 @@ final class ChunkReader {
         this.snapshotSource = SourceInfo.snapshot(config.flavor().sourceName(), null);
     }
 
-    /** Streams the rows of the key range ({@code after}, {@code upTo}] to {@code out}; returns the chunk's mark. */
+    /**
+     * Streams the rows of the key range ({@code after}, {@code upTo}] that {@code rowFilter} selects (null:
+     * every row) to {@code out}; returns the chunk's mark. A chunk completed from a binlog window would
+     * hold the rows the window left, and whether such a row satisfies the filter only the database can
+     * say: so a filtered chunk is read only in a snapshot whose window changed none of its keys (its rows
+     * are then the table's at the mark), opening it again otherwise, up to {@link #FILTERED_ATTEMPTS}
+     * times. The window is the moment the snapshot takes to open, so writes to the chunk's keys rarely
+     * fall into it.
+     */
     MySqlPosition read(TableId table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
-            Consumer<ChangeEvent> out) {
+            @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         if (config.flavor() == ServerFlavor.MYSQL) {
-            return readChunkWithBackfill(table, keyColumns, after, upTo, out);
+            return readChunkWithBackfill(table, keyColumns, after, upTo, rowFilter, out);
         }
-        return readMariaDbChunk(table, keyColumns, after, upTo, out);
+        return readMariaDbChunk(table, keyColumns, after, upTo, rowFilter, out);
     }
 
     /**
@@ -87,9 +101,10 @@ final class ChunkReader {
      * ({@link #readThroughWindow}), so only the keys it changed are held.
      */
     private MySqlPosition readMariaDbChunk(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         for (int attempt = 1; ; attempt++) {
             boolean mayRetry = attempt < EXACT_ATTEMPTS;
+            int lastAttempt = rowFilter == null ? EXACT_ATTEMPTS + 2 : FILTERED_ATTEMPTS;
             MySqlPosition mark;
             try (Statement s = connection.createStatement()) {
                 s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
@@ -104,10 +119,10 @@ final class ChunkReader {
                     // described inside the chunk's transaction: the rows carry the shape they were read with
                     MySqlTable described = describe.apply(tableId);
                     if (low.equals(high)) {
-                        readRows(described, keyColumns, after, upTo, out); // exact: the rows stream out
+                        readRows(described, keyColumns, after, upTo, rowFilter, out); // exact: the rows stream out
                         return high;
                     }
-                    return readThroughWindow(described, keyColumns, after, upTo, low, high, out) ? high : null;
+                    return readThroughWindow(described, keyColumns, after, upTo, rowFilter, low, high, out) ? high : null;
                 });
                 if (mark != null) {
                     // with its GTIDs, the mark still orders against the stream after a move to a replica
@@ -116,8 +131,8 @@ final class ChunkReader {
             } catch (SQLException e) {
                 throw MySqlConnections.failure(config, e);
             }
-            if (attempt == EXACT_ATTEMPTS + 2) {
-                throw schemaChanged(tableId, 3);
+            if (attempt >= lastAttempt) {
+                throw rowFilter == null ? schemaChanged(tableId, 3) : filteredNotExact(tableId, attempt);
             }
         }
     }
@@ -129,21 +144,22 @@ final class ChunkReader {
      * window (the chunk must be read again).
      */
     private boolean readThroughWindow(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, MySqlPosition low, MySqlPosition high, Consumer<ChangeEvent> out)
-            throws SQLException {
+            @Nullable Object[] upTo, @Nullable String rowFilter, MySqlPosition low, MySqlPosition high,
+            Consumer<ChangeEvent> out) throws SQLException {
         ChunkBackfill window;
         try (Connection catalogue = MySqlConnections.connect(config)) {
             windowConnection = catalogue; // so that abortWindow() ends a read blocked on it too
             window = new ChunkBackfill(config, catalogue, positions.charsets(), described.description, keyColumns,
                     after, upTo, List.of());
-            if (!window.applyFrom(low, high)) {
+            if (!window.applyFrom(low, high) || (rowFilter != null && window.touched())) {
                 return false;
             }
         } finally {
             windowConnection = null;
         }
         TableDescription d = described.description;
-        readRows(described, keyColumns, after, upTo, e -> window.merge(e.after(), row -> out.accept(read(d, row))));
+        readRows(described, keyColumns, after, upTo, rowFilter,
+                e -> window.merge(e.after(), row -> out.accept(read(d, row))));
         window.rows().forEach(row -> out.accept(read(d, row)));
         return true;
     }
@@ -162,7 +178,8 @@ final class ChunkReader {
      * window reads the chunk again.
      */
     private MySqlPosition readChunkWithBackfill(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
+        int schemaChanges = 0;
         for (int attempt = 1; ; attempt++) {
             MySqlGtidSet low;
             Snapshot read;
@@ -177,7 +194,7 @@ final class ChunkReader {
                 read = committed(s, () -> {
                     MySqlPosition high = positions.binlogEnd(); // after the snapshot was opened
                     MySqlTable described = describe.apply(tableId);
-                    readRows(described, keyColumns, after, upTo, e -> held.add(e.after()));
+                    readRows(described, keyColumns, after, upTo, rowFilter, e -> held.add(e.after()));
                     return new Snapshot(high, described);
                 });
             } catch (SQLException e) {
@@ -188,13 +205,16 @@ final class ChunkReader {
             if (backfill.nextBound() != null) {
                 backfillBound = backfill.nextBound();
             }
-            if (complete) {
+            if (complete && (rowFilter == null || !backfill.touched())) {
                 emit(backfill, read.described.description, out);
                 // with its GTIDs, the mark still orders against the stream after a move to a replica
                 return backfill.high(read.high);
             }
-            if (attempt == 3) {
-                throw schemaChanged(tableId, attempt);
+            if (!complete && ++schemaChanges == 3) {
+                throw schemaChanged(tableId, schemaChanges);
+            }
+            if (complete && attempt >= FILTERED_ATTEMPTS) {
+                throw filteredNotExact(tableId, attempt);
             }
         }
     }
@@ -227,24 +247,23 @@ final class ChunkReader {
                 + "from the binlog; the source fails so that it restarts and reads the chunk again.");
     }
 
+    private static CdcException filteredNotExact(TableId tableId, int reads) {
+        return new CdcException(CdcException.Kind.STATE, "A chunk of " + tableId.database() + "." + tableId.table()
+                + " with a row filter was read " + reads + " times, and each time a change of its keys (or of the "
+                + "table's schema) committed while its snapshot opened, so its rows at the snapshot's position are not "
+                + "known; the source fails so that it restarts and reads the chunk again. Lower the writes to the "
+                + "table's keys, or snapshot it without a row filter.");
+    }
+
     private void readRows(MySqlTable table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
-            Consumer<ChangeEvent> out) throws SQLException {
+            @Nullable String rowFilter, Consumer<ChangeEvent> out) throws SQLException {
         List<MySqlColumn> columns = table.columns;
         StringBuilder sql = new StringBuilder("SELECT ");
         for (int i = 0; i < columns.size(); i++) {
             sql.append(i == 0 ? "" : ", ").append(SnapshotValues.select(columns.get(i), MySqlSql.quote(columns.get(i).name())));
         }
-        sql.append(" FROM ").append(MySqlSql.qualified(table.description.table()));
-        if (after != null || upTo != null) {
-            sql.append(" WHERE ");
-            if (after != null) {
-                sql.append(MySqlSql.tuple(keyColumns)).append(" > ").append(MySqlSql.placeholders(keyColumns));
-            }
-            if (upTo != null) {
-                sql.append(after != null ? " AND " : "").append(MySqlSql.tuple(keyColumns)).append(" <= ")
-                        .append(MySqlSql.placeholders(keyColumns));
-            }
-        }
+        sql.append(" FROM ").append(MySqlSql.qualified(table.description.table()))
+                .append(rangeWhere(keyColumns, after, upTo, rowFilter));
         try (PreparedStatement s = connection.prepareStatement(sql.toString(), ResultSet.TYPE_FORWARD_ONLY,
                 ResultSet.CONCUR_READ_ONLY)) {
             s.setFetchSize(1000);
@@ -262,6 +281,20 @@ final class ChunkReader {
                 }
             }
         }
+    }
+
+    /** The WHERE clause of a chunk's rows (key placeholders: after's, then upTo's), or empty. */
+    static String rangeWhere(List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
+            @Nullable String rowFilter) {
+        StringBuilder where = new StringBuilder();
+        if (after != null) {
+            where.append(MySqlSql.tuple(keyColumns)).append(" > ").append(MySqlSql.placeholders(keyColumns));
+        }
+        if (upTo != null) {
+            where.append(after != null ? " AND " : "").append(MySqlSql.tuple(keyColumns)).append(" <= ")
+                    .append(MySqlSql.placeholders(keyColumns));
+        }
+        return RowFilters.where(RowFilters.and(where.toString(), rowFilter));
     }
 
     /** Ends a read blocked on a MariaDB chunk's binlog window, if one is under way. Any thread. */

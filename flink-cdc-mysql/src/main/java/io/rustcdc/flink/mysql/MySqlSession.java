@@ -109,13 +109,20 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     @Nullable
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize) {
+        return nextChunkEnd(table, keyColumns, after, chunkSize, null);
+    }
+
+    @Override
+    @Nullable
+    public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize,
+            @Nullable String rowFilter) {
         MySqlTable described = keyTables.computeIfAbsent(table.table(), this::table);
         String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
         // read as the chunk's rows are (the driver reformats temporal text: a DATETIME(3) .055 came back as .550)
         String selected = keyColumns.stream().map(k -> SnapshotValues.select(described.column(k), MySqlSql.quote(k)))
                 .collect(Collectors.joining(", "));
         String sql = "SELECT " + selected + " FROM " + MySqlSql.qualified(table.table())
-                + (after == null ? "" : " WHERE " + MySqlSql.tuple(keyColumns) + " > " + MySqlSql.placeholders(keyColumns))
+                + ChunkReader.rangeWhere(keyColumns, after, null, rowFilter)
                 + " ORDER BY " + keys + " LIMIT 1 OFFSET " + (chunkSize - 1);
         try (PreparedStatement s = connection.prepareStatement(sql)) {
             MySqlSql.bind(s, 1, after);
@@ -137,7 +144,37 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     public MySqlPosition readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
-        return chunks.read(table.table(), keyColumns, after, upTo, out);
+        return chunks.read(table.table(), keyColumns, after, upTo, null, out);
+    }
+
+    @Override
+    public MySqlPosition readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
+        return chunks.read(table.table(), keyColumns, after, upTo, rowFilter, out);
+    }
+
+    @Override
+    @Nullable
+    public String rowFilterProblem(TableDescription table, String rowFilter) {
+        try (Statement s = connection.createStatement()) {
+            s.executeQuery("SELECT 1 FROM " + MySqlSql.qualified(table.table()) + " WHERE (" + rowFilter + ") LIMIT 0")
+                    .close();
+            return null;
+        } catch (SQLException e) {
+            if (!stillConnected()) {
+                throw failure(e); // not the condition's fault: the connection is gone
+            }
+            return e.getMessage();
+        }
+    }
+
+    /** Whether the session's connection still answers, after a statement failed. */
+    private boolean stillConnected() {
+        try {
+            return connection.isValid(5);
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     /** The binlog's end now, with the GTIDs executed before it (see {@link BinlogPositions#current}). */

@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
+import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -98,10 +99,13 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
 
     @Override
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize) {
-        String keys = keyColumns.stream().map(PgLiterals::quoteIdentifier).collect(Collectors.joining(", "));
-        String sql = "SELECT " + keys + " FROM " + PgPrerequisites.qualified(table.table())
-                + (after == null ? "" : " WHERE " + after(table, keyColumns, after))
-                + " ORDER BY " + keys + " LIMIT 1 OFFSET " + (chunkSize - 1);
+        return nextChunkEnd(table, keyColumns, after, chunkSize, null);
+    }
+
+    @Override
+    public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize,
+            @Nullable String rowFilter) {
+        String sql = nextChunkEndSql(table, keyColumns, after, chunkSize, rowFilter);
         try {
             RowDecoder decoder = keyDecoder(table, keyColumns);
             try (Statement s = connection.createStatement();
@@ -120,6 +124,37 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         }
     }
 
+    /** The query of {@link #nextChunkEnd}: the key {@code chunkSize} rows (that {@code rowFilter} selects) on. */
+    static String nextChunkEndSql(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            int chunkSize, @Nullable String rowFilter) {
+        String keys = keyColumns.stream().map(PgLiterals::quoteIdentifier).collect(Collectors.joining(", "));
+        return "SELECT " + keys + " FROM " + PgPrerequisites.qualified(table.table())
+                + RowFilters.where(RowFilters.and(after == null ? "" : after(table, keyColumns, after), rowFilter))
+                + " ORDER BY " + keys + " LIMIT 1 OFFSET " + (chunkSize - 1);
+    }
+
+    @Override
+    @Nullable
+    public String rowFilterProblem(TableDescription table, String rowFilter) {
+        String sql = "SELECT 1 FROM " + PgPrerequisites.qualified(table.table()) + " WHERE (" + rowFilter + ") LIMIT 0";
+        try {
+            // read-only: a condition that calls a function cannot write
+            JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_READ_COMMITTED, true, () -> {
+                try (Statement s = connection.createStatement()) {
+                    s.executeQuery(sql).close();
+                }
+                return null;
+            });
+            return null;
+        } catch (SQLException e) {
+            CdcException f = failure(e);
+            if (f.kind() == CdcException.Kind.CONNECTION) {
+                throw f;
+            }
+            return e.getMessage();
+        }
+    }
+
     private RowDecoder keyDecoder(TableDescription table, List<String> keyColumns) throws SQLException {
         String key = table.table() + " " + keyColumns;
         RowDecoder decoder = keyDecoders.get(key);
@@ -133,13 +168,19 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     @Override
     public PostgresChunkMark readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        return readChunk(table, keyColumns, after, upTo, null, out);
+    }
+
+    @Override
+    public PostgresChunkMark readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         try {
             return JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_REPEATABLE_READ, true, () -> {
                 PgChunkLock.take(connection, table.table()); // before the snapshot: no DDL between it and the read
                 PostgresChunkMark mark = snapshotMark();
                 // described inside the chunk's snapshot: the rows carry the shape they were read with
                 PgTable now = catalog.describe(table.table(), publicationIfExists());
-                copyChunk(now, keyColumns, after, upTo, out);
+                copyChunk(now, keyColumns, after, upTo, rowFilter, out);
                 return mark;
             });
         } catch (SQLException e) {
@@ -175,38 +216,13 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     }
 
     private void copyChunk(PgTable pgTable, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, Consumer<ChangeEvent> out) throws SQLException {
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) throws SQLException {
         TableDescription table = pgTable.description;
         RowShape shape = table.shape();
-        String columns = shape.columns().stream().map(c -> PgLiterals.quoteIdentifier(c.name()))
-                .collect(Collectors.joining(", "));
-        StringBuilder sql = new StringBuilder("COPY (SELECT ").append(columns).append(" FROM ")
-                .append(PgPrerequisites.qualified(table.table()));
-        if (after != null || upTo != null) {
-            sql.append(" WHERE ");
-            if (after != null) {
-                sql.append(after(table, keyColumns, after));
-            }
-            if (upTo != null) {
-                sql.append(after != null ? " AND " : "").append(tuple(keyColumns)).append(" <= ")
-                        .append(literals(table, keyColumns, upTo));
-            }
-            if (keyColumns.size() > 1) {
-                // implied by the row comparisons; without it the planner estimates a composite key's chunk
-                // by its first column alone and scans the whole table for each chunk
-                String first = PgLiterals.quoteIdentifier(keyColumns.get(0));
-                if (after != null) {
-                    sql.append(" AND ").append(first).append(" >= ").append(literal(table, keyColumns.get(0), after[0]));
-                }
-                if (upTo != null) {
-                    sql.append(" AND ").append(first).append(" <= ").append(literal(table, keyColumns.get(0), upTo[0]));
-                }
-            }
-        }
-        sql.append(") TO STDOUT");
         RowDecoder decoder = pgTable.decoder();
         String[] texts = new String[decoder.size()];
-        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql.toString());
+        String sql = chunkSql(table, keyColumns, after, upTo, rowFilter);
+        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql);
         try {
             byte[] line;
             while ((line = copy.readFromCopy()) != null) {
@@ -225,7 +241,35 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         }
     }
 
-    private String after(TableDescription table, List<String> keyColumns, Object[] after) {
+    /** The {@code COPY} of a chunk's rows: those in ({@code after}, {@code upTo}] that {@code rowFilter} selects. */
+    static String chunkSql(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable String rowFilter) {
+        String columns = table.shape().columns().stream().map(c -> PgLiterals.quoteIdentifier(c.name()))
+                .collect(Collectors.joining(", "));
+        StringBuilder where = new StringBuilder();
+        if (after != null) {
+            where.append(after(table, keyColumns, after));
+        }
+        if (upTo != null) {
+            where.append(after != null ? " AND " : "").append(tuple(keyColumns)).append(" <= ")
+                    .append(literals(table, keyColumns, upTo));
+        }
+        if (keyColumns.size() > 1) {
+            // implied by the row comparisons; without it the planner estimates a composite key's chunk
+            // by its first column alone and scans the whole table for each chunk
+            String first = PgLiterals.quoteIdentifier(keyColumns.get(0));
+            if (after != null) {
+                where.append(" AND ").append(first).append(" >= ").append(literal(table, keyColumns.get(0), after[0]));
+            }
+            if (upTo != null) {
+                where.append(" AND ").append(first).append(" <= ").append(literal(table, keyColumns.get(0), upTo[0]));
+            }
+        }
+        return "COPY (SELECT " + columns + " FROM " + PgPrerequisites.qualified(table.table())
+                + RowFilters.where(RowFilters.and(where.toString(), rowFilter)) + ") TO STDOUT";
+    }
+
+    private static String after(TableDescription table, List<String> keyColumns, Object[] after) {
         return tuple(keyColumns) + " > " + literals(table, keyColumns, after);
     }
 

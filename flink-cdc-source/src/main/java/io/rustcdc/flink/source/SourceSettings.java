@@ -26,11 +26,14 @@ public final class SourceSettings implements Serializable {
     private final TransactionBoundaries transactionBoundaries;
     private final int transactionMaxChanges;
     private final int schemaHistoryRetention;
+    private final Map<String, String> rowFilters;
+    @Nullable private final String rowFilter;
 
     SourceSettings(TableFilter filter, StartupMode startupMode, int chunkSize, Map<String, String> chunkKeyColumns,
             boolean fullBeforeImages, int checkpointsRetained, SinkGuarantee sinkGuarantee,
             Duration tableDiscoveryInterval, SchemaChangePolicy schemaChanges,
-            TransactionBoundaries transactionBoundaries, int transactionMaxChanges, int schemaHistoryRetention) {
+            TransactionBoundaries transactionBoundaries, int transactionMaxChanges, int schemaHistoryRetention,
+            Map<String, String> rowFilters, @Nullable String rowFilter) {
         this.filter = Objects.requireNonNull(filter, "filter");
         this.startupMode = Objects.requireNonNull(startupMode, "startupMode");
         this.chunkSize = chunkSize;
@@ -43,6 +46,8 @@ public final class SourceSettings implements Serializable {
         this.transactionBoundaries = Objects.requireNonNull(transactionBoundaries, "transactionBoundaries");
         this.transactionMaxChanges = transactionMaxChanges;
         this.schemaHistoryRetention = schemaHistoryRetention;
+        this.rowFilters = Map.copyOf(rowFilters);
+        this.rowFilter = rowFilter;
     }
 
     public TableFilter filter() {
@@ -61,6 +66,22 @@ public final class SourceSettings implements Serializable {
     @Nullable
     public String chunkKeyColumn(TableId table) {
         return chunkKeyColumns.get(table.qualifiedName());
+    }
+
+    /**
+     * The configured row filter of {@code table}'s snapshots (a raw, trusted SQL condition): its own,
+     * else the one of every table ({@link CdcSourceOptions#SNAPSHOT_FILTER}); null for every row.
+     */
+    @Nullable
+    public String rowFilter(TableId table) {
+        String own = rowFilters.get(table.qualifiedName());
+        return own != null ? own : rowFilter;
+    }
+
+    /** Where {@code table}'s configured row filter comes from, for messages: the option or builder method. */
+    public String rowFilterOrigin(TableId table) {
+        return rowFilters.containsKey(table.qualifiedName()) ? "rowFilter(\"" + table.qualifiedName() + "\", ...)"
+                : "'" + CdcSourceOptions.SNAPSHOT_FILTER.key() + "'";
     }
 
     /** Whether updates and deletes must carry whole old rows (a changelog with update-before rows). */
@@ -104,7 +125,8 @@ public final class SourceSettings implements Serializable {
     @Override
     public String toString() {
         return "SourceSettings{" + filter + ", startup=" + startupMode + ", chunkSize=" + chunkSize
-                + ", chunkKeys=" + chunkKeyColumns + ", fullBeforeImages=" + fullBeforeImages
+                + ", chunkKeys=" + chunkKeyColumns + ", rowFilters=" + rowFilters + ", rowFilter=" + rowFilter
+                + ", fullBeforeImages=" + fullBeforeImages
                 + ", checkpointsRetained=" + checkpointsRetained + ", sinkGuarantee=" + sinkGuarantee
                 + ", tableDiscoveryInterval=" + tableDiscoveryInterval + ", schemaChanges=" + schemaChanges
                 + ", transactionBoundaries=" + transactionBoundaries + ", transactionMaxChanges=" + transactionMaxChanges

@@ -140,6 +140,14 @@ class SqlServerTableFactoryTest {
     }
 
     @Test
+    void aSnapshotRowFilterIsAnOptionOfEverySqlTable() {
+        assertThat(messages(planningError("id INT", real(", 'scan.snapshot.filter' = 'region = N''EU'''"))))
+                .contains("Could not connect to SQL Server at 127.0.0.1:1"); // accepted: planning goes on
+        assertThat(messages(planningError("id INT", described(", 'scan.snapshot.filter' = ' '"))))
+                .contains("'scan.snapshot.filter' is blank");
+    }
+
+    @Test
     void anUnreachableServerFailsNamingTheHostWithoutThePassword() {
         String messages = messages(planningError("id INT", real("")));
         assertThat(messages).contains("Could not connect to SQL Server at 127.0.0.1:1, database 'shop', as 'cdc'")

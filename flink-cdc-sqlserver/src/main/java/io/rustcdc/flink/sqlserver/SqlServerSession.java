@@ -9,6 +9,7 @@ import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
+import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
 import java.sql.Connection;
@@ -103,12 +104,16 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
     @Nullable
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             int chunkSize) {
+        return nextChunkEnd(table, keyColumns, after, chunkSize, null);
+    }
+
+    @Override
+    @Nullable
+    public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            int chunkSize, @Nullable String rowFilter) {
         SqlServerTable described = keyTables.computeIfAbsent(table.table(), this::table);
         List<SqlServerColumn> keys = described.columns(keyColumns);
-        String sql = "SELECT " + keys.stream().map(k -> k.select(SqlServerSql.quote(k.name())))
-                .collect(Collectors.joining(", ")) + " FROM " + SqlServerSql.qualified(table.table())
-                + (after == null ? "" : " WHERE " + SqlServerSql.after(keys)) + " ORDER BY " + orderBy(keys)
-                + " OFFSET " + (chunkSize - 1) + " ROWS FETCH NEXT 1 ROWS ONLY";
+        String sql = nextChunkEndSql(table.table(), keys, after != null, chunkSize, rowFilter);
         try (PreparedStatement s = connection.prepareStatement(sql)) {
             if (after != null) {
                 SqlServerSql.bindTuple(s, 1, keys, after, false);
@@ -128,6 +133,46 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
         }
     }
 
+    /** The query of {@link #nextChunkEnd}: the key {@code chunkSize} rows (that {@code rowFilter} selects) on. */
+    static String nextChunkEndSql(TableId table, List<SqlServerColumn> keys, boolean after, int chunkSize,
+            @Nullable String rowFilter) {
+        return "SELECT " + keys.stream().map(k -> k.select(SqlServerSql.quote(k.name())))
+                .collect(Collectors.joining(", ")) + " FROM " + SqlServerSql.qualified(table)
+                + RowFilters.where(RowFilters.and(after ? SqlServerSql.after(keys) : "", rowFilter))
+                + " ORDER BY " + orderBy(keys) + " OFFSET " + (chunkSize - 1) + " ROWS FETCH NEXT 1 ROWS ONLY";
+    }
+
+    /** The WHERE clause of a chunk's rows (key placeholders: after's, then upTo's), or empty. */
+    static String chunkWhere(List<SqlServerColumn> keys, boolean after, boolean upTo, @Nullable String rowFilter) {
+        String range = (after ? SqlServerSql.after(keys) : "") + (after && upTo ? " AND " : "")
+                + (upTo ? SqlServerSql.atMost(keys) : "");
+        return RowFilters.where(RowFilters.and(range, rowFilter));
+    }
+
+    @Override
+    @Nullable
+    public String rowFilterProblem(TableDescription table, String rowFilter) {
+        try (Statement s = connection.createStatement()) {
+            s.executeQuery("SELECT TOP (0) 1 FROM " + SqlServerSql.qualified(table.table()) + " WHERE (" + rowFilter
+                    + ")").close();
+            return null;
+        } catch (SQLException e) {
+            if (!stillConnected()) {
+                throw failure(e); // not the condition's fault: the connection is gone
+            }
+            return e.getMessage();
+        }
+    }
+
+    /** Whether the session's connection still answers, after a statement failed. */
+    private boolean stillConnected() {
+        try {
+            return connection.isValid(5);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
     private static String orderBy(List<SqlServerColumn> keys) {
         return keys.stream().map(k -> SqlServerSql.quote(k.name())).collect(Collectors.joining(", "));
     }
@@ -141,6 +186,16 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
     @Override
     public Lsn readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        return readChunk(table, keyColumns, after, upTo, null, out);
+    }
+
+    /**
+     * With a row filter, the chunk's SERIALIZABLE read keeps the rows the filter selects in its range as
+     * they are until the log's end is read, so the mark is exact for them as without one.
+     */
+    @Override
+    public Lsn readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         boolean wholeTable = after == null && upTo == null;
         for (int attempt = 1; ; attempt++) {
             SqlServerTable described = table(table.table());
@@ -149,7 +204,7 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
                     .shape(d.shape()).build());
             List<Row> held = new ArrayList<>();
             try {
-                Lsn mark = readLocked(described, keyColumns, after, upTo, wholeTable ? emit : held::add);
+                Lsn mark = readLocked(described, keyColumns, after, upTo, rowFilter, wholeTable ? emit : held::add);
                 held.forEach(emit);
                 return mark;
             } catch (SQLException e) {
@@ -162,14 +217,11 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
 
     /** The chunk's rows to {@code rows} and the log's end LSN, read in one SERIALIZABLE transaction. */
     private Lsn readLocked(SqlServerTable table, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, Consumer<Row> rows) throws SQLException {
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<Row> rows) throws SQLException {
         List<SqlServerColumn> keys = table.columns(keyColumns);
         StringBuilder sql = new StringBuilder("SELECT ").append(table.selectList()).append(" FROM ")
-                .append(SqlServerSql.qualified(table.description.table()));
-        if (after != null || upTo != null) {
-            sql.append(" WHERE ").append(after == null ? "" : SqlServerSql.after(keys))
-                    .append(after != null && upTo != null ? " AND " : "").append(upTo == null ? "" : SqlServerSql.atMost(keys));
-        }
+                .append(SqlServerSql.qualified(table.description.table()))
+                .append(chunkWhere(keys, after != null, upTo != null, rowFilter));
         return JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_SERIALIZABLE, false, () -> {
             try (PreparedStatement s = connection.prepareStatement(sql.toString())) {
                 int next = after == null ? 1 : SqlServerSql.bindTuple(s, 1, keys, after, false);

@@ -20,7 +20,7 @@ import org.apache.flink.annotation.PublicEvolving;
  * }</pre>
  *
  * <p>Run as a program: {@code java -cp <the connector jar> io.rustcdc.flink.source.control.SnapshotControl
- * <control path> request|pause|resume|stop|state [schema.table ...]}.
+ * <control path> request|pause|resume|stop|state [schema.table ...] [--filter schema.table <condition>]...}.
  */
 @PublicEvolving
 public final class SnapshotControl {
@@ -40,6 +40,16 @@ public final class SnapshotControl {
     /** Requests a snapshot of the tables ({@code schema.table}); returns the request's id. */
     public String request(String... tables) {
         return send(ControlRequest.Operation.REQUEST, tables);
+    }
+
+    /**
+     * Requests a snapshot of the tables, each one named in {@code rowFilters} only of the rows its SQL
+     * condition selects (e.g. {@code Map.of("public.orders", "tenant_id = 42")}); a table without one is
+     * read with its configured filter, if any. The conditions are raw SQL, trusted like the job's
+     * configuration: never build one from user data. Returns the request's id.
+     */
+    public String request(java.util.Map<String, String> rowFilters, String... tables) {
+        return send(ControlRequest.request(Arrays.asList(tables), rowFilters));
     }
 
     /** Pauses the tables' snapshots, or every one under way when none is named; returns the request's id. */
@@ -96,28 +106,70 @@ public final class SnapshotControl {
         return directory.readState().orElse(List.of());
     }
 
-    /** The command line: {@code <control path> request|pause|resume|stop|state [schema.table ...]}. */
+    /**
+     * The request of a command line's words after the control path: {@code request|pause|resume|stop
+     * [schema.table ...] [--filter schema.table <condition>]...}; a filter's table is requested too.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    static ControlRequest commandLine(String... words) {
+        ControlRequest.Operation op;
+        try {
+            op = ControlRequest.Operation.valueOf(words[0].toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown operation '" + words[0] + "': request, pause, resume, stop or "
+                    + "state");
+        }
+        java.util.List<String> tables = new java.util.ArrayList<>();
+        java.util.Map<String, String> rowFilters = new java.util.LinkedHashMap<>();
+        for (int i = 1; i < words.length; i++) {
+            if (words[i].equals("--filter")) {
+                if (i + 2 >= words.length) {
+                    throw new IllegalArgumentException("--filter takes a table and a condition: --filter public.orders "
+                            + "\"region = 'EU'\"");
+                }
+                rowFilters.put(words[i + 1], words[i + 2]);
+                if (!tables.contains(words[i + 1])) {
+                    tables.add(words[i + 1]);
+                }
+                i += 2;
+            } else if (!tables.contains(words[i])) {
+                tables.add(words[i]);
+            }
+        }
+        if (rowFilters.isEmpty()) {
+            return ControlRequest.of(op, tables);
+        }
+        if (op != ControlRequest.Operation.REQUEST) {
+            throw new IllegalArgumentException("only request takes --filter");
+        }
+        return ControlRequest.request(tables, rowFilters);
+    }
+
+    /**
+     * The command line: {@code <control path> request|pause|resume|stop|state [schema.table ...] [--filter
+     * schema.table <condition>]...}; a filter's table is requested too.
+     */
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: SnapshotControl <control path> request|pause|resume|stop|state [schema.table ...]");
+            System.err.println("usage: SnapshotControl <control path> request|pause|resume|stop|state [schema.table ...]"
+                    + " [--filter schema.table <condition>]...");
             System.exit(2);
         }
         SnapshotControl control = at(args[0]);
-        String[] tables = Arrays.copyOfRange(args, 2, args.length);
         if (args[1].equals("state")) {
             System.out.print(TableReadout.format(control.state()));
             return;
         }
-        ControlRequest.Operation op;
+        ControlRequest request;
         try {
-            op = ControlRequest.Operation.valueOf(args[1].toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            System.err.println("unknown operation '" + args[1] + "': request, pause, resume, stop or state");
+            request = commandLine(Arrays.copyOfRange(args, 1, args.length));
+        } catch (IllegalArgumentException | io.rustcdc.flink.source.CdcException e) {
+            System.err.println(e.getMessage());
             System.exit(2);
             return;
         }
-        ControlResult r = control.awaitResult(control.send(ControlRequest.of(op, Arrays.asList(tables))),
-                Duration.ofMinutes(2));
+        ControlResult r = control.awaitResult(control.send(request), Duration.ofMinutes(2));
         System.out.print(r.format());
         System.exit(r.applied() ? 0 : 1);
     }

@@ -24,6 +24,8 @@ public record TableReadout(String table, String status, int chunksPlanned, int c
     public static final String QUEUED = "queued";
     /** The source does not capture it. */
     public static final String NOT_CAPTURED = "not-captured";
+    /** The filter column of a table whose snapshot has no row filter. */
+    public static final String NO_FILTER = "none";
     static final String HEADER = "table\tstatus\tchunks-planned\tchunks-read\tfilter";
 
     public TableReadout {
@@ -41,7 +43,26 @@ public record TableReadout(String table, String status, int chunksPlanned, int c
         StringBuilder b = new StringBuilder(HEADER).append('\n');
         for (TableReadout t : tables) {
             b.append(t.table).append('\t').append(t.status).append('\t').append(t.chunksPlanned).append('\t')
-                    .append(t.chunksRead).append('\t').append(t.filter).append('\n');
+                    .append(t.chunksRead).append('\t').append(escape(t.filter)).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** A filter on one field: backslash, tab, line feed and carriage return as \\, \t, \n and \r. */
+    static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
+    }
+
+    static String unescape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                char n = s.charAt(++i);
+                b.append(n == 't' ? '\t' : n == 'n' ? '\n' : n == 'r' ? '\r' : n);
+            } else {
+                b.append(c);
+            }
         }
         return b.toString();
     }
@@ -56,7 +77,7 @@ public record TableReadout(String table, String status, int chunksPlanned, int c
             if (f.length != 5) {
                 throw new IllegalArgumentException("A line of the snapshot state readout is not 5 fields: " + line);
             }
-            tables.add(new TableReadout(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), f[4]));
+            tables.add(new TableReadout(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), unescape(f[4])));
         }
         return tables;
     }

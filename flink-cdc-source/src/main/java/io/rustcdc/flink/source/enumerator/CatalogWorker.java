@@ -76,9 +76,10 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
     }
 
     /** Resolves the tables of an on-demand request: see {@link TableDiscovery#resolve}. */
-    List<TableDiscovery.Found> resolve(List<String> names, Set<TableId> captured) {
+    List<TableDiscovery.Found> resolve(List<String> names, Set<TableId> captured, java.util.Map<String, String> rowFilters,
+            String request) {
         return call(() -> {
-            List<TableDiscovery.Found> found = discovery.resolve(session.get(), names, captured);
+            List<TableDiscovery.Found> found = discovery.resolve(session.get(), names, captured, rowFilters, request);
             found.forEach(f -> descriptions.put(f.plan.table(), f.description));
             return found;
         });
@@ -97,7 +98,7 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
                 Object[] upTo = null;
                 if (next.key().splittable()) {
                     upTo = session.get().nextChunkEnd(description(next.table()), next.key().columns(),
-                            next.nextAfter(), settings.chunkSize());
+                            next.nextAfter(), settings.chunkSize(), next.rowFilter());
                 }
                 chunks.add(next.chunk(upTo));
                 next = upTo == null ? null : next.after(upTo);

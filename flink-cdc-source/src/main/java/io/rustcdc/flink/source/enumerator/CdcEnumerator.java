@@ -88,7 +88,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         this.stream = new StreamOwner<>(context, atLeastOnce(), state.streamStatus, state.returnedStream);
         this.operations = new SnapshotOperations(new OperationsView<>(chunks, stream, tables,
                 settings.startupMode().streams(), () -> known, table -> accept(List.of(table), false),
-                this::controlChanged), state.control);
+                this::controlChanged, settings::rowFilter), state.control);
         CatalogWorker<P, M> worker = new CatalogWorker<>(connector, settings);
         this.calls = new WorkerCalls<>(context, worker, connector.name());
         this.controlLoop = control == null ? null : new ControlLoop(context, control, worker, operations,
@@ -135,6 +135,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         streamStart = found.streamStart();
         tables.addAll(found.tables());
         chunks.addPlans(found.plans());
+        found.plans().forEach(operations::snapshotStarted);
         refreshKnown();
         initialized = true;
         LOG.info("The {} source captures {} tables ({}), startup mode {}{}", connector.name(), tables.size(), tables,
@@ -183,6 +184,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             }
             chunks.undrop(table);
             names.add(table);
+            operations.snapshotStarted(f.plan);
             if (snapshotting) {
                 chunks.addPlans(List.of(f.plan));
                 tables.add(table);

@@ -46,7 +46,8 @@ final class ControlPoll {
                 polled.add(new Polled(p.id(), p.request(), List.of(), null));
             } else {
                 try {
-                    polled.add(new Polled(p.id(), p.request(), worker.resolve(p.request().tables(), captured), null));
+                    polled.add(new Polled(p.id(), p.request(), worker.resolve(p.request().tables(), captured,
+                            p.request().rowFilters(), p.id()), null));
                 } catch (CdcException e) {
                     if (e.kind() == CdcException.Kind.CONFIGURATION || e.kind() == CdcException.Kind.PREREQUISITE) {
                         polled.add(new Polled(p.id(), p.request(), List.of(), e.getMessage()));

@@ -3,18 +3,26 @@ package io.rustcdc.flink.source.enumerator;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.split.TablePlan;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 
 /**
  * The durable part of the snapshot control, in the enumerator's checkpoint: paused and stopped tables,
  * tables requested again that the stream's reader has not taken yet, tables that reader is
- * snapshotting, and the ids of the control requests already answered. Immutable.
+ * snapshotting, the ids of the control requests already answered, and the row filter of each table's
+ * last snapshot started (empty: none), for the readout. Immutable.
  */
 @Internal
 record ControlState(Set<TableId> paused, Set<TableId> stopped, List<TablePlan> rereads,
-        Set<TableId> streamSnapshotting, Set<String> applied) {
+        Set<TableId> streamSnapshotting, Set<String> applied, Map<TableId, String> rowFilters) {
     static final ControlState EMPTY = new ControlState(Set.of(), Set.of(), List.of(), Set.of(), Set.of());
+
+    /** Without row filters known: the state of enumerator state version 3. */
+    ControlState(Set<TableId> paused, Set<TableId> stopped, List<TablePlan> rereads, Set<TableId> streamSnapshotting,
+            Set<String> applied) {
+        this(paused, stopped, rereads, streamSnapshotting, applied, Map.of());
+    }
 
     ControlState {
         paused = Set.copyOf(paused);
@@ -22,5 +30,6 @@ record ControlState(Set<TableId> paused, Set<TableId> stopped, List<TablePlan> r
         rereads = List.copyOf(rereads);
         streamSnapshotting = Set.copyOf(streamSnapshotting);
         applied = Set.copyOf(applied);
+        rowFilters = Map.copyOf(rowFilters);
     }
 }

@@ -35,7 +35,9 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
      * tables the stream's reader snapshots, and the ids of answered control requests.
      */
     static final int VERSION_3 = 3;
-    static final int CURRENT_VERSION = VERSION_3;
+    /** Version 3, then the row filter of each table's last snapshot started (empty: none), for the readout. */
+    static final int VERSION_4 = 4;
+    static final int CURRENT_VERSION = VERSION_4;
 
     /** The statuses in the order version 1 wrote their ordinals; frozen. */
     private static final EnumeratorState.StreamStatus[] VERSION_1_STATUSES = {EnumeratorState.StreamStatus.NOT_CREATED,
@@ -103,6 +105,7 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
             case VERSION_1:
             case VERSION_2:
             case VERSION_3:
+            case VERSION_4:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("the enumerator state", version, CURRENT_VERSION);
@@ -142,7 +145,8 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
             }
             returned = (StreamSplit<P, M>) stream;
         }
-        ControlState control = version >= VERSION_3 ? readControl(in, splitVersion, format) : ControlState.EMPTY;
+        ControlState control = version >= VERSION_3 ? readControl(in, version, splitVersion, format)
+                : ControlState.EMPTY;
         StateIO.requireFullyRead(in, "the enumerator state");
         return new EnumeratorState<>(initialized, streamStart, history, tables, plans, unassigned, inFlight, finished,
                 status, returned, control);
@@ -160,9 +164,14 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         for (String id : new java.util.TreeSet<>(control.applied())) {
             StateIO.writeString(out, id);
         }
+        out.writeInt(control.rowFilters().size());
+        for (Map.Entry<TableId, String> e : new java.util.TreeMap<>(control.rowFilters()).entrySet()) {
+            StateIO.writeTableId(out, e.getKey());
+            StateIO.writeString(out, e.getValue());
+        }
     }
 
-    private ControlState readControl(DataInputView in, int splitVersion, int format) throws IOException {
+    private ControlState readControl(DataInputView in, int version, int splitVersion, int format) throws IOException {
         Set<TableId> paused = readTables(in);
         Set<TableId> stopped = readTables(in);
         int n = StateIO.readCount(in);
@@ -176,7 +185,14 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         for (int i = 0; i < ids; i++) {
             applied.add(StateIO.readString(in));
         }
-        return new ControlState(paused, stopped, rereads, snapshotting, applied);
+        Map<TableId, String> rowFilters = new java.util.HashMap<>();
+        if (version >= VERSION_4) {
+            int n2 = StateIO.readCount(in);
+            for (int i = 0; i < n2; i++) {
+                rowFilters.put(StateIO.readTableId(in), StateIO.readString(in));
+            }
+        }
+        return new ControlState(paused, stopped, rereads, snapshotting, applied, rowFilters);
     }
 
     private static void writeTables(DataOutputView out, Set<TableId> tables) throws IOException {

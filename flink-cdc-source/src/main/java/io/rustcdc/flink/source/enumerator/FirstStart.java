@@ -1,7 +1,6 @@
 package io.rustcdc.flink.source.enumerator;
 
 import io.rustcdc.flink.source.CdcException;
-import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.history.SchemaChange;
@@ -11,7 +10,6 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.TableDescription;
-import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
 import java.time.Instant;
@@ -93,8 +91,7 @@ final class FirstStart {
             TableDescription description = s.describe(table);
             descriptions.add(description);
             if (mode.snapshots()) {
-                plans.add(TablePlan.start(table, ChunkKey.of(description, connector.keyOrder(),
-                        settings.chunkKeyColumn(table), CdcSourceOptions.CHUNK_KEY_COLUMNS.key())));
+                plans.add(TableDiscovery.plan(s, connector, settings, description, null, null));
             }
         }
         return new Result<>(discovered, streamStart, descriptions, plans);

@@ -24,6 +24,7 @@ final class OperationsView<M> implements SnapshotOperations.Snapshot {
     private final Supplier<Set<TableId>> known;
     private final Consumer<TableDiscovery.Found> startNew;
     private final Consumer<List<TablePlan>> changed;
+    private final java.util.function.Function<TableId, String> configuredRowFilter;
     /** Rereads requested in this poll, sent after the flags. */
     private final List<TablePlan> rereadsToSend = new ArrayList<>();
 
@@ -34,7 +35,9 @@ final class OperationsView<M> implements SnapshotOperations.Snapshot {
      *     then the rereads given
      */
     OperationsView(SnapshotChunks<M> chunks, StreamOwner<?, M> stream, Set<TableId> tables, boolean streams,
-            Supplier<Set<TableId>> known, Consumer<TableDiscovery.Found> startNew, Consumer<List<TablePlan>> changed) {
+            Supplier<Set<TableId>> known, Consumer<TableDiscovery.Found> startNew, Consumer<List<TablePlan>> changed,
+            java.util.function.Function<TableId, String> configuredRowFilter) {
+        this.configuredRowFilter = configuredRowFilter;
         this.chunks = chunks;
         this.stream = stream;
         this.tables = tables;
@@ -106,6 +109,11 @@ final class OperationsView<M> implements SnapshotOperations.Snapshot {
         } else {
             stream.drop(table);
         }
+    }
+
+    @Override
+    public String configuredRowFilter(TableId table) {
+        return configuredRowFilter.apply(table);
     }
 
     @Override

@@ -59,6 +59,10 @@ final class SnapshotOperations {
         /** Drops what is left of {@code table}'s snapshot. */
         void drop(TableId table);
 
+        /** The row filter the configuration gives {@code table}'s snapshots; null for none. */
+        @javax.annotation.Nullable
+        String configuredRowFilter(TableId table);
+
         /** The flags changed: chunks may be assigned, the stream's reader is told them, then the rereads. */
         void changed();
     }
@@ -74,6 +78,8 @@ final class SnapshotOperations {
     final Set<TableId> streamSnapshotting = new TreeSet<>();
     /** Chunks the stream's reader read, by table, since this enumerator started. */
     private final Map<TableId, Integer> streamChunksRead = new HashMap<>();
+    /** The row filter of each table's last snapshot started here or before a restore (empty: none). */
+    private final Map<TableId, String> rowFilters = new HashMap<>();
     /** Ids of the control requests answered. */
     final Set<String> applied = new TreeSet<>();
     private final TreeMap<Long, Set<String>> appliedAt = new TreeMap<>();
@@ -87,6 +93,21 @@ final class SnapshotOperations {
         state.rereads().forEach(p -> rereads.put(p.table(), p));
         streamSnapshotting.addAll(state.streamSnapshotting());
         applied.addAll(state.applied());
+        rowFilters.putAll(state.rowFilters());
+    }
+
+    /** A snapshot of {@code plan}'s table starts, with the plan's row filter: the readout shows it. */
+    void snapshotStarted(TablePlan plan) {
+        rowFilters.put(plan.table(), plan.rowFilter() == null ? "" : plan.rowFilter());
+    }
+
+    /** The row filter of {@code table}'s snapshot under way or last, else the configured one; "none" for none. */
+    private String rowFilter(TableId table) {
+        String f = rowFilters.get(table);
+        if (f == null) {
+            f = snapshot.configuredRowFilter(table);
+        }
+        return f == null || f.isEmpty() ? TableReadout.NO_FILTER : f;
     }
 
     /** A table's status, as the readout and the answers name it (see {@link TableReadout}). */
@@ -207,6 +228,7 @@ final class SnapshotOperations {
                 continue;
             }
             stopped.remove(t);
+            snapshotStarted(f.plan);
             if (snapshot.captured(t)) {
                 rereads.put(t, f.plan);
                 snapshot.reread(f.plan);
@@ -277,7 +299,7 @@ final class SnapshotOperations {
         for (TableId t : all) {
             boolean byStream = !snapshot.first() && streamChunksRead.containsKey(t) || streamSnapshotting.contains(t);
             lines.add(new TableReadout(t.qualifiedName(), status(t), byStream ? -1 : snapshot.chunksPlanned(t),
-                    byStream ? streamChunksRead.getOrDefault(t, 0) : snapshot.chunksRead(t), "none"));
+                    byStream ? streamChunksRead.getOrDefault(t, 0) : snapshot.chunksRead(t), rowFilter(t)));
         }
         return lines;
     }
@@ -285,7 +307,8 @@ final class SnapshotOperations {
     ControlState state(long checkpointId) {
         appliedAt.put(checkpointId, Set.copyOf(applied));
         acceptedAt.put(checkpointId, Map.copyOf(acceptedRereads));
-        return new ControlState(paused, stopped, new ArrayList<>(rereads.values()), streamSnapshotting, applied);
+        return new ControlState(paused, stopped, new ArrayList<>(rereads.values()), streamSnapshotting, applied,
+                rowFilters);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,10 +57,37 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
         s.prepareStream(tablesFound, settings.fullBeforeImages());
         for (TableId table : tablesFound) {
             TableDescription description = s.describe(table);
-            found.add(new Found(TablePlan.start(table, ChunkKey.of(description, connector.keyOrder(),
-                    settings.chunkKeyColumn(table), CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
+            found.add(new Found(plan(s, connector, settings, description, null, null), description));
         }
         return found;
+    }
+
+    /**
+     * The chunk plan of a snapshot of {@code description}'s table, of the rows {@code requested} selects,
+     * or (null) the configured row filter's; the filter is checked by the database first.
+     *
+     * @param request the request that brought {@code requested}, for the message
+     * @throws CdcException (configuration) naming the table, where the filter comes from and the database's
+     *     message, when the database rejects the filter
+     */
+    static <P extends SourcePosition & Comparable<P>, M extends Serializable> TablePlan plan(CatalogSession<P, M> s,
+            CdcConnector<P, M> connector, SourceSettings settings, TableDescription description,
+            @Nullable String requested, @Nullable String request) {
+        TableId table = description.table();
+        ChunkKey key = ChunkKey.of(description, connector.keyOrder(), settings.chunkKeyColumn(table),
+                CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
+        String rowFilter = requested != null ? requested : settings.rowFilter(table);
+        if (rowFilter != null) {
+            String problem = s.rowFilterProblem(description, rowFilter);
+            if (problem != null) {
+                String origin = requested != null ? "the row filter of control request " + request
+                        : "the row filter " + settings.rowFilterOrigin(table);
+                throw new CdcException(CdcException.Kind.CONFIGURATION, "The " + connector.name() + " database rejects "
+                        + origin + " for table " + table + ", [" + rowFilter + "]: " + problem
+                        + "; correct the condition (a SQL condition on the table's columns, in the database's dialect)");
+            }
+        }
+        return TablePlan.start(table, key, rowFilter);
     }
 
     /**
@@ -72,6 +100,22 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
      *     (prerequisite) when a table not captured yet cannot be
      */
     List<Found> resolve(CatalogSession<P, M> s, List<String> names, Set<TableId> captured) {
+        return resolve(s, names, captured, java.util.Map.of(), null);
+    }
+
+    /**
+     * {@link #resolve(CatalogSession, List, Set)}, with the row filters of request {@code request} by table
+     * name ({@code schema.table}; a table without one keeps its configured filter); a filter naming a table
+     * not among {@code names}, or one the database rejects, resolves nothing.
+     */
+    List<Found> resolve(CatalogSession<P, M> s, List<String> names, Set<TableId> captured,
+            java.util.Map<String, String> rowFilters, @Nullable String request) {
+        for (String filtered : rowFilters.keySet()) {
+            if (!names.contains(filtered)) {
+                throw new CdcException(CdcException.Kind.CONFIGURATION, "The request has a row filter for "
+                        + filtered + ", which is not among its tables " + names + "; nothing was requested");
+            }
+        }
         java.util.Map<String, TableId> byName = new java.util.HashMap<>();
         for (TableId t : s.discoverTables(settings.filter())) {
             byName.put(t.qualifiedName(), t);
@@ -100,8 +144,8 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
         List<Found> found = new ArrayList<>();
         for (TableId table : tables) {
             TableDescription description = s.describe(table);
-            found.add(new Found(TablePlan.start(table, ChunkKey.of(description, connector.keyOrder(),
-                    settings.chunkKeyColumn(table), CdcSourceOptions.CHUNK_KEY_COLUMNS.key())), description));
+            found.add(new Found(plan(s, connector, settings, description, rowFilters.get(table.qualifiedName()),
+                    request), description));
         }
         return found;
     }

@@ -40,6 +40,14 @@ import org.apache.flink.annotation.Internal;
  * This is checked when the chunk arrives, and a change its mark does not reflect fails the source
  * rather than being lost.
  *
+ * <p>A chunk read with a row filter ({@link ChunkSplit#rowFilter}) delivered only the rows of its range
+ * the filter selected, but its mark says which changes it reflects for every key of the range, delivered
+ * or not: the decisions stay per key and need no filter here (which only the database can evaluate). A
+ * change a chunk reflects of a row it did not deliver is left out: downstream holds nothing of that row
+ * to correct, and the chunk's read showed it outside the filter. Every later change of such a row is
+ * emitted (an update or delete of a row downstream never saw, or an insert); none is lost and none
+ * turned into another.
+ *
  * <p>For a sink that keeps what an attempt that failed emitted ({@link
  * io.rustcdc.flink.source.SinkGuarantee#AT_LEAST_ONCE}), a chunk that attempt may have emitted is
  * {@linkplain ChunkSplit#isRedelivered() redelivered}, and so is every chunk of a table whose

@@ -115,7 +115,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
             CatalogSession<P, M> s = session();
             TableDescription table = described.computeIfAbsent(chunk.table(), s::describe);
             ChunkOutput rows = new ChunkOutput(false, s);
-            M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), rows);
+            M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), chunk.rowFilter(), rows);
             rows.flush();
             queue.put(new Fetched.ChunkEnd<>(chunk.finished(mark), false));
         }));
@@ -155,11 +155,11 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         CatalogSession<P, M> s = session();
         TableDescription table = described.computeIfAbsent(plan.table(), s::describe);
         Object[] upTo = plan.key().splittable()
-                ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize)
+                ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize, plan.rowFilter())
                 : null;
         tablesToRead.removeIf(p -> p == plan);
         ChunkOutput rows = new ChunkOutput(true, s);
-        M mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, rows);
+        M mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, plan.rowFilter(), rows);
         rows.flush();
         TablePlan next = upTo == null ? null : plan.after(upTo);
         queue.put(new Fetched.ChunkEnd<>(plan.<M>chunk(upTo).finished(mark), true, plan, next));

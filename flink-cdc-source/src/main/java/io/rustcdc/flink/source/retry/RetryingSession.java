@@ -77,17 +77,37 @@ final class RetryingSession<P extends SourcePosition & Comparable<P>, M extends 
     @Nullable
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             int chunkSize) {
-        return call("planning a chunk of " + table.table(), s -> s.nextChunkEnd(table, keyColumns, after, chunkSize));
+        return nextChunkEnd(table, keyColumns, after, chunkSize, null);
+    }
+
+    @Override
+    @Nullable
+    public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            int chunkSize, @Nullable String rowFilter) {
+        return call("planning a chunk of " + table.table(),
+                s -> s.nextChunkEnd(table, keyColumns, after, chunkSize, rowFilter));
+    }
+
+    @Override
+    @Nullable
+    public String rowFilterProblem(TableDescription table, String rowFilter) {
+        return call("checking the row filter of " + table.table(), s -> s.rowFilterProblem(table, rowFilter));
     }
 
     @Override
     public M readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
+        return readChunk(table, keyColumns, after, upTo, null, out);
+    }
+
+    @Override
+    public M readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         while (true) {
             CatalogSession<P, M> s = current();
             long[] handedOn = {0};
             try {
-                M mark = s.readChunk(table, keyColumns, after, upTo, e -> {
+                M mark = s.readChunk(table, keyColumns, after, upTo, rowFilter, e -> {
                     handedOn[0]++;
                     out.accept(e);
                 });

@@ -60,6 +60,53 @@ public interface CatalogSession<P, M> extends AutoCloseable {
             Consumer<ChangeEvent> out);
 
     /**
+     * {@link #nextChunkEnd}, counting only the rows that satisfy {@code rowFilter} (null: every row):
+     * the chunk's last key among them. Chunks planned so still cover the whole key space; they only hold
+     * about {@code chunkSize} rows each of what {@link #readChunk(TableDescription, List, Object[], Object[],
+     * String, Consumer)} delivers.
+     *
+     * <p>A row filter is a raw SQL condition on the table's columns, in the database's dialect, that the
+     * connector adds to its query as {@code AND (<condition>)}. It is trusted input, from the job's
+     * configuration or its operator: never built from user data, and not a security boundary.
+     *
+     * @throws io.rustcdc.flink.source.CdcException (configuration) when the connector has no row filters
+     */
+    @Nullable
+    default Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            int chunkSize, @Nullable String rowFilter) {
+        if (rowFilter == null) {
+            return nextChunkEnd(table, keyColumns, after, chunkSize);
+        }
+        throw RowFilters.unsupported(table.table());
+    }
+
+    /**
+     * {@link #readChunk(TableDescription, List, Object[], Object[], Consumer)} of only the rows that also
+     * satisfy {@code rowFilter} (null: every row); see {@link #nextChunkEnd(TableDescription, List,
+     * Object[], int, String)} for what a row filter is. The mark is the same as without a filter.
+     */
+    default M readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
+        if (rowFilter == null) {
+            return readChunk(table, keyColumns, after, upTo, out);
+        }
+        throw RowFilters.unsupported(table.table());
+    }
+
+    /**
+     * Asks the database whether it accepts {@code rowFilter} as a condition on {@code table}'s rows,
+     * reading no row (for example {@code SELECT ... WHERE (<condition>) LIMIT 0}).
+     *
+     * @return null when it does; the server's message when it rejects it
+     * @throws io.rustcdc.flink.source.CdcException (connection) when the question could not be asked;
+     *     (configuration) when the connector has no row filters
+     */
+    @Nullable
+    default String rowFilterProblem(TableDescription table, String rowFilter) {
+        throw RowFilters.unsupported(table.table());
+    }
+
+    /**
      * Bytes of chunk rows ({@link #readChunk}) this session has read from the database since it opened,
      * as the connector counts them (its documentation says what it counts); never decreasing. The reader
      * adds what it grew by to Flink's {@code numBytesIn}, also from inside {@code readChunk}'s consumer,

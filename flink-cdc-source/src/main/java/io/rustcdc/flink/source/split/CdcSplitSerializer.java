@@ -55,7 +55,9 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
      * position, for its end marker (a flag, then its id, connector, commit time and events per table).
      */
     static final int VERSION_7 = 7;
-    static final int CURRENT_VERSION = VERSION_7;
+    /** Version 7, and the row filter (nullable) of each chunk and of each plan. */
+    static final int VERSION_8 = 8;
+    static final int CURRENT_VERSION = VERSION_8;
 
     private static final byte CHUNK = 0;
     private static final byte STREAM = 1;
@@ -101,6 +103,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             case VERSION_5:
             case VERSION_6:
             case VERSION_7:
+            case VERSION_8:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("a split", version, CURRENT_VERSION);
@@ -136,6 +139,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
             StateIO.writeVersioned(out, marks, chunk.mark());
         }
         out.writeBoolean(chunk.isRedelivered());
+        writeNullableString(out, chunk.rowFilter());
     }
 
     /** Reads what {@link #writeChunk} wrote, in the split format {@code version} and nested {@code format}. */
@@ -147,7 +151,8 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         Object[] upTo = KeyCodec.read(in, key.types(), format);
         M mark = in.readBoolean() ? StateIO.readVersioned(in, marks) : null;
         boolean redelivered = version >= VERSION_3 && in.readBoolean();
-        return ChunkSplit.restore(table, key, index, after, upTo, mark, redelivered);
+        String rowFilter = version >= VERSION_8 ? readNullableString(in) : null;
+        return ChunkSplit.restore(table, key, index, after, upTo, mark, redelivered, rowFilter);
     }
 
     private void writeStream(DataOutputView out, StreamSplit<P, M> split) throws IOException {
@@ -218,6 +223,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         writeKey(out, plan.key());
         out.writeInt(plan.nextIndex());
         KeyCodec.write(out, plan.key().types(), plan.nextAfter());
+        writeNullableString(out, plan.rowFilter());
     }
 
     /** Reads what {@link #writePlan} wrote, in the split format {@code version} and nested {@code format}. */
@@ -225,7 +231,19 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         TableId table = StateIO.readTableId(in);
         ChunkKey key = readKey(in, version, format);
         int index = in.readInt();
-        return new TablePlan(table, key, index, KeyCodec.read(in, key.types(), format));
+        Object[] nextAfter = KeyCodec.read(in, key.types(), format);
+        return new TablePlan(table, key, index, nextAfter, version >= VERSION_8 ? readNullableString(in) : null);
+    }
+
+    private static void writeNullableString(DataOutputView out, String s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            StateIO.writeString(out, s);
+        }
+    }
+
+    private static String readNullableString(DataInputView in) throws IOException {
+        return in.readBoolean() ? StateIO.readString(in) : null;
     }
 
     private static void writeKey(DataOutputView out, ChunkKey key) throws IOException {

@@ -23,9 +23,10 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
     @Nullable private final Object[] upTo;
     @Nullable private final M mark;
     private final boolean redelivered;
+    @Nullable private final String rowFilter;
 
     private ChunkSplit(TableId table, ChunkKey key, int index, @Nullable Object[] after, @Nullable Object[] upTo,
-            @Nullable M mark, boolean redelivered) {
+            @Nullable M mark, boolean redelivered, @Nullable String rowFilter) {
         this.table = Objects.requireNonNull(table, "table");
         this.key = Objects.requireNonNull(key, "key");
         this.index = index;
@@ -33,16 +34,24 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
         this.upTo = upTo;
         this.mark = mark;
         this.redelivered = redelivered;
+        this.rowFilter = rowFilter;
     }
 
     public static <M> ChunkSplit<M> of(TableId table, ChunkKey key, int index, @Nullable Object[] after,
             @Nullable Object[] upTo) {
-        return new ChunkSplit<>(table, key, index, after, upTo, null, false);
+        return of(table, key, index, after, upTo, null);
+    }
+
+    /** A chunk of the rows {@code rowFilter} selects (null: every row); see {@link TablePlan#rowFilter}. */
+    public static <M> ChunkSplit<M> of(TableId table, ChunkKey key, int index, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable String rowFilter) {
+        return new ChunkSplit<>(table, key, index, after, upTo, null, false, rowFilter);
     }
 
     /** The same chunk, read, with what it reflects. */
     public ChunkSplit<M> finished(M mark) {
-        return new ChunkSplit<>(table, key, index, after, upTo, Objects.requireNonNull(mark, "mark"), redelivered);
+        return new ChunkSplit<>(table, key, index, after, upTo, Objects.requireNonNull(mark, "mark"), redelivered,
+                rowFilter);
     }
 
     /**
@@ -50,7 +59,7 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
      * a failed attempt emitted of it ({@link io.rustcdc.flink.source.SinkGuarantee#AT_LEAST_ONCE}).
      */
     public ChunkSplit<M> redelivered() {
-        return redelivered ? this : new ChunkSplit<>(table, key, index, after, upTo, mark, true);
+        return redelivered ? this : new ChunkSplit<>(table, key, index, after, upTo, mark, true, rowFilter);
     }
 
     /**
@@ -62,8 +71,8 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
     }
 
     static <M> ChunkSplit<M> restore(TableId table, ChunkKey key, int index, @Nullable Object[] after,
-            @Nullable Object[] upTo, @Nullable M mark, boolean redelivered) {
-        return new ChunkSplit<>(table, key, index, after, upTo, mark, redelivered);
+            @Nullable Object[] upTo, @Nullable M mark, boolean redelivered, @Nullable String rowFilter) {
+        return new ChunkSplit<>(table, key, index, after, upTo, mark, redelivered, rowFilter);
     }
 
     @Override
@@ -94,6 +103,12 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
         return upTo;
     }
 
+    /** The rows of the range the chunk holds: those this raw SQL condition selects; null for every row. */
+    @Nullable
+    public String rowFilter() {
+        return rowFilter;
+    }
+
     /** What the chunk reflects once read; null while unread. */
     @Nullable
     public M mark() {
@@ -111,7 +126,8 @@ public final class ChunkSplit<M> extends CdcSplit implements Serializable {
             return false;
         }
         return table.equals(c.table) && key.equals(c.key) && index == c.index && Arrays.deepEquals(after, c.after)
-                && Arrays.deepEquals(upTo, c.upTo) && Objects.equals(mark, c.mark) && redelivered == c.redelivered;
+                && Arrays.deepEquals(upTo, c.upTo) && Objects.equals(mark, c.mark) && redelivered == c.redelivered
+                && Objects.equals(rowFilter, c.rowFilter);
     }
 
     @Override

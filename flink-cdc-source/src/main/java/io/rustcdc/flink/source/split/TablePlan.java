@@ -18,16 +18,28 @@ public final class TablePlan implements java.io.Serializable {
     private final ChunkKey key;
     private final int nextIndex;
     @Nullable private final Object[] nextAfter;
+    @Nullable private final String rowFilter;
 
     public TablePlan(TableId table, ChunkKey key, int nextIndex, @Nullable Object[] nextAfter) {
+        this(table, key, nextIndex, nextAfter, null);
+    }
+
+    public TablePlan(TableId table, ChunkKey key, int nextIndex, @Nullable Object[] nextAfter,
+            @Nullable String rowFilter) {
         this.table = Objects.requireNonNull(table, "table");
         this.key = Objects.requireNonNull(key, "key");
         this.nextIndex = nextIndex;
         this.nextAfter = nextAfter;
+        this.rowFilter = rowFilter;
     }
 
     public static TablePlan start(TableId table, ChunkKey key) {
-        return new TablePlan(table, key, 0, null);
+        return new TablePlan(table, key, 0, null, null);
+    }
+
+    /** The plan of a table's whole snapshot, of the rows {@code rowFilter} selects (null: every row). */
+    public static TablePlan start(TableId table, ChunkKey key, @Nullable String rowFilter) {
+        return new TablePlan(table, key, 0, null, rowFilter);
     }
 
     public TableId table() {
@@ -47,14 +59,24 @@ public final class TablePlan implements java.io.Serializable {
         return nextAfter;
     }
 
+    /**
+     * The row filter of the table's snapshot, fixed when it started (a raw, trusted SQL condition; see
+     * {@link io.rustcdc.flink.source.spi.CatalogSession#readChunk(io.rustcdc.flink.source.spi.TableDescription,
+     * java.util.List, Object[], Object[], String, java.util.function.Consumer)}); null for every row.
+     */
+    @Nullable
+    public String rowFilter() {
+        return rowFilter;
+    }
+
     /** The next chunk, ending at {@code upTo} (null: the rest of the table). */
     public <M> ChunkSplit<M> chunk(@Nullable Object[] upTo) {
-        return ChunkSplit.of(table, key, nextIndex, nextAfter, upTo);
+        return ChunkSplit.of(table, key, nextIndex, nextAfter, upTo, rowFilter);
     }
 
     /** The plan after a chunk ending at {@code upTo} (which must not be null). */
     public TablePlan after(Object[] upTo) {
-        return new TablePlan(table, key, nextIndex + 1, upTo);
+        return new TablePlan(table, key, nextIndex + 1, upTo, rowFilter);
     }
 
     @Override
@@ -64,7 +86,7 @@ public final class TablePlan implements java.io.Serializable {
         }
         TablePlan p = (TablePlan) o;
         return table.equals(p.table) && key.equals(p.key) && nextIndex == p.nextIndex
-                && java.util.Arrays.deepEquals(nextAfter, p.nextAfter);
+                && java.util.Arrays.deepEquals(nextAfter, p.nextAfter) && Objects.equals(rowFilter, p.rowFilter);
     }
 
     @Override

@@ -25,6 +25,51 @@ class ControlFilesTest {
     }
 
     @Test
+    void aRequestsRowFiltersReadBackAsWritten() {
+        ControlRequest r = ControlRequest.request("r-2", List.of("public.a", "public.b"),
+                Map.of("public.b", "region = 'EU' AND note LIKE '%=%'"));
+        assertThat(r.format()).contains("filter.public.b=region = 'EU' AND note LIKE '%=%'\n");
+        ControlRequest read = ControlRequest.parse("r-2", r.format());
+        assertThat(read).isEqualTo(r);
+        assertThat(read.rowFilters()).containsExactly(Map.entry("public.b", "region = 'EU' AND note LIKE '%=%'"));
+        assertThat(ControlRequest.parse("r-3", "operation=request\ntables=public.a\nfilter.public.a = id > 10 \n")
+                .rowFilters()).containsExactly(Map.entry("public.a", "id > 10"));
+        assertThatThrownBy(() -> ControlRequest.parse("r-4", "operation=request\ntables=public.a\nfilter.public.b=x\n"))
+                .isInstanceOf(CdcException.class).hasMessageContaining("r-4").hasMessageContaining("public.b");
+        assertThatThrownBy(() -> ControlRequest.parse("r-5", "operation=pause\ntables=public.a\nfilter.public.a=x\n"))
+                .hasMessageContaining("only a request takes row filters");
+        assertThatThrownBy(() -> ControlRequest.request(List.of("public.a"), Map.of("public.a", "a = 1\nOR b = 2")))
+                .hasMessageContaining("on one line");
+        assertThatThrownBy(() -> ControlRequest.request(List.of("public.a"), Map.of("public.a", " ")))
+                .hasMessageContaining("blank");
+    }
+
+    @Test
+    void theCommandLineTakesRowFiltersForARequest() {
+        ControlRequest r = SnapshotControl.commandLine("request", "public.a", "--filter", "public.b", "region = 'EU'",
+                "public.b");
+        assertThat(r.operation()).isEqualTo(ControlRequest.Operation.REQUEST);
+        assertThat(r.tables()).containsExactly("public.a", "public.b");
+        assertThat(r.rowFilters()).containsExactly(Map.entry("public.b", "region = 'EU'"));
+        assertThat(SnapshotControl.commandLine("pause").tables()).isEmpty();
+        assertThatThrownBy(() -> SnapshotControl.commandLine("stop", "--filter", "public.a", "x = 1"))
+                .hasMessageContaining("only request");
+        assertThatThrownBy(() -> SnapshotControl.commandLine("request", "--filter", "public.a"))
+                .hasMessageContaining("--filter takes a table and a condition");
+        assertThatThrownBy(() -> SnapshotControl.commandLine("explode")).hasMessageContaining("'explode'");
+    }
+
+    @Test
+    void theReadoutKeepsAFilterWithTabsAndLineBreaksOnOneLine() {
+        List<TableReadout> state = List.of(new TableReadout("public.a", TableReadout.SNAPSHOTTING, 2, 1,
+                "a = 'x\ty'\nAND b LIKE 'c\\d'"), new TableReadout("public.b", TableReadout.CAPTURED, 1, 1,
+                TableReadout.NO_FILTER));
+        String text = TableReadout.format(state);
+        assertThat(text.lines()).hasSize(3);
+        assertThat(TableReadout.parse(text)).isEqualTo(state);
+    }
+
+    @Test
     void aMalformedRequestIsRefusedNamingWhatIsWrong() {
         assertThatThrownBy(() -> ControlRequest.parse("x", "operation=snapshot\n")).isInstanceOf(CdcException.class)
                 .hasMessageContaining("x").hasMessageContaining("'snapshot'");

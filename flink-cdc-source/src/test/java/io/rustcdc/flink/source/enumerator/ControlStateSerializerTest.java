@@ -10,10 +10,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Version 3 of the enumerator state: version 2 and the snapshot control's flags. */
+/** Versions 3 and 4 of the enumerator state: version 2 and the snapshot control's flags; then its row filters. */
 class ControlStateSerializerTest {
     private static final EnumeratorStateSerializer<TestPosition, Long> SERIALIZER =
             EnumeratorStateSerializerTest.SERIALIZER;
@@ -30,12 +31,45 @@ class ControlStateSerializerTest {
                 s.inFlight, s.finished, s.streamStatus, s.returnedStream, control);
     }
 
+    /**
+     * The state whose version-4 bytes are kept in test resources; never change it: version 3's, with the
+     * reread's plan filtered (a split format 7 plan) and the row filters of the readout.
+     */
+    static EnumeratorState<TestPosition, Long> sampleWithRowFilters() {
+        EnumeratorState<TestPosition, Long> s = sample();
+        ControlState c = s.control;
+        TablePlan reread = c.rereads().get(0);
+        TablePlan filtered = TablePlan.start(reread.table(), reread.key(), "tenant_id = 42");
+        ControlState control = new ControlState(c.paused(), c.stopped(), List.of(filtered), c.streamSnapshotting(),
+                c.applied(), Map.of(reread.table(), "tenant_id = 42", TableId.of("shop", "public", "items"), ""));
+        return new EnumeratorState<>(s.initialized, s.streamStart, s.history, s.tables, s.plans, s.unassigned,
+                s.inFlight, s.finished, s.streamStatus, s.returnedStream, control);
+    }
+
     @Test
     void theControlFlagsRoundTrip() throws IOException {
-        assertThat(SERIALIZER.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_3);
-        assertSameControl(SERIALIZER.deserialize(3, SERIALIZER.serialize(sample())).control, sample().control);
-        assertThat(SERIALIZER.deserialize(3, SERIALIZER.serialize(EnumeratorState.empty())).control)
+        assertThat(SERIALIZER.getVersion()).isEqualTo(EnumeratorStateSerializer.VERSION_4);
+        assertSameControl(SERIALIZER.deserialize(4, SERIALIZER.serialize(sample())).control, sample().control);
+        assertSameControl(SERIALIZER.deserialize(4, SERIALIZER.serialize(sampleWithRowFilters())).control,
+                sampleWithRowFilters().control);
+        assertThat(SERIALIZER.deserialize(4, SERIALIZER.serialize(EnumeratorState.empty())).control)
                 .isEqualTo(ControlState.EMPTY);
+    }
+
+    @Test
+    void readsBytesWrittenByVersion4() throws IOException {
+        byte[] frozen;
+        try (InputStream in = getClass().getResourceAsStream("/serializer-snapshots/enumerator-state-v4.bin")) {
+            frozen = in.readAllBytes();
+        }
+        EnumeratorState<TestPosition, Long> read = SERIALIZER.deserialize(4, frozen);
+        assertSameControl(read.control, sampleWithRowFilters().control);
+        assertThat(read.control.rereads().get(0).rowFilter()).isEqualTo("tenant_id = 42");
+        assertThat(read.control.rowFilters()).containsEntry(TableId.of("shop", "public", "items"), "");
+        // version 3 knew no row filter: the readout falls back on the configured one
+        try (InputStream in = getClass().getResourceAsStream("/serializer-snapshots/enumerator-state-v3.bin")) {
+            assertThat(SERIALIZER.deserialize(3, in.readAllBytes()).control.rowFilters()).isEmpty();
+        }
     }
 
     @Test
@@ -56,10 +90,12 @@ class ControlStateSerializerTest {
         assertThat(actual.streamSnapshotting()).isEqualTo(expected.streamSnapshotting());
         assertThat(actual.applied()).isEqualTo(expected.applied());
         assertThat(actual.rereads()).isEqualTo(expected.rereads());
+        assertThat(actual.rowFilters()).isEqualTo(expected.rowFilters());
     }
 
-    /** Writes the version-3 bytes; run once, when version 3 was introduced. */
+    /** Writes the current version's bytes (version 4's: {@link #sampleWithRowFilters}); run once per version. */
     public static void main(String[] args) throws IOException {
-        Files.write(Path.of(args[0]).resolve("enumerator-state-v3.bin"), SERIALIZER.serialize(sample()));
+        Files.write(Path.of(args[0]).resolve("enumerator-state-v" + SERIALIZER.getVersion() + ".bin"),
+                SERIALIZER.serialize(sampleWithRowFilters()));
     }
 }

@@ -154,6 +154,38 @@ final class RecordingConnector extends TestConnector {
             }
         }
 
+        /** Row filter {@code even} selects the even keys; one containing {@code bad} the "server" rejects. */
+        @Override
+        @Nullable
+        public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+                int chunkSize, @Nullable String rowFilter) {
+            if (rowFilter == null) {
+                return nextChunkEnd(table, keyColumns, after, chunkSize);
+            }
+            use("nextChunkEnd " + rowFilter);
+            if (!rowFilter.equals("even")) {
+                throw new IllegalStateException("the test connector knows only the row filter 'even'");
+            }
+            synchronized (tables) {
+                NavigableSet<Long> keys = tables.get(table.table());
+                NavigableSet<Long> rest = after == null ? keys : keys.tailSet((Long) after[0], false);
+                int i = 0;
+                for (Long key : rest) {
+                    if (key % 2 == 0 && ++i == chunkSize) {
+                        return new Object[] {key};
+                    }
+                }
+                return null;
+            }
+        }
+
+        @Override
+        @Nullable
+        public String rowFilterProblem(TableDescription table, String rowFilter) {
+            use("rowFilterProblem " + rowFilter);
+            return rowFilter.contains("bad") ? "ERROR: syntax error at or near \"bad\"" : null;
+        }
+
         @Override
         public Long readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
                 @Nullable Object[] upTo, Consumer<ChangeEvent> out) {

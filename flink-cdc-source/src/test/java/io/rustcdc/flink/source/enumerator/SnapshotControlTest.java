@@ -182,6 +182,67 @@ class SnapshotControlTest {
     }
 
     @Test
+    void rowFiltersConfiguredAndRequestedTravelWithThePlansAndShowInTheReadoutAfterARestore() throws Throwable {
+        RecordingConnector connector = connector();
+        SourceSettings settings = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*").chunkSize(5)
+                .tableDiscoveryInterval(Duration.ZERO).rowFilter("s.a", "even").build().settings();
+        EnumeratorState<TestPosition, Long> state;
+        try (EnumeratorHarness h = harness(connector, EnumeratorState.empty(), settings)) {
+            h.enumerator.start();
+            h.runNextCall();
+            assertThat(connector.callsNamed("rowFilterProblem even")).as("checked at the first start").hasSize(1);
+            List<CdcSplit> assigned = run(h, 20);
+            List<ChunkSplit<?>> chunksOfA = assigned.stream().filter(c -> c instanceof ChunkSplit<?> k
+                    && k.table().equals(A)).<ChunkSplit<?>>map(c -> (ChunkSplit<?>) c).toList();
+            // 6 even keys of 12: one chunk of 5 even keys ending at 10, then the rest (a chunk by row count of
+            // every key would end at 5)
+            assertThat(chunksOfA).extracting(c -> c.upTo() == null ? null : c.upTo()[0]).containsExactly(10L, null);
+            assertThat(chunksOfA).allSatisfy(c -> assertThat(c.rowFilter()).isEqualTo("even"));
+            assertThat(assigned.stream().filter(c -> c instanceof ChunkSplit<?> k && k.table().equals(B)))
+                    .allSatisfy(c -> assertThat(((ChunkSplit<?>) c).rowFilter()).isNull());
+            assertThat(readout(h).get("s.a").filter()).isEqualTo("even");
+            assertThat(readout(h).get("s.b").filter()).isEqualTo(TableReadout.NO_FILTER);
+            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), false));
+
+            ControlResult bad = apply(h, ControlRequest.request("f0", List.of("s.a", "s.b"), Map.of("s.b", "bad = 1")));
+            assertThat(bad.applied()).isFalse();
+            assertThat(bad.message()).contains("s.b").contains("f0").contains("bad = 1").contains("syntax error");
+            assertThat(sent(h)).noneMatch(e -> e instanceof TablesRereadEvent);
+
+            ControlResult requested = apply(h, ControlRequest.request("f1", List.of("s.a", "s.b"),
+                    Map.of("s.b", "even")));
+            assertThat(requested.applied()).isTrue();
+            TablesRereadEvent reread = last(h, TablesRereadEvent.class);
+            assertThat(reread.tables()).extracting(TablePlan::table, TablePlan::rowFilter)
+                    .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(A, "even"),
+                            org.assertj.core.groups.Tuple.tuple(B, "even"));
+            assertThat(readout(h).get("s.b").filter()).isEqualTo("even");
+            state = h.checkpoint(3);
+        }
+        assertThat(state.control.rereads()).extracting(TablePlan::rowFilter).containsOnly("even");
+        EnumeratorStateSerializer<TestPosition, Long> serializer = EnumeratorStateSerializerTest.SERIALIZER;
+        state = serializer.deserialize(serializer.getVersion(), serializer.serialize(state));
+        try (EnumeratorHarness h = harness(connector, state, settings)) {
+            h.enumerator.start();
+            h.runAllCalls();
+            assertThat(readout(h).get("s.b").filter()).as("after a restore").isEqualTo("even");
+            assertThat(readout(h).get("s.a").filter()).isEqualTo("even");
+        }
+    }
+
+    @Test
+    void aConfiguredRowFilterTheDatabaseRejectsFailsTheFirstStartNamingTableOptionAndMessage() throws Throwable {
+        SourceSettings settings = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*").chunkSize(5)
+                .tableDiscoveryInterval(Duration.ZERO).rowFilter("s.b", "bad > 2").build().settings();
+        try (EnumeratorHarness h = harness(connector(), EnumeratorState.empty(), settings)) {
+            h.enumerator.start();
+            org.assertj.core.api.Assertions.assertThatThrownBy(h::runNextCall).hasStackTraceContaining("s.b")
+                    .hasStackTraceContaining("rowFilter(\"s.b\", ...)").hasStackTraceContaining("bad > 2")
+                    .hasStackTraceContaining("syntax error");
+        }
+    }
+
+    @Test
     void aRequestThatCannotBeReadOrNamesNoCapturedTableIsRejected() throws Throwable {
         try (EnumeratorHarness h = harness(connector(), EnumeratorState.empty())) {
             h.enumerator.start();
@@ -231,6 +292,11 @@ class SnapshotControlTest {
         SourceSettings settings = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*")
                 .startupMode(mode).chunkSize(5).tableDiscoveryInterval(Duration.ZERO).build()
                 .settings();
+        return harness(connector, state, settings);
+    }
+
+    private EnumeratorHarness harness(RecordingConnector connector, EnumeratorState<TestPosition, Long> state,
+            SourceSettings settings) {
         return new EnumeratorHarness(connector, settings, 1, state,
                 new ControlSettings(ControlDirectory.of(dir.toUri().toString()), Duration.ofMillis(100)));
     }

@@ -211,7 +211,6 @@ public class CdcSplitSerializerTest {
     @Test
     void version7KeepsTheOpenTransaction() throws IOException {
         byte[] frozen = resource("/serializer-snapshots/stream-split-v7.bin");
-        assertThat(SERIALIZER.getVersion()).isEqualTo(7);
         StreamSplit<?, ?> read = (StreamSplit<?, ?>) SERIALIZER.deserialize(7, frozen);
         assertThat(read).isEqualTo(streamInATransaction());
         assertThat(read.openTransaction()).isEqualTo(streamInATransaction().openTransaction());
@@ -226,10 +225,46 @@ public class CdcSplitSerializerTest {
         assertThat(streamInATransaction()).isNotEqualTo(streamWithShapes());
     }
 
+    /** Version 7's sample plus a row filter on a chunk of the handoff and on a plan (version 8 and later). */
+    static StreamSplit<TestPosition, Long> streamWithRowFilters() {
+        StreamSplit<TestPosition, Long> base = streamInATransaction();
+        List<ChunkSplit<Long>> handoff = new java.util.ArrayList<>(base.handoff());
+        ChunkSplit<Long> last = handoff.remove(handoff.size() - 1);
+        handoff.add(ChunkSplit.<Long>of(last.table(), last.key(), last.index(), last.after(), last.upTo(),
+                "region = 'EU' AND note <> '\u00e9\t'").finished(last.mark()));
+        List<TablePlan> adding = new java.util.ArrayList<>(base.adding());
+        TablePlan plan = adding.remove(adding.size() - 1);
+        adding.add(new TablePlan(plan.table(), plan.key(), plan.nextIndex(), plan.nextAfter(), "code LIKE 'a%'"));
+        return StreamSplit.of(base.position(), handoff, base.tables(), base.history(), adding, base.shapes())
+                .withOpenTransaction(base.openTransaction());
+    }
+
+    @Test
+    void version8KeepsRowFilters() throws IOException {
+        assertThat(SERIALIZER.getVersion()).isEqualTo(8);
+        StreamSplit<?, ?> read = (StreamSplit<?, ?>) SERIALIZER.deserialize(8,
+                resource("/serializer-snapshots/stream-split-v8.bin"));
+        assertThat(read).isEqualTo(streamWithRowFilters());
+        assertThat(read.handoff().get(read.handoff().size() - 1).rowFilter()).isEqualTo("region = 'EU' AND note <> '\u00e9\t'");
+        assertThat(read.adding().get(read.adding().size() - 1).rowFilter()).isEqualTo("code LIKE 'a%'");
+        assertThat(read.adding().get(read.adding().size() - 1).chunk(null).rowFilter()).isEqualTo("code LIKE 'a%'");
+        assertThat(roundTrip(streamWithRowFilters())).isEqualTo(streamWithRowFilters());
+        assertThat(streamWithRowFilters()).isNotEqualTo(streamInATransaction());
+        // older versions held none: every row, as they were read
+        StreamSplit<?, ?> v7 = (StreamSplit<?, ?>) SERIALIZER.deserialize(7,
+                resource("/serializer-snapshots/stream-split-v7.bin"));
+        assertThat(v7.handoff()).allSatisfy(c -> assertThat(c.rowFilter()).isNull());
+        assertThat(v7.adding()).allSatisfy(p -> assertThat(p.rowFilter()).isNull());
+        ChunkSplit<Long> chunk = ChunkSplit.<Long>of(ORDERS, streamWithShapes().handoff().get(0).key(), 3, null, null,
+                "x > 1");
+        assertThat(roundTrip(chunk)).isEqualTo(chunk);
+        assertThat(roundTrip(chunk.finished(7L).redelivered())).isEqualTo(chunk.finished(7L).redelivered());
+    }
+
     @Test
     void refusesUnknownVersions() {
-        assertThatThrownBy(() -> SERIALIZER.deserialize(8, new byte[0])).isInstanceOf(CdcException.class)
-                .hasMessageContaining("serializer version 8");
+        assertThatThrownBy(() -> SERIALIZER.deserialize(9, new byte[0])).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 9");
     }
 
     private static CdcSplit roundTrip(CdcSplit split) throws IOException {
@@ -247,6 +282,6 @@ public class CdcSplitSerializerTest {
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
         Files.write(dir.resolve("stream-split-v" + SERIALIZER.getVersion() + ".bin"),
-                SERIALIZER.serialize(streamInATransaction()));
+                SERIALIZER.serialize(streamWithRowFilters()));
     }
 }
