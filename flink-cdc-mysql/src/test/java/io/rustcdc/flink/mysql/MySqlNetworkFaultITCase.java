@@ -104,7 +104,8 @@ class MySqlNetworkFaultITCase {
     /**
      * A partition of every connection during the snapshot, longer than {@code read.timeout} (3 s here):
      * the read that waits behind it fails instead of waiting forever (on Oracle MySQL it may be a chunk's
-     * binlog backfill, after its 30 s read timeout), and once the partition ends the job resumes exactly.
+     * binlog backfill, after {@code binlog.read-timeout}, 3 s here too), and once the partition ends the
+     * job resumes exactly.
      */
     @Test
     void partitionDuringTheSnapshotLongerThanTheReadTimeout(@InjectMiniCluster MiniCluster cluster) throws Exception {
@@ -132,7 +133,10 @@ class MySqlNetworkFaultITCase {
     private CdcSource<String, MySqlPosition, MySqlPosition> source(FaultProxy proxy, Duration readTimeout) {
         return CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.builder(db).hostname(proxy.host())
-                        .port(proxy.port()).readTimeout(readTimeout).connectionRetry(ConnectionRetry.none()).build()))
+                        .port(proxy.port()).readTimeout(readTimeout).connectionRetry(ConnectionRetry.none())
+                        // a chunk's binlog backfill (Oracle MySQL) waits behind the partition as long as its reads
+                        .binlogReadTimeout(readTimeout.compareTo(Duration.ofSeconds(30)) < 0 ? readTimeout
+                                : Duration.ofSeconds(30)).build()))
                 .includeTables(db.name() + ".t1", db.name() + ".t2")
                 .chunkSize(500)
                 .deserializer(ChangeEventDeserializer.json())
