@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -156,25 +157,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     @Nullable
     public String rowFilterProblem(TableDescription table, String rowFilter) {
-        try (Statement s = connection.createStatement()) {
-            s.executeQuery("SELECT 1 FROM " + MySqlSql.qualified(table.table()) + " WHERE (" + rowFilter + ") LIMIT 0")
-                    .close();
-            return null;
-        } catch (SQLException e) {
-            if (!stillConnected()) {
-                throw failure(e); // not the condition's fault: the connection is gone
-            }
-            return e.getMessage();
-        }
-    }
-
-    /** Whether the session's connection still answers, after a statement failed. */
-    private boolean stillConnected() {
-        try {
-            return connection.isValid(5);
-        } catch (SQLException e) {
-            return false;
-        }
+        return RowFilters.problem(connection, "SELECT 1 FROM " + MySqlSql.qualified(table.table()) + " WHERE ("
+                + rowFilter + ") LIMIT 0", this::failure);
     }
 
     /** The binlog's end now, with the GTIDs executed before it (see {@link BinlogPositions#current}). */

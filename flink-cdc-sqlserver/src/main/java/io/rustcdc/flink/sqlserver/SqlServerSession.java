@@ -152,25 +152,8 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
     @Override
     @Nullable
     public String rowFilterProblem(TableDescription table, String rowFilter) {
-        try (Statement s = connection.createStatement()) {
-            s.executeQuery("SELECT TOP (0) 1 FROM " + SqlServerSql.qualified(table.table()) + " WHERE (" + rowFilter
-                    + ")").close();
-            return null;
-        } catch (SQLException e) {
-            if (!stillConnected()) {
-                throw failure(e); // not the condition's fault: the connection is gone
-            }
-            return e.getMessage();
-        }
-    }
-
-    /** Whether the session's connection still answers, after a statement failed. */
-    private boolean stillConnected() {
-        try {
-            return connection.isValid(5);
-        } catch (SQLException e) {
-            return false;
-        }
+        return RowFilters.problem(connection, "SELECT TOP (0) 1 FROM " + SqlServerSql.qualified(table.table())
+                + " WHERE (" + rowFilter + ")", this::failure);
     }
 
     private static String orderBy(List<SqlServerColumn> keys) {

@@ -2,6 +2,10 @@ package io.rustcdc.flink.source.spi;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.TableId;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -28,6 +32,32 @@ public final class RowFilters {
     /** {@code " WHERE <condition>"}, or empty when {@code condition} is. */
     public static String where(String condition) {
         return condition.isEmpty() ? "" : " WHERE " + condition;
+    }
+
+    /**
+     * The server's message when {@code probe} (a query over a row filter that returns no row) fails on
+     * {@code connection}, which still answers; null when it runs. When the connection itself is gone,
+     * which is not the condition's fault, the failure is thrown as {@code failure} makes it.
+     */
+    @Nullable
+    public static String problem(Connection connection, String probe, Function<SQLException, RuntimeException> failure) {
+        try (Statement s = connection.createStatement()) {
+            s.executeQuery(probe).close();
+            return null;
+        } catch (SQLException e) {
+            if (!stillConnected(connection)) {
+                throw failure.apply(e);
+            }
+            return e.getMessage();
+        }
+    }
+
+    private static boolean stillConnected(Connection connection) {
+        try {
+            return connection.isValid(5);
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     static CdcException unsupported(TableId table) {
