@@ -113,6 +113,36 @@ class PostgresSqlITCase {
         assertThat((String) rows.get(3).getField("txid")).as("the delete's xid").matches("\\d+");
     }
 
+    /**
+     * {@code 'scan.snapshot.filter'}: the snapshot reads, in chunks, only the rows the condition selects;
+     * the stream goes on with every change, of rows outside the filter too.
+     */
+    @Test
+    void aSnapshotFilterReadsOnlyTheRowsItSelectsAndTheStreamEveryChange() throws Exception {
+        db.execute("CREATE TABLE regions (id int PRIMARY KEY, region text NOT NULL)",
+                "ALTER TABLE regions REPLICA IDENTITY FULL", "ALTER TABLE regions OWNER TO " + db.replicationUser(),
+                "INSERT INTO regions SELECT g, CASE WHEN g % 3 = 0 THEN 'EU' ELSE 'US' END FROM generate_series(1, 300) g");
+        tables.executeSql("CREATE TABLE regions (id INT, region STRING, PRIMARY KEY (id) NOT ENFORCED) "
+                + with("public.regions", "sql_filter", ", 'scan.snapshot.filter' = 'region = ''EU'''"));
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM regions").collect()) {
+            for (int i = 0; i < 100; i++) {
+                rows.add(it.next());
+            }
+            db.execute("INSERT INTO regions VALUES (1000, 'US')");
+            rows.add(it.next());
+        }
+        assertThat(rows.subList(0, 100)).allSatisfy(r -> {
+            assertThat(r.getKind()).isEqualTo(RowKind.INSERT);
+            assertThat(r.getField("region")).isEqualTo("EU");
+        });
+        assertThat(rows.subList(0, 100)).extracting(r -> (Integer) r.getField("id")).doesNotHaveDuplicates()
+                .allMatch(id -> id % 3 == 0);
+        assertThat(rows.get(100).getKind()).isEqualTo(RowKind.INSERT);
+        assertThat(rows.get(100).getField("id")).isEqualTo(1000);
+        assertThat(rows.get(100).getField("region")).isEqualTo("US");
+    }
+
     @Test
     void aggregateOverConcurrentWritesMatchesTheDatabaseInBothChangelogModes() throws Exception {
         db.execute("CREATE TABLE sales (id int PRIMARY KEY, amount numeric(10,2) NOT NULL)",
