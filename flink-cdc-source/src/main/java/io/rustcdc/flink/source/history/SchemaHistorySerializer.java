@@ -129,8 +129,7 @@ public final class SchemaHistorySerializer implements SimpleVersionedSerializer<
             writeNullableString(out, c.newName());
             out.writeInt(c.position());
         }
-        out.writeLong(change.timestamp().getEpochSecond());
-        out.writeInt(change.timestamp().getNano());
+        StateIO.writeInstant(out, change.timestamp());
     }
 
     private static SchemaChange readChange(DataInputView in, int version) throws IOException {
@@ -152,7 +151,7 @@ public final class SchemaHistorySerializer implements SimpleVersionedSerializer<
             int position = in.readInt();
             diff.add(columnChange(type, name, column, newName, position));
         }
-        Instant timestamp = Instant.ofEpochSecond(in.readLong(), in.readInt());
+        Instant timestamp = StateIO.readInstant(in);
         return SchemaChange.restore(kind, table, statement, shape, diff, timestamp);
     }
 

@@ -12,6 +12,7 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionInfo;
 import io.rustcdc.flink.source.model.TransactionMarker;
 import io.rustcdc.flink.source.model.ValueType;
@@ -21,6 +22,7 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -185,17 +187,23 @@ public final class JsonRenderer implements Serializable {
     }
 
     private void writeSource(JsonGenerator g, ChangeEvent e) throws IOException {
-        SourceInfo s = e.source();
+        writeSource(g, e.source(), e.table());
+    }
+
+    /** The {@code source} object: {@code table}'s names when there is one (a transaction marker has none). */
+    static void writeSource(JsonGenerator g, SourceInfo s, @Nullable TableId table) throws IOException {
         g.writeFieldName(SOURCE);
         g.writeStartObject();
         g.writeFieldName(CONNECTOR);
         g.writeString(s.connector());
-        g.writeFieldName(DB);
-        g.writeString(e.table().database());
-        g.writeFieldName(SCHEMA);
-        g.writeString(e.table().schema());
-        g.writeFieldName(TABLE);
-        g.writeString(e.table().table());
+        if (table != null) {
+            g.writeFieldName(DB);
+            g.writeString(table.database());
+            g.writeFieldName(SCHEMA);
+            g.writeString(table.schema());
+            g.writeFieldName(TABLE);
+            g.writeString(table.table());
+        }
         if (s.position() != null) {
             g.writeFieldName(POSITION);
             g.writeString(s.position().toString());

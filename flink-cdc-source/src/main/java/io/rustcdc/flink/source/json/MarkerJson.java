@@ -1,10 +1,8 @@
 package io.rustcdc.flink.source.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionMarker;
-import io.rustcdc.flink.source.model.ValueType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,18 +23,7 @@ final class MarkerJson {
     static void write(JsonGenerator g, TransactionMarker m) throws IOException {
         g.writeStartObject();
         g.writeStringField("op", m.kind() == TransactionMarker.Kind.BEGIN ? "begin" : "end");
-        SourceInfo s = m.source();
-        g.writeObjectFieldStart("source");
-        g.writeStringField("connector", s.connector());
-        if (s.position() != null) {
-            g.writeStringField("position", s.position().toString());
-        }
-        if (s.commitTime() != null) {
-            g.writeStringField("commit_time", TemporalText.instant(s.commitTime(), ValueType.UNSPECIFIED_PRECISION));
-        }
-        g.writeBooleanField("snapshot", false);
-        g.writeStringField("type_mapping", s.typeMapping());
-        g.writeEndObject();
+        JsonRenderer.writeSource(g, m.source(), null);
         g.writeObjectFieldStart("transaction");
         g.writeStringField("id", m.id());
         if (m.kind() == TransactionMarker.Kind.END) {

@@ -86,18 +86,14 @@ final class ChangeEventCodec {
         out.writeBoolean(source.snapshot());
         positions.write(out, source.position());
         Instant commit = source.commitTime();
-        out.writeBoolean(commit != null);
-        if (commit != null) {
-            out.writeLong(commit.getEpochSecond());
-            out.writeInt(commit.getNano());
-        }
+        StateIO.writeNullableInstant(out, commit);
     }
 
     private static SourceInfo readSource(DataInputView in, PositionFormat positions) throws IOException {
         String connector = StateIO.readString(in);
         boolean snapshot = in.readBoolean();
         SourcePosition position = positions.read(in);
-        Instant commit = in.readBoolean() ? Instant.ofEpochSecond(in.readLong(), in.readInt()) : null;
+        Instant commit = StateIO.readNullableInstant(in);
         if (snapshot) {
             if (commit != null) {
                 throw new IOException("A snapshot event with a commit time: the bytes are damaged");

@@ -7,6 +7,7 @@ import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -96,6 +97,29 @@ public final class StateIO {
     @Nullable
     public static String readNullableString(DataInputView in) throws IOException {
         return in.readBoolean() ? readString(in) : null;
+    }
+
+    /** An instant as its epoch second and nano of second. */
+    public static void writeInstant(DataOutputView out, Instant instant) throws IOException {
+        out.writeLong(instant.getEpochSecond());
+        out.writeInt(instant.getNano());
+    }
+
+    public static Instant readInstant(DataInputView in) throws IOException {
+        return Instant.ofEpochSecond(in.readLong(), in.readInt());
+    }
+
+    /** A flag, then the instant as {@link #writeInstant} writes it when there is one. */
+    public static void writeNullableInstant(DataOutputView out, @Nullable Instant instant) throws IOException {
+        out.writeBoolean(instant != null);
+        if (instant != null) {
+            writeInstant(out, instant);
+        }
+    }
+
+    @Nullable
+    public static Instant readNullableInstant(DataInputView in) throws IOException {
+        return in.readBoolean() ? readInstant(in) : null;
     }
 
     public static void writeTableId(DataOutputView out, TableId id) throws IOException {

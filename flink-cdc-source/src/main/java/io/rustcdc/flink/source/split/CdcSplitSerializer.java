@@ -189,11 +189,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         }
         StateIO.writeString(out, open.id());
         StateIO.writeString(out, open.connector());
-        out.writeBoolean(open.commitTime() != null);
-        if (open.commitTime() != null) {
-            out.writeLong(open.commitTime().getEpochSecond());
-            out.writeInt(open.commitTime().getNano());
-        }
+        StateIO.writeNullableInstant(out, open.commitTime());
         out.writeInt(open.eventsPerTable().size());
         for (Map.Entry<TableId, Long> e : open.eventsPerTable().entrySet()) {
             StateIO.writeTableId(out, e.getKey());
@@ -208,7 +204,7 @@ public final class CdcSplitSerializer<P, M> implements SimpleVersionedSerializer
         }
         String id = StateIO.readString(in);
         String connector = StateIO.readString(in);
-        Instant commitTime = in.readBoolean() ? Instant.ofEpochSecond(in.readLong(), in.readInt()) : null;
+        Instant commitTime = StateIO.readNullableInstant(in);
         int tables = StateIO.readCount(in);
         Map<TableId, Long> events = new HashMap<>();
         for (int i = 0; i < tables; i++) {
