@@ -61,6 +61,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private final SnapshotChunks<M> chunks;
     private final StreamOwner<P, M> stream;
     private final SplitRequests<P, M> requests;
+    private final StartGate startGate;
 
     private boolean initialized;
     @Nullable private P streamStart;
@@ -93,9 +94,11 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         this.calls = new WorkerCalls<>(context, worker, connector.name());
         this.controlLoop = control == null ? null : new ControlLoop(context, control, worker, operations,
                 () -> known, connector.name(), calls::closed);
-        // after a restore, chunks handed out may have been emitted by the attempt that failed
+        // after a restore, chunks handed out may have been emitted by the attempt that failed; before the first
+        // start is in a completed checkpoint, nothing goes out that such a sink would keep (see StartGate)
+        this.startGate = new StartGate(!state.initialized && atLeastOnce());
         this.requests = new SplitRequests<>(context, chunks, stream, settings.startupMode().streams(),
-                state.initialized && atLeastOnce());
+                state.initialized && atLeastOnce(), startGate);
         this.initialized = state.initialized;
         this.streamStart = state.streamStart;
         // the configured retention applies to a restored history
@@ -138,6 +141,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         found.plans().forEach(operations::snapshotStarted);
         refreshKnown();
         initialized = true;
+        startGate.arm(System.nanoTime());
         LOG.info("The {} source captures {} tables ({}), startup mode {}{}", connector.name(), tables.size(), tables,
                 settings.startupMode(), streamStart == null ? "" : ", stream from " + streamStart);
         started();

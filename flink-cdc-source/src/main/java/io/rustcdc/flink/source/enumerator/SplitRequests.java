@@ -29,12 +29,14 @@ final class SplitRequests<P, M> {
      */
     private final boolean redeliver;
     private final StreamGate gate = new StreamGate();
+    private final StartGate start;
     /** Subtasks that asked for a split and have none yet. */
     private final TreeSet<Integer> waiting = new TreeSet<>();
 
     SplitRequests(SplitEnumeratorContext<CdcSplit> context, SnapshotChunks<M> chunks, StreamOwner<P, M> stream,
-            boolean streams, boolean redeliver) {
+            boolean streams, boolean redeliver, StartGate start) {
         this.context = context;
+        this.start = start;
         this.chunks = chunks;
         this.stream = stream;
         this.streams = streams;
@@ -56,6 +58,9 @@ final class SplitRequests<P, M> {
      * planned yet: the caller has them planned and calls this again.
      */
     boolean assign(Set<TableId> paused, Supplier<StreamSplit<P, M>> create) {
+        if (!start.mayAssign(System.nanoTime())) {
+            return false; // a checkpoint that holds the first start comes first (see StartGate)
+        }
         for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
             int subtask = it.next();
             if (!context.registeredReaders().containsKey(subtask)) {
@@ -93,18 +98,23 @@ final class SplitRequests<P, M> {
         return false;
     }
 
-    /** Whether readers wait for the stream split behind a gate that no checkpoint opened yet (see {@link StreamGate}). */
+    /**
+     * Whether readers wait behind a gate that no checkpoint opened yet, whose fallback may come: the {@link
+     * StartGate}, or the {@link StreamGate} for the stream split.
+     */
     boolean waitOnGate() {
-        return gate.armed() && !gate.open() && !waiting.isEmpty();
+        return !waiting.isEmpty() && (start.waiting() || (gate.armed() && !gate.open()));
     }
 
     void checkpointTaken(long checkpointId) {
+        start.checkpointTaken(checkpointId);
         gate.checkpointTaken(checkpointId);
     }
 
-    /** A checkpoint completed; true when the gate is open (the stream split may be assigned now). */
+    /** A checkpoint completed; true when a gate is open now that may have held readers back. */
     boolean checkpointCompleted(long checkpointId) {
+        boolean started = start.checkpointCompleted(checkpointId);
         gate.checkpointCompleted(checkpointId);
-        return gate.open();
+        return started || gate.open();
     }
 }

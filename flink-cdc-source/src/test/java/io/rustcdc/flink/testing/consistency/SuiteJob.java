@@ -8,7 +8,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -16,7 +15,6 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.highavailability.nonha.embedded.HaLeadershipControl;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -89,22 +87,6 @@ final class SuiteJob implements AutoCloseable {
             client.getJobExecutionResult().get(); // throws the job's failure
             throw new AssertionError("The job ended by itself");
         }
-    }
-
-    /**
-     * Whether the running job has completed a checkpoint. Before its first one, a failure restarts the
-     * job from nothing: the source snapshots again and streams from a new start, so what the failed
-     * attempt delivered into an at-least-once sink and was deleted in between stays there (no source
-     * state survives to say otherwise; docs/datastream.md).
-     */
-    boolean checkpointed() throws Exception {
-        CheckpointStatsSnapshot stats;
-        try {
-            stats = cluster.getExecutionGraph(client.getJobID()).get(10, TimeUnit.SECONDS).getCheckpointStatsSnapshot();
-        } catch (ExecutionException | TimeoutException notYet) {
-            return false; // e.g. a JobManager just failed over, its leader not there yet
-        }
-        return stats != null && stats.getCounts().getNumberOfCompletedCheckpoints() > 0;
     }
 
     void inject(Workload.Fault fault) throws Exception {
