@@ -11,7 +11,9 @@ import io.rustcdc.flink.testing.transactions.TransactionBoundariesRun;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code scan.transaction-boundaries = preserve} on MariaDB and Oracle MySQL ({@link
  * TransactionBoundariesRun}): each transaction (its XID commit the end) in one checkpoint, one over the
  * bound cut only at multiples of it with its warning; at parallelism 1, and at 3 with the stream on a
- * subtask other than 0.
+ * subtask other than 0; the TaskManager killed twice in each.
  */
 @ExtendWith(MySqlExtension.class)
 @Timeout(400)
@@ -32,14 +34,15 @@ class MySqlTransactionBoundariesITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(3).build());
 
     @Test
-    void atParallelismOneNoTransactionFallsAcrossTwoCheckpoints(MySqlDatabase db) throws Exception {
-        assertThat(TransactionBoundariesRun.run(target(db), "txb_p1", 1)).isZero();
+    void atParallelismOneNoTransactionFallsAcrossTwoCheckpoints(MySqlDatabase db, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        assertThat(TransactionBoundariesRun.run(target(db), "txb_p1", 1, cluster)).isZero();
     }
 
     @Test
-    void withTheStreamOnASubtaskOtherThanTheFirstNoTransactionFallsAcrossTwoCheckpoints(MySqlDatabase db)
-            throws Exception {
-        assertThat(TransactionBoundariesRun.run(target(db), "txb_p3", 3)).isNotZero();
+    void withTheStreamOnASubtaskOtherThanTheFirstNoTransactionFallsAcrossTwoCheckpoints(MySqlDatabase db,
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        assertThat(TransactionBoundariesRun.run(target(db), "txb_p3", 3, cluster)).isNotZero();
     }
 
     private static TransactionBoundariesRun.Target target(MySqlDatabase db) {

@@ -11,7 +11,9 @@ import io.rustcdc.flink.testing.transactions.TransactionBoundariesRun;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * {@code scan.transaction-boundaries = preserve} on PostgreSQL ({@link TransactionBoundariesRun}): each
  * transaction in one checkpoint, one over the bound cut only at multiples of it with its warning; at
- * parallelism 1, and at 3 with the stream on a subtask other than 0.
+ * parallelism 1, and at 3 with the stream on a subtask other than 0; the TaskManager killed twice in each.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(400)
@@ -31,14 +33,15 @@ class PostgresTransactionBoundariesITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(3).build());
 
     @Test
-    void atParallelismOneNoTransactionFallsAcrossTwoCheckpoints(PostgresDatabase db) throws Exception {
-        assertThat(TransactionBoundariesRun.run(target(db), "txb_p1", 1)).isZero();
+    void atParallelismOneNoTransactionFallsAcrossTwoCheckpoints(PostgresDatabase db, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        assertThat(TransactionBoundariesRun.run(target(db), "txb_p1", 1, cluster)).isZero();
     }
 
     @Test
-    void withTheStreamOnASubtaskOtherThanTheFirstNoTransactionFallsAcrossTwoCheckpoints(PostgresDatabase db)
-            throws Exception {
-        assertThat(TransactionBoundariesRun.run(target(db), "txb_p3", 3)).isNotZero();
+    void withTheStreamOnASubtaskOtherThanTheFirstNoTransactionFallsAcrossTwoCheckpoints(PostgresDatabase db,
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        assertThat(TransactionBoundariesRun.run(target(db), "txb_p3", 3, cluster)).isNotZero();
     }
 
     private static TransactionBoundariesRun.Target target(PostgresDatabase db) {

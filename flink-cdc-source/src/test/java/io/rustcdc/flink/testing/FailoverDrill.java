@@ -65,7 +65,6 @@ public final class FailoverDrill {
     }
 
     private static void restartTaskManager(MiniCluster cluster) throws Exception {
-        cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
-        cluster.startTaskManager();
+        TaskManagerLoss.killAndReplace(cluster, Duration.ofSeconds(60));
     }
 }

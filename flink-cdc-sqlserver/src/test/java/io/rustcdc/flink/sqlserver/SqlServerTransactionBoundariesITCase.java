@@ -10,7 +10,9 @@ import io.rustcdc.flink.testing.transactions.TransactionBoundariesRun;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code scan.transaction-boundaries = preserve} on SQL Server ({@link TransactionBoundariesRun}): each
  * transaction in one checkpoint, one over the bound cut only at multiples of it with its warning; pages
  * of 500 rows, so that full pages cut windows inside transactions; at parallelism 1, and at 3 with the
- * stream on a subtask other than 0 (skipped without a server, see {@link SqlServerDatabase}).
+ * stream on a subtask other than 0, the TaskManager killed twice in each (skipped without a server, see
+ * {@link SqlServerDatabase}).
  */
 @ExtendWith(SqlServerExtension.class)
 @Timeout(600)
@@ -31,14 +34,15 @@ class SqlServerTransactionBoundariesITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(3).build());
 
     @Test
-    void atParallelismOneNoTransactionFallsAcrossTwoCheckpoints(SqlServerDatabase db) throws Exception {
-        assertThat(TransactionBoundariesRun.run(target(db), "txb_p1", 1)).isZero();
+    void atParallelismOneNoTransactionFallsAcrossTwoCheckpoints(SqlServerDatabase db, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        assertThat(TransactionBoundariesRun.run(target(db), "txb_p1", 1, cluster)).isZero();
     }
 
     @Test
-    void withTheStreamOnASubtaskOtherThanTheFirstNoTransactionFallsAcrossTwoCheckpoints(SqlServerDatabase db)
-            throws Exception {
-        assertThat(TransactionBoundariesRun.run(target(db), "txb_p3", 3)).isNotZero();
+    void withTheStreamOnASubtaskOtherThanTheFirstNoTransactionFallsAcrossTwoCheckpoints(SqlServerDatabase db,
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        assertThat(TransactionBoundariesRun.run(target(db), "txb_p3", 3, cluster)).isNotZero();
     }
 
     private static TransactionBoundariesRun.Target target(SqlServerDatabase db) {

@@ -2,6 +2,7 @@ package io.rustcdc.flink.testing.consistency;
 
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.testing.FreshCollect;
+import io.rustcdc.flink.testing.TaskManagerLoss;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -94,12 +95,11 @@ final class SuiteJob implements AutoCloseable {
             case TASK_MANAGER_LOSS:
                 long start = System.nanoTime();
                 // Flink's own bound on cancelling a task (task.cancellation.timeout) is 180 s
-                cluster.terminateTaskManager(0).get(180, TimeUnit.SECONDS);
+                TaskManagerLoss.killAndReplace(cluster, Duration.ofMinutes(3));
                 long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
                 if (seconds >= 30) {
-                    System.out.println("  the TaskManager took " + seconds + " s to terminate");
+                    System.out.println("  the TaskManager took " + seconds + " s to terminate and be replaced");
                 }
-                cluster.startTaskManager();
                 break;
             case JOB_MANAGER_FAILOVER:
                 failOverJobManager();
