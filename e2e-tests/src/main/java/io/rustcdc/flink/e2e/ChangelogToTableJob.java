@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.TlsMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -18,7 +19,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>Options ({@code --name value}): hostname, port, database, username, password, slot,
  * publication, tables (comma-separated), chunk-size, parallelism, checkpoint-ms, sink-url,
- * sink-username, sink-password.
+ * sink-username, sink-password; optionally control-path and control-interval-ms (the snapshot control,
+ * docs/operations.md).
  */
 public final class ChangelogToTableJob {
     private ChangelogToTableJob() {}
@@ -35,12 +37,16 @@ public final class ChangelogToTableJob {
                 .publicationName(o.get("publication"))
                 .tlsMode(TlsMode.REQUIRE)
                 .build();
-        CdcSource<String, ?, ?> source = CdcSource.builder()
+        var builder = CdcSource.builder()
                 .connector(PostgresConnector.create(config))
                 .includeTables(o.get("tables").split(","))
                 .chunkSize(Integer.parseInt(o.getOrDefault("chunk-size", "1000")))
-                .deserializer(ChangeEventDeserializer.json())
-                .build();
+                .deserializer(ChangeEventDeserializer.json());
+        if (o.containsKey("control-path")) {
+            builder.controlPath(o.get("control-path"))
+                    .controlInterval(Duration.ofMillis(Long.parseLong(o.getOrDefault("control-interval-ms", "5000"))));
+        }
+        CdcSource<String, ?, ?> source = builder.build();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(Integer.parseInt(o.getOrDefault("parallelism", "2")));
         env.enableCheckpointing(Long.parseLong(o.getOrDefault("checkpoint-ms", "1000")));

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -165,6 +166,28 @@ final class FlinkCluster implements AutoCloseable {
         command.add("org.apache.flink.client.cli.CliFrontend");
         command.addAll(List.of(args));
         return runToEnd(command, "cli", Duration.ofMinutes(3));
+    }
+
+    /**
+     * Runs the snapshot control's command line ({@code SnapshotControl <control path> <operation> ...}) with
+     * {@code jar} (a job jar holding the connector) and Flink's lib/ on the class path, as docs/operations.md
+     * says; returns its exit code and output.
+     */
+    Map.Entry<Integer, String> control(Path jar, String... args) throws Exception {
+        List<String> command = java("control", "");
+        int cp = command.indexOf("-cp") + 1;
+        command.set(cp, jar.toAbsolutePath() + ":" + command.get(cp));
+        command.add("io.rustcdc.flink.source.control.SnapshotControl");
+        command.addAll(List.of(args));
+        Path out = log.resolve("control-" + System.nanoTime() + ".out");
+        Process p = LocalProcesses.start(new ProcessBuilder(LocalProcesses.command("KILL", command, false))
+                .redirectErrorStream(true).redirectOutput(out.toFile()));
+        processes.add(p);
+        if (!p.waitFor(3, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("SnapshotControl " + List.of(args) + " did not end within 3 minutes");
+        }
+        return Map.entry(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
     }
 
     /** Submits a job jar detached and returns its job id. */

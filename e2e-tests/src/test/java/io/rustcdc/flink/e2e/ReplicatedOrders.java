@@ -71,13 +71,24 @@ final class ReplicatedOrders {
      * row never emitted), and after two minutes with the rows that differ.
      */
     void awaitSinkEqualsSource() throws Exception {
+        awaitSinkEqualsSource(false);
+    }
+
+    /**
+     * {@link #awaitSinkEqualsSource()}, with {@code readAgain}: the table was snapshotted again on request, so
+     * its rows, and changes a chunk of that snapshot already showed, may come twice (docs/operations.md, "What
+     * a re-snapshot delivers"); an update or delete of a row never emitted is still a violation.
+     */
+    void awaitSinkEqualsSource(boolean readAgain) throws Exception {
         Map<String, String> expected = sourceRows();
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (true) {
             JsonChangelog changelog = sinkChangelog();
-            if (!changelog.violations().isEmpty()) {
-                throw new AssertionError("The changelog is not exact: " + changelog.violations().subList(0,
-                        Math.min(10, changelog.violations().size())));
+            List<String> violations = changelog.violations().stream()
+                    .filter(v -> !readAgain || !v.matches("(read|insert) of a row already emitted: orders .*")).toList();
+            if (!violations.isEmpty()) {
+                throw new AssertionError("The changelog is not exact: " + violations.subList(0,
+                        Math.min(10, violations.size())));
             }
             Map<String, String> actual = materialized(changelog);
             if (actual.equals(expected)) {
@@ -99,6 +110,16 @@ final class ReplicatedOrders {
     void awaitStreamedChanges() throws Exception {
         Poll.until("the stream's inserts, updates and deletes in the sink", Duration.ofMinutes(3),
                 () -> sinkChangelog().ops().keySet().containsAll(List.of("insert", "update", "delete")));
+    }
+
+    /** How many events of each op the sink holds now. */
+    Map<String, Integer> opsNow() throws SQLException {
+        return sinkChangelog().ops();
+    }
+
+    /** The violations of an exact changelog the sink holds now (see {@code JsonChangelog}). */
+    List<String> violationsNow() throws SQLException {
+        return sinkChangelog().violations();
     }
 
     /** How many events of each op the sink holds, as of the last comparison. */
