@@ -123,7 +123,8 @@ final class PgCatalog {
                     + publication + " SET TABLE " + table.qualifiedName() + " (...)");
         }
         RowShape shape = RowShape.of(table.schema(), table.table(), columns, key);
-        return new PgTable(TableDescription.of(table, shape, RowType.of(names, valueTypes), collationNames), pgTypes);
+        return new PgTable(TableDescription.of(table, shape, RowType.of(names, valueTypes), collationNames), relid,
+                pgTypes);
     }
 
     /** The primary key columns of relation {@code relid}, in key order; empty when it has none. */

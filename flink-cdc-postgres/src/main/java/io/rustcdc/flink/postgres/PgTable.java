@@ -8,13 +8,16 @@ import io.rustcdc.flink.source.spi.TableDescription;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A described table with the PostgreSQL type of each of its columns, in column order. */
+/** A described table with its relation id and the PostgreSQL type of each of its columns, in column order. */
 final class PgTable {
     final TableDescription description;
+    /** Its {@code pg_class} oid: a table dropped and created again under its name has a new one. */
+    final long relationId;
     final List<PgType> types;
 
-    PgTable(TableDescription description, List<PgType> types) {
+    PgTable(TableDescription description, long relationId, List<PgType> types) {
         this.description = description;
+        this.relationId = relationId;
         this.types = List.copyOf(types);
     }
 

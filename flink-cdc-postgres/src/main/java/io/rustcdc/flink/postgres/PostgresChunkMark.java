@@ -10,27 +10,41 @@ import org.apache.flink.annotation.Internal;
  * pg_current_snapshot()}: xmin, xmax and the transactions in progress, as 64-bit xids), and the
  * WAL insert position read right after that snapshot was taken. A transaction is reflected exactly
  * when that snapshot sees it; one whose commit record starts at or after the high LSN cannot be.
- * Immutable.
+ * Also the relation id of the table the chunk read, under the chunk's lock: a table dropped and created
+ * again under its name between two chunks has another, which the stream may never show (pgoutput sends
+ * no DROP). Immutable.
  */
 @Internal
 public final class PostgresChunkMark implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /** No relation id: a mark read from state written before marks kept one (PostgreSQL's InvalidOid). */
+    public static final long UNKNOWN_RELATION = 0;
+
     private final long xmin;
     private final long xmax;
     private final long[] inProgress;
     private final Lsn highLsn;
+    /** The {@code pg_class} oid of the table read; {@link #UNKNOWN_RELATION} in a mark of state version 1. */
+    private final long relationId;
 
-    private PostgresChunkMark(long xmin, long xmax, long[] inProgress, Lsn highLsn) {
+    private PostgresChunkMark(long xmin, long xmax, long[] inProgress, Lsn highLsn, long relationId) {
         this.xmin = xmin;
         this.xmax = xmax;
         this.inProgress = inProgress.clone();
         Arrays.sort(this.inProgress);
         this.highLsn = Objects.requireNonNull(highLsn, "highLsn");
+        this.relationId = relationId;
     }
 
+    /** A mark without a relation id ({@link #UNKNOWN_RELATION}), as state version 1 held it. */
     public static PostgresChunkMark of(long xmin, long xmax, long[] inProgress, Lsn highLsn) {
-        return new PostgresChunkMark(xmin, xmax, inProgress, highLsn);
+        return new PostgresChunkMark(xmin, xmax, inProgress, highLsn, UNKNOWN_RELATION);
+    }
+
+    /** The same mark, of a chunk read from relation {@code relationId}. */
+    public PostgresChunkMark ofRelation(long relationId) {
+        return new PostgresChunkMark(xmin, xmax, inProgress, highLsn, relationId);
     }
 
     /** Parses {@code pg_current_snapshot()} text, {@code xmin:xmax:xip,xip}. */
@@ -42,7 +56,7 @@ public final class PostgresChunkMark implements Serializable {
         long[] xip = parts[2].isEmpty()
                 ? new long[0]
                 : Arrays.stream(parts[2].split(",")).mapToLong(Long::parseLong).toArray();
-        return new PostgresChunkMark(Long.parseLong(parts[0]), Long.parseLong(parts[1]), xip, highLsn);
+        return new PostgresChunkMark(Long.parseLong(parts[0]), Long.parseLong(parts[1]), xip, highLsn, UNKNOWN_RELATION);
     }
 
     /**
@@ -87,18 +101,24 @@ public final class PostgresChunkMark implements Serializable {
         return highLsn;
     }
 
+    /** The relation id of the table the chunk read; {@link #UNKNOWN_RELATION} when the mark's state did not hold it. */
+    public long relationId() {
+        return relationId;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof PostgresChunkMark)) {
             return false;
         }
         PostgresChunkMark m = (PostgresChunkMark) o;
-        return xmin == m.xmin && xmax == m.xmax && Arrays.equals(inProgress, m.inProgress) && highLsn.equals(m.highLsn);
+        return xmin == m.xmin && xmax == m.xmax && Arrays.equals(inProgress, m.inProgress) && highLsn.equals(m.highLsn)
+                && relationId == m.relationId;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(xmin, xmax, Arrays.hashCode(inProgress), highLsn);
+        return Objects.hash(xmin, xmax, Arrays.hashCode(inProgress), highLsn, relationId);
     }
 
     @Override
@@ -107,6 +127,7 @@ public final class PostgresChunkMark implements Serializable {
         for (int i = 0; i < inProgress.length; i++) {
             sb.append(i == 0 ? "" : ",").append(inProgress[i]);
         }
-        return sb.append(" @").append(highLsn).toString();
+        sb.append(" @").append(highLsn);
+        return (relationId == UNKNOWN_RELATION ? sb : sb.append(" relation ").append(relationId)).toString();
     }
 }

@@ -94,6 +94,13 @@ public final class PostgresConnector implements CdcConnector<PostgresPosition, P
         return PostgresPosition.at(mark.highLsn());
     }
 
+    /** The relation id the chunk read under its lock; null in a mark from state version 1, which did not keep it. */
+    @Override
+    public Object tableIdentity(PostgresChunkMark mark) {
+        long relid = mark.relationId();
+        return relid == PostgresChunkMark.UNKNOWN_RELATION ? null : "relation id " + relid;
+    }
+
     @Override
     public String toString() {
         return "PostgresConnector{" + config + "}";

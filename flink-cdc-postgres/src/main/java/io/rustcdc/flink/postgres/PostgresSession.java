@@ -178,10 +178,11 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             return JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_REPEATABLE_READ, true, () -> {
                 PgChunkLock.take(connection, table.table()); // before the snapshot: no DDL between it and the read
                 PostgresChunkMark mark = snapshotMark();
-                // described inside the chunk's snapshot: the rows carry the shape they were read with
+                // described inside the chunk's snapshot: the rows carry the shape they were read with; the relation
+                // id is the locked table's, which the framework compares across the table's chunks
                 PgTable now = catalog.describe(table.table(), publicationIfExists());
                 copyChunk(now, keyColumns, after, upTo, rowFilter, out);
-                return mark;
+                return mark.ofRelation(now.relationId);
             });
         } catch (SQLException e) {
             throw failure(e);

@@ -87,4 +87,19 @@ class PostgresChunkMarkTest {
         assertThat(after.widen(0xFFFFFFF0L)).isEqualTo(EPOCH - 16);
         assertThat(after.widen(11)).isEqualTo(EPOCH + 11);
     }
+
+    @Test
+    void theRelationIdNamesTheTableTheChunkReadForTheFrameworksComparison() {
+        PostgresChunkMark mark = PostgresChunkMark.parse("100:110:", HIGH);
+        PostgresChunkMark read = mark.ofRelation(16384);
+        assertThat(read.relationId()).isEqualTo(16384);
+        assertThat(read).isNotEqualTo(mark).isNotEqualTo(mark.ofRelation(16390)).isEqualTo(mark.ofRelation(16384));
+        assertThat(read.reflects(101, BEFORE_HIGH)).isEqualTo(mark.reflects(101, BEFORE_HIGH));
+        assertThat(read.toString()).isEqualTo("100:110: @0/23C65238 relation 16384");
+        PostgresConnector connector = PostgresConnector.create(PostgresSourceConfig.builder().hostname("h").database("d")
+                .username("u").password(io.rustcdc.flink.source.Secret.of("p")).build());
+        assertThat(connector.tableIdentity(read)).isEqualTo("relation id 16384")
+                .isEqualTo(connector.tableIdentity(PostgresChunkMark.of(1, 2, new long[0], HIGH).ofRelation(16384)));
+        assertThat(connector.tableIdentity(mark)).as("a mark of state version 1").isNull();
+    }
 }

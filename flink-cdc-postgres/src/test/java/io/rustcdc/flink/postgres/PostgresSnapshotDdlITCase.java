@@ -7,20 +7,34 @@ import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.RestartingJob;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * DDL on a table while its snapshot chunks are read. A chunk takes the table's ACCESS SHARE lock
@@ -28,11 +42,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * ends before the chunk's snapshot: the chunk's rows, its shape and its mark agree. A statement
  * waiting when the chunk starts is not read through an older snapshot (a rewriting ALTER would leave
  * the table looking empty to it: rows silently lost). A table gone between chunks fails the read
- * naming the table.
+ * naming the table. A table replaced under its name between chunks (dropped and created again) gives
+ * the later chunks' marks another relation id, and the job fails when such a chunk is reported, also
+ * when the old table had no change in the WAL after the stream's start (pgoutput then shows nothing).
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(120)
 class PostgresSnapshotDdlITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1).build());
+
+    @AfterEach
+    void openTheGate() {
+        GatedJson.held = false;
+    }
 
     @Test
     void aChunkStartedWhileARewritingAlterHoldsTheTableReadsTheTableAfterIt(PostgresDatabase db) throws Exception {
@@ -79,6 +103,127 @@ class PostgresSnapshotDdlITCase {
             db.execute("ALTER TABLE moved RENAME TO moved_away");
             assertThatThrownBy(() -> session.readChunk(moved, List.of("id"), new Object[] {1L}, null, e -> { }))
                     .hasMessageContaining("Table public.moved was dropped or renamed while its snapshot was read");
+        }
+    }
+
+    /**
+     * The relation id of each chunk's mark is the table it read under its lock: the same across a rewriting
+     * ALTER (the table keeps its oid), another after the table was dropped and created again.
+     */
+    @Test
+    void aChunkMarkCarriesTheRelationIdOfTheTableItRead(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE rel (id int PRIMARY KEY, b int)", "INSERT INTO rel SELECT g, g FROM generate_series(1, 6) g",
+                "ALTER TABLE rel OWNER TO " + db.replicationUser());
+        long before = relationId(db, "rel");
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).build());
+        TableId table = TableId.of(db.name(), "public", "rel");
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
+            TableDescription described = session.describe(table);
+            PostgresChunkMark first = session.readChunk(described, List.of("id"), null, new Object[] {2L}, e -> { });
+            db.execute("ALTER TABLE rel ALTER COLUMN b TYPE bigint"); // rewrites the table under the same oid
+            PostgresChunkMark second = session.readChunk(described, List.of("id"), new Object[] {2L}, new Object[] {4L},
+                    e -> { });
+            replace(db, "rel", "CREATE TABLE rel (id int PRIMARY KEY, b int)");
+            List<ChangeEvent> rows = new CopyOnWriteArrayList<>();
+            PostgresChunkMark third = session.readChunk(described, List.of("id"), new Object[] {4L}, null, rows::add);
+            assertThat(first.relationId()).isEqualTo(before).isEqualTo(second.relationId());
+            assertThat(third.relationId()).isEqualTo(relationId(db, "rel")).isNotEqualTo(before);
+            assertThat(connector.tableIdentity(first)).isEqualTo(connector.tableIdentity(second))
+                    .isNotEqualTo(connector.tableIdentity(third));
+            assertThat(rows).extracting(e -> e.after().get("b")).as("the new table's rows").containsOnly(-1L);
+        }
+    }
+
+    /**
+     * The silent case before: the table dropped and created again (with rows) between two chunks, no
+     * change of the old table after the stream's start, so the stream never shows the old relation. The
+     * reader holds its first chunk's rows in a gate (the chunk read, its transaction ended, the next not
+     * asked for) while the table is replaced; the next chunk reads the new table and the job fails once,
+     * naming the table, both relation ids and the remedy.
+     */
+    @Test
+    void aTableReplacedBetweenChunksWithoutAChangeInTheStreamFailsTheJob(PostgresDatabase db,
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        db.execute("CREATE TABLE swap (id int PRIMARY KEY, b int)",
+                "INSERT INTO swap SELECT g, g FROM generate_series(1, 6) g",
+                "ALTER TABLE swap OWNER TO " + db.replicationUser());
+        long old = relationId(db, "swap");
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "swap")))
+                .includeTables("public.swap")
+                .chunkSize(2)
+                .deserializer(new GatedJson())
+                .build();
+        GatedJson.held = true;
+        GatedJson.ARRIVED.set(0);
+        try (RestartingJob job = RestartingJob.start(cluster, source)) {
+            Poll.until("the first chunk's rows reach the gate", Duration.ofSeconds(60), () -> GatedJson.ARRIVED.get() > 0);
+            Poll.until("the first chunk's transaction ends", Duration.ofSeconds(30), () -> locksOn(db, "swap") == 0);
+            replace(db, "swap", "CREATE TABLE swap (id int PRIMARY KEY, b int)");
+            long replaced = relationId(db, "swap");
+            GatedJson.held = false;
+            CdcException failure = job.awaitFailure(Duration.ofSeconds(60));
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.STATE);
+            assertThat(failure).hasMessageContaining("Table public.swap was replaced while its snapshot was read")
+                    .hasMessageContaining("its chunks come from two tables (chunk 0 from relation id " + old
+                            + ", chunk 1 from relation id " + replaced + ")")
+                    .hasMessageContaining("Start the source without state to snapshot the table again")
+                    .hasMessageContaining("or leave the table out");
+            assertThat(job.failures()).as("final: not restarted").isEqualTo(1);
+        }
+    }
+
+    /** Drops {@code table} and creates it again with {@code create}, with rows 1 to 6 whose b is -1, in one transaction. */
+    private static void replace(PostgresDatabase db, String table, String create) throws Exception {
+        try (Connection c = db.admin(); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("DROP TABLE " + table);
+            s.execute(create);
+            s.execute("INSERT INTO " + table + " SELECT g, -1 FROM generate_series(1, 6) g");
+            s.execute("ALTER TABLE " + table + " OWNER TO " + db.replicationUser());
+            c.commit();
+        }
+    }
+
+    private static long relationId(PostgresDatabase db, String table) throws Exception {
+        try (Connection c = db.admin(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT '" + table + "'::regclass::oid")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** How many locks any session holds or waits for on {@code table}. */
+    private static int locksOn(PostgresDatabase db, String table) throws Exception {
+        try (Connection c = db.admin(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_locks WHERE relation = '" + table + "'::regclass")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /**
+     * Native JSON whose every event waits while {@link #held}, in the reader's task thread: the reader
+     * emits no chunk's end and asks for no next chunk meanwhile. The job runs in the test's JVM.
+     */
+    private static final class GatedJson implements ChangeEventDeserializer<String> {
+        private static final long serialVersionUID = 1L;
+        static volatile boolean held;
+        static final AtomicInteger ARRIVED = new AtomicInteger();
+        private final ChangeEventDeserializer<String> json = ChangeEventDeserializer.json();
+
+        @Override
+        public void deserialize(ChangeEvent event, Collector<String> out) throws Exception {
+            ARRIVED.incrementAndGet();
+            while (held) {
+                Thread.sleep(20);
+            }
+            json.deserialize(event, out);
+        }
+
+        @Override
+        public TypeInformation<String> producedType() {
+            return json.producedType();
         }
     }
 

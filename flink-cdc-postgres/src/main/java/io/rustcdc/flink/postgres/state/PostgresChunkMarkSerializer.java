@@ -16,7 +16,9 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
 
     /** xmin, xmax, count and in-progress xids, high LSN. */
     static final int VERSION_1 = 1;
-    static final int CURRENT_VERSION = VERSION_1;
+    /** Version 1, then the relation id of the table the chunk read (a mark of version 1 has none). */
+    static final int VERSION_2 = 2;
+    static final int CURRENT_VERSION = VERSION_2;
 
     @Override
     public int getVersion() {
@@ -26,7 +28,7 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
     @Override
     public byte[] serialize(PostgresChunkMark mark) throws IOException {
         long[] xip = mark.inProgress();
-        DataOutputSerializer out = new DataOutputSerializer(28 + 8 * xip.length);
+        DataOutputSerializer out = new DataOutputSerializer(36 + 8 * xip.length);
         out.writeLong(mark.xmin());
         out.writeLong(mark.xmax());
         out.writeInt(xip.length);
@@ -34,6 +36,7 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
             out.writeLong(x);
         }
         out.writeLong(mark.highLsn().asLong());
+        out.writeLong(mark.relationId());
         return out.getCopyOfBuffer();
     }
 
@@ -42,6 +45,8 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
         switch (version) {
             case VERSION_1:
                 return deserializeVersion1(serialized);
+            case VERSION_2:
+                return deserializeVersion2(serialized);
             default:
                 throw StateIO.unknownVersion("a PostgreSQL chunk mark", version, CURRENT_VERSION);
         }
@@ -49,14 +54,26 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
 
     private static PostgresChunkMark deserializeVersion1(byte[] serialized) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(serialized);
+        PostgresChunkMark mark = readSnapshotAndLsn(in);
+        StateIO.requireFullyRead(in, "a PostgreSQL chunk mark");
+        return mark;
+    }
+
+    private static PostgresChunkMark deserializeVersion2(byte[] serialized) throws IOException {
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        PostgresChunkMark mark = readSnapshotAndLsn(in).ofRelation(in.readLong());
+        StateIO.requireFullyRead(in, "a PostgreSQL chunk mark");
+        return mark;
+    }
+
+    /** The fields of version 1: a mark without a relation id. */
+    private static PostgresChunkMark readSnapshotAndLsn(DataInputDeserializer in) throws IOException {
         long xmin = in.readLong();
         long xmax = in.readLong();
         long[] xip = new long[StateIO.readCount(in)];
         for (int i = 0; i < xip.length; i++) {
             xip[i] = in.readLong();
         }
-        Lsn high = Lsn.valueOf(in.readLong());
-        StateIO.requireFullyRead(in, "a PostgreSQL chunk mark");
-        return PostgresChunkMark.of(xmin, xmax, xip, high);
+        return PostgresChunkMark.of(xmin, xmax, xip, Lsn.valueOf(in.readLong()));
     }
 }

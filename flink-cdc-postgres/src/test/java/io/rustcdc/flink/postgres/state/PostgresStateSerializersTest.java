@@ -17,6 +17,8 @@ class PostgresStateSerializersTest {
     /** Version-1 bytes of {@code 100:110:105,107 @ 0/500}; never change them. */
     private static final String MARK_V1 = "0000000000000064" + "000000000000006e" + "00000002" + "0000000000000069"
             + "000000000000006b" + "0000000000000500";
+    /** Version-2 bytes of {@code 100:110:105,107 @ 0/500} of relation 16384; never change them. */
+    private static final String MARK_V2 = MARK_V1 + "0000000000004000";
 
     @Test
     void positionRoundTripsAndReadsVersion1Bytes() throws IOException {
@@ -34,11 +36,18 @@ class PostgresStateSerializersTest {
 
     @Test
     void markRoundTripsAndReadsVersion1Bytes() throws IOException {
-        PostgresChunkMark mark = PostgresChunkMark.parse("100:110:105,107", Lsn.valueOf("0/500"));
+        PostgresChunkMark mark = PostgresChunkMark.parse("100:110:105,107", Lsn.valueOf("0/500")).ofRelation(16384);
         PostgresChunkMarkSerializer s = PostgresChunkMarkSerializer.INSTANCE;
+        assertThat(s.getVersion()).isEqualTo(2);
         assertThat(s.deserialize(s.getVersion(), s.serialize(mark))).isEqualTo(mark);
-        assertThat(HexFormat.of().formatHex(s.serialize(mark))).isEqualTo(MARK_V1);
-        assertThat(s.deserialize(1, HexFormat.of().parseHex(MARK_V1))).isEqualTo(mark);
+        assertThat(HexFormat.of().formatHex(s.serialize(mark))).isEqualTo(MARK_V2);
+        assertThat(s.deserialize(2, HexFormat.of().parseHex(MARK_V2))).isEqualTo(mark);
+        // version 1 kept no relation id: the mark reads without one
+        PostgresChunkMark v1 = s.deserialize(1, HexFormat.of().parseHex(MARK_V1));
+        assertThat(v1).isEqualTo(PostgresChunkMark.parse("100:110:105,107", Lsn.valueOf("0/500")));
+        assertThat(v1.relationId()).isEqualTo(PostgresChunkMark.UNKNOWN_RELATION);
+        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex(MARK_V2))).hasMessageContaining("unread bytes");
+        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(MARK_V1))).isInstanceOf(IOException.class);
         assertThatThrownBy(() -> s.deserialize(7, new byte[0])).isInstanceOf(CdcException.class);
     }
 }

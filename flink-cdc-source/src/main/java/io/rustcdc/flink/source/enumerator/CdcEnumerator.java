@@ -85,7 +85,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         this.context = context;
         this.connector = connector;
         this.settings = settings;
-        this.chunks = new SnapshotChunks<>(state);
+        this.chunks = new SnapshotChunks<>(state, connector::tableIdentity);
         this.stream = new StreamOwner<>(context, atLeastOnce(), state.streamStatus, state.returnedStream);
         this.operations = new SnapshotOperations(new OperationsView<>(chunks, stream, tables,
                 settings.startupMode().streams(), () -> known, table -> accept(List.of(table), false),

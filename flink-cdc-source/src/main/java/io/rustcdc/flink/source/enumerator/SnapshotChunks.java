@@ -1,6 +1,8 @@
 package io.rustcdc.flink.source.enumerator;
 
+import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.split.ChunkOrigins;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.TablePlan;
 import java.util.ArrayDeque;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.MetricGroup;
@@ -25,6 +28,10 @@ import org.apache.flink.metrics.MetricGroup;
  *
  * <p>A plan stays here, unchanged, while the worker plans chunks from it: a checkpoint taken then
  * holds the plan as it was, and a restored enumerator plans those chunks again.
+ *
+ * <p>Each chunk read is checked against the table's chunks read before it ({@link ChunkOrigins}): a
+ * table replaced under its name between two chunks fails the job when the second one is reported,
+ * with or without a stream after the snapshot.
  */
 @Internal
 final class SnapshotChunks<M> {
@@ -38,12 +45,16 @@ final class SnapshotChunks<M> {
     @Nullable private TablePlan planning;
     /** Tables whose snapshot was stopped: chunks of theirs reported read or handed back are dropped. */
     private final Set<TableId> dropped = new HashSet<>();
+    /** The table each table's read chunks came from. */
+    private final ChunkOrigins<M> origins;
 
-    SnapshotChunks(EnumeratorState<?, M> state) {
+    /** @param tableIdentity the connector's {@code tableIdentity} */
+    SnapshotChunks(EnumeratorState<?, M> state, Function<? super M, ?> tableIdentity) {
+        this.origins = new ChunkOrigins<>(tableIdentity);
         plans.addAll(state.plans);
         unassigned.addAll(state.unassigned);
         state.inFlight.forEach(c -> inFlight.put(c.splitId(), c));
-        state.finished.forEach(c -> finished.put(c.splitId(), c));
+        state.finished.forEach(this::finish);
     }
 
     void addPlans(Collection<TablePlan> tablePlans) {
@@ -125,6 +136,7 @@ final class SnapshotChunks<M> {
         plans.removeIf(p -> p.table().equals(table) && p != planning);
         unassigned.removeIf(c -> c.table().equals(table));
         finished.values().removeIf(c -> c.table().equals(table));
+        origins.forget(table);
     }
 
     /** {@code table} is snapshotted again from its start: its chunks are no longer dropped. */
@@ -169,7 +181,7 @@ final class SnapshotChunks<M> {
         if (chunk.mark() == null) {
             unassigned.addFirst(toAssign);
         } else {
-            finished.put(chunk.splitId(), chunk);
+            finish(chunk);
         }
     }
 
@@ -179,8 +191,23 @@ final class SnapshotChunks<M> {
             chunksRead.merge(chunk.table(), 1, Integer::sum);
         }
         if (!dropped.contains(chunk.table())) {
-            finished.put(chunk.splitId(), chunk);
+            finish(chunk);
         }
+    }
+
+    /**
+     * A read chunk kept for the stream's handoff, once it is known to come from the same table as its
+     * table's other chunks.
+     *
+     * @throws FinalFailure when it does not (the job fails: a restore would read the same two tables)
+     */
+    private void finish(ChunkSplit<M> chunk) {
+        try {
+            origins.read(chunk);
+        } catch (RuntimeException e) {
+            throw FinalFailure.markUnchecked(e);
+        }
+        finished.put(chunk.splitId(), chunk);
     }
 
     /** Whether chunks are being read. */
@@ -192,6 +219,7 @@ final class SnapshotChunks<M> {
     List<ChunkSplit<M>> takeFinished() {
         List<ChunkSplit<M>> read = new ArrayList<>(finished.values());
         finished.clear();
+        origins.clear(); // the stream's handoff compares the chunks of tables added from now on
         return read;
     }
 

@@ -11,6 +11,7 @@ import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.ChunkOrigins;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
@@ -53,14 +54,17 @@ import org.apache.flink.annotation.Internal;
  * {@linkplain ChunkSplit#isRedelivered() redelivered}, and so is every chunk of a table whose
  * snapshot was under way when the stream split was restored, or that the enumerator hands again to
  * a restored stream (see {@link #startTable}): no change of their keys is left out,
- * since the rows the failed attempt emitted may be older than what the new read shows. Not
- * thread-safe.
+ * since the rows the failed attempt emitted may be older than what the new read shows.
+ *
+ * <p>A chunk of a table being added that was read from another table than the table's earlier chunks
+ * (one replaced under its name between them, {@link ChunkOrigins}) fails the source. Not thread-safe.
  */
 @Internal
 final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializable> {
     private final CdcConnector<P, M> connector;
     private final Map<TableId, TableChunks> tables = new HashMap<>();
     private final Map<TableId, P> ends = new HashMap<>();
+    private final ChunkOrigins<M> origins;
 
     /**
      * @param chunks the read chunks of every table in the handoff
@@ -77,6 +81,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     Handoff(CdcConnector<P, M> connector, List<ChunkSplit<M>> chunks, List<TablePlan> adding,
             java.util.Set<TableId> captured, boolean redeliverAdding) {
         this.connector = connector;
+        this.origins = new ChunkOrigins<>(connector::tableIdentity);
         for (TablePlan plan : adding) {
             TableChunks t = new TableChunks(plan.key(), new ArrayList<>(), false);
             t.redelivering = redeliverAdding || captured.contains(plan.table());
@@ -84,6 +89,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         }
         Map<TableId, List<ChunkSplit<M>>> byTable = new HashMap<>();
         for (ChunkSplit<M> c : chunks) {
+            origins.read(c);
             byTable.computeIfAbsent(c.table(), t -> new ArrayList<>()).add(c);
         }
         byTable.forEach((table, list) -> {
@@ -118,21 +124,25 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         t.redelivering = true;
         tables.put(table, t);
         ends.remove(table);
+        origins.forget(table);
     }
 
     /** Forgets a table whose snapshot was stopped: its changes are emitted as they come, if it is captured. */
     void dropTable(TableId table) {
         tables.remove(table);
         ends.remove(table);
+        origins.forget(table);
     }
 
     /**
      * Adds a chunk of a table being added, read after every change emitted so far; {@code last}
      * completes the table.
      *
-     * @throws CdcException when a change dropped for this chunk is not in it
+     * @throws CdcException when a change dropped for this chunk is not in it, or the chunk was read from
+     *     another table than the table's chunks before it
      */
     void addChunk(ChunkSplit<M> chunk, boolean last) {
+        origins.read(chunk);
         TableChunks t = tables.get(chunk.table());
         t.chunks.add(t.redelivering ? chunk.redelivered() : chunk);
         for (Iterator<Pending<P>> it = t.pending.iterator(); it.hasNext(); ) {
@@ -175,6 +185,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             Map.Entry<TableId, P> e = it.next();
             if (e.getValue().compareTo(position) <= 0) {
                 tables.remove(e.getKey());
+                origins.forget(e.getKey());
                 it.remove();
             }
         }

@@ -110,6 +110,11 @@ public final class RetryingConnector<P extends SourcePosition & Comparable<P>, M
     }
 
     @Override
+    public Object tableIdentity(M mark) {
+        return connector.tableIdentity(mark);
+    }
+
+    @Override
     public String toString() {
         return connector + " (" + policy + ")";
     }

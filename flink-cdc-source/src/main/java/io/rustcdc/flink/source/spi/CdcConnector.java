@@ -3,6 +3,7 @@ package io.rustcdc.flink.source.spi;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.SourcePosition;
 import java.io.Serializable;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
@@ -84,4 +85,17 @@ public interface CdcConnector<P extends SourcePosition & Comparable<P>, M extend
      * stream is there, the chunk needs no more handoff decisions.
      */
     P handoffEnd(M mark);
+
+    /**
+     * The table a chunk read with {@code mark} was read from, as the database tells tables apart where
+     * one can be dropped and another created under its name between two chunks without the change stream
+     * saying so (PostgreSQL: its relation id); null when the mark does not say (the default; a mark from
+     * state written before the connector kept it). The framework compares it across one table's chunks
+     * ({@code equals}): chunks read from two tables fail the source, since no changelog shows them
+     * exactly. Its {@code toString} names it in that failure's message.
+     */
+    @Nullable
+    default Object tableIdentity(M mark) {
+        return null;
+    }
 }

@@ -236,7 +236,10 @@ class HandoffTest {
         return ChangeEvent.builder(Op.UPDATE, T, SourceInfo.stream("x", at5, null)).before(row(from)).after(row(to)).build();
     }
 
-    /** A mark is the set of positions the chunk reflects. */
+    /**
+     * A mark is the set of positions the chunk reflects, and a negative number in it, if any, names the
+     * table the chunk was read from ({@link CdcConnector#tableIdentity}).
+     */
     static final class FakeConnector implements CdcConnector<TestPosition, HashSet<Long>> {
         private static final long serialVersionUID = 1L;
 
@@ -278,6 +281,11 @@ class HandoffTest {
         @Override
         public TestPosition handoffEnd(HashSet<Long> mark) {
             return new TestPosition(new ArrayList<>(mark).stream().mapToLong(Long::longValue).max().orElse(0) + 1);
+        }
+
+        @Override
+        public Object tableIdentity(HashSet<Long> mark) {
+            return mark.stream().filter(v -> v < 0).findFirst().map(v -> "table " + -v).orElse(null);
         }
     }
 }

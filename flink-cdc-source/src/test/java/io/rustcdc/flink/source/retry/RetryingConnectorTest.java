@@ -197,6 +197,19 @@ class RetryingConnectorTest {
     }
 
     /** Keeps the counters and gauges registered, to read them. */
+    /**
+     * The wrapper overrides every method of the SPI: a default left to the interface would answer for
+     * the connector without asking it (a table identity of null turns a check off).
+     */
+    @Test
+    void everyMethodOfTheSpiIsPassedOnToTheConnector() throws NoSuchMethodException {
+        for (java.lang.reflect.Method m : CdcConnector.class.getMethods()) {
+            assertThat(RetryingConnector.class.getMethod(m.getName(), m.getParameterTypes()).getDeclaringClass())
+                    .as(m.getName()).isEqualTo(RetryingConnector.class);
+        }
+        assertThat(connector.tableIdentity(new TestPosition(7))).isEqualTo("table 7");
+    }
+
     private static final class Metrics extends UnregisteredMetricsGroup {
         final Map<String, Counter> counters = new HashMap<>();
         final Map<String, Gauge<?>> gauges = new HashMap<>();
@@ -288,6 +301,11 @@ class RetryingConnectorTest {
         @Override
         public TestPosition handoffEnd(TestPosition mark) {
             return mark;
+        }
+
+        @Override
+        public Object tableIdentity(TestPosition mark) {
+            return "table " + mark.value();
         }
     }
 
