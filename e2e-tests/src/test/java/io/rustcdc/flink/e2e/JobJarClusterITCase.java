@@ -2,6 +2,7 @@ package io.rustcdc.flink.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rustcdc.flink.mysql.testing.MySqlServer;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.testing.Poll;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A DataStream job jar, built by this build, submitted with Flink's CLI to a session cluster of
  * separate JobManager and TaskManager processes: the snapshot and the stream of a table under
  * concurrent writes arrive exactly once in a table of another database, also when the TaskManager
- * process is killed and replaced, and across a stop with savepoint and a restart from it.
+ * process is killed and replaced, and across a stop with savepoint and a restart from it; and the
+ * same jar reading a MySQL-family table (MariaDB, or Oracle MySQL with {@code -Drustcdc.mysql.flavor=mysql})
+ * arrives exactly once too.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(600)
@@ -50,6 +53,23 @@ class JobJarClusterITCase {
         orders.awaitSinkEqualsSource();
         assertThat(orders.ops()).containsKeys("read", "insert", "update", "delete");
         assertSlotGaugesAreScraped(cluster);
+        cluster.cli("cancel", job);
+    }
+
+    @Test
+    void aMySqlFamilyJobJarCapturesTheSnapshotAndTheStreamExactly(PostgresDatabase db) throws Exception {
+        FlinkCluster cluster = CLUSTER.cluster();
+        // the MySQL module's server of this JVM: MariaDB, or Oracle MySQL with -Drustcdc.mysql.flavor=mysql
+        ReplicatedOrders orders = ReplicatedOrders.createMySql(MySqlServer.shared(), 5701, db.server(), "cli_mysql",
+                3_000);
+        String job = cluster.submit(JOB_JAR, MAIN, orders.jobArgs());
+        try (OrderWriter writer = new OrderWriter(orders.source(), 4)) {
+            cluster.awaitRunning(job);
+            writer.awaitTransactions(300);
+            orders.awaitStreamedChanges();
+        }
+        orders.awaitSinkEqualsSource();
+        assertThat(orders.ops()).containsKeys("read", "insert", "update", "delete");
         cluster.cli("cancel", job);
     }
 

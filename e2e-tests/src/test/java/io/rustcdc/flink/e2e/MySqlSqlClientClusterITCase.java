@@ -68,7 +68,7 @@ class MySqlSqlClientClusterITCase {
         FlinkCluster cluster = CLUSTER.cluster();
         String sink = "mirror_" + connector.replace('-', '_');
         MySqlDatabase source = server.createDatabase("sql_client");
-        createOrders(source);
+        OrderWriter.createOrders(source, ROWS);
         Path passwordFile = cluster.dir().resolve(connector + "-password");
         Files.writeString(passwordFile, source.cdcPassword());
         Path script = cluster.dir().resolve(connector + ".sql");
@@ -185,17 +185,6 @@ class MySqlSqlClientClusterITCase {
         assertThat(scraped[0].values(reader + "numRecordsInErrors")).isNotEmpty().containsOnly(0.0);
         System.out.printf("Scraped %s's binlog gauges at the end in %d ms: numBytesIn %.0f%n", group,
                 (System.nanoTime() - start) / 1_000_000, scraped[0].max(reader + "numBytesIn"));
-    }
-
-    private static void createOrders(MySqlDatabase db) {
-        StringBuilder insert = new StringBuilder("INSERT INTO orders VALUES ");
-        String[] statuses = {"new", "paid", "shipped"};
-        for (int i = 1; i <= ROWS; i++) {
-            insert.append(i == 1 ? "" : ", ").append('(').append(i).append(", '").append(statuses[i % 3])
-                    .append("', ").append(i).append(" * 1.25)");
-        }
-        db.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, status VARCHAR(16) NOT NULL, amount DECIMAL(12,2))",
-                insert.toString());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.e2e;
 
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.testing.SqlDatabase;
 import java.sql.Connection;
@@ -28,6 +29,18 @@ final class OrderWriter implements AutoCloseable {
                         + "FROM generate_series(1, " + rows + ") g",
                 "ALTER TABLE orders REPLICA IDENTITY FULL",
                 "ALTER TABLE orders OWNER TO " + db.replicationUser());
+    }
+
+    /** The same table on MySQL or MariaDB, {@code rows} rows. */
+    static void createOrders(MySqlDatabase db, int rows) {
+        StringBuilder insert = new StringBuilder("INSERT INTO orders VALUES ");
+        String[] statuses = {"new", "paid", "shipped"};
+        for (int i = 1; i <= rows; i++) {
+            insert.append(i == 1 ? "" : ", ").append('(').append(i).append(", '").append(statuses[i % 3])
+                    .append("', ").append(i).append(" * 1.25)");
+        }
+        db.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, status VARCHAR(16) NOT NULL, amount DECIMAL(12,2))",
+                insert.toString());
     }
 
     OrderWriter(SqlDatabase db, long seed) {

@@ -2,67 +2,87 @@ package io.rustcdc.flink.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlServer;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresServer;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.SqlDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The table {@code orders} of a source database, with a publication and a slot for it, and the
- * database the job under test writes its changelog to (see {@code ChangelogTableSink}): compares
- * the rows the changelog materializes with the source's.
+ * The table {@code orders} of a source database (PostgreSQL, with a publication and a slot for it, or
+ * MySQL/MariaDB), and the PostgreSQL database the job under test writes its changelog to (see {@code
+ * ChangelogTableSink}): compares the rows the changelog materializes with the source's.
  */
 final class ReplicatedOrders {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final PostgresDatabase source;
+    private final SqlDatabase source;
     private final PostgresDatabase sink;
-    private final String slot;
+    private final List<String> sourceArgs;
     private JsonChangelog last;
 
-    private ReplicatedOrders(PostgresDatabase source, PostgresDatabase sink, String slot) {
+    private ReplicatedOrders(SqlDatabase source, PostgresDatabase sink, List<String> sourceArgs) {
         this.source = source;
         this.sink = sink;
-        this.slot = slot;
+        this.sourceArgs = sourceArgs;
     }
 
     static ReplicatedOrders create(PostgresServer server, String name, int rows) throws SQLException {
         PostgresDatabase source = server.createDatabase(name);
-        PostgresDatabase sink = server.createDatabase(name + "_sink");
         OrderWriter.createOrders(source, rows);
         String slot = "e2e_" + source.name();
         source.execute("CREATE PUBLICATION e2e FOR TABLE orders",
                 "SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+        return new ReplicatedOrders(source, sink(server, name), List.of(
+                "--hostname", source.host(), "--port", String.valueOf(source.port()), "--database", source.name(),
+                "--username", source.replicationUser(), "--password", source.replicationPassword(),
+                "--slot", slot, "--publication", "e2e", "--tables", "public.orders"));
+    }
+
+    /** {@code orders} in a new database of {@code server}, read with server id {@code serverId}. */
+    static ReplicatedOrders createMySql(MySqlServer server, long serverId, PostgresServer sinkServer, String name,
+            int rows) throws SQLException {
+        MySqlDatabase source = server.createDatabase(name);
+        OrderWriter.createOrders(source, rows);
+        return new ReplicatedOrders(source, sink(sinkServer, name), List.of(
+                "--connector", server.isMariaDb() ? "mariadb" : "mysql",
+                "--hostname", source.host(), "--port", String.valueOf(source.port()),
+                "--username", source.cdcUser(), "--password", source.cdcPassword(),
+                "--server-id", String.valueOf(serverId), "--tables", source.name() + ".orders"));
+    }
+
+    private static PostgresDatabase sink(PostgresServer server, String name) throws SQLException {
+        PostgresDatabase sink = server.createDatabase(name + "_sink");
         try (Connection c = sink.connect();
                 Statement s = c.createStatement()) {
             s.execute("CREATE TABLE changelog (seq bigserial PRIMARY KEY, event text NOT NULL)");
             s.execute("CREATE TABLE changelog_batches (id text PRIMARY KEY)");
         }
-        return new ReplicatedOrders(source, sink, slot);
+        return sink;
     }
 
-    PostgresDatabase source() {
+    SqlDatabase source() {
         return source;
     }
 
     /** The arguments of {@code ChangelogToTableJob} for this source and sink. */
     String[] jobArgs() {
-        return new String[] {
-            "--hostname", source.host(), "--port", String.valueOf(source.port()), "--database", source.name(),
-            "--username", source.replicationUser(), "--password", source.replicationPassword(),
-            "--slot", slot, "--publication", "e2e", "--tables", "public.orders", "--chunk-size", "500",
-            "--parallelism", "2", "--checkpoint-ms", "500",
-            "--sink-url", sink.jdbcUrl() + "?sslmode=disable", "--sink-username", sink.replicationUser(),
-            "--sink-password", sink.replicationPassword()
-        };
+        List<String> args = new ArrayList<>(sourceArgs);
+        args.addAll(List.of("--chunk-size", "500", "--parallelism", "2", "--checkpoint-ms", "500",
+                "--sink-url", sink.jdbcUrl() + "?sslmode=disable", "--sink-username", sink.replicationUser(),
+                "--sink-password", sink.replicationPassword()));
+        return args.toArray(new String[0]);
     }
 
     /**
@@ -155,7 +175,8 @@ final class ReplicatedOrders {
         Map<String, String> rows = new HashMap<>();
         try (Connection c = source.admin();
                 Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT id, status, amount::text FROM orders")) {
+                // the amount's text as the server writes it: numeric(12,2) and DECIMAL(12,2) with their two digits
+                ResultSet rs = s.executeQuery("SELECT id, status, amount FROM orders")) {
             while (rs.next()) {
                 rows.put(rs.getString(1), rs.getString(2) + "|" + rs.getString(3));
             }

@@ -23,8 +23,31 @@ final class PgConnections {
     static final String SESSION_SETTINGS = "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; "
             + "SET IntervalStyle = 'postgres'; SET extra_float_digits = 3; SET bytea_output = 'hex'; "
             + "SET row_security = off";
+    /** The same settings for the transaction open ({@code SET LOCAL}). */
+    static final String LOCAL_SETTINGS = SESSION_SETTINGS.replace("SET ", "SET LOCAL ");
 
     private PgConnections() {}
+
+    /**
+     * Whether the source's ordinary connections may go through a pooler in transaction mode ({@code wal.transport}
+     * = {@code sql-peek}, meant for one), where neither a session's settings nor its named server-side statements
+     * last from one transaction to the next: each transaction may run on another server session.
+     */
+    static boolean mayBePooled(PostgresSourceConfig config) {
+        return config.walTransport() == WalTransport.SQL_PEEK;
+    }
+
+    /**
+     * Makes the transaction just begun on {@code connection} (auto-commit off, nothing run in it yet) what the
+     * session was set up to give, also where the session's setup ran on another server session (a pooler in
+     * transaction mode): {@code isolation} ({@code SET TRANSACTION}, which PgJDBC's {@code
+     * setTransactionIsolation} sets for the session instead) and the settings values are written under.
+     */
+    static void setUpTransaction(Connection connection, String isolation) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET TRANSACTION ISOLATION LEVEL " + isolation + "; " + LOCAL_SETTINGS);
+        }
+    }
 
     /** An ordinary connection, for the catalogue and snapshots. */
     static Connection open(PostgresSourceConfig config) {
@@ -86,6 +109,11 @@ final class PgConnections {
         PGProperty.SOCKET_TIMEOUT.set(props, timeout);
         PGProperty.APPLICATION_NAME.set(props, "rustcdc-flink");
         PGProperty.TCP_KEEP_ALIVE.set(props, true);
+        if (mayBePooled(config)) {
+            // no named server-side statements: a pooler in transaction mode may run the next use on a server
+            // session that lacks the name, or where another client's statement holds it
+            PGProperty.PREPARE_THRESHOLD.set(props, 0);
+        }
         return props;
     }
 
@@ -142,6 +170,16 @@ final class PgConnections {
         String message = password == null ? e.getMessage() : password.redact(e.getMessage());
         Throwable cause = password == null ? e : password.redact(e);
         String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (replication && state.equals("08P01") && PgFailure.fromServer(e)) {
+            // PostgreSQL itself refuses a replication login otherwise (28000 by pg_hba.conf, 42501 without the
+            // attribute); a protocol violation at login is a peer that does not speak it, such as PgBouncer
+            return new CdcException(CdcException.Kind.CONFIGURATION, "PostgreSQL at " + where + " refused a "
+                    + "replication connection as a protocol violation: " + message + ". A pooler or proxy that "
+                    + "cannot carry the replication protocol (PgBouncer, for one) is probably in between: point '"
+                    + PostgresOptions.HOSTNAME.key() + "' and '" + PostgresOptions.PORT.key() + "' at the server "
+                    + "itself, or read the slot with plain SQL through the pooler: '"
+                    + PostgresOptions.WAL_TRANSPORT.key() + "' = 'sql-peek'. Not retried.", cause);
+        }
         PgFailure failure = PgFailure.of(e);
         switch (failure) {
             case LOGIN:

@@ -95,7 +95,7 @@ enum PgFailure {
     }
 
     /** Whether the server sent {@code e} (an ErrorResponse), rather than PgJDBC detecting it. */
-    private static boolean fromServer(SQLException e) {
+    static boolean fromServer(SQLException e) {
         return e instanceof PSQLException && ((PSQLException) e).getServerErrorMessage() != null;
     }
 

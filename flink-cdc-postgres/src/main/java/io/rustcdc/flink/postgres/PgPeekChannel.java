@@ -51,7 +51,7 @@ final class PgPeekChannel implements PgWalChannel {
      * The session's settings, again in each call's transaction: behind a pooler in transaction mode each
      * transaction may run on another server session, and pgoutput writes values as that session's settings say.
      */
-    private static final String LOCAL_SETTINGS = PgConnections.SESSION_SETTINGS.replace("SET ", "SET LOCAL ")
+    private static final String LOCAL_SETTINGS = PgConnections.LOCAL_SETTINGS
             + "; SET LOCAL statement_timeout = '" + CALL_TIMEOUT + "'";
 
     private final PostgresSourceConfig config;

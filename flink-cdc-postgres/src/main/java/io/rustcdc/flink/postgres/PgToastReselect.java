@@ -2,6 +2,7 @@ package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.spi.JdbcTransactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -36,12 +37,15 @@ final class PgToastReselect implements PgOutputDecoder.Reselect {
     private static final Logger LOG = LoggerFactory.getLogger(PgToastReselect.class);
 
     private final Connection connection;
+    /** Whether the connection may be pooled ({@link PgConnections#mayBePooled}). */
+    private final boolean pooled;
     private final CopyRowParser parser = new CopyRowParser();
     private Counter reselected = new SimpleCounter();
     private Counter gone = new SimpleCounter();
 
-    PgToastReselect(Connection connection) throws SQLException {
+    PgToastReselect(Connection connection, boolean pooled) throws SQLException {
         this.connection = connection;
+        this.pooled = pooled;
         try (Statement s = connection.createStatement()) {
             s.execute("SET row_security = off");
         }
@@ -62,21 +66,14 @@ final class PgToastReselect implements PgOutputDecoder.Reselect {
             }
         }
         String sql = query(relation, fields, keyTexts, position);
-        List<String[]> rows = new ArrayList<>();
+        List<String[]> rows;
         try {
-            CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql);
-            try {
-                byte[] line;
-                while ((line = copy.readFromCopy()) != null) {
-                    String[] texts = new String[3 + fields.size()];
-                    parser.parse(line, texts);
-                    rows.add(texts);
-                }
-            } finally {
-                if (copy.isActive()) {
-                    copy.cancelCopy();
-                }
-            }
+            rows = !pooled ? copy(sql, 3 + fields.size())
+                    : JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_READ_COMMITTED, true, () -> {
+                        // the values' text and row_security as the settings say, which a pooled session may not have
+                        PgConnections.setUpTransaction(connection, "READ COMMITTED");
+                        return copy(sql, 3 + fields.size());
+                    });
         } catch (SQLException e) {
             if ("42P01".equals(e.getSQLState()) || "42703".equals(e.getSQLState())) {
                 throw changed(relation, fields, position, "the table or a column is gone under its name (SQLSTATE "
@@ -107,6 +104,24 @@ final class PgToastReselect implements PgOutputDecoder.Reselect {
             values.set(field, relation.decoder.decode(field, found[3 + j]));
         }
         return after.fillAbsentFrom(values.build());
+    }
+
+    private List<String[]> copy(String sql, int width) throws SQLException {
+        List<String[]> rows = new ArrayList<>();
+        CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql);
+        try {
+            byte[] line;
+            while ((line = copy.readFromCopy()) != null) {
+                String[] texts = new String[width];
+                parser.parse(line, texts);
+                rows.add(texts);
+            }
+        } finally {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        }
+        return rows;
     }
 
     /**

@@ -64,7 +64,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             catalogConn.setNetworkTimeout(Runnable::run, readTimeout);
             slotConn = PgConnections.open(config);
             slotConn.setNetworkTimeout(Runnable::run, readTimeout);
-            this.reselect = config.toastReselect() ? new PgToastReselect(catalogConn) : null;
+            this.reselect = config.toastReselect() ? new PgToastReselect(catalogConn, PgConnections.mayBePooled(config)) : null;
             PgOutputDecoder decoded = new PgOutputDecoder(config.database(), config.slotName(), filter, from,
                     catalogOf(catalog), reselect);
             this.decoder = decoded;

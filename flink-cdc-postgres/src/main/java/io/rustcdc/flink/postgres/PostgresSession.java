@@ -108,19 +108,31 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         String sql = nextChunkEndSql(table, keyColumns, after, chunkSize, rowFilter);
         try {
             RowDecoder decoder = keyDecoder(table, keyColumns);
-            try (Statement s = connection.createStatement();
-                    ResultSet rs = s.executeQuery(sql)) {
-                if (!rs.next()) {
-                    return null;
-                }
-                Object[] key = new Object[keyColumns.size()];
-                for (int i = 0; i < key.length; i++) {
-                    key[i] = decoder.decode(i, rs.getString(i + 1));
-                }
-                return key;
+            if (!PgConnections.mayBePooled(config)) {
+                return chunkEnd(sql, decoder, keyColumns.size());
             }
+            // the key's text as the settings say, which a pooled session may not have
+            return JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_READ_COMMITTED, true, () -> {
+                PgConnections.setUpTransaction(connection, "READ COMMITTED");
+                return chunkEnd(sql, decoder, keyColumns.size());
+            });
         } catch (SQLException e) {
             throw failure(e);
+        }
+    }
+
+    @Nullable
+    private Object[] chunkEnd(String sql, RowDecoder decoder, int keyColumns) throws SQLException {
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            if (!rs.next()) {
+                return null;
+            }
+            Object[] key = new Object[keyColumns];
+            for (int i = 0; i < key.length; i++) {
+                key[i] = decoder.decode(i, rs.getString(i + 1));
+            }
+            return key;
         }
     }
 
@@ -176,6 +188,9 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         try {
             return JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_REPEATABLE_READ, true, () -> {
+                // behind a pooler in transaction mode, the isolation PgJDBC sets for the session and the session's
+                // settings may be another server session's: the chunk's snapshot and values need them here
+                PgConnections.setUpTransaction(connection, "REPEATABLE READ");
                 PgChunkLock.take(connection, table.table()); // before the snapshot: no DDL between it and the read
                 PostgresChunkMark mark = snapshotMark();
                 // described inside the chunk's snapshot: the rows carry the shape they were read with; the relation
