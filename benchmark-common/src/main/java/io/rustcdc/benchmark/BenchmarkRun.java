@@ -1,5 +1,6 @@
 package io.rustcdc.benchmark;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,10 +40,11 @@ public final class BenchmarkRun {
         BenchmarkArgs args = new BenchmarkArgs(rawArgs);
         String phase = args.get("phase");
         String result;
-        try (MemorySampler memory = new MemorySampler()) {
+        try (MemorySampler memory = new MemorySampler(); TaskCpu taskCpu = new TaskCpu()) {
             long start = System.nanoTime();
+            long cpuStart = processCpuNanos();
             AutoCloseable running = job.start(args);
-            String measured = "latency".equals(phase) ? latency(args, commitMillis) : throughput(args, start);
+            String measured = "latency".equals(phase) ? latency(args, commitMillis) : throughput(args, start, cpuStart, taskCpu);
             result = String.format(Locale.ROOT, "{\"phase\":\"%s\",\"parallelism\":%d,%s,\"peak_heap_bytes\":%d,"
                     + "\"peak_rss_bytes\":%d}", phase, args.getInt("parallelism"), measured, memory.peakHeapBytes(),
                     MemorySampler.peakRssBytes());
@@ -56,13 +58,27 @@ public final class BenchmarkRun {
         System.exit(0);
     }
 
-    private static String throughput(BenchmarkArgs args, long startNanos) throws InterruptedException {
+    /**
+     * Events, seconds and events/s from the job's submission to the last event; the CPU time this JVM
+     * used meanwhile (all its threads, the job's start included) and its task threads' ({@link TaskCpu}),
+     * which a shared machine's load distorts far less than the wall time.
+     */
+    private static String throughput(BenchmarkArgs args, long startNanos, long cpuStartNanos, TaskCpu taskCpu)
+            throws InterruptedException {
         long events = args.getLong("events");
         await(() -> Measurement.count() >= events, TimeUnit.MINUTES.toNanos(30), "events: " + events);
+        double cpuSeconds = (processCpuNanos() - cpuStartNanos) / 1e9;
+        double taskCpuSeconds = taskCpu.seconds();
         Thread.sleep(200); // an event too many would show here
         double seconds = (Measurement.lastArrivalNanos() - startNanos) / 1e9;
-        return String.format(Locale.ROOT, "\"events\":%d,\"seconds\":%.3f,\"events_per_second\":%.0f",
-                Measurement.count(), seconds, Measurement.count() / seconds);
+        return String.format(Locale.ROOT, "\"events\":%d,\"seconds\":%.3f,\"events_per_second\":%.0f,"
+                + "\"cpu_seconds\":%.3f,\"task_cpu_seconds\":%.3f", Measurement.count(), seconds,
+                Measurement.count() / seconds, cpuSeconds, taskCpuSeconds);
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static String latency(BenchmarkArgs args, ToLongFunction<String> commitMillis) throws Exception {

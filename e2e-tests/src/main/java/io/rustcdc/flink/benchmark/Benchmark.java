@@ -217,6 +217,14 @@ public final class Benchmark {
         rawRuns.add(withName(name, result));
         say(name + ": " + result);
         speed.of(side).add(number(result, "events_per_second"));
+        // CPU time per event, of the run's JVM (its start included) and of the job's task threads: steadier
+        // than rows/s on a shared machine
+        if (result.contains("\"task_cpu_seconds\"")) {
+            double events = number(result, "events");
+            figure("CPU per event, " + speed.name, "µs").of(side).add(number(result, "cpu_seconds") * 1e6 / events);
+            figure("task CPU per event, " + speed.name, "µs").of(side)
+                    .add(number(result, "task_cpu_seconds") * 1e6 / events);
+        }
         if (memoryPhase != null) {
             figure("peak heap, " + memoryPhase, "MiB").of(side).add(number(result, "peak_heap_bytes") / (1 << 20));
             figure("peak RSS, " + memoryPhase, "MiB").of(side).add(number(result, "peak_rss_bytes") / (1 << 20));

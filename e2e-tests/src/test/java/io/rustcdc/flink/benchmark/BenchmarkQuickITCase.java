@@ -36,8 +36,10 @@ class BenchmarkQuickITCase {
         String md = Files.readString(report);
         List<String> rows = md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| figure")).toList();
         assertThat(rows).extracting(r -> r.substring(2, r.indexOf(" ("))).containsExactly(
-                "snapshot p1", "peak heap, snapshot p1", "peak RSS, snapshot p1", "snapshot p2", "stream drain",
-                "peak heap, stream drain", "peak RSS, stream drain", "latency p50 at 200 rows/s",
+                "snapshot p1", "peak heap, snapshot p1", "peak RSS, snapshot p1", "CPU per event, snapshot p1",
+                "task CPU per event, snapshot p1", "snapshot p2", "CPU per event, snapshot p2",
+                "task CPU per event, snapshot p2", "stream drain", "peak heap, stream drain", "peak RSS, stream drain",
+                "CPU per event, stream drain", "task CPU per event, stream drain", "latency p50 at 200 rows/s",
                 "latency p99 at 200 rows/s", "latency max at 200 rows/s");
         for (String row : rows) {
             String[] cells = row.split("\\|");
@@ -45,7 +47,7 @@ class BenchmarkQuickITCase {
             assertThat(cells[3].trim()).as("peer in %s", row).matches("[0-9.,]+");
         }
         assertThat(rows.get(0).split("\\|")[4].trim()).as(snapshotLimit).matches("[0-9.,]+");
-        assertThat(rows.get(4).split("\\|")[4].trim()).as("the raw stream limit").matches("[0-9.,]+");
+        assertThat(rows.get(8).split("\\|")[4].trim()).as("the raw stream limit").matches("[0-9.,]+");
         assertThat(md).contains("Hottest frames").contains("snapshot p1, ours: ");
         assertThat(Path.of(out, "report.json")).exists();
     }

@@ -1,14 +1,11 @@
 package io.rustcdc.flink.source.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TransactionInfo;
-import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Instant;
@@ -70,13 +67,8 @@ public final class DebeziumJsonRenderer implements Serializable {
         if (op == null) {
             return null;
         }
-        StringBuilderWriter out = JsonRenderer.STRING_BUFFER.get(); // reused: grows once, not per event
-        out.reset();
-        try (JsonGenerator g = JsonRenderer.FACTORY.createGenerator(out)) {
-            write(g, event, op);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        JsonBuffer out = JsonRenderer.BUFFER.get().reset(false); // reused: grows once, not per event
+        write(out, event, op);
         return out.toString();
     }
 
@@ -100,39 +92,41 @@ public final class DebeziumJsonRenderer implements Serializable {
         }
     }
 
-    private void write(JsonGenerator g, ChangeEvent e, String op) throws IOException {
-        g.writeStartObject();
+    private void write(JsonBuffer out, ChangeEvent e, String op) {
+        out.ascii('{');
         if (e.op() == Op.MESSAGE) {
-            writeRow(g, "message", e.after());
+            writeRow(out, "message", e.after());
         } else {
-            writeRow(g, "before", e.op() == Op.TRUNCATE ? null : e.before());
-            writeRow(g, "after", e.op() == Op.TRUNCATE ? null : e.after());
+            writeRow(out, "before", e.op() == Op.TRUNCATE ? null : e.before());
+            out.comma();
+            writeRow(out, "after", e.op() == Op.TRUNCATE ? null : e.after());
         }
-        writeSource(g, e);
-        g.writeStringField("op", op);
-        g.writeNumberField("ts_ms", clock.millis());
+        out.comma();
+        writeSource(out, e);
+        out.comma().name("op").string(op);
+        out.comma().name("ts_ms").number(clock.millis());
         TransactionInfo t = e.transaction();
+        out.comma().name("transaction");
         if (t == null) {
-            g.writeNullField("transaction");
+            out.nullValue();
         } else {
-            g.writeObjectFieldStart("transaction");
-            g.writeStringField("id", t.id());
+            out.ascii('{').name("id").string(t.id());
             if (t.index() != TransactionInfo.UNKNOWN) {
-                g.writeNumberField("total_order", t.index());
+                out.comma().name("total_order").number(t.index());
                 // Debezium counts per table as well; events carry only the transaction-wide index
-                g.writeNumberField("data_collection_order", t.index());
+                out.comma().name("data_collection_order").number(t.index());
             }
-            g.writeEndObject();
+            out.ascii('}');
         }
-        g.writeEndObject();
+        out.ascii('}');
     }
 
-    private void writeRow(JsonGenerator g, String field, @Nullable Row row) throws IOException {
-        g.writeFieldName(field);
+    private void writeRow(JsonBuffer out, String field, @Nullable Row row) {
+        out.name(field);
         if (row == null) {
-            g.writeNull();
+            out.nullValue();
         } else {
-            values.writeRow(g, row, UNAVAILABLE);
+            values.writeRow(out, row, UNAVAILABLE);
         }
     }
 
@@ -142,26 +136,22 @@ public final class DebeziumJsonRenderer implements Serializable {
                 .add(BigInteger.valueOf(t.getNano() / (1_000_000_000L / perSecond)));
     }
 
-    private static void writeSource(JsonGenerator g, ChangeEvent e) throws IOException {
+    private static void writeSource(JsonBuffer out, ChangeEvent e) {
         SourceInfo s = e.source();
-        g.writeObjectFieldStart("source");
-        g.writeStringField("version", "rustcdc");
-        g.writeStringField("connector", s.connector());
-        g.writeStringField("name", e.table().database());
+        out.name("source").ascii('{').name("version").string("rustcdc");
+        out.comma().name("connector").string(s.connector());
+        out.comma().name("name").string(e.table().database());
         Instant commit = s.commitTime() == null ? Instant.EPOCH : s.commitTime();
-        g.writeFieldName("ts_ms");
-        g.writeNumber(since(commit, 1_000));
-        g.writeFieldName("ts_us");
-        g.writeNumber(since(commit, 1_000_000));
-        g.writeFieldName("ts_ns");
-        g.writeNumber(since(commit, 1_000_000_000));
-        g.writeStringField("snapshot", Boolean.toString(s.snapshot()));
-        g.writeStringField("db", e.table().database());
-        g.writeStringField("schema", e.table().schema());
-        g.writeStringField("table", e.table().table());
+        out.comma().name("ts_ms").rawAscii(since(commit, 1_000).toString());
+        out.comma().name("ts_us").rawAscii(since(commit, 1_000_000).toString());
+        out.comma().name("ts_ns").rawAscii(since(commit, 1_000_000_000).toString());
+        out.comma().name("snapshot").string(Boolean.toString(s.snapshot()));
+        out.comma().name("db").string(e.table().database());
+        out.comma().name("schema").string(e.table().schema());
+        out.comma().name("table").string(e.table().table());
         if (s.position() != null) {
-            g.writeStringField("position", s.position().toString());
+            out.comma().name("position").string(s.position().toString());
         }
-        g.writeEndObject();
+        out.ascii('}');
     }
 }

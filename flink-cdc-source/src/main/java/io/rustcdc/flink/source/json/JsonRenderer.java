@@ -1,13 +1,5 @@
 package io.rustcdc.flink.source.json;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.StreamWriteFeature;
-import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.RowShape;
@@ -19,7 +11,6 @@ import io.rustcdc.flink.source.model.ValueType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
 import javax.annotation.Nullable;
@@ -52,28 +43,27 @@ import org.apache.flink.annotation.PublicEvolving;
 public final class JsonRenderer implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    static final JsonFactory FACTORY = JsonFactory.builder()
-            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER) // shortest exact digits
-            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8) // 4-byte UTF-8, not escaped surrogate pairs
-            .build();
-
     // field names pre-quoted once, instead of checked character by character for every event
-    private static final SerializableString OP = new SerializedString("op");
-    private static final SerializableString SCHEMA = new SerializedString("schema");
-    private static final SerializableString TABLE = new SerializedString("table");
-    private static final SerializableString BEFORE = new SerializedString("before");
-    private static final SerializableString AFTER = new SerializedString("after");
-    private static final SerializableString SOURCE = new SerializedString("source");
-    private static final SerializableString CONNECTOR = new SerializedString("connector");
-    private static final SerializableString DB = new SerializedString("db");
-    private static final SerializableString POSITION = new SerializedString("position");
-    private static final SerializableString COMMIT_TIME = new SerializedString("commit_time");
-    private static final SerializableString SNAPSHOT = new SerializedString("snapshot");
-    private static final SerializableString TYPE_MAPPING = new SerializedString("type_mapping");
-    private static final SerializableString SHAPE = new SerializedString("shape");
-    /** One buffer per thread for string renderings, reused, so that it grows once rather than per event. */
-    static final ThreadLocal<StringBuilderWriter> STRING_BUFFER =
-            ThreadLocal.withInitial(() -> new StringBuilderWriter(4096));
+    private static final byte[] OP = JsonBuffer.fieldName("op");
+    private static final byte[] SCHEMA = JsonBuffer.fieldName("schema");
+    private static final byte[] TABLE = JsonBuffer.fieldName("table");
+    private static final byte[] BEFORE = JsonBuffer.fieldName("before");
+    private static final byte[] AFTER = JsonBuffer.fieldName("after");
+    private static final byte[] UNCHANGED = JsonBuffer.fieldName("unchanged_columns");
+    private static final byte[] SOURCE = JsonBuffer.fieldName("source");
+    private static final byte[] CONNECTOR = JsonBuffer.fieldName("connector");
+    private static final byte[] DB = JsonBuffer.fieldName("db");
+    private static final byte[] POSITION = JsonBuffer.fieldName("position");
+    private static final byte[] COMMIT_TIME = JsonBuffer.fieldName("commit_time");
+    private static final byte[] SNAPSHOT = JsonBuffer.fieldName("snapshot");
+    private static final byte[] TYPE_MAPPING = JsonBuffer.fieldName("type_mapping");
+    private static final byte[] TRANSACTION = JsonBuffer.fieldName("transaction");
+    private static final byte[] ID = JsonBuffer.fieldName("id");
+    private static final byte[] INDEX = JsonBuffer.fieldName("index");
+    private static final byte[] TOTAL = JsonBuffer.fieldName("total");
+    private static final byte[] SHAPE = JsonBuffer.fieldName("shape");
+    /** One buffer per thread for native JSON, reused, so that it grows once rather than per event. */
+    static final ThreadLocal<JsonBuffer> BUFFER = ThreadLocal.withInitial(() -> new JsonBuffer(4096));
     private final JsonValues values;
     private final ShapeJson shapes;
 
@@ -93,40 +83,25 @@ public final class JsonRenderer implements Serializable {
 
     /** The event as UTF-8 JSON. */
     public byte[] render(ChangeEvent event) {
-        try (ByteArrayBuilder bytes = new ByteArrayBuilder(512)) {
-            try (JsonGenerator g = FACTORY.createGenerator(bytes, JsonEncoding.UTF8)) {
-                write(g, event);
-            }
-            return bytes.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        JsonBuffer out = BUFFER.get().reset(true);
+        write(out, event);
+        return out.toByteArray();
     }
 
     /**
-     * The event as a JSON string: the same document as {@link #render(ChangeEvent)}, written as
-     * characters, without encoding to UTF-8 and decoding back.
+     * The event as a JSON string: the same document as {@link #render(ChangeEvent)}, decoded from
+     * UTF-8 (an unpaired surrogate, which the bytes escape as {@code \uD800}, is kept as it is).
      */
     public String renderToString(ChangeEvent event) {
-        StringBuilderWriter out = STRING_BUFFER.get();
-        out.reset();
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            write(g, event);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        JsonBuffer out = BUFFER.get().reset(false);
+        write(out, event);
         return out.toString();
     }
 
     /** A transaction's begin or end marker as a JSON string (see {@link MarkerJson} for its fields). */
     public String renderToString(TransactionMarker marker) {
-        StringBuilderWriter out = STRING_BUFFER.get();
-        out.reset();
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            MarkerJson.write(g, marker);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        JsonBuffer out = BUFFER.get().reset(false);
+        MarkerJson.write(out, marker);
         return out.toString();
     }
 
@@ -140,95 +115,85 @@ public final class JsonRenderer implements Serializable {
 
     /** Writes the event as UTF-8 JSON to {@code out}, which stays open. */
     public void render(ChangeEvent event, OutputStream out) throws IOException {
-        try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
-            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            write(g, event);
-        }
+        out.write(render(event));
     }
 
-    private void write(JsonGenerator g, ChangeEvent e) throws IOException {
-        g.writeStartObject();
-        g.writeFieldName(OP);
-        g.writeString(e.op().wireName());
-        g.writeFieldName(SCHEMA);
-        g.writeString(e.table().schema());
+    private void write(JsonBuffer out, ChangeEvent e) {
+        out.ascii('{').raw(OP).string(e.op().wireName());
+        out.comma().raw(SCHEMA).string(e.table().schema());
         // a schema change is published under a name of its own, so that no consumer of the table's
         // rows mistakes it for one
-        g.writeFieldName(TABLE);
-        g.writeString(e.op() == Op.SCHEMA_CHANGE ? e.table().table() + "__ddl_events" : e.table().table());
+        out.comma().raw(TABLE).string(e.op() == Op.SCHEMA_CHANGE ? e.table().table() + "__ddl_events" : e.table().table());
         if (e.before() != null) {
-            g.writeFieldName(BEFORE);
-            values.writeRow(g, e.before());
+            out.comma().raw(BEFORE);
+            values.writeRow(out, e.before());
         }
         if (e.after() != null) {
-            g.writeFieldName(AFTER);
-            values.writeRow(g, e.after());
+            out.comma().raw(AFTER);
+            values.writeRow(out, e.after());
         }
         List<String> unchanged = e.unchangedColumns();
         if (!unchanged.isEmpty()) {
-            g.writeArrayFieldStart("unchanged_columns");
-            for (String name : unchanged) {
-                g.writeString(name);
-            }
-            g.writeEndArray();
+            out.comma().raw(UNCHANGED);
+            stringArray(out, unchanged);
         }
-        writeSource(g, e);
+        out.comma();
+        writeSource(out, e.source(), e.table());
         if (e.transaction() != null) {
-            writeTransaction(g, e.transaction());
+            out.comma();
+            writeTransaction(out, e.transaction());
         }
         if (e.shape() != null) {
-            g.writeFieldName(SHAPE);
-            shapes.writeShape(g, e.shape());
+            out.comma().raw(SHAPE);
+            shapes.writeShape(out, e.shape());
         }
         if (!e.shapeChanges().isEmpty()) {
-            ShapeChangeJson.write(g, e.shapeChanges());
+            out.comma();
+            ShapeChangeJson.write(out, e.shapeChanges());
         }
-        g.writeEndObject();
+        out.ascii('}');
     }
 
-    private void writeSource(JsonGenerator g, ChangeEvent e) throws IOException {
-        writeSource(g, e.source(), e.table());
+    /** {@code ["a","b"]}. */
+    static void stringArray(JsonBuffer out, List<String> strings) {
+        out.ascii('[');
+        for (int i = 0; i < strings.size(); i++) {
+            if (i > 0) {
+                out.comma();
+            }
+            out.string(strings.get(i));
+        }
+        out.ascii(']');
     }
 
-    /** The {@code source} object: {@code table}'s names when there is one (a transaction marker has none). */
-    static void writeSource(JsonGenerator g, SourceInfo s, @Nullable TableId table) throws IOException {
-        g.writeFieldName(SOURCE);
-        g.writeStartObject();
-        g.writeFieldName(CONNECTOR);
-        g.writeString(s.connector());
+    /** The {@code source} field: {@code table}'s names when there is one (a transaction marker has none). */
+    static void writeSource(JsonBuffer out, SourceInfo s, @Nullable TableId table) {
+        out.raw(SOURCE).ascii('{').raw(CONNECTOR).string(s.connector());
         if (table != null) {
-            g.writeFieldName(DB);
-            g.writeString(table.database());
-            g.writeFieldName(SCHEMA);
-            g.writeString(table.schema());
-            g.writeFieldName(TABLE);
-            g.writeString(table.table());
+            out.comma().raw(DB).string(table.database());
+            out.comma().raw(SCHEMA).string(table.schema());
+            out.comma().raw(TABLE).string(table.table());
         }
         if (s.position() != null) {
-            g.writeFieldName(POSITION);
-            g.writeString(s.position().toString());
+            out.comma().raw(POSITION).string(s.position().toString());
         }
         if (s.commitTime() != null) {
-            g.writeFieldName(COMMIT_TIME);
-            g.writeString(TemporalText.instant(s.commitTime(), ValueType.UNSPECIFIED_PRECISION));
+            out.comma().raw(COMMIT_TIME).string(TemporalText.instant(s.commitTime(), ValueType.UNSPECIFIED_PRECISION));
         }
-        g.writeFieldName(SNAPSHOT);
-        g.writeBoolean(s.snapshot());
-        g.writeFieldName(TYPE_MAPPING);
-        g.writeString(s.typeMapping());
-        g.writeEndObject();
+        out.comma().raw(SNAPSHOT).bool(s.snapshot());
+        out.comma().raw(TYPE_MAPPING).string(s.typeMapping());
+        out.ascii('}');
     }
 
-    private static void writeTransaction(JsonGenerator g, TransactionInfo t) throws IOException {
-        g.writeObjectFieldStart("transaction");
-        g.writeStringField("id", t.id());
+    private static void writeTransaction(JsonBuffer out, TransactionInfo t) {
+        out.raw(TRANSACTION).ascii('{').raw(ID).string(t.id());
         if (t.index() != TransactionInfo.UNKNOWN) {
-            g.writeNumberField("index", t.index());
+            out.comma().raw(INDEX).number(t.index());
         }
         if (t.total() != TransactionInfo.UNKNOWN) {
-            g.writeNumberField("total", t.total());
+            out.comma().raw(TOTAL).number(t.total());
         }
-        g.writeEndObject();
+        out.ascii('}');
     }
 
     /** Builds a {@link JsonRenderer}. */

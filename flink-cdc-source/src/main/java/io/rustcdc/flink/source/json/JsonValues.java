@@ -1,11 +1,9 @@
 package io.rustcdc.flink.source.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.SpecialValue;
 import io.rustcdc.flink.source.model.ValueType;
-import java.io.IOException;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -26,6 +24,8 @@ import org.apache.flink.annotation.Internal;
 final class JsonValues implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    private static final byte[] BASE64_FIELD = "{\"_base64\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     private final WideIntegers wideIntegers;
 
     JsonValues(WideIntegers wideIntegers) {
@@ -33,37 +33,46 @@ final class JsonValues implements Serializable {
     }
 
     /** Writes the present fields of {@code row} as an object; a missing field is left out, never null. */
-    void writeRow(JsonGenerator g, Row row) throws IOException {
-        writeRow(g, row, null);
+    void writeRow(JsonBuffer out, Row row) {
+        writeRow(out, row, null);
     }
 
     /** Writes {@code row} as an object, a missing field as {@code missing}, or left out where that is null. */
-    void writeRow(JsonGenerator g, Row row, @Nullable String missing) throws IOException {
+    void writeRow(JsonBuffer out, Row row, @Nullable String missing) {
         RowType type = row.type();
-        g.writeStartObject();
+        out.ascii('{');
+        boolean first = true;
         for (int i = 0; i < row.size(); i++) {
-            if (row.isPresent(i)) {
-                g.writeFieldName(type.name(i));
-                writeValue(g, type.type(i), row.get(i), type.name(i));
-            } else if (missing != null) {
-                g.writeStringField(type.name(i), missing);
+            boolean present = row.isPresent(i);
+            if (!present && missing == null) {
+                continue;
+            }
+            if (!first) {
+                out.comma();
+            }
+            first = false;
+            out.name(type.name(i));
+            if (present) {
+                writeValue(out, type.type(i), row.get(i), type.name(i));
+            } else {
+                out.string(missing);
             }
         }
-        g.writeEndObject();
+        out.ascii('}');
     }
 
-    private void writeValue(JsonGenerator g, ValueType type, Object v, String field) throws IOException {
+    private void writeValue(JsonBuffer g, ValueType type, Object v, String field) {
         if (v == null) {
-            g.writeNull();
+            g.nullValue();
             return;
         }
         try {
             switch (type.kind()) {
                 case BOOLEAN:
-                    g.writeBoolean((Boolean) v);
+                    g.bool((Boolean) v);
                     break;
                 case INTEGER:
-                    g.writeNumber((Long) v);
+                    g.number((long) (Long) v);
                     break;
                 case BIGINT:
                     writeWide(g, ((Long) v).toString());
@@ -72,7 +81,7 @@ final class JsonValues implements Serializable {
                     writeWide(g, ((BigInteger) v).toString());
                     break;
                 case DECIMAL:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).numericText()
+                    g.string(v instanceof SpecialValue ? ((SpecialValue) v).numericText()
                             : ((BigDecimal) v).toPlainString());
                     break;
                 case FLOAT32:
@@ -82,41 +91,43 @@ final class JsonValues implements Serializable {
                     writeDouble(g, (Double) v);
                     break;
                 case TEXT:
-                    g.writeString((String) v);
+                    g.string((String) v);
                     break;
                 case BYTES:
                 case BITS:
-                    g.writeStartObject();
-                    g.writeFieldName("_base64");
-                    g.writeBinary((byte[]) v);
-                    g.writeEndObject();
+                    g.raw(BASE64_FIELD).base64((byte[]) v).ascii('}');
                     break;
                 case DATE:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
+                    g.string(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
                             : TemporalText.date((LocalDate) v));
                     break;
                 case TIME:
-                    g.writeString(TemporalText.time((Duration) v, type.precision()));
+                    g.string(TemporalText.time((Duration) v, type.precision()));
                     break;
                 case TIMESTAMP:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
+                    g.string(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
                             : TemporalText.timestamp((LocalDateTime) v, type.precision()));
                     break;
                 case TIMESTAMP_TZ:
-                    g.writeString(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
+                    g.string(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
                             : TemporalText.instant((Instant) v, type.precision()));
                     break;
                 case UUID:
-                    g.writeString(((UUID) v).toString());
+                    g.string(((UUID) v).toString());
                     break;
                 case ARRAY:
-                    g.writeStartArray();
+                    g.ascii('[');
                     // PostgreSQL fixes no dimension count in a column's type: a nested list is a
                     // sub-array of the same array type, anything else an element.
+                    boolean first = true;
                     for (Object element : (List<?>) v) {
+                        if (!first) {
+                            g.comma();
+                        }
+                        first = false;
                         writeValue(g, element instanceof List ? type : type.element(), element, field);
                     }
-                    g.writeEndArray();
+                    g.ascii(']');
                     break;
                 default:
                     throw new IllegalStateException("No JSON rendering for " + type.kind());
@@ -128,27 +139,27 @@ final class JsonValues implements Serializable {
         }
     }
 
-    private void writeWide(JsonGenerator g, String digits) throws IOException {
+    private void writeWide(JsonBuffer g, String digits) {
         if (wideIntegers == WideIntegers.STRING) {
-            g.writeString(digits);
+            g.string(digits);
         } else {
-            g.writeNumber(digits);
+            g.rawAscii(digits);
         }
     }
 
-    private static void writeFloat(JsonGenerator g, float f) throws IOException {
+    private static void writeFloat(JsonBuffer g, float f) {
         if (Float.isFinite(f)) {
-            g.writeNumber(f);
+            g.number(f);
         } else {
-            g.writeString(nonFinite(f));
+            g.string(nonFinite(f));
         }
     }
 
-    private static void writeDouble(JsonGenerator g, double d) throws IOException {
+    private static void writeDouble(JsonBuffer g, double d) {
         if (Double.isFinite(d)) {
-            g.writeNumber(d);
+            g.number(d);
         } else {
-            g.writeString(nonFinite(d));
+            g.string(nonFinite(d));
         }
     }
 

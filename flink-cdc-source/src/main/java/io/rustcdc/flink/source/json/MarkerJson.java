@@ -1,9 +1,7 @@
 package io.rustcdc.flink.source.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionMarker;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -20,30 +18,30 @@ final class MarkerJson {
 
     private MarkerJson() {}
 
-    static void write(JsonGenerator g, TransactionMarker m) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("op", m.kind() == TransactionMarker.Kind.BEGIN ? "begin" : "end");
-        JsonRenderer.writeSource(g, m.source(), null);
-        g.writeObjectFieldStart("transaction");
-        g.writeStringField("id", m.id());
+    static void write(JsonBuffer out, TransactionMarker m) {
+        out.ascii('{').name("op").string(m.kind() == TransactionMarker.Kind.BEGIN ? "begin" : "end").comma();
+        JsonRenderer.writeSource(out, m.source(), null);
+        out.comma().name("transaction").ascii('{').name("id").string(m.id());
         if (m.kind() == TransactionMarker.Kind.END) {
-            g.writeNumberField("event_count", m.eventCount());
-            g.writeArrayFieldStart("data_collections");
+            out.comma().name("event_count").number(m.eventCount());
+            out.comma().name("data_collections").ascii('[');
             List<Map.Entry<TableId, Long>> tables = new ArrayList<>(m.eventsPerTable().entrySet());
             tables.sort(Map.Entry.comparingByKey(TABLE_ORDER));
-            for (Map.Entry<TableId, Long> t : tables) {
-                g.writeStartObject();
-                g.writeStringField("db", t.getKey().database());
-                if (t.getKey().schema() != null) {
-                    g.writeStringField("schema", t.getKey().schema());
+            for (int i = 0; i < tables.size(); i++) {
+                Map.Entry<TableId, Long> t = tables.get(i);
+                if (i > 0) {
+                    out.comma();
                 }
-                g.writeStringField("table", t.getKey().table());
-                g.writeNumberField("event_count", t.getValue());
-                g.writeEndObject();
+                out.ascii('{').name("db").string(t.getKey().database());
+                if (t.getKey().schema() != null) {
+                    out.comma().name("schema").string(t.getKey().schema());
+                }
+                out.comma().name("table").string(t.getKey().table());
+                out.comma().name("event_count").number(t.getValue());
+                out.ascii('}');
             }
-            g.writeEndArray();
+            out.ascii(']');
         }
-        g.writeEndObject();
-        g.writeEndObject();
+        out.ascii('}').ascii('}');
     }
 }

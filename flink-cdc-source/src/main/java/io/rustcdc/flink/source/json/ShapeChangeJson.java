@@ -1,9 +1,7 @@
 package io.rustcdc.flink.source.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.ShapeChange;
-import java.io.IOException;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 
@@ -20,45 +18,48 @@ final class ShapeChangeJson {
 
     private ShapeChangeJson() {}
 
-    static void write(JsonGenerator g, List<ShapeChange> changes) throws IOException {
-        g.writeArrayFieldStart(FIELD);
-        for (ShapeChange c : changes) {
-            g.writeStartObject();
-            g.writeStringField("class", c.kind().wireName());
-            writeColumns(g, "before", c.before());
-            writeColumns(g, "after", c.after());
+    static void write(JsonBuffer out, List<ShapeChange> changes) {
+        out.name(FIELD).ascii('[');
+        for (int i = 0; i < changes.size(); i++) {
+            ShapeChange c = changes.get(i);
+            if (i > 0) {
+                out.comma();
+            }
+            out.ascii('{').name("class").string(c.kind().wireName());
+            out.comma();
+            writeColumns(out, "before", c.before());
+            out.comma();
+            writeColumns(out, "after", c.after());
             if (c.kind() == ShapeChange.Kind.COLUMN_ADDED) {
-                g.writeNumberField("position", c.position());
+                out.comma().name("position").number(c.position());
             }
             if (c.kind() == ShapeChange.Kind.PRIMARY_KEY_CHANGED || !c.keyAfter().isEmpty()) {
-                writeNames(g, "key_before", c.keyBefore());
-                writeNames(g, "key_after", c.keyAfter());
+                out.comma().name("key_before");
+                JsonRenderer.stringArray(out, c.keyBefore());
+                out.comma().name("key_after");
+                JsonRenderer.stringArray(out, c.keyAfter());
             }
             if (!c.reason().isEmpty()) {
-                g.writeStringField("reason", c.reason());
+                out.comma().name("reason").string(c.reason());
             }
-            g.writeEndObject();
+            out.ascii('}');
         }
-        g.writeEndArray();
+        out.ascii(']');
     }
 
-    private static void writeColumns(JsonGenerator g, String field, List<RowShape.Column> columns) throws IOException {
-        g.writeArrayFieldStart(field);
-        for (RowShape.Column column : columns) {
-            g.writeStartObject();
-            g.writeStringField("name", column.name());
-            g.writeStringField("data_type", column.dataType());
-            g.writeBooleanField("nullable", column.nullable());
-            g.writeEndObject();
+    /** {@code "field":[{"name":..,"data_type":..,"nullable":..},..]}, as a shape's columns. */
+    static void writeColumns(JsonBuffer out, String field, List<RowShape.Column> columns) {
+        out.name(field).ascii('[');
+        for (int i = 0; i < columns.size(); i++) {
+            RowShape.Column column = columns.get(i);
+            if (i > 0) {
+                out.comma();
+            }
+            out.ascii('{').name("name").string(column.name());
+            out.comma().name("data_type").string(column.dataType());
+            out.comma().name("nullable").bool(column.nullable());
+            out.ascii('}');
         }
-        g.writeEndArray();
-    }
-
-    private static void writeNames(JsonGenerator g, String field, List<String> names) throws IOException {
-        g.writeArrayFieldStart(field);
-        for (String name : names) {
-            g.writeString(name);
-        }
-        g.writeEndArray();
+        out.ascii(']');
     }
 }

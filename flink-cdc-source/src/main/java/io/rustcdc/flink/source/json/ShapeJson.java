@@ -1,10 +1,7 @@
 package io.rustcdc.flink.source.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.rustcdc.flink.source.model.RowShape;
-import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.annotation.Internal;
@@ -21,62 +18,55 @@ final class ShapeJson implements Serializable {
     private static final int MAX_CACHED_SHAPES = 4096;
 
     private final ShapeRendering shapeRendering;
-    private transient Map<String, String> renderedShapes;
+    private transient Map<String, byte[]> renderedShapes;
 
     ShapeJson(ShapeRendering shapeRendering) {
         this.shapeRendering = shapeRendering;
     }
 
     /** Writes the event's shape as the rendering setting says, rendered once per shape id. */
-    void writeShape(JsonGenerator g, RowShape shape) throws IOException {
-        Map<String, String> rendered = renderedShapes;
+    void writeShape(JsonBuffer out, RowShape shape) {
+        Map<String, byte[]> rendered = renderedShapes;
         if (rendered == null) {
             rendered = new ConcurrentHashMap<>();
             renderedShapes = rendered;
         }
-        String json = rendered.get(shape.id());
+        byte[] json = rendered.get(shape.id());
         if (json == null) {
-            json = shapeJson(shape, shapeRendering == ShapeRendering.FULL);
+            JsonBuffer alone = new JsonBuffer(256).reset(false);
+            boolean full = shapeRendering == ShapeRendering.FULL;
+            writeShapeObject(alone, shape, full);
+            if (alone.hasUnpairedSurrogate()) {
+                // its bytes differ between the string and the byte form: written in place, not kept
+                writeShapeObject(out, shape, full);
+                return;
+            }
+            json = alone.toByteArray();
             if (rendered.size() >= MAX_CACHED_SHAPES) {
                 rendered.clear();
             }
             rendered.put(shape.id(), json);
         }
-        g.writeRawValue(json);
+        out.raw(json);
     }
 
     /** The shape as a JSON object, in full or as its id and table only. */
     static String shapeJson(RowShape shape, boolean full) {
-        StringBuilderWriter out = new StringBuilderWriter(256);
-        try (JsonGenerator g = JsonRenderer.FACTORY.createGenerator(out)) {
-            writeShapeObject(g, shape, full);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        JsonBuffer out = new JsonBuffer(256).reset(false);
+        writeShapeObject(out, shape, full);
         return out.toString();
     }
 
-    private static void writeShapeObject(JsonGenerator g, RowShape shape, boolean full) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("id", shape.id());
-        g.writeStringField("schema", shape.schema());
-        g.writeStringField("table", shape.table());
+    private static void writeShapeObject(JsonBuffer out, RowShape shape, boolean full) {
+        out.ascii('{').name("id").string(shape.id());
+        out.comma().name("schema").string(shape.schema());
+        out.comma().name("table").string(shape.table());
         if (full) {
-            g.writeArrayFieldStart("columns");
-            for (RowShape.Column c : shape.columns()) {
-                g.writeStartObject();
-                g.writeStringField("name", c.name());
-                g.writeStringField("data_type", c.dataType());
-                g.writeBooleanField("nullable", c.nullable());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeArrayFieldStart("primary_key");
-            for (String k : shape.primaryKey()) {
-                g.writeString(k);
-            }
-            g.writeEndArray();
+            out.comma();
+            ShapeChangeJson.writeColumns(out, "columns", shape.columns());
+            out.comma().name("primary_key");
+            JsonRenderer.stringArray(out, shape.primaryKey());
         }
-        g.writeEndObject();
+        out.ascii('}');
     }
 }

@@ -1,0 +1,247 @@
+package io.rustcdc.flink.source.json;
+
+import com.fasterxml.jackson.core.Base64Variants;
+import com.fasterxml.jackson.core.io.NumberOutput;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * A JSON document written straight into a reused, growable UTF-8 byte array: each string is encoded
+ * and escaped once, with no generator, char buffer or intermediate String per event. It writes the
+ * same bytes Jackson's UTF-8 generator wrote (with this project's settings: shortest exact digits
+ * for floating point, supplementary characters as 4-byte UTF-8), and {@link #toString()} gives the
+ * same characters Jackson's character generator wrote, which keeps an unpaired surrogate as it is
+ * where the byte form escapes it (&#92;uD800). Commas and nesting are the caller's: a value or a
+ * field name is written after {@link #comma()} where one is needed. Not thread-safe: one per thread.
+ */
+@Internal
+final class JsonBuffer {
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+    /** Per ASCII character: 0 written as is, -1 as a six-character unicode escape, else the letter after a backslash. */
+    private static final byte[] ESCAPES = new byte[128];
+
+    static {
+        for (int c = 0; c < 0x20; c++) {
+            ESCAPES[c] = -1;
+        }
+        ESCAPES['\b'] = 'b';
+        ESCAPES['\t'] = 't';
+        ESCAPES['\n'] = 'n';
+        ESCAPES['\f'] = 'f';
+        ESCAPES['\r'] = 'r';
+        ESCAPES['"'] = '"';
+        ESCAPES['\\'] = '\\';
+    }
+
+    private byte[] bytes;
+    private int length;
+    /** Whether an unpaired surrogate was written, as 3 bytes that UTF-8 does not allow ({@link #toString()}). */
+    private boolean unpairedSurrogate;
+    /** Whether an unpaired surrogate is written escaped (the byte form) or kept for {@link #toString()}. */
+    private boolean escapeUnpaired;
+
+    JsonBuffer(int capacity) {
+        bytes = new byte[capacity];
+    }
+
+    /**
+     * Empties the buffer for a new document; {@code forBytes}: whether it will be taken as bytes
+     * ({@link #toByteArray()}) rather than as a String.
+     */
+    JsonBuffer reset(boolean forBytes) {
+        if (bytes.length > 1 << 20) {
+            bytes = new byte[4096]; // a huge event once does not pin a huge buffer
+        }
+        length = 0;
+        unpairedSurrogate = false;
+        escapeUnpaired = forBytes;
+        return this;
+    }
+
+    private void room(int more) {
+        if (length + more > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+        }
+    }
+
+    /** A single ASCII character: a bracket, a brace, a colon or a comma. */
+    JsonBuffer ascii(char c) {
+        room(1);
+        bytes[length++] = (byte) c;
+        return this;
+    }
+
+    JsonBuffer comma() {
+        return ascii(',');
+    }
+
+    /** Bytes already JSON: a pre-quoted field name with its colon, a cached object. */
+    JsonBuffer raw(byte[] json) {
+        room(json.length);
+        System.arraycopy(json, 0, bytes, length, json.length);
+        length += json.length;
+        return this;
+    }
+
+    /** ASCII text already JSON, such as a number's digits; not checked. */
+    JsonBuffer rawAscii(String text) {
+        int n = text.length();
+        room(n);
+        text.getBytes(0, n, bytes, length); // ASCII: each char's low byte is the char
+        length += n;
+        return this;
+    }
+
+    /** A field name and its colon. */
+    JsonBuffer name(String name) {
+        string(name);
+        return ascii(':');
+    }
+
+    /** {@code "name":} as bytes, to be written with {@link #raw}. */
+    static byte[] fieldName(String name) {
+        return ("\"" + name + "\":").getBytes(StandardCharsets.UTF_8); // names given here need no escaping
+    }
+
+    JsonBuffer nullValue() {
+        return rawAscii("null");
+    }
+
+    JsonBuffer bool(boolean b) {
+        return rawAscii(b ? "true" : "false");
+    }
+
+    JsonBuffer number(long n) {
+        if (n == Long.MIN_VALUE) {
+            return rawAscii("-9223372036854775808");
+        }
+        room(20);
+        if (n < 0) {
+            bytes[length++] = '-';
+            n = -n;
+        }
+        int digits = 1;
+        for (long rest = n / 10; rest != 0; rest /= 10) {
+            digits++;
+        }
+        int at = length + digits;
+        do {
+            bytes[--at] = (byte) ('0' + (int) (n % 10));
+            n /= 10;
+        } while (n != 0);
+        length += digits;
+        return this;
+    }
+
+    /** A finite double in Jackson's shortest exact form ({@code 1.0E23}, {@code 0.1}). */
+    JsonBuffer number(double d) {
+        return rawAscii(NumberOutput.toString(d, true));
+    }
+
+    /** A finite float in Jackson's shortest exact form. */
+    JsonBuffer number(float f) {
+        return rawAscii(NumberOutput.toString(f, true));
+    }
+
+    /** Base64 (MIME alphabet with padding, no line feeds) in quotes, as Jackson writes binary. */
+    JsonBuffer base64(byte[] data) {
+        ascii('"');
+        rawAscii(Base64Variants.getDefaultVariant().encode(data));
+        return ascii('"');
+    }
+
+    /** A string value, quoted and escaped; {@code null} for null. */
+    JsonBuffer string(@Nullable String s) {
+        if (s == null) {
+            return nullValue();
+        }
+        int n = s.length();
+        room(n * 6 + 2); // the widest form of a char: a six-character unicode escape
+        byte[] b = bytes;
+        int at = length;
+        b[at++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                byte escape = ESCAPES[c];
+                if (escape == 0) {
+                    b[at++] = (byte) c;
+                } else if (escape > 0) {
+                    b[at++] = '\\';
+                    b[at++] = escape;
+                } else {
+                    at = unicodeEscape(b, at, c);
+                }
+            } else if (c < 0x800) {
+                b[at++] = (byte) (0xC0 | (c >> 6));
+                b[at++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, s.charAt(++i));
+                b[at++] = (byte) (0xF0 | (cp >> 18));
+                b[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                b[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                b[at++] = (byte) (0x80 | (cp & 0x3F));
+            } else if (Character.isSurrogate(c) && escapeUnpaired) {
+                at = unicodeEscape(b, at, c);
+            } else {
+                unpairedSurrogate |= Character.isSurrogate(c);
+                b[at++] = (byte) (0xE0 | (c >> 12));
+                b[at++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                b[at++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        b[at++] = '"';
+        length = at;
+        return this;
+    }
+
+    private static int unicodeEscape(byte[] b, int at, char c) {
+        b[at++] = '\\';
+        b[at++] = 'u';
+        b[at++] = HEX[c >> 12];
+        b[at++] = HEX[(c >> 8) & 0xF];
+        b[at++] = HEX[(c >> 4) & 0xF];
+        b[at++] = HEX[c & 0xF];
+        return at;
+    }
+
+    boolean hasUnpairedSurrogate() {
+        return unpairedSurrogate;
+    }
+
+    byte[] toByteArray() {
+        return Arrays.copyOf(bytes, length);
+    }
+
+    /** The document as characters: ASCII and valid UTF-8 decode at once; an unpaired surrogate by hand. */
+    @Override
+    public String toString() {
+        if (!unpairedSurrogate) {
+            return new String(bytes, 0, length, StandardCharsets.UTF_8);
+        }
+        char[] chars = new char[length];
+        int n = 0;
+        for (int i = 0; i < length; ) {
+            int b = bytes[i] & 0xFF;
+            if (b < 0x80) {
+                chars[n++] = (char) b;
+                i++;
+            } else if (b < 0xE0) {
+                chars[n++] = (char) (((b & 0x1F) << 6) | (bytes[i + 1] & 0x3F));
+                i += 2;
+            } else if (b < 0xF0) {
+                chars[n++] = (char) (((b & 0x0F) << 12) | ((bytes[i + 1] & 0x3F) << 6) | (bytes[i + 2] & 0x3F));
+                i += 3;
+            } else {
+                int cp = ((b & 0x07) << 18) | ((bytes[i + 1] & 0x3F) << 12) | ((bytes[i + 2] & 0x3F) << 6)
+                        | (bytes[i + 3] & 0x3F);
+                chars[n++] = Character.highSurrogate(cp);
+                chars[n++] = Character.lowSurrogate(cp);
+                i += 4;
+            }
+        }
+        return new String(chars, 0, n);
+    }
+}

@@ -1,0 +1,120 @@
+package io.rustcdc.flink.source.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link JsonBuffer} against Jackson's generators with the settings the renderers used before it: the
+ * same bytes as the UTF-8 generator and the same characters as the character generator, for every
+ * UTF-16 unit, random strings, numbers and binary.
+ */
+class JsonBufferTest {
+    private static final JsonFactory JACKSON = JsonFactory.builder()
+            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
+
+    private interface Write {
+        void to(JsonGenerator g) throws IOException;
+    }
+
+    private static String jacksonChars(Write w) throws IOException {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator g = JACKSON.createGenerator(out)) {
+            w.to(g);
+        }
+        return out.toString();
+    }
+
+    private static byte[] jacksonBytes(Write w) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (JsonGenerator g = JACKSON.createGenerator(out, JsonEncoding.UTF8)) {
+            w.to(g);
+        }
+        return out.toByteArray();
+    }
+
+    private static void assertSameString(String s) throws IOException {
+        assertThat(new JsonBuffer(16).reset(false).string(s).toString()).isEqualTo(jacksonChars(g -> g.writeString(s)));
+        assertThat(new JsonBuffer(16).reset(true).string(s).toByteArray()).isEqualTo(jacksonBytes(g -> g.writeString(s)));
+    }
+
+    @Test
+    void everyUtf16UnitAloneAndBetweenLetters() throws IOException {
+        for (int c = 0; c <= 0xFFFF; c++) {
+            assertSameString(String.valueOf((char) c));
+            assertSameString("a" + (char) c + "b");
+        }
+    }
+
+    @Test
+    void randomStringsOfEveryRange() throws IOException {
+        Random random = new Random(42);
+        char[] pool = {'a', 'Z', '"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\u00e9', '\u07ff', '\u0800', '\u20ac',
+            '\u2028', '\ud83d', '\ude00', '\ud800', '\udfff', '\uffff'};
+        for (int i = 0; i < 20_000; i++) {
+            char[] chars = new char[random.nextInt(12)];
+            for (int j = 0; j < chars.length; j++) {
+                chars[j] = random.nextBoolean() ? pool[random.nextInt(pool.length)] : (char) random.nextInt(0x10000);
+            }
+            assertSameString(new String(chars));
+        }
+        assertSameString("");
+        assertSameString("x".repeat(100_000)); // past the buffer's first capacity
+    }
+
+    @Test
+    void numbersBooleansNullsAndBinary() throws IOException {
+        long[] longs = {0, 1, -1, 9, 10, -10, 99, 100, 123456789, Integer.MAX_VALUE, Integer.MIN_VALUE,
+            Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE / 10, -999_999_999_999L};
+        for (long n : longs) {
+            assertThat(new JsonBuffer(1).reset(false).number(n).toString()).isEqualTo(jacksonChars(g -> g.writeNumber(n)));
+        }
+        double[] doubles = {0.0, -0.0, 0.1, 1.0, 100.0, 1e23, 1e-7, 2.2250738585072014E-308, Double.MIN_VALUE,
+            Double.MAX_VALUE, 123456.789, 5e-324, 1.0 / 3};
+        for (double d : doubles) {
+            assertThat(new JsonBuffer(1).reset(false).number(d).toString()).isEqualTo(jacksonChars(g -> g.writeNumber(d)));
+            float f = (float) d;
+            assertThat(Float.isFinite(f) || d == Double.MAX_VALUE).isTrue(); // the renderer writes no other float
+            if (!Float.isFinite(f)) {
+                continue;
+            }
+            assertThat(new JsonBuffer(1).reset(false).number(f).toString()).isEqualTo(jacksonChars(g -> g.writeNumber(f)));
+        }
+        Random random = new Random(7);
+        for (int i = 0; i < 10_000; i++) {
+            double d = Double.longBitsToDouble(random.nextLong());
+            if (Double.isFinite(d)) {
+                assertThat(new JsonBuffer(1).reset(false).number(d).toString()).isEqualTo(jacksonChars(g -> g.writeNumber(d)));
+            }
+            byte[] data = new byte[random.nextInt(80)];
+            random.nextBytes(data);
+            assertThat(new JsonBuffer(1).reset(false).base64(data).toString())
+                    .isEqualTo(jacksonChars(g -> g.writeBinary(data)));
+        }
+        assertThat(new JsonBuffer(1).reset(false).bool(true).comma().bool(false).comma().nullValue().toString())
+                .isEqualTo("true,false,null");
+        assertThat(new JsonBuffer(1).reset(false).string(null).toString()).isEqualTo("null");
+    }
+
+    @Test
+    void aBufferReusedForBytesAfterAStringWithAnUnpairedSurrogateEscapesIt() {
+        JsonBuffer buffer = new JsonBuffer(4);
+        assertThat(buffer.reset(false).string("x\ud800").toString()).isEqualTo("\"x\ud800\"");
+        assertThat(buffer.hasUnpairedSurrogate()).isTrue();
+        assertThat(new String(buffer.reset(true).string("x\ud800").toByteArray(), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("\"x\\uD800\"");
+        assertThat(buffer.reset(false).string("\u00e9").toString()).isEqualTo("\"\u00e9\"");
+        assertThat(buffer.hasUnpairedSurrogate()).isFalse();
+    }
+}
