@@ -108,7 +108,7 @@ final class ReplicatedOrders {
                     .filter(v -> !readAgain || !v.matches("(read|insert) of a row already emitted: orders .*")).toList();
             if (!violations.isEmpty()) {
                 throw new AssertionError("The changelog is not exact: " + violations.subList(0,
-                        Math.min(10, violations.size())));
+                        Math.min(10, violations.size())) + "; the sink's events of the first: " + eventsOf(violations.get(0)));
             }
             Map<String, String> actual = materialized(changelog);
             if (actual.equals(expected)) {
@@ -158,6 +158,25 @@ final class ReplicatedOrders {
         }
         last = changelog;
         return changelog;
+    }
+
+    /** The sink's events, in order, of the row a violation names (its key's text: the last word, {@code "id"|}). */
+    private String eventsOf(String violation) throws SQLException {
+        String key = violation.substring(violation.lastIndexOf(' ') + 1);
+        String id = key.substring(0, key.length() - 1);
+        String digits = id.replace("\"", "");
+        StringBuilder sb = new StringBuilder();
+        try (Connection c = sink.connect();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT seq, event FROM changelog ORDER BY seq")) {
+            while (rs.next()) {
+                String event = rs.getString(2);
+                if (event.contains(digits) && sb.length() < 20_000) {
+                    sb.append("\n  ").append(rs.getLong(1)).append(' ').append(event);
+                }
+            }
+        }
+        return sb.toString();
     }
 
     /** id to "status|amount", from the rows the changelog materialized. */

@@ -117,11 +117,20 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      * rows already, so no change of it is left out while it is read, nor after (its chunks are
      * redelivered): a change its chunk already shows is emitted too, and a row goes out again. A sink
      * applying the changelog by key ends in the table's state; a change left out here could be a
-     * delete of a row downstream holds, which no chunk shows.
+     * delete of a row downstream holds, which no chunk shows. Requested while the stream has not yet passed
+     * the chunks downstream holds (the first snapshot's, say), a change one of them shows is still left out:
+     * downstream has it from that chunk, and the new read delivers the row again.
      */
     void rereadTable(TableId table, ChunkKey key) {
         TableChunks t = new TableChunks(key, new ArrayList<>(), false);
         t.redelivering = true;
+        TableChunks before = tables.get(table);
+        P end = ends.get(table);
+        if (before != null && before.complete && end != null && before.key.equals(key)) {
+            // the stream has not passed the chunks downstream holds yet: a change they show was delivered with them
+            t.earlier = before;
+            t.earlierEnd = end;
+        }
         tables.put(table, t);
         ends.remove(table);
         origins.forget(table);
@@ -294,6 +303,12 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
 
     private boolean reflected(TableChunks chunks, Row row, P position) {
         Object[] key = chunks.key(row);
+        if (chunks.earlier != null && position.compareTo(chunks.earlierEnd) < 0) {
+            ChunkSplit<M> shown = chunks.earlier.find(key);
+            if (!shown.isRedelivered() && connector.reflects(shown.mark(), position)) {
+                return true; // downstream has it from the chunk it holds, read before the table was requested again
+            }
+        }
         ChunkSplit<M> chunk = chunks.find(key);
         if (chunk == null) {
             if (chunks.redelivering) {
@@ -325,6 +340,12 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         boolean complete;
         /** Whether the chunks still to be read are redelivered (see the class comment). */
         boolean redelivering;
+        /**
+         * A table read again: its chunks downstream holds, until the stream passes {@link #earlierEnd} (null
+         * after a restore, which leaves out nothing then).
+         */
+        @Nullable TableChunks earlier;
+        @Nullable P earlierEnd;
 
         TableChunks(ChunkKey key, List<ChunkSplit<M>> chunks, boolean complete) {
             this.key = key;

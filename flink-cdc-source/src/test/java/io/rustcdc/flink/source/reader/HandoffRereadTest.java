@@ -58,6 +58,20 @@ class HandoffRereadTest {
     }
 
     @Test
+    void aTableReadAgainBeforeTheStreamPassedItsFirstChunksStillLeavesOutWhatTheyShow() {
+        // chunks (-inf, 10] and (10, 20] show position 5, (20, +inf) does not; their handoff ends at 6
+        Handoff<TestPosition, HashSet<Long>> handoff = new Handoff<>(new HandoffTest.FakeConnector(),
+                HandoffTest.chunks(), List.of(), false);
+        handoff.rereadTable(HandoffTest.T, HandoffTest.KEY);
+        assertThat(handoff.decide(event(Op.DELETE, 3L, 0, 5), new TestPosition(5)))
+                .as("a delete the first chunk shows: downstream never had the row").isNull();
+        ChangeEvent unshown = event(Op.INSERT, null, 25, 5);
+        assertThat(handoff.decide(unshown, new TestPosition(5))).as("not shown by its chunk").isSameAs(unshown);
+        ChangeEvent later = event(Op.DELETE, 3L, 0, 6);
+        assertThat(handoff.decide(later, new TestPosition(6))).as("past the first chunks").isSameAs(later);
+    }
+
+    @Test
     void aRestoredStreamReadsAgainATableItCapturesThatItWasReadingAgain() {
         ChunkSplit<HashSet<Long>> first = chunk(0).finished(new HashSet<>(Set.of(1L))).redelivered();
         Handoff<TestPosition, HashSet<Long>> handoff = new Handoff<>(new HandoffTest.FakeConnector(), List.of(first),

@@ -43,7 +43,7 @@ class HandoffTest {
             TestKeyOrder.ASCENDING);
 
     /** Chunks (-inf, 10], (10, 20], (20, +inf); the first two reflect position 5, the last does not. */
-    private static List<ChunkSplit<HashSet<Long>>> chunks() {
+    static List<ChunkSplit<HashSet<Long>>> chunks() {
         return List.of(
                 ChunkSplit.<HashSet<Long>>of(T, KEY, 0, null, new Object[] {10L}).finished(new HashSet<>(Set.of(5L))),
                 ChunkSplit.<HashSet<Long>>of(T, KEY, 1, new Object[] {10L}, new Object[] {20L})
