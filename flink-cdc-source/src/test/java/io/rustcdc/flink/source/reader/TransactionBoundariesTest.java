@@ -338,6 +338,22 @@ class TransactionBoundariesTest {
             return by;
         }
 
+        private static boolean available(SourceReader<ChangeEvent, CdcSplit> reader, int seconds) throws Exception {
+            try {
+                reader.isAvailable().get(seconds, TimeUnit.SECONDS);
+                return true;
+            } catch (java.util.concurrent.TimeoutException nothing) {
+                return false;
+            }
+        }
+
+        /** The stream split of a checkpoint of {@code reader}, through its serializer. */
+        private static CdcSplit checkpoint(SourceReader<ChangeEvent, CdcSplit> reader,
+                SimpleVersionedSerializer<CdcSplit> serializer, long id) throws Exception {
+            List<CdcSplit> state = reader.snapshotState(id);
+            return serializer.deserialize(serializer.getVersion(), serializer.serialize(state.get(state.size() - 1)));
+        }
+
         private ChangeEventDeserializer<ChangeEvent> recorder() {
             return new ChangeEventDeserializer<>() {
                 private static final long serialVersionUID = 1L;
@@ -384,12 +400,19 @@ class TransactionBoundariesTest {
                     ChunkStreamingTest.CountingOutput output = new ChunkStreamingTest.CountingOutput();
                     int calls = 1 + random.nextInt(40);
                     for (int call = 0; call < calls && !at.equals(last); call++) {
-                        reader.isAvailable().get(20, TimeUnit.SECONDS);
+                        if (!available(reader, 2)) {
+                            // the script read to its end, nothing more comes: a checkpoint shows it (else it stalled)
+                            restored = checkpoint(reader, serializer, ++checkpoint);
+                            at = ((StreamSplit<TestPosition, Long>) restored).position();
+                            committed = run.output.size();
+                            if (at.equals(last)) {
+                                break;
+                            }
+                            reader.isAvailable().get(20, TimeUnit.SECONDS);
+                        }
                         reader.pollNext(output);
                         if (random.nextInt(3) > 0) {
-                            List<CdcSplit> state = reader.snapshotState(++checkpoint);
-                            CdcSplit split = state.get(state.size() - 1);
-                            restored = serializer.deserialize(serializer.getVersion(), serializer.serialize(split));
+                            restored = checkpoint(reader, serializer, ++checkpoint);
                             at = ((StreamSplit<TestPosition, Long>) restored).position();
                             committed = run.output.size();
                         }
@@ -400,6 +423,22 @@ class TransactionBoundariesTest {
                 run.output.subList(committed, run.output.size()).clear(); // a failure: back to the checkpoint
             }
             return run.output;
+        }
+
+        private static boolean available(SourceReader<ChangeEvent, CdcSplit> reader, int seconds) throws Exception {
+            try {
+                reader.isAvailable().get(seconds, TimeUnit.SECONDS);
+                return true;
+            } catch (java.util.concurrent.TimeoutException nothing) {
+                return false;
+            }
+        }
+
+        /** The stream split of a checkpoint of {@code reader}, through its serializer. */
+        private static CdcSplit checkpoint(SourceReader<ChangeEvent, CdcSplit> reader,
+                SimpleVersionedSerializer<CdcSplit> serializer, long id) throws Exception {
+            List<CdcSplit> state = reader.snapshotState(id);
+            return serializer.deserialize(serializer.getVersion(), serializer.serialize(state.get(state.size() - 1)));
         }
 
         private ChangeEventDeserializer<ChangeEvent> recorder() {
