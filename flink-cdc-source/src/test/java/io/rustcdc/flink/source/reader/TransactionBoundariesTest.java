@@ -338,22 +338,6 @@ class TransactionBoundariesTest {
             return by;
         }
 
-        private static boolean available(SourceReader<ChangeEvent, CdcSplit> reader, int seconds) throws Exception {
-            try {
-                reader.isAvailable().get(seconds, TimeUnit.SECONDS);
-                return true;
-            } catch (java.util.concurrent.TimeoutException nothing) {
-                return false;
-            }
-        }
-
-        /** The stream split of a checkpoint of {@code reader}, through its serializer. */
-        private static CdcSplit checkpoint(SourceReader<ChangeEvent, CdcSplit> reader,
-                SimpleVersionedSerializer<CdcSplit> serializer, long id) throws Exception {
-            List<CdcSplit> state = reader.snapshotState(id);
-            return serializer.deserialize(serializer.getVersion(), serializer.serialize(state.get(state.size() - 1)));
-        }
-
         private ChangeEventDeserializer<ChangeEvent> recorder() {
             return new ChangeEventDeserializer<>() {
                 private static final long serialVersionUID = 1L;
