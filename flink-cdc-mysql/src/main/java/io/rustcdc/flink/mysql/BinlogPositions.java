@@ -82,10 +82,14 @@ final class BinlogPositions {
     }
 
     /**
-     * The binlog's end: {@code SHOW BINARY LOG STATUS} (MySQL 8.2+; 8.4 removed the older name), else
-     * {@code SHOW MASTER STATUS}.
+     * The binlog's end: on Oracle MySQL {@code SHOW BINARY LOG STATUS} (8.2+; 8.4 removed the older name),
+     * else {@code SHOW MASTER STATUS}; on MariaDB {@code SHOW MASTER STATUS} (read per chunk: not tried
+     * first with a statement MariaDB refuses, which its driver logs as a WARN each time).
      */
     MySqlPosition binlogEnd() throws SQLException {
+        if (config.flavor() == ServerFlavor.MARIADB) {
+            return binlogEnd("SHOW MASTER STATUS");
+        }
         try {
             return binlogEnd("SHOW BINARY LOG STATUS");
         } catch (SQLException olderServer) {
