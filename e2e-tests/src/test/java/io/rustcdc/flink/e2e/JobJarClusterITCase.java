@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * arrives exactly once too.
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("cluster")
 @Timeout(600)
 class JobJarClusterITCase {
     private static final Path JOB_JAR = Path.of(System.getProperty("rustcdc.e2e.job.jar", "target/e2e-job.jar"));
@@ -38,7 +40,7 @@ class JobJarClusterITCase {
     private static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");
 
     @RegisterExtension
-    static final FlinkClusterExtension CLUSTER = new FlinkClusterExtension("job-jar");
+    static final FlinkClusterExtension CLUSTER = FlinkClusterExtension.forJobJars();
 
     @Test
     void aJobJarSubmittedWithTheCliCapturesTheSnapshotAndTheStreamExactly(PostgresDatabase db) throws Exception {

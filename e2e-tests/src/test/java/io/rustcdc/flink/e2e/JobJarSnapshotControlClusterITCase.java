@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,14 +28,15 @@ import org.junit.jupiter.api.io.TempDir;
  * changelog in the sink ends at the source's rows, exact but for what a re-snapshot delivers again.
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("cluster")
 @Timeout(600)
-class SnapshotControlClusterITCase {
+class JobJarSnapshotControlClusterITCase {
     private static final Path JOB_JAR = Path.of(System.getProperty("rustcdc.e2e.job.jar", "target/e2e-job.jar"));
     private static final String MAIN = "io.rustcdc.flink.e2e.ChangelogToTableJob";
     private static final String ORDERS = "public.orders";
 
     @RegisterExtension
-    static final FlinkClusterExtension CLUSTER = new FlinkClusterExtension("control");
+    static final FlinkClusterExtension CLUSTER = FlinkClusterExtension.forJobJars();
 
     @Test
     void everyOperationOnARunningJobUnderAWriter(PostgresDatabase db, @TempDir Path control) throws Exception {

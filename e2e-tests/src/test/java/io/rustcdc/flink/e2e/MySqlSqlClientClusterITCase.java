@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -40,26 +41,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>Each flavor runs on a server of the test's own, whatever {@code -Drustcdc.mysql.flavor} says;
  * {@code -Doracle-mysql.skip} leaves out Oracle MySQL, which needs root (see the README).
  */
+@Tag("cluster")
 @Timeout(600)
 class MySqlSqlClientClusterITCase {
-    private static final Path SQL_JAR = Path.of(System.getProperty("rustcdc.sql.mysql.connector.jar",
-            "../flink-cdc-sql/target/flink-sql-connector-rustcdc-mysql.jar"));
     private static final Pattern TASK_MANAGER_OUT = Pattern.compile("taskmanager-(\\d+)\\.out");
     private static final int ROWS = 2_000;
 
     @RegisterExtension
-    static final FlinkClusterExtension CLUSTER = new FlinkClusterExtension("sql-client-mysql", SQL_JAR);
+    static final FlinkClusterExtension CLUSTER = FlinkClusterExtension.forSqlClient();
 
     @Test
     void mariaDbThroughTheSqlClientInUpsertModeSurvivesATaskManagerKillExactly() throws Exception {
-        MySqlServer server = MySqlServer.startPrivate("mariadb", List.of());
+        MySqlServer server = MySqlServer.shared("mariadb");
         streamThroughATaskManagerKill(server, "rustcdc-mariadb", 5501);
     }
 
     @Test
     void oracleMySqlThroughTheSqlClientInUpsertModeSurvivesATaskManagerKillExactly() throws Exception {
         assumeFalse(Boolean.getBoolean("rustcdc.e2e.oracle-mysql.skip"), "-Doracle-mysql.skip is set");
-        MySqlServer server = MySqlServer.startPrivate("mysql", List.of());
+        MySqlServer server = MySqlServer.shared("mysql");
         streamThroughATaskManagerKill(server, "rustcdc-mysql", 5502);
     }
 

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,14 +31,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code CREATE TABLE}.
  */
 @ExtendWith(PostgresExtension.class)
+@Tag("cluster")
 @Timeout(600)
 class SqlClientClusterITCase {
-    private static final Path SQL_JAR = Path.of(System.getProperty("rustcdc.sql.connector.jar",
-            "../flink-cdc-sql/target/flink-sql-connector-rustcdc-postgres.jar"));
     private static final Pattern PRINTED = Pattern.compile("totals> ([+-][IUD])\\[(\\w+), (\\d+), ([\\d.]+)]");
 
     @RegisterExtension
-    static final FlinkClusterExtension CLUSTER = new FlinkClusterExtension("sql-client", SQL_JAR);
+    static final FlinkClusterExtension CLUSTER = FlinkClusterExtension.forSqlClient();
 
     @Test
     void aScriptRunByTheSqlClientWithTheConnectorJarInLibStreamsAnExactAggregate(PostgresDatabase db) throws Exception {

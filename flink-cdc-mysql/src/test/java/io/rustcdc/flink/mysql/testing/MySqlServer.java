@@ -12,9 +12,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -45,6 +47,8 @@ public final class MySqlServer {
     public static final String FLAVOR_PROPERTY = "rustcdc.mysql.flavor";
 
     private static MySqlServer shared;
+    /** Servers of the other flavor than this JVM's, started once for the tests that run on both. */
+    private static final Map<String, MySqlServer> OTHER_FLAVORS = new HashMap<>();
 
     private final String host;
     private final int port;
@@ -72,6 +76,18 @@ public final class MySqlServer {
             shared.createCdcUser();
         }
         return shared;
+    }
+
+    /**
+     * A server of {@code flavor} ({@code mariadb} or {@code mysql}) shared by the tests of this JVM: the
+     * JVM's {@link #shared()} server when it is of that flavor, else one started on first use; for tests
+     * that run on both flavors in one JVM and need nothing of a server of their own.
+     */
+    public static synchronized MySqlServer shared(String flavor) {
+        if (flavor.equals(System.getProperty(FLAVOR_PROPERTY, "mariadb"))) {
+            return shared();
+        }
+        return OTHER_FLAVORS.computeIfAbsent(flavor, f -> startPrivate(f, List.of()));
     }
 
     public String host() {
