@@ -2,6 +2,7 @@ package io.rustcdc.flink.source.enumerator;
 
 import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.SinkGuarantee;
+import io.rustcdc.flink.source.RowFilterFailures;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.control.ControlSettings;
 import io.rustcdc.flink.source.history.SchemaChange;
@@ -269,9 +270,23 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             refreshKnown();
         } else if (event instanceof StreamChunkReadEvent read) {
             operations.chunkRead(read.table(), read.last());
+        } else if (event instanceof SnapshotFailedEvent failed) {
+            snapshotFailed(failed);
         } else {
             LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
         }
+    }
+
+    /** A requested row filter failed on rows of a table the stream's reader snapshots: that snapshot ends. */
+    private void snapshotFailed(SnapshotFailedEvent failed) {
+        if (!operations.failed(failed.table(), failed.rowFilter())) {
+            LOG.info("The row filter of the snapshot of table {} failed after the snapshot was stopped or requested "
+                    + "again; nothing changed: {}", failed.table(), failed.serverMessage());
+            return;
+        }
+        LOG.error(RowFilterFailures.requested(failed.table().qualifiedName(), failed.rowFilter(),
+                failed.serverMessage(), controlLoop == null ? "<control path>" : controlLoop.path()));
+        operations.applied();
     }
 
     private boolean atLeastOnce() {
