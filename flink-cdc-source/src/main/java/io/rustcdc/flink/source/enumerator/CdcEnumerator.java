@@ -106,6 +106,9 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         this.history = state.history == null ? null : state.history.copy(settings.schemaHistoryRetention());
         this.tables.addAll(state.tables);
         refreshKnown();
+        if (state.initialized) {
+            operations.restoredFiltersDiffering(settings::rowFilterOrigin).forEach(LOG::warn);
+        }
     }
 
     /**

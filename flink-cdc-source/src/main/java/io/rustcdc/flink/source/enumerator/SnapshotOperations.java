@@ -98,6 +98,35 @@ final class SnapshotOperations {
         rowFilters.putAll(state.rowFilters());
     }
 
+    /**
+     * After a restore: one warning per table whose snapshot was under way (snapshotting, paused or queued)
+     * with another row filter than the configuration gives it now. That snapshot goes on with the filter
+     * it started with, which its plan and chunks carry in the state, so that it reads the rows of one
+     * condition; the configured one applies to the table's snapshots started from now on.
+     */
+    List<String> restoredFiltersDiffering(java.util.function.Function<TableId, String> originOfConfigured) {
+        List<String> warnings = new ArrayList<>();
+        for (TableId t : new TreeSet<>(rowFilters.keySet())) {
+            String kept = rowFilters.get(t);
+            String configured = snapshot.configuredRowFilter(t);
+            if (!inProgress(t) || kept.equals(configured == null ? "" : configured)) {
+                continue;
+            }
+            warnings.add("The snapshot of table " + t + " was under way when the restored state was taken, with the row "
+                    + "filter " + shown(kept) + "; the configuration now gives it " + (configured == null ? "none"
+                    : shown(configured) + " (" + originOfConfigured.apply(t) + ")") + ". The snapshot goes on with "
+                    + shown(kept) + ", the filter it started with (its plan and chunks carry it in the state), so that "
+                    + "it reads the rows of one condition; the configured filter applies to the table's snapshots "
+                    + "started from now on. To read the table with it now, stop the table's snapshot and request it "
+                    + "again with the control tool (docs/operations.md, On-demand snapshots)");
+        }
+        return warnings;
+    }
+
+    private static String shown(String filter) {
+        return filter.isEmpty() ? "none" : "[" + filter + "]";
+    }
+
     /** A snapshot of {@code plan}'s table starts, with the plan's row filter: the readout shows it. */
     void snapshotStarted(TablePlan plan) {
         rowFilters.put(plan.table(), plan.rowFilter() == null ? "" : plan.rowFilter());
