@@ -22,7 +22,7 @@ public final class RowFilterFailures {
     public static CdcException ofConfigured(RowFilterFailure failure, SourceSettings settings) {
         return new CdcException(CdcException.Kind.CONFIGURATION, "The row filter " + settings.rowFilterOrigin(
                 failure.table()) + " of table " + failure.table() + ", [" + failure.rowFilter() + "], failed on rows "
-                + "of a chunk of the table's snapshot: " + failure.serverMessage() + ". The job fails without a "
+                + "of a chunk of the table's snapshot: " + sentence(failure.serverMessage()) + " The job fails without a "
                 + "restart: the same rows would fail the snapshot again. Correct the condition so that it evaluates "
                 + "on every row (guard a division with NULLIF, a cast with a CASE), or the rows it fails on. A "
                 + "snapshot under way keeps the condition it started with across a restore, so with the option "
@@ -37,7 +37,7 @@ public final class RowFilterFailures {
     public static CdcException ofRequestedInFirstSnapshot(RowFilterFailure failure) {
         return new CdcException(CdcException.Kind.CONFIGURATION, "The row filter of a control request for table "
                 + failure.table() + ", [" + failure.rowFilter() + "], failed on rows of a chunk of the first "
-                + "snapshot: " + failure.serverMessage() + ". The job fails without a restart: a table requested "
+                + "snapshot: " + sentence(failure.serverMessage()) + " The job fails without a restart: a table requested "
                 + "before the first snapshot is done is read by that snapshot, which cannot end one table's read as "
                 + "failed, and the same rows would fail it again. Restore a checkpoint or savepoint taken before the "
                 + "request, or start the job without state; then request the table with a condition that evaluates "
@@ -52,12 +52,18 @@ public final class RowFilterFailures {
     /** {@link #ofRequested}, from the failure's parts. */
     public static String requested(String table, String rowFilter, String serverMessage, String controlPath) {
         return "The row filter of a control request for table " + table + ", [" + rowFilter + "], failed on rows "
-                + "of a chunk: " + serverMessage + ". The table's snapshot is ended as failed (the state readout "
+                + "of a chunk: " + sentence(serverMessage) + " The table's snapshot is ended as failed (the state readout "
                 + "shows 'failed', 'stopped' after a restore); the stream goes on. A table the source captured "
                 + "before stays captured and its changes go on being emitted; one the request took in is not "
                 + "captured, as when a snapshot is stopped. The rows its chunks delivered before stay delivered. "
                 + "Request it again with a condition that evaluates on every row (guard a division with NULLIF, a "
                 + "cast with a CASE): SnapshotControl " + controlPath + " request --filter " + table + " '<condition>'"
                 + " (without --filter: its configured filter, if any)";
+    }
+
+    /** {@code message} ending in one full stop. */
+    private static String sentence(String message) {
+        String m = message.strip();
+        return m.endsWith(".") ? m : m + ".";
     }
 }
