@@ -129,7 +129,7 @@ final class ChunkReader {
                     return positions.withGtids(mark);
                 }
             } catch (SQLException e) {
-                throw MySqlConnections.failure(config, e);
+                throw RowFilters.chunkFailure(connection, tableId, rowFilter, e, f -> MySqlConnections.failure(config, f));
             }
             if (attempt >= lastAttempt) {
                 throw rowFilter == null ? schemaChanged(tableId, 3) : filteredNotExact(tableId, attempt);
@@ -198,7 +198,7 @@ final class ChunkReader {
                     return new Snapshot(high, described);
                 });
             } catch (SQLException e) {
-                throw MySqlConnections.failure(config, e);
+                throw RowFilters.chunkFailure(connection, tableId, rowFilter, e, f -> MySqlConnections.failure(config, f));
             }
             ChunkBackfill backfill = backfill(read.described, keyColumns, after, upTo, held);
             boolean complete = backfill.apply(low, read.high, backfillBound);

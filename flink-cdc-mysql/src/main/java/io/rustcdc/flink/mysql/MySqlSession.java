@@ -138,7 +138,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                 return key;
             }
         } catch (SQLException e) {
-            throw failure(e);
+            throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
 import io.rustcdc.flink.mysql.testing.MySqlServer;
+import io.rustcdc.flink.mysql.testing.MySqlFeatures;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
@@ -92,6 +93,34 @@ class MySqlRestartStrategyITCase {
                 assertThat(first.failures()).isEqualTo(1);
                 assertThat(second.status()).isEqualTo(JobStatus.RUNNING);
             }
+        }
+    }
+
+    /**
+     * A configured row filter the database accepts but that fails on some rows (a subquery of two rows from
+     * id 5 on) fails the job once, not retried as a connection failure, naming the table, the filter, the
+     * option and the database's message.
+     */
+    @Test
+    void configuredRowFilterFailingOnSomeRowsFailsTheJobOnce(MySqlDatabase db, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
+        MySqlWriters.createTables(db, 10);
+        String filter = "id < 5 OR (SELECT 1 UNION ALL SELECT t1.id) = 1";
+        CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
+                .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                .includeTables(db.name() + ".t1", db.name() + ".t2")
+                .rowFilter(db.name() + ".t1", filter)
+                .chunkSize(200)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        try (RestartingJob job = RestartingJob.startDiscarding(cluster, source)) {
+            CdcException failure = job.awaitFailure(FAILS_WITHIN);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.CONFIGURATION);
+            assertThat(failure).hasMessageContaining("rowFilter(\"" + db.name() + ".t1\", ...)")
+                    .hasMessageContaining("[" + filter + "]").hasMessageContaining("more than 1 row")
+                    .hasMessageContaining("Correct the condition");
+            assertThat(job.failures()).isEqualTo(1);
         }
     }
 

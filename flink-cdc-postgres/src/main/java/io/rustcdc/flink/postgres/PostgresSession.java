@@ -117,7 +117,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 return chunkEnd(sql, decoder, keyColumns.size());
             });
         } catch (SQLException e) {
-            throw failure(e);
+            throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
         }
     }
 
@@ -200,7 +200,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 return mark.ofRelation(now.relationId);
             });
         } catch (SQLException e) {
-            throw failure(e);
+            throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
         }
     }
 

@@ -91,6 +91,32 @@ class PostgresRestartStrategyITCase {
         }
     }
 
+    /**
+     * A configured row filter the database accepts but that fails on some rows (a division by zero from id 5
+     * on) fails the job once, naming the table, the filter, the option and the database's message.
+     */
+    @Test
+    void configuredRowFilterFailingOnSomeRowsFailsTheJobOnce(PostgresDatabase db, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        Writers.createTables(db, 10);
+        String filter = "CASE WHEN id < 5 THEN true ELSE 1 / (id - id) > 0 END";
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "badfilter")))
+                .includeTables("public.t1", "public.t2")
+                .rowFilter("public.t1", filter)
+                .chunkSize(200)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        try (RestartingJob job = RestartingJob.startDiscarding(cluster, source)) {
+            CdcException failure = job.awaitFailure(FAILS_WITHIN);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.CONFIGURATION);
+            assertThat(failure).hasMessageContaining("rowFilter(\"public.t1\", ...)").hasMessageContaining("public.t1")
+                    .hasMessageContaining("[" + filter + "]").hasMessageContaining("division by zero")
+                    .hasMessageContaining("Correct the condition");
+            assertThat(job.failures()).isEqualTo(1);
+        }
+    }
+
     /** The reader finds the slot gone when the job is restored: a task failure, final. */
     @Test
     void lostSlotFailsTheRestoredJobOnce(PostgresDatabase db, @InjectMiniCluster MiniCluster cluster,

@@ -18,6 +18,11 @@ public record TableReadout(String table, String status, int chunksPlanned, int c
     public static final String PAUSED = "paused";
     /** Its snapshot was stopped; requesting the table again starts it over. */
     public static final String STOPPED = "stopped";
+    /**
+     * Its snapshot ended because the row filter of its request failed on some rows (the job's log has the
+     * database's message); as stopped otherwise, and read {@code stopped} after a restore.
+     */
+    public static final String FAILED = "failed";
     /** Snapshotted; the stream captures it. */
     public static final String CAPTURED = "captured";
     /** Requested again; its new snapshot starts when the stream's reader takes it. */

@@ -1,10 +1,12 @@
 package io.rustcdc.flink.source.enumerator;
 
+import io.rustcdc.flink.source.RowFilterFailures;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.LazySession;
+import io.rustcdc.flink.source.spi.RowFilterFailure;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.TablePlan;
@@ -97,8 +99,13 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
             while (next != null && chunks.size() < count) {
                 Object[] upTo = null;
                 if (next.key().splittable()) {
-                    upTo = session.get().nextChunkEnd(description(next.table()), next.key().columns(),
-                            next.nextAfter(), settings.chunkSize(), next.rowFilter());
+                    try {
+                        upTo = session.get().nextChunkEnd(description(next.table()), next.key().columns(),
+                                next.nextAfter(), settings.chunkSize(), next.rowFilter());
+                    } catch (RowFilterFailure e) {
+                        throw RowFilterFailures.configured(e, settings) ? RowFilterFailures.ofConfigured(e, settings)
+                                : RowFilterFailures.ofRequestedInFirstSnapshot(e);
+                    }
                 }
                 chunks.add(next.chunk(upTo));
                 next = upTo == null ? null : next.after(upTo);

@@ -2,6 +2,7 @@ package io.rustcdc.flink.source.enumerator;
 
 import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.SinkGuarantee;
+import io.rustcdc.flink.source.RowFilterFailures;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.control.ControlSettings;
 import io.rustcdc.flink.source.history.SchemaChange;
@@ -105,6 +106,9 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         this.history = state.history == null ? null : state.history.copy(settings.schemaHistoryRetention());
         this.tables.addAll(state.tables);
         refreshKnown();
+        if (state.initialized) {
+            operations.restoredFiltersDiffering(settings::rowFilterOrigin).forEach(LOG::warn);
+        }
     }
 
     /**
@@ -269,9 +273,23 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             refreshKnown();
         } else if (event instanceof StreamChunkReadEvent read) {
             operations.chunkRead(read.table(), read.last());
+        } else if (event instanceof SnapshotFailedEvent failed) {
+            snapshotFailed(failed);
         } else {
             LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
         }
+    }
+
+    /** A requested row filter failed on rows of a table the stream's reader snapshots: that snapshot ends. */
+    private void snapshotFailed(SnapshotFailedEvent failed) {
+        if (!operations.failed(failed.table(), failed.rowFilter())) {
+            LOG.info("The row filter of the snapshot of table {} failed after the snapshot was stopped or requested "
+                    + "again; nothing changed: {}", failed.table(), failed.serverMessage());
+            return;
+        }
+        LOG.error(RowFilterFailures.requested(failed.table().qualifiedName(), failed.rowFilter(),
+                failed.serverMessage(), controlLoop == null ? "<control path>" : controlLoop.path()));
+        operations.applied();
     }
 
     private boolean atLeastOnce() {

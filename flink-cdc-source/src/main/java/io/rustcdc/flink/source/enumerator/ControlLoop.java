@@ -52,6 +52,11 @@ final class ControlLoop {
         this.answered = Set.copyOf(operations.applied);
     }
 
+    /** The control directory's path, as the command line takes it. */
+    String path() {
+        return control.directory().path();
+    }
+
     void schedule() {
         long interval = control.pollInterval().toMillis();
         context.callAsync(() -> ControlPoll.poll(control.directory(), worker, answered, known.get()),

@@ -70,6 +70,8 @@ final class SnapshotOperations {
     private final Snapshot snapshot;
     final Set<TableId> paused = new TreeSet<>();
     final Set<TableId> stopped = new TreeSet<>();
+    /** Stopped tables whose snapshot ended because a requested row filter failed (not in the checkpoint). */
+    private final Set<TableId> failed = new TreeSet<>();
     /** Captured tables requested again that the stream's reader has not taken yet. */
     final Map<TableId, TablePlan> rereads = new LinkedHashMap<>();
     /** Rereads the stream's reader took, until a checkpoint that holds them completes. */
@@ -96,6 +98,35 @@ final class SnapshotOperations {
         rowFilters.putAll(state.rowFilters());
     }
 
+    /**
+     * After a restore: one warning per table whose snapshot was under way (snapshotting, paused or queued)
+     * with another row filter than the configuration gives it now. That snapshot goes on with the filter
+     * it started with, which its plan and chunks carry in the state, so that it reads the rows of one
+     * condition; the configured one applies to the table's snapshots started from now on.
+     */
+    List<String> restoredFiltersDiffering(java.util.function.Function<TableId, String> originOfConfigured) {
+        List<String> warnings = new ArrayList<>();
+        for (TableId t : new TreeSet<>(rowFilters.keySet())) {
+            String kept = rowFilters.get(t);
+            String configured = snapshot.configuredRowFilter(t);
+            if (!inProgress(t) || kept.equals(configured == null ? "" : configured)) {
+                continue;
+            }
+            warnings.add("The snapshot of table " + t + " was under way when the restored state was taken, with the row "
+                    + "filter " + shown(kept) + "; the configuration now gives it " + (configured == null ? "none"
+                    : shown(configured) + " (" + originOfConfigured.apply(t) + ")") + ". The snapshot goes on with "
+                    + shown(kept) + ", the filter it started with (its plan and chunks carry it in the state), so that "
+                    + "it reads the rows of one condition; the configured filter applies to the table's snapshots "
+                    + "started from now on. To read the table with it now, stop the table's snapshot and request it "
+                    + "again with the control tool (docs/operations.md, On-demand snapshots)");
+        }
+        return warnings;
+    }
+
+    private static String shown(String filter) {
+        return filter.isEmpty() ? "none" : "[" + filter + "]";
+    }
+
     /** A snapshot of {@code plan}'s table starts, with the plan's row filter: the readout shows it. */
     void snapshotStarted(TablePlan plan) {
         rowFilters.put(plan.table(), plan.rowFilter() == null ? "" : plan.rowFilter());
@@ -113,7 +144,7 @@ final class SnapshotOperations {
     /** A table's status, as the readout and the answers name it (see {@link TableReadout}). */
     String status(TableId table) {
         if (stopped.contains(table)) {
-            return TableReadout.STOPPED;
+            return failed.contains(table) ? TableReadout.FAILED : TableReadout.STOPPED;
         }
         if (snapshot.inSnapshot(table) || streamSnapshotting.contains(table)) {
             return paused.contains(table) ? TableReadout.PAUSED : TableReadout.SNAPSHOTTING;
@@ -184,12 +215,7 @@ final class SnapshotOperations {
                     break;
                 case STOP:
                     if (inProgress(t)) {
-                        snapshot.drop(t);
-                        stopped.add(t);
-                        paused.remove(t);
-                        rereads.remove(t);
-                        acceptedRereads.remove(t);
-                        streamSnapshotting.remove(t);
+                        stop(t);
                         changed.add(t);
                     }
                     break;
@@ -200,6 +226,30 @@ final class SnapshotOperations {
         String verb = request.operation().name().toLowerCase(java.util.Locale.ROOT);
         return ControlResult.applied(request.id(), changed.isEmpty() ? "Nothing to " + verb + ": no table changed"
                 : verb + ": " + names(changed), previous);
+    }
+
+    private void stop(TableId t) {
+        snapshot.drop(t);
+        stopped.add(t);
+        paused.remove(t);
+        rereads.remove(t);
+        acceptedRereads.remove(t);
+        streamSnapshotting.remove(t);
+    }
+
+    /**
+     * The stream's reader could not read {@code table}'s snapshot: the row filter {@code rowFilter} of a
+     * request failed on some rows. The snapshot ends as a stop ends it, and the table reads {@code failed}
+     * until it is requested again. False (nothing changed) when that snapshot is no longer under way
+     * (stopped or requested again with another filter meanwhile).
+     */
+    boolean failed(TableId table, String rowFilter) {
+        if (!inProgress(table) || !rowFilter.equals(rowFilters.get(table))) {
+            return false;
+        }
+        stop(table);
+        failed.add(table);
+        return true;
     }
 
     private ControlResult request(String id, List<TableDiscovery.Found> resolved) {
@@ -228,6 +278,7 @@ final class SnapshotOperations {
                 continue;
             }
             stopped.remove(t);
+            failed.remove(t);
             snapshotStarted(f.plan);
             if (snapshot.captured(t)) {
                 rereads.put(t, f.plan);

@@ -71,7 +71,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
         this.context = context;
         this.connector = connector;
         this.settings = settings;
-        this.worker = new ReaderWorker<>(connector, settings.chunkSize(), queue,
+        this.worker = new ReaderWorker<>(connector, settings, queue,
                 "rustcdc-" + connector.name() + "-reader-" + context.getIndexOfSubtask(), context.metricGroup());
         this.items = new FetchedItems(queue, worker);
         this.collector = new OutputCollector<>(context.metricGroup().getIOMetricGroup().getNumRecordsInCounter());

@@ -2,6 +2,7 @@ package io.rustcdc.flink.source.reader;
 
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.enumerator.ChunksFinishedEvent;
+import io.rustcdc.flink.source.enumerator.SnapshotFailedEvent;
 import io.rustcdc.flink.source.enumerator.StreamChunkReadEvent;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
@@ -94,6 +95,10 @@ final class ChunkEmitter<T, P extends SourcePosition & Comparable<P>, M extends 
             }
             item = nextOfChunk();
         }
+        if (item instanceof Fetched.ChunkFailed failed) {
+            failAdded(failed, stream);
+            return;
+        }
         Fetched.ChunkEnd<M> end = (Fetched.ChunkEnd<M>) item;
         chunksRead.inc();
         if (end.inline()) {
@@ -120,6 +125,20 @@ final class ChunkEmitter<T, P extends SourcePosition & Comparable<P>, M extends 
         context.sendSourceEventToCoordinator(new ChunksFinishedEvent<>(List.of(chunk)));
         if (pending.isEmpty()) {
             context.sendSplitRequest();
+        }
+    }
+
+    /**
+     * A requested row filter failed on a chunk of a table added while the stream runs: the enumerator is
+     * told, which ends the table's snapshot as a stop does (its {@link
+     * io.rustcdc.flink.source.enumerator.SnapshotControlEvent} drops the table here). Nothing when the
+     * table was stopped or requested again while the chunk was read.
+     */
+    private void failAdded(Fetched.ChunkFailed failed, StreamState<P, M> s) {
+        TablePlan plan = failed.plan();
+        if (s.adding.get(plan.table()) == plan) {
+            context.sendSourceEventToCoordinator(new SnapshotFailedEvent(plan.table(), plan.rowFilter(),
+                    failed.serverMessage()));
         }
     }
 

@@ -30,6 +30,13 @@ sealed interface Fetched {
         }
     }
 
+    /**
+     * The read of a table added while the stream runs ended at a chunk on which its requested row filter
+     * failed ({@code serverMessage}); rows of the chunk read before may have come; no end of it follows.
+     * {@code plan} is the worker's, as in {@link ChunkEnd}.
+     */
+    record ChunkFailed(TablePlan plan, String serverMessage) implements Fetched {}
+
     /** Records of the change stream, in stream order. */
     record StreamBatch<P>(List<StreamRecord<P>> records) implements Fetched {}
 }

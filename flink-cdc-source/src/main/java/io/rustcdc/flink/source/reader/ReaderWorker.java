@@ -1,11 +1,14 @@
 package io.rustcdc.flink.source.reader;
 
+import io.rustcdc.flink.source.RowFilterFailures;
+import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.LazySession;
+import io.rustcdc.flink.source.spi.RowFilterFailure;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.spi.TableDescription;
@@ -51,6 +54,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     static final Duration CLOSE_LIMIT = Duration.ofSeconds(10);
 
     private final CdcConnector<P, M> connector;
+    private final SourceSettings settings;
     private final int chunkSize;
     private final java.util.Deque<TablePlan> tablesToRead = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final RecordQueue queue;
@@ -76,11 +80,12 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> paused = java.util.Set.of();
     private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> stopped = java.util.Set.of();
 
-    ReaderWorker(CdcConnector<P, M> connector, int chunkSize, RecordQueue queue, String name,
+    ReaderWorker(CdcConnector<P, M> connector, SourceSettings settings, RecordQueue queue, String name,
             org.apache.flink.metrics.groups.SourceReaderMetricGroup metrics) {
         this.connector = connector;
+        this.settings = settings;
         this.session = new LazySession<>(connector);
-        this.chunkSize = chunkSize;
+        this.chunkSize = settings.chunkSize();
         this.queue = queue;
         this.metrics = metrics;
         this.chunkBytes = new BytesIn(metrics.getIOMetricGroup().getNumBytesInCounter());
@@ -115,7 +120,13 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
             CatalogSession<P, M> s = session();
             TableDescription table = described.computeIfAbsent(chunk.table(), s::describe);
             ChunkOutput rows = new ChunkOutput(false, s);
-            M mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), chunk.rowFilter(), rows);
+            M mark;
+            try {
+                mark = s.readChunk(table, chunk.key().columns(), chunk.after(), chunk.upTo(), chunk.rowFilter(), rows);
+            } catch (RowFilterFailure e) {
+                throw RowFilterFailures.configured(e, settings) ? RowFilterFailures.ofConfigured(e, settings)
+                        : RowFilterFailures.ofRequestedInFirstSnapshot(e);
+            }
             rows.flush();
             queue.put(new Fetched.ChunkEnd<>(chunk.finished(mark), false));
         }));
@@ -150,16 +161,33 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         return null;
     }
 
-    /** Reads the next chunk of a table being added; true when it was the table's last. */
+    /**
+     * Reads the next chunk of a table being added; true when it was the table's last. A requested row
+     * filter that fails on the chunk's rows ends the table's read here ({@link Fetched.ChunkFailed}); a
+     * configured one fails the source.
+     */
     private boolean readAddedChunk(TablePlan plan) throws Exception {
         CatalogSession<P, M> s = session();
         TableDescription table = described.computeIfAbsent(plan.table(), s::describe);
-        Object[] upTo = plan.key().splittable()
-                ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize, plan.rowFilter())
-                : null;
-        tablesToRead.removeIf(p -> p == plan);
         ChunkOutput rows = new ChunkOutput(true, s);
-        M mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, plan.rowFilter(), rows);
+        Object[] upTo = null;
+        M mark;
+        try {
+            upTo = plan.key().splittable()
+                    ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize, plan.rowFilter())
+                    : null;
+            tablesToRead.removeIf(p -> p == plan);
+            mark = s.readChunk(table, plan.key().columns(), plan.nextAfter(), upTo, plan.rowFilter(), rows);
+        } catch (RowFilterFailure e) {
+            if (RowFilterFailures.configured(e, settings)) {
+                throw RowFilterFailures.ofConfigured(e, settings);
+            }
+            tablesToRead.removeIf(p -> p == plan);
+            LOG.warn("The row filter of a control request for table {} failed on rows of a chunk; the enumerator ends "
+                    + "the table's snapshot as failed: {}", plan.table(), e.serverMessage());
+            queue.put(new Fetched.ChunkFailed(plan, e.serverMessage()));
+            return false;
+        }
         rows.flush();
         TablePlan next = upTo == null ? null : plan.after(upTo);
         queue.put(new Fetched.ChunkEnd<>(plan.<M>chunk(upTo).finished(mark), true, plan, next));

@@ -52,6 +52,27 @@ public final class RowFilters {
         }
     }
 
+    /**
+     * What a chunk's query over {@code rowFilter} that failed with {@code e} on {@code connection} is: a
+     * {@link RowFilterFailure} when the condition failed on rows it was evaluated on (SQLSTATE class 21
+     * cardinality violation, 22 data exception, 2F, 38, 39 routine exceptions, 45 and P0 raised by a
+     * routine) and the connection still answers, else what {@code failure} makes of it (also without a filter).
+     */
+    public static RuntimeException chunkFailure(Connection connection, TableId table, @Nullable String rowFilter,
+            SQLException e, Function<SQLException, RuntimeException> failure) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (rowFilter == null || state.length() < 2 || !CONDITION_FAILURES.contains(state.substring(0, 2))
+                || !stillConnected(connection)) {
+            return failure.apply(e);
+        }
+        RuntimeException f = failure.apply(e);
+        return new RowFilterFailure(table, rowFilter, f.getMessage(), f);
+    }
+
+    /** SQLSTATE classes of a condition that fails on the values of some rows. */
+    private static final java.util.Set<String> CONDITION_FAILURES = java.util.Set.of("21", "22", "2F", "38", "39",
+            "45", "P0");
+
     private static boolean stillConnected(Connection connection) {
         try {
             return connection.isValid(5);

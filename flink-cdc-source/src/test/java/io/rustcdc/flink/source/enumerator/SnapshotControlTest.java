@@ -17,6 +17,7 @@ import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.StreamSplit;
 import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.split.TestPosition;
+import io.rustcdc.flink.testing.CapturedLogs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -226,6 +227,42 @@ class SnapshotControlTest {
             h.enumerator.start();
             h.runAllCalls();
             assertThat(readout(h).get("s.b").filter()).as("after a restore").isEqualTo("even");
+            assertThat(readout(h).get("s.a").filter()).isEqualTo("even");
+        }
+    }
+
+    /**
+     * A job restored with another configured filter while a table's snapshot is under way: a WARN names the
+     * table and both filters and says which applies, the one the snapshot started with (its chunks keep it).
+     */
+    @Test
+    void aRestoreWithAnotherConfiguredFilterWarnsAndTheSnapshotKeepsTheFilterItStartedWith() throws Throwable {
+        RecordingConnector connector = connector();
+        EnumeratorState<TestPosition, Long> state;
+        try (EnumeratorHarness h = harness(connector, EnumeratorState.empty(), CdcSource.builder(new RecordingConnector())
+                .includeTables("db.s.*").chunkSize(5).tableDiscoveryInterval(Duration.ZERO).rowFilter("s.a", "even")
+                .build().settings())) {
+            h.enumerator.start();
+            h.runNextCall(); // the first start: a's snapshot starts with "even", no chunk is read yet
+            state = h.checkpoint(1);
+        }
+        SourceSettings changed = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*").chunkSize(5)
+                .tableDiscoveryInterval(Duration.ZERO).rowFilter("s.a", "odd").rowFilter("s.b", "even").build()
+                .settings();
+        try (CapturedLogs logs = CapturedLogs.start("none");
+                EnumeratorHarness h = harness(connector, state, changed)) {
+            List<String> warnings = logs.containing("was under way when the restored state was taken");
+            assertThat(warnings).hasSize(2);
+            assertThat(warnings).anySatisfy(w -> assertThat(w).contains("WARN").contains("db:s.a")
+                    .contains("with the row filter [even]").contains("now gives it [odd] (rowFilter(\"s.a\", ...))")
+                    .contains("goes on with [even]"));
+            assertThat(warnings).anySatisfy(w -> assertThat(w).contains("db:s.b").contains("with the row filter none")
+                    .contains("now gives it [even]").contains("goes on with none"));
+            h.enumerator.start();
+            h.runAllCalls();
+            assertThat(run(h, 20).stream().filter(c -> c instanceof ChunkSplit<?> k && k.table().equals(A)))
+                    .as("the snapshot under way keeps its filter").isNotEmpty()
+                    .allSatisfy(c -> assertThat(((ChunkSplit<?>) c).rowFilter()).isEqualTo("even"));
             assertThat(readout(h).get("s.a").filter()).isEqualTo("even");
         }
     }
