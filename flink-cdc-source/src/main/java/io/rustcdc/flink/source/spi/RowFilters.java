@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.model.TableId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
 import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
@@ -15,6 +16,9 @@ import org.apache.flink.annotation.PublicEvolving;
  */
 @PublicEvolving
 public final class RowFilters {
+    /** SQLSTATE classes of a condition that fails on the values of some rows. */
+    private static final Set<String> CONDITION_FAILURES = Set.of("21", "22", "2F", "38", "39", "45", "P0");
+
     private RowFilters() {}
 
     /**
@@ -69,9 +73,6 @@ public final class RowFilters {
         return new RowFilterFailure(table, rowFilter, f.getMessage(), f);
     }
 
-    /** SQLSTATE classes of a condition that fails on the values of some rows. */
-    private static final java.util.Set<String> CONDITION_FAILURES = java.util.Set.of("21", "22", "2F", "38", "39",
-            "45", "P0");
 
     private static boolean stillConnected(Connection connection) {
         try {
