@@ -152,7 +152,7 @@ final class SqlServerCatalog {
     static List<InstanceRow> instances(Connection c, String database, String cdcSchema) throws SQLException {
         List<InstanceRow> rows = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT ct.capture_instance, ct.object_id, s.name, t.name, "
-                + "ct.start_lsn, ct.create_date, ct.role_name FROM " + SqlServerSql.quote(cdcSchema)
+                + "ct.start_lsn, ct.create_date, ct.role_name, ct.source_object_id FROM " + SqlServerSql.quote(cdcSchema)
                 + ".change_tables ct JOIN sys.tables t ON t.object_id = ct.source_object_id JOIN sys.schemas s ON s.schema_id = "
                 + "t.schema_id WHERE ct.start_lsn IS NOT NULL ORDER BY s.name, t.name, ct.start_lsn")) {
             try (ResultSet rs = s.executeQuery()) {
@@ -160,7 +160,7 @@ final class SqlServerCatalog {
                     TableId table = TableId.of(database, rs.getString(3), rs.getString(4));
                     Timestamp created = rs.getTimestamp(6);
                     rows.add(new InstanceRow(CaptureInstance.of(rs.getString(1), rs.getInt(2), table,
-                            Lsn.of(rs.getBytes(5))), created.toInstant(), rs.getString(7)));
+                            Lsn.of(rs.getBytes(5))).ofSourceObject(rs.getInt(8)), created.toInstant(), rs.getString(7)));
                 }
             }
         }
