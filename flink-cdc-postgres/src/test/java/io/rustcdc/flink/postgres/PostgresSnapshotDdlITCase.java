@@ -8,11 +8,11 @@ import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
-import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.testing.GatedJson;
 import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.RestartingJob;
 import java.sql.Connection;
@@ -23,13 +23,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -199,31 +196,6 @@ class PostgresSnapshotDdlITCase {
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_locks WHERE relation = '" + table + "'::regclass")) {
             rs.next();
             return rs.getInt(1);
-        }
-    }
-
-    /**
-     * Native JSON whose every event waits while {@link #held}, in the reader's task thread: the reader
-     * emits no chunk's end and asks for no next chunk meanwhile. The job runs in the test's JVM.
-     */
-    private static final class GatedJson implements ChangeEventDeserializer<String> {
-        private static final long serialVersionUID = 1L;
-        static volatile boolean held;
-        static final AtomicInteger ARRIVED = new AtomicInteger();
-        private final ChangeEventDeserializer<String> json = ChangeEventDeserializer.json();
-
-        @Override
-        public void deserialize(ChangeEvent event, Collector<String> out) throws Exception {
-            ARRIVED.incrementAndGet();
-            while (held) {
-                Thread.sleep(20);
-            }
-            json.deserialize(event, out);
-        }
-
-        @Override
-        public TypeInformation<String> producedType() {
-            return json.producedType();
         }
     }
 

@@ -2,7 +2,7 @@ package io.rustcdc.flink.sql;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.spi.CdcConnector;
-import io.rustcdc.flink.sqlserver.Lsn;
+import io.rustcdc.flink.sqlserver.SqlServerChunkMark;
 import io.rustcdc.flink.sqlserver.SqlServerConnector;
 import io.rustcdc.flink.sqlserver.SqlServerOptions;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
@@ -25,7 +25,7 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
  * every row would show the epoch. {@code transaction_id} is the commit LSN of the change's transaction.
  */
 @Internal
-public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Lsn> {
+public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, SqlServerChunkMark> {
     public static final String IDENTIFIER = "rustcdc-sqlserver";
 
     /** SQL Server's default schema, for a {@code 'table-name'} without one when {@code 'schema-name'} is not set. */
@@ -77,7 +77,7 @@ public class SqlServerTableFactory extends CdcTableFactory<SqlServerPosition, Ls
     }
 
     @Override
-    CdcConnector<SqlServerPosition, Lsn> connector(ReadableConfig options) {
+    CdcConnector<SqlServerPosition, SqlServerChunkMark> connector(ReadableConfig options) {
         return SqlServerConnector.create(SqlServerSourceConfig.fromConfiguration(options));
     }
 

@@ -10,7 +10,7 @@ import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.spi.TableDescription;
-import io.rustcdc.flink.sqlserver.Lsn;
+import io.rustcdc.flink.sqlserver.SqlServerChunkMark;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import io.rustcdc.flink.sqlserver.types.SqlServerColumn;
 import java.util.ArrayList;
@@ -46,7 +46,7 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
     }
 
     @Override
-    CdcConnector<SqlServerPosition, Lsn> connector(ReadableConfig options) {
+    CdcConnector<SqlServerPosition, SqlServerChunkMark> connector(ReadableConfig options) {
         return new Described(super.connector(options), columns, primaryKey);
     }
 
@@ -62,14 +62,14 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
     }
 
     /** The real connector, with a session that can only describe the given table. */
-    private static final class Described implements CdcConnector<SqlServerPosition, Lsn> {
+    private static final class Described implements CdcConnector<SqlServerPosition, SqlServerChunkMark> {
         private static final long serialVersionUID = 1L;
-        private final CdcConnector<SqlServerPosition, Lsn> real;
+        private final CdcConnector<SqlServerPosition, SqlServerChunkMark> real;
         /** Used only while planning, in this JVM: the job graph need not carry them. */
         private final transient List<SqlServerColumn> columns;
         private final transient List<String> key;
 
-        Described(CdcConnector<SqlServerPosition, Lsn> real, List<SqlServerColumn> columns, List<String> key) {
+        Described(CdcConnector<SqlServerPosition, SqlServerChunkMark> real, List<SqlServerColumn> columns, List<String> key) {
             this.real = real;
             this.columns = List.copyOf(columns);
             this.key = List.copyOf(key);
@@ -86,7 +86,7 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
         }
 
         @Override
-        public SimpleVersionedSerializer<Lsn> markSerializer() {
+        public SimpleVersionedSerializer<SqlServerChunkMark> markSerializer() {
             return real.markSerializer();
         }
 
@@ -101,7 +101,7 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
         }
 
         @Override
-        public CatalogSession<SqlServerPosition, Lsn> openSession() {
+        public CatalogSession<SqlServerPosition, SqlServerChunkMark> openSession() {
             return new CatalogSession<>() {
                 @Override
                 public TableDescription describe(TableId table) {
@@ -132,7 +132,7 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
                 }
 
                 @Override
-                public Lsn readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+                public SqlServerChunkMark readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
                         @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
                     throw new UnsupportedOperationException("planning only");
                 }
@@ -153,13 +153,18 @@ public final class DescribedSqlServerTableFactory extends SqlServerTableFactory 
         }
 
         @Override
-        public boolean reflects(Lsn mark, SqlServerPosition position) {
+        public boolean reflects(SqlServerChunkMark mark, SqlServerPosition position) {
             return real.reflects(mark, position);
         }
 
         @Override
-        public SqlServerPosition handoffEnd(Lsn mark) {
+        public SqlServerPosition handoffEnd(SqlServerChunkMark mark) {
             return real.handoffEnd(mark);
+        }
+
+        @Override
+        public Object tableIdentity(SqlServerChunkMark mark) {
+            return real.tableIdentity(mark);
         }
 
         @Override

@@ -46,10 +46,20 @@ final class SqlServerCatalog {
 
     /** The table's columns in order and its primary key; fails naming a column whose type is not decoded. */
     static SqlServerTable describe(Connection c, TableId table) throws SQLException {
-        Integer id = objectId(c, table);
-        if (id == null) {
+        SqlServerTable described = describeIfExists(c, table);
+        if (described == null) {
             throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + name(table) + " does not exist in "
                     + "database " + table.database() + " (or the user may not see it)");
+        }
+        return described;
+    }
+
+    /** As {@link #describe}; null when no table has that name (or the user may not see it). */
+    @Nullable
+    static SqlServerTable describeIfExists(Connection c, TableId table) throws SQLException {
+        Integer id = objectId(c, table);
+        if (id == null) {
+            return null;
         }
         List<String> key = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT col.name FROM sys.indexes i JOIN sys.index_columns ic "
@@ -88,7 +98,8 @@ final class SqlServerCatalog {
             }
             collations.add(captured.description.collation(i));
         }
-        return new SqlServerTable(instance.table(), columns, table.description.shape().primaryKey(), collations);
+        return new SqlServerTable(instance.table(), table.objectId, columns, table.description.shape().primaryKey(),
+                collations);
     }
 
     private static SqlServerTable columns(Connection c, TableId table, int objectId, List<String> key, String sql)
@@ -105,7 +116,7 @@ final class SqlServerCatalog {
                 }
             }
         }
-        return new SqlServerTable(table, columns, key, collations);
+        return new SqlServerTable(table, objectId, columns, key, collations);
     }
 
     @Nullable
@@ -141,15 +152,15 @@ final class SqlServerCatalog {
     static List<InstanceRow> instances(Connection c, String database, String cdcSchema) throws SQLException {
         List<InstanceRow> rows = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT ct.capture_instance, ct.object_id, s.name, t.name, "
-                + "ct.start_lsn, ct.create_date, ct.role_name FROM " + SqlServerSql.quote(cdcSchema) + ".change_tables "
-                + "ct JOIN sys.tables t ON t.object_id = ct.source_object_id JOIN sys.schemas s ON s.schema_id = "
+                + "ct.start_lsn, ct.create_date, ct.role_name, ct.source_object_id FROM " + SqlServerSql.quote(cdcSchema)
+                + ".change_tables ct JOIN sys.tables t ON t.object_id = ct.source_object_id JOIN sys.schemas s ON s.schema_id = "
                 + "t.schema_id WHERE ct.start_lsn IS NOT NULL ORDER BY s.name, t.name, ct.start_lsn")) {
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     TableId table = TableId.of(database, rs.getString(3), rs.getString(4));
                     Timestamp created = rs.getTimestamp(6);
                     rows.add(new InstanceRow(CaptureInstance.of(rs.getString(1), rs.getInt(2), table,
-                            Lsn.of(rs.getBytes(5))), created.toInstant(), rs.getString(7)));
+                            Lsn.of(rs.getBytes(5))).ofSourceObject(rs.getInt(8)), created.toInstant(), rs.getString(7)));
                 }
             }
         }

@@ -6,7 +6,7 @@ import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.KeyOrder;
-import io.rustcdc.flink.sqlserver.state.LsnSerializer;
+import io.rustcdc.flink.sqlserver.state.SqlServerChunkMarkSerializer;
 import io.rustcdc.flink.sqlserver.state.SqlServerPositionSerializer;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
@@ -16,8 +16,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * The SQL Server connector: CDC change tables read through mssql-jdbc one LSN window at a time,
  * snapshot chunks read under SERIALIZABLE key-range locks. A chunk's mark is the log's end LSN read
  * while the chunk's locks are held: the chunk holds exactly the changes of its range whose commit LSN
- * is at or below it, however far the capture job lags (docs/sqlserver.md). Serializable; it holds only
- * its configuration.
+ * is at or below it, however far the capture job lags (docs/sqlserver.md); and the table's object_id,
+ * read under the same locks, which tells a table replaced between two chunks. Serializable; it holds
+ * only its configuration.
  *
  * <pre>{@code
  * SqlServerConnector connector = SqlServerConnector.create(SqlServerSourceConfig.builder()
@@ -26,7 +27,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * }</pre>
  */
 @PublicEvolving
-public final class SqlServerConnector implements CdcConnector<SqlServerPosition, Lsn> {
+public final class SqlServerConnector implements CdcConnector<SqlServerPosition, SqlServerChunkMark> {
     private static final long serialVersionUID = 1L;
 
     /** The connector's name in events and metrics. */
@@ -57,8 +58,8 @@ public final class SqlServerConnector implements CdcConnector<SqlServerPosition,
     }
 
     @Override
-    public SimpleVersionedSerializer<Lsn> markSerializer() {
-        return LsnSerializer.INSTANCE;
+    public SimpleVersionedSerializer<SqlServerChunkMark> markSerializer() {
+        return SqlServerChunkMarkSerializer.INSTANCE;
     }
 
     @Override
@@ -88,7 +89,7 @@ public final class SqlServerConnector implements CdcConnector<SqlServerPosition,
     }
 
     @Override
-    public CatalogSession<SqlServerPosition, Lsn> openSession() {
+    public CatalogSession<SqlServerPosition, SqlServerChunkMark> openSession() {
         return new SqlServerSession(config);
     }
 
@@ -99,14 +100,26 @@ public final class SqlServerConnector implements CdcConnector<SqlServerPosition,
 
     /** A chunk holds a change when the change's commit LSN is at or below the chunk's mark. */
     @Override
-    public boolean reflects(Lsn mark, SqlServerPosition position) {
-        return position.commitLsn().compareTo(mark) <= 0;
+    public boolean reflects(SqlServerChunkMark mark, SqlServerPosition position) {
+        return mark.reflects(position.commitLsn());
     }
 
     /** After every commit at or below the mark: no later change is reflected by the chunk. */
     @Override
-    public SqlServerPosition handoffEnd(Lsn mark) {
-        return SqlServerPosition.afterCommit(mark);
+    public SqlServerPosition handoffEnd(SqlServerChunkMark mark) {
+        return SqlServerPosition.afterCommit(mark.logEnd());
+    }
+
+    /**
+     * The object_id of the table the chunk read, under its locks; null in a mark from state version 1,
+     * which did not keep it. The capture instance is not part of it: the chunk reads the table, and a
+     * table keeps its object_id when its instances change (an ALTER's switch), but not when it is
+     * dropped and created again.
+     */
+    @Override
+    public Object tableIdentity(SqlServerChunkMark mark) {
+        int id = mark.objectId();
+        return id == SqlServerChunkMark.UNKNOWN_OBJECT ? null : "object_id " + id;
     }
 
     @Override

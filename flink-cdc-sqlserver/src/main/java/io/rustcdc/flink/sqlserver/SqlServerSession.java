@@ -30,12 +30,16 @@ import javax.annotation.Nullable;
  * transaction, whose key-range locks keep every writer of the chunk's range out until it ends; the
  * log's end LSN read in it, after the rows, is the chunk's mark: every change of the range committed
  * before the read has a commit LSN at or below it, every later one above it (docs/sqlserver.md). The
- * rows of a bounded chunk are held until the transaction ends (at most about a chunk), so that writers
- * wait no longer than the read ({@link #readChunk}). Not thread-safe.
+ * mark also holds the table's object_id, read in the same statement: the table the rows came from, which
+ * its locks keep from being dropped or renamed until the transaction ends. The rows of a bounded chunk
+ * are held until the transaction ends (at most about a chunk), so that writers wait no longer than the
+ * read ({@link #readChunk}). Not thread-safe.
  */
-final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
+final class SqlServerSession implements CatalogSession<SqlServerPosition, SqlServerChunkMark> {
     /** This session was chosen as a deadlock victim: the chunk is read again. */
     private static final int DEADLOCK_VICTIM = 1205;
+    /** "Invalid object name": the table is gone (dropped or renamed since the chunk was planned). */
+    private static final int INVALID_OBJECT = 208;
     private static final int CHUNK_ATTEMPTS = 3;
 
     private final SqlServerSourceConfig config;
@@ -167,7 +171,7 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
      * to {@code out} as they arrive instead, in bounded memory, holding its locks until the last one.
      */
     @Override
-    public Lsn readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+    public SqlServerChunkMark readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
         return readChunk(table, keyColumns, after, upTo, null, out);
     }
@@ -175,22 +179,39 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
     /**
      * With a row filter, the chunk's SERIALIZABLE read keeps the rows the filter selects in its range as
      * they are until the log's end is read, so the mark is exact for them as without one.
+     *
+     * <p>The table is described just before the chunk's transaction; a table replaced in between (its
+     * object_id in the mark is not the described one) had its rows decoded with the columns of the table
+     * before it, and a bounded chunk is read again with the new table's. The framework then finds the
+     * table's chunks coming from two tables ({@link SqlServerConnector#tableIdentity}).
+     *
+     * @throws CdcException of kind STATE when the table is gone (dropped or renamed since it was planned)
      */
     @Override
-    public Lsn readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+    public SqlServerChunkMark readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         boolean wholeTable = after == null && upTo == null;
         for (int attempt = 1; ; attempt++) {
-            SqlServerTable described = table(table.table());
+            SqlServerTable described = chunkTable(table.table());
             TableDescription d = described.description;
             Consumer<Row> emit = row -> out.accept(ChangeEvent.builder(Op.READ, d.table(), snapshotSource).after(row)
                     .shape(d.shape()).build());
             List<Row> held = new ArrayList<>();
             try {
-                Lsn mark = readLocked(described, keyColumns, after, upTo, rowFilter, wholeTable ? emit : held::add);
+                SqlServerChunkMark mark = readLocked(described, keyColumns, after, upTo, rowFilter,
+                        wholeTable ? emit : held::add);
+                if (mark.objectId() != described.objectId) {
+                    if (wholeTable || attempt == CHUNK_ATTEMPTS) {
+                        throw SqlServerChunkTables.replacedWhileRead(table.table(), described.objectId, mark);
+                    }
+                    continue; // described, then replaced: read again with the new table's columns
+                }
                 held.forEach(emit);
                 return mark;
             } catch (SQLException e) {
+                if (e.getErrorCode() == INVALID_OBJECT) {
+                    throw SqlServerChunkTables.gone(table.table(), e.getMessage(), e);
+                }
                 if (wholeTable || e.getErrorCode() != DEADLOCK_VICTIM || attempt == CHUNK_ATTEMPTS) {
                     throw failure(e);
                 }
@@ -198,8 +219,22 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
         }
     }
 
-    /** The chunk's rows to {@code rows} and the log's end LSN, read in one SERIALIZABLE transaction. */
-    private Lsn readLocked(SqlServerTable table, List<String> keyColumns, @Nullable Object[] after,
+    /** The table described for a chunk: it was there when its chunks were planned, so one not there now is gone. */
+    private SqlServerTable chunkTable(TableId table) {
+        SqlServerTable described;
+        try {
+            described = SqlServerCatalog.describeIfExists(connection, table);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+        if (described == null) {
+            throw SqlServerChunkTables.gone(table, "no table of that name now", null);
+        }
+        return described;
+    }
+
+    /** The chunk's rows to {@code rows} and its mark, read in one SERIALIZABLE transaction. */
+    private SqlServerChunkMark readLocked(SqlServerTable table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<Row> rows) throws SQLException {
         List<SqlServerColumn> keys = table.columns(keyColumns);
         StringBuilder sql = new StringBuilder("SELECT ").append(table.selectList()).append(" FROM ")
@@ -221,7 +256,7 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
                     }
                 }
             }
-            return logEnd(connection); // while the range locks are held
+            return chunkMark(connection, table.description.table()); // while the range locks are held
         });
     }
 
@@ -241,13 +276,38 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, Lsn> {
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT log_end_lsn FROM sys.dm_db_log_stats(DB_ID())")) {
             rs.next();
-            String text = rs.getString(1);
-            try {
-                return Lsn.parse(text);
-            } catch (IllegalArgumentException e) {
-                throw new CdcException(CdcException.Kind.PREREQUISITE, "sys.dm_db_log_stats returned log_end_lsn '"
-                        + text + "', which is not an LSN this connector reads (00000025:00000180:0001)", e);
+            return logEnd(rs.getString(1));
+        }
+    }
+
+    /**
+     * A chunk's mark: the log's end and {@code table}'s object_id, in one statement (no round trip more
+     * than the log's end alone). Read inside the chunk's transaction, after its rows: the locks they took
+     * keep the table from being dropped or renamed (both need a schema modification lock) until it ends,
+     * so the name still denotes the table the rows came from.
+     */
+    static SqlServerChunkMark chunkMark(Connection c, TableId table) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT log_end_lsn, OBJECT_ID(?, 'U') FROM sys.dm_db_log_stats(DB_ID())")) {
+            s.setString(1, SqlServerSql.qualified(table));
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                Lsn end = logEnd(rs.getString(1));
+                int objectId = rs.getInt(2);
+                if (rs.wasNull()) {
+                    throw SqlServerChunkTables.gone(table, "OBJECT_ID returned NULL after the chunk's read", null);
+                }
+                return SqlServerChunkMark.of(end, objectId);
             }
+        }
+    }
+
+    private static Lsn logEnd(String text) {
+        try {
+            return Lsn.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, "sys.dm_db_log_stats returned log_end_lsn '"
+                    + text + "', which is not an LSN this connector reads (00000025:00000180:0001)", e);
         }
     }
 

@@ -10,12 +10,19 @@ import java.util.List;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
 
-/** A table's (or a capture instance's) columns as described, with its {@link TableDescription}. Immutable. */
+/**
+ * A table's (or a capture instance's) columns as described, with its {@link TableDescription} and the
+ * table's {@code object_id}. Immutable.
+ */
 final class SqlServerTable {
     final TableDescription description;
+    /** The {@code object_id} of the table (of a capture instance's: its source table's) when it was described. */
+    final int objectId;
     final List<SqlServerColumn> columns;
 
-    SqlServerTable(TableId table, List<SqlServerColumn> columns, List<String> primaryKey, List<String> collations) {
+    SqlServerTable(TableId table, int objectId, List<SqlServerColumn> columns, List<String> primaryKey,
+            List<String> collations) {
+        this.objectId = objectId;
         this.columns = List.copyOf(columns);
         List<RowShape.Column> shape = new ArrayList<>();
         for (SqlServerColumn c : columns) {

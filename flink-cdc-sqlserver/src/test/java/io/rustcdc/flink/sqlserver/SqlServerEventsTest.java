@@ -26,7 +26,8 @@ class SqlServerEventsTest {
     private static final Lsn COMMIT = Lsn.parse("0000002D:000001A8:0003");
 
     private static SqlServerTable table(SqlServerColumn... columns) {
-        return new SqlServerTable(ORDERS, List.of(columns), List.of("id"), Arrays.asList(new String[columns.length]));
+        return new SqlServerTable(ORDERS, 581577110, List.of(columns), List.of("id"),
+                Arrays.asList(new String[columns.length]));
     }
 
     private static SqlServerColumn column(String name, String type) {

@@ -87,7 +87,7 @@ class SqlServerKeyOrderITCase {
         SqlServerConnector connector = SqlServerConnector.create(db.config().build());
         Map<String, Map<Integer, Object>> decoded = new HashMap<>();
         TableDescription description;
-        try (CatalogSession<SqlServerPosition, Lsn> session = connector.openSession()) {
+        try (CatalogSession<SqlServerPosition, SqlServerChunkMark> session = connector.openSession()) {
             description = session.describe(TableId.of(db.name(), "dbo", "ordered"));
             session.readChunk(description, List.of("id"), null, null, e -> names.forEach(n -> decoded
                     .computeIfAbsent(n, k -> new HashMap<>()).put(((Long) e.after().get("id")).intValue(),
@@ -122,7 +122,7 @@ class SqlServerKeyOrderITCase {
         }
         db.execute(statements.toArray(new String[0]));
         SqlServerConnector connector = SqlServerConnector.create(db.config().build());
-        try (CatalogSession<SqlServerPosition, Lsn> session = connector.openSession()) {
+        try (CatalogSession<SqlServerPosition, SqlServerChunkMark> session = connector.openSession()) {
             for (String name : List.of("chunk_uuid", "chunk_dt2")) {
                 TableDescription d = session.describe(TableId.of(db.name(), "dbo", name));
                 ChunkKey key = ChunkKey.of(d, connector.keyOrder(), null, "chunk-key");

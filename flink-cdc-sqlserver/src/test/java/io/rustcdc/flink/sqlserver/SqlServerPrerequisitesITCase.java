@@ -19,7 +19,8 @@ class SqlServerPrerequisitesITCase {
     @Test
     void aTableWithoutCdcFailsWithTheStatementThatEnablesIt(SqlServerDatabase db) {
         db.execute("CREATE TABLE p_plain (id INT PRIMARY KEY)");
-        try (CatalogSession<SqlServerPosition, Lsn> s = SqlServerConnector.create(db.config().build()).openSession()) {
+        try (CatalogSession<SqlServerPosition, SqlServerChunkMark> s = SqlServerConnector.create(db.config().build())
+                .openSession()) {
             assertThatThrownBy(() -> s.prepareStream(List.of(TableId.of(db.name(), "dbo", "p_plain")), true))
                     .isInstanceOf(CdcException.class)
                     .hasMessageContaining("CDC is not enabled on table dbo.p_plain")
@@ -32,7 +33,7 @@ class SqlServerPrerequisitesITCase {
     void aWrongCdcSchemaOptionNamesTheSchema(SqlServerDatabase db) {
         db.execute("CREATE TABLE p_schema (id INT PRIMARY KEY)");
         db.enableTable("p_schema");
-        try (CatalogSession<SqlServerPosition, Lsn> s = SqlServerConnector.create(db.config().cdcSchema("changes")
+        try (CatalogSession<SqlServerPosition, SqlServerChunkMark> s = SqlServerConnector.create(db.config().cdcSchema("changes")
                 .build()).openSession()) {
             assertThatThrownBy(() -> s.prepareStream(List.of(TableId.of(db.name(), "dbo", "p_schema")), true))
                     .hasMessageContaining("has no schema 'changes' (option 'cdc.schema')");
@@ -56,7 +57,8 @@ class SqlServerPrerequisitesITCase {
     @Test
     void anSqlVariantColumnIsRefusedByName(SqlServerDatabase db) {
         db.execute("CREATE TABLE p_variant (id INT PRIMARY KEY, v SQL_VARIANT NULL)");
-        try (CatalogSession<SqlServerPosition, Lsn> s = SqlServerConnector.create(db.config().build()).openSession()) {
+        try (CatalogSession<SqlServerPosition, SqlServerChunkMark> s = SqlServerConnector.create(db.config().build())
+                .openSession()) {
             assertThatThrownBy(() -> s.describe(TableId.of(db.name(), "dbo", "p_variant")))
                     .hasMessageContaining("Table dbo.p_variant column v is of type sql_variant");
         }

@@ -122,13 +122,17 @@ class SqlServerSourceConfigTest {
     @Test
     void aChunkReflectsTheChangesAtOrBelowItsMark() {
         SqlServerConnector connector = SqlServerConnector.create(valid().build());
-        Lsn mark = Lsn.parse("00000020:00000100:0004");
-        assertThat(connector.reflects(mark, SqlServerPosition.afterCommit(mark))).isTrue();
-        assertThat(connector.reflects(mark, SqlServerPosition.afterChange(mark, 3, Lsn.parse("00000020:000000F0:0001"),
-                ChangeOperation.INSERT))).isTrue();
-        assertThat(connector.reflects(mark, SqlServerPosition.afterCommit(Lsn.parse("00000020:00000100:0005"))))
-                .isFalse();
-        assertThat(connector.handoffEnd(mark)).isEqualTo(SqlServerPosition.afterCommit(mark));
-        assertThat(connector.parsePosition("00000020:00000100:0004")).isEqualTo(SqlServerPosition.afterCommit(mark));
+        Lsn end = Lsn.parse("00000020:00000100:0004");
+        for (SqlServerChunkMark mark : List.of(SqlServerChunkMark.of(end, 581577110), SqlServerChunkMark.withoutObject(end))) {
+            assertThat(connector.reflects(mark, SqlServerPosition.afterCommit(end))).isTrue();
+            assertThat(connector.reflects(mark, SqlServerPosition.afterChange(end, 3,
+                    Lsn.parse("00000020:000000F0:0001"), ChangeOperation.INSERT))).isTrue();
+            assertThat(connector.reflects(mark, SqlServerPosition.afterCommit(Lsn.parse("00000020:00000100:0005"))))
+                    .isFalse();
+            assertThat(connector.reflects(mark, SqlServerPosition.afterChange(Lsn.parse("00000020:00000100:0005"), 0,
+                    Lsn.parse("00000020:00000100:0005"), ChangeOperation.INSERT))).isFalse();
+            assertThat(connector.handoffEnd(mark)).isEqualTo(SqlServerPosition.afterCommit(end));
+        }
+        assertThat(connector.parsePosition("00000020:00000100:0004")).isEqualTo(SqlServerPosition.afterCommit(end));
     }
 }

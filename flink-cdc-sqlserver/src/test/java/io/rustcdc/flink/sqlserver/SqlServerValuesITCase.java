@@ -80,7 +80,7 @@ class SqlServerValuesITCase {
         TableId table = TableId.of(db.name(), "dbo", "v_all");
         List<ChangeEvent> read = new ArrayList<>();
         SqlServerPosition start;
-        try (CatalogSession<SqlServerPosition, Lsn> s = connector.openSession()) {
+        try (CatalogSession<SqlServerPosition, SqlServerChunkMark> s = connector.openSession()) {
             start = s.prepareStream(List.of(table), true);
             TableDescription d = s.describe(table);
             assertThat(d.shape().column("c_dec").orElseThrow().dataType()).isEqualTo("decimal(38,10)");

@@ -55,7 +55,7 @@ public final class SqlServerPositionSerializer implements SimpleVersionedSeriali
             throw StateIO.unknownVersion(WHAT, version, CURRENT_VERSION);
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        Lsn commit = LsnSerializer.read(in);
+        Lsn commit = SqlServerChunkMarkSerializer.readLsn(in);
         byte kind = in.readByte();
         SqlServerPosition position;
         if (kind == 0) {
@@ -67,7 +67,7 @@ public final class SqlServerPositionSerializer implements SimpleVersionedSeriali
                         + "source again from a snapshot or from a commit LSN ('specific-offset')");
             }
             int commandId = in.readInt();
-            Lsn seqval = LsnSerializer.read(in);
+            Lsn seqval = SqlServerChunkMarkSerializer.readLsn(in);
             int code = in.readUnsignedByte();
             try {
                 position = SqlServerPosition.afterChange(commit, commandId, seqval, ChangeOperation.of(code));

@@ -67,7 +67,9 @@ public final class CaptureFloors {
      * held the changes in between (it was dropped before the stream had read up to its successor's
      * floor, or CDC was disabled and enabled again on the table). An instance gone once the stream has
      * passed its successor's floor was replaced (an ALTER's switch), and so was a newer one dropped while
-     * an older one of its table still captures (it holds every change too).
+     * an older one of its table still captures (it holds every change too). An instance gone whose table's
+     * name now denotes another table (every instance listed under the name has another source object_id)
+     * fails as a table replaced, wherever the position is.
      *
      * @throws CdcException of kind POSITION_LOST naming the instance and its table
      */
@@ -84,6 +86,15 @@ public final class CaptureFloors {
                 continue;
             }
             List<CaptureInstance> same = tables.get(gone.table());
+            if (same != null && replaced(gone, same)) {
+                throw new CdcException(CdcException.Kind.POSITION_LOST, "Table " + name(gone) + " was replaced while "
+                        + "the stream was at " + position + " (dropped or renamed away, and another table created or "
+                        + "renamed under its name: object_id " + gone.sourceObject() + " before, object_id "
+                        + same.get(0).sourceObject() + " now): capture instance '" + gone.name() + "' went with the "
+                        + "old table, so its changes after that position cannot be read, and the rows the new table "
+                        + "held before CDC was enabled on it are in no change table. Start the source without state "
+                        + "to snapshot the table again, or exclude the table.");
+            }
             if (same == null) {
                 throw new CdcException(CdcException.Kind.POSITION_LOST, "Capture instance '" + gone.name()
                         + "' (table " + name(gone) + ") is gone: its change table was dropped (CDC disabled on the "
@@ -172,6 +183,20 @@ public final class CaptureFloors {
             throw purged(read.instance(), position, floorNow, "it was read from " + read.from()
                     + " and SQL Server refused that range (error 313)");
         }
+    }
+
+    /** Whether every instance of the table listed now captures another table than {@code gone} did (both known). */
+    private static boolean replaced(CaptureInstance gone, List<CaptureInstance> now) {
+        if (gone.sourceObject() == CaptureInstance.UNKNOWN_OBJECT) {
+            return false;
+        }
+        for (CaptureInstance instance : now) {
+            if (instance.sourceObject() == CaptureInstance.UNKNOWN_OBJECT
+                    || instance.sourceObject() == gone.sourceObject()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String key(CaptureInstance instance) {

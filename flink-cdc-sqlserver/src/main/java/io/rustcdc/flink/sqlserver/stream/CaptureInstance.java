@@ -8,25 +8,32 @@ import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
- * One capture instance as {@code cdc.change_tables} describes it now: its name, its source table,
- * its floor ({@code start_lsn}: the lowest commit LSN its change table still holds, raised by the
- * cleanup job) and, when a newer instance of the same table exists (two instances during an ALTER),
- * the newer one's floor, from which on the newer one is read instead. Immutable.
+ * One capture instance as {@code cdc.change_tables} describes it now: its name, its source table
+ * (by name, and by {@code object_id}: a table dropped and created again has another), its floor
+ * ({@code start_lsn}: the lowest commit LSN its change table still holds, raised by the cleanup job)
+ * and, when a newer instance of the same table exists (two instances during an ALTER), the newer one's
+ * floor, from which on the newer one is read instead. Immutable.
  */
 @Internal
 public final class CaptureInstance implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /** No source object_id known (SQL Server has no object 0). */
+    public static final int UNKNOWN_OBJECT = 0;
+
     private final String name;
     private final int changeTable;
     private final TableId table;
+    private final int sourceObject;
     private final Lsn floor;
     @Nullable private final Lsn supersededAt;
 
-    private CaptureInstance(String name, int changeTable, TableId table, Lsn floor, @Nullable Lsn supersededAt) {
+    private CaptureInstance(String name, int changeTable, TableId table, int sourceObject, Lsn floor,
+            @Nullable Lsn supersededAt) {
         this.name = Objects.requireNonNull(name, "name");
         this.changeTable = changeTable;
         this.table = Objects.requireNonNull(table, "table");
+        this.sourceObject = sourceObject;
         this.floor = Objects.requireNonNull(floor, "floor");
         this.supersededAt = supersededAt;
     }
@@ -36,12 +43,17 @@ public final class CaptureInstance implements Serializable {
      *     from one dropped and created again under its name
      */
     public static CaptureInstance of(String name, int changeTable, TableId table, Lsn floor) {
-        return new CaptureInstance(name, changeTable, table, floor, null);
+        return new CaptureInstance(name, changeTable, table, UNKNOWN_OBJECT, floor, null);
     }
 
     /** This instance, read only below {@code lsn} (the floor of a newer instance of its table). */
     public CaptureInstance supersededAt(Lsn lsn) {
-        return new CaptureInstance(name, changeTable, table, floor, lsn);
+        return new CaptureInstance(name, changeTable, table, sourceObject, floor, lsn);
+    }
+
+    /** This instance, of the table whose {@code object_id} is {@code objectId} ({@code change_tables.source_object_id}). */
+    public CaptureInstance ofSourceObject(int objectId) {
+        return new CaptureInstance(name, changeTable, table, objectId, floor, supersededAt);
     }
 
     public String name() {
@@ -62,6 +74,11 @@ public final class CaptureInstance implements Serializable {
         return table;
     }
 
+    /** The {@code object_id} of its source table; {@link #UNKNOWN_OBJECT} when not known. */
+    public int sourceObject() {
+        return sourceObject;
+    }
+
     public Lsn floor() {
         return floor;
     }
@@ -78,8 +95,8 @@ public final class CaptureInstance implements Serializable {
             return false;
         }
         CaptureInstance c = (CaptureInstance) o;
-        return name.equals(c.name) && changeTable == c.changeTable && table.equals(c.table) && floor.equals(c.floor)
-                && Objects.equals(supersededAt, c.supersededAt);
+        return name.equals(c.name) && changeTable == c.changeTable && table.equals(c.table)
+                && sourceObject == c.sourceObject && floor.equals(c.floor) && Objects.equals(supersededAt, c.supersededAt);
     }
 
     @Override

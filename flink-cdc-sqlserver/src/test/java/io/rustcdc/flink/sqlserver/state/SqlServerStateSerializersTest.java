@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.sqlserver.ChangeOperation;
 import io.rustcdc.flink.sqlserver.Lsn;
+import io.rustcdc.flink.sqlserver.SqlServerChunkMark;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import java.io.IOException;
 import java.util.HexFormat;
@@ -21,6 +22,10 @@ class SqlServerStateSerializersTest {
     private static final String COMMIT_V1 = "0000002d000001a80003" + "00";
     /** Version-1 bytes of a position after a change, which version 1 held without its command id. */
     private static final String CHANGE_V1 = "0000002d000001a80003" + "01" + "0000002d000001a00002" + "04";
+    /** Version-1 bytes of a chunk mark, the LSN alone (written by LsnSerializer); never change them. */
+    private static final String MARK_V1 = "0000002d000001a80003";
+    /** Version-2 bytes of a chunk mark of object_id 581577110; never change them. */
+    private static final String MARK_V2 = MARK_V1 + "22aa2996";
 
     @Test
     void positionsReadTheirFrozenBytes() throws IOException {
@@ -38,6 +43,24 @@ class SqlServerStateSerializersTest {
     }
 
     @Test
+    void chunkMarksReadTheirFrozenBytesOfBothVersions() throws IOException {
+        SqlServerChunkMarkSerializer s = SqlServerChunkMarkSerializer.INSTANCE;
+        SqlServerChunkMark mark = SqlServerChunkMark.of(COMMIT, 581577110);
+        assertThat(s.getVersion()).isEqualTo(2);
+        assertThat(HexFormat.of().formatHex(s.serialize(mark))).isEqualTo(MARK_V2);
+        assertThat(s.deserialize(2, HexFormat.of().parseHex(MARK_V2))).isEqualTo(mark);
+        SqlServerChunkMark old = s.deserialize(1, HexFormat.of().parseHex(MARK_V1));
+        assertThat(old).isEqualTo(SqlServerChunkMark.withoutObject(COMMIT));
+        assertThat(old.objectId()).isEqualTo(SqlServerChunkMark.UNKNOWN_OBJECT);
+        assertThatThrownBy(() -> s.deserialize(1, HexFormat.of().parseHex(MARK_V2))).hasMessageContaining("unread bytes");
+        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(MARK_V1))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(MARK_V1 + "00000000")))
+                .isInstanceOf(IOException.class).hasMessageContaining("object_id 0");
+        assertThatThrownBy(() -> s.deserialize(3, HexFormat.of().parseHex(MARK_V2))).isInstanceOf(CdcException.class)
+                .hasMessageContaining("serializer version 3");
+    }
+
+    @Test
     void randomPositionsRoundTrip() throws IOException {
         long seed = Long.getLong("rustcdc.sqlserver.seed", System.nanoTime());
         System.out.println("SqlServerStateSerializersTest seed " + seed + " (replay with -Drustcdc.sqlserver.seed="
@@ -50,8 +73,9 @@ class SqlServerStateSerializersTest {
                     : SqlServerPosition.afterChange(commit, random.nextInt(), randomLsn(random),
                             ChangeOperation.values()[random.nextInt(4)]);
             assertThat(s.deserialize(s.getVersion(), s.serialize(p))).as("seed %d", seed).isEqualTo(p);
-            assertThat(LsnSerializer.INSTANCE.deserialize(1, LsnSerializer.INSTANCE.serialize(commit)))
-                    .as("seed %d", seed).isEqualTo(commit);
+            SqlServerChunkMark mark = SqlServerChunkMark.of(commit, random.nextInt(Integer.MAX_VALUE) + 1);
+            SqlServerChunkMarkSerializer marks = SqlServerChunkMarkSerializer.INSTANCE;
+            assertThat(marks.deserialize(marks.getVersion(), marks.serialize(mark))).as("seed %d", seed).isEqualTo(mark);
         }
     }
 
@@ -66,8 +90,8 @@ class SqlServerStateSerializersTest {
                 .hasMessageContaining("kind byte 2");
         assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(CHANGE_V2.replaceAll("04$", "05"))))
                 .isInstanceOf(IOException.class).hasMessageContaining("code read by this connector: 5");
-        assertThatThrownBy(() -> LsnSerializer.INSTANCE.deserialize(3, new byte[10])).isInstanceOf(CdcException.class);
-        assertThatThrownBy(() -> LsnSerializer.INSTANCE.deserialize(1, new byte[11])).hasMessageContaining("unread");
+        assertThatThrownBy(() -> SqlServerChunkMarkSerializer.INSTANCE.deserialize(1, new byte[11]))
+                .hasMessageContaining("unread");
     }
 
     private static Lsn randomLsn(Random random) {

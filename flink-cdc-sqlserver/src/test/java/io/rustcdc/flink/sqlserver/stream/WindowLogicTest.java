@@ -209,6 +209,36 @@ class WindowLogicTest {
         assertThat(WindowPlanner.plan(at, lsn(20), List.of(orders), both)).hasSize(1);
     }
 
+    /**
+     * The table dropped (or renamed away) and another created under its name with CDC enabled: its old
+     * instance went with it, and the instance listed under the name captures another object. This fails as
+     * a table replaced, naming both object_ids, also where the position is past the new instance's floor
+     * (which the stream cannot reach while it still saw the old one, but the message must not call it an
+     * ALTER's switch). An ALTER's switch keeps the table's object_id and is not a replacement.
+     */
+    @Test
+    void anInstanceGoneWithItsTableReplacedUnderTheNameFailsAsReplaced() {
+        SqlServerPosition at = SqlServerPosition.afterCommit(lsn(10));
+        CaptureInstance orders = CaptureInstance.of("dbo_orders", 1, ORDERS, lsn(1)).ofSourceObject(581577110);
+        CaptureInstance again = CaptureInstance.of("dbo_orders", 4, ORDERS, lsn(15)).ofSourceObject(645577338);
+        for (SqlServerPosition position : List.of(at, SqlServerPosition.beforeCommit(lsn(15)))) {
+            CaptureFloors floors = new CaptureFloors();
+            WindowPlanner.plan(at, lsn(20), List.of(orders), floors);
+            assertThatThrownBy(() -> WindowPlanner.plan(position, lsn(20), List.of(again), floors))
+                    .isInstanceOf(CdcException.class)
+                    .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST))
+                    .hasMessageContaining("Table dbo.orders was replaced while the stream was at " + position)
+                    .hasMessageContaining("object_id 581577110 before, object_id 645577338 now")
+                    .hasMessageContaining("capture instance 'dbo_orders' went with the old table")
+                    .hasMessageContaining("Start the source without state to snapshot the table again");
+        }
+        // an ALTER's switch: the newer instance captures the same table, dropped once the stream passed its floor
+        CaptureFloors floors = new CaptureFloors();
+        WindowPlanner.plan(at, lsn(20), List.of(orders), floors);
+        CaptureInstance v2 = CaptureInstance.of("dbo_orders_v2", 3, ORDERS, lsn(15)).ofSourceObject(581577110);
+        assertThat(WindowPlanner.plan(SqlServerPosition.beforeCommit(lsn(15)), lsn(20), List.of(v2), floors)).hasSize(1);
+    }
+
     /** After a restore: a table the stream delivered rows of needs an instance that starts at or before the position. */
     @Test
     void aRestoredStreamFailsForATableWhoseInstanceOfThePositionIsGone() {

@@ -8,7 +8,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
-import io.rustcdc.flink.sqlserver.Lsn;
+import io.rustcdc.flink.sqlserver.SqlServerChunkMark;
 import io.rustcdc.flink.sqlserver.SqlServerConnector;
 import io.rustcdc.flink.sqlserver.SqlServerPosition;
 import io.rustcdc.flink.sqlserver.SqlServerSourceConfig;
@@ -150,7 +150,7 @@ public final class SqlServerDatabase extends SqlDatabase implements AutoCloseabl
 
     /** {@code prepareStream} of {@code tables} (checked as at a start): the position a stream starts at now. */
     public SqlServerPosition prepare(SqlServerConnector connector, List<TableId> tables) {
-        try (CatalogSession<SqlServerPosition, Lsn> s = connector.openSession()) {
+        try (CatalogSession<SqlServerPosition, SqlServerChunkMark> s = connector.openSession()) {
             return s.prepareStream(tables, true);
         }
     }
