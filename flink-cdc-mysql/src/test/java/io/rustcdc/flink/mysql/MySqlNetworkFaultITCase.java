@@ -44,7 +44,10 @@ class MySqlNetworkFaultITCase {
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
+    /** Rows per table where the fault comes during the snapshot: enough that it is still running then. */
     private static final int ROWS = 20_000;
+    /** Rows per table where the fault comes during the stream: the snapshot before it is only a start. */
+    private static final int STREAM_ROWS = 2_000;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
 
     private MySqlDatabase db;
@@ -52,11 +55,11 @@ class MySqlNetworkFaultITCase {
     @BeforeEach
     void setUp(MySqlDatabase db) {
         this.db = db;
-        MySqlWriters.createTables(db, ROWS);
     }
 
     @Test
     void everyConnectionCutDuringTheSnapshot(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        MySqlWriters.createTables(db, ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy));
                 ConcurrentWriters writers = MySqlWriters.start(db, 2, 6_000, ROWS)) {
@@ -71,10 +74,11 @@ class MySqlNetworkFaultITCase {
 
     @Test
     void everyConnectionCutTwiceDuringTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        MySqlWriters.createTables(db, STREAM_ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
             JsonChangelog changelog = snapshotted(job);
-            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 6_000, ROWS)) {
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 6_000, STREAM_ROWS)) {
                 for (int cut = 0; cut < 2; cut++) {
                     Poll.until("a link is open", Duration.ofSeconds(60), () -> !proxy.links(o -> true).isEmpty());
                     Thread.sleep(1_500);
@@ -88,10 +92,11 @@ class MySqlNetworkFaultITCase {
     /** Shorter than every timeout on either side: nothing fails, the held bytes arrive. */
     @Test
     void shortStallDuringTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        MySqlWriters.createTables(db, STREAM_ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
             JsonChangelog changelog = snapshotted(job);
-            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 5_000, ROWS)) {
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 5_000, STREAM_ROWS)) {
                 Thread.sleep(1_000);
                 proxy.stallAll();
                 Thread.sleep(2_000);
@@ -109,6 +114,7 @@ class MySqlNetworkFaultITCase {
      */
     @Test
     void partitionDuringTheSnapshotLongerThanTheReadTimeout(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        MySqlWriters.createTables(db, ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy, READ_TIMEOUT));
                 ConcurrentWriters writers = MySqlWriters.start(db, 2, 4_000, ROWS)) {

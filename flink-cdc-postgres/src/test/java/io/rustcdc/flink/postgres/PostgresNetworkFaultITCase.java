@@ -53,7 +53,10 @@ class PostgresNetworkFaultITCase {
      */
     private static final Predicate<String> REPLICATION = o -> o.contains("\0replication\0database\0");
     private static final Predicate<String> SQL = REPLICATION.negate();
+    /** Rows per table where the fault comes during the snapshot: enough that it is still running then. */
     private static final int ROWS = 10_000;
+    /** Rows per table where the fault comes during the stream: the snapshot before it is only a start. */
+    private static final int STREAM_ROWS = 2_000;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
 
     private PostgresDatabase db;
@@ -65,11 +68,11 @@ class PostgresNetworkFaultITCase {
         this.slot = test.getTestMethod().get().getName().toLowerCase();
         // the server notices a lost client within seconds (the half-open case), for this database only
         db.execute("ALTER ROLE " + db.replicationUser() + " IN DATABASE " + db.name() + " SET wal_sender_timeout = '3s'");
-        Writers.createTables(db, ROWS);
     }
 
     @Test
     void sqlConnectionsCutDuringTheSnapshot(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy));
                 ConcurrentWriters writers = Writers.start(db, 2, 6_000, ROWS)) {
@@ -84,10 +87,11 @@ class PostgresNetworkFaultITCase {
 
     @Test
     void replicationThenSqlConnectionCutDuringTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, STREAM_ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
             JsonChangelog changelog = snapshotted(job);
-            try (ConcurrentWriters writers = Writers.start(db, 2, 6_000, ROWS)) {
+            try (ConcurrentWriters writers = Writers.start(db, 2, 6_000, STREAM_ROWS)) {
                 awaitLinks(proxy, REPLICATION);
                 Thread.sleep(1_000);
                 assertThat(proxy.cut(REPLICATION)).isEqualTo(1);
@@ -102,10 +106,11 @@ class PostgresNetworkFaultITCase {
     /** Shorter than every timeout on either side: nothing fails, the held bytes arrive. */
     @Test
     void shortStallDuringTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, STREAM_ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
             JsonChangelog changelog = snapshotted(job);
-            try (ConcurrentWriters writers = Writers.start(db, 2, 5_000, ROWS)) {
+            try (ConcurrentWriters writers = Writers.start(db, 2, 5_000, STREAM_ROWS)) {
                 Thread.sleep(1_000);
                 proxy.stallAll();
                 Thread.sleep(2_000);
@@ -123,10 +128,11 @@ class PostgresNetworkFaultITCase {
      */
     @Test
     void partitionLongerThanTheTimeouts(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, STREAM_ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy, READ_TIMEOUT))) {
             JsonChangelog changelog = snapshotted(job);
-            try (ConcurrentWriters writers = Writers.start(db, 2, 4_000, ROWS)) {
+            try (ConcurrentWriters writers = Writers.start(db, 2, 4_000, STREAM_ROWS)) {
                 Thread.sleep(1_000);
                 proxy.stallAll();
                 long deadline = System.nanoTime() + READ_TIMEOUT.toNanos() + TimeUnit.SECONDS.toNanos(45);
@@ -147,10 +153,11 @@ class PostgresNetworkFaultITCase {
      */
     @Test
     void halfOpenReplicationConnection(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, STREAM_ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
             JsonChangelog changelog = snapshotted(job);
-            try (ConcurrentWriters writers = Writers.start(db, 2, 8_000, ROWS)) {
+            try (ConcurrentWriters writers = Writers.start(db, 2, 8_000, STREAM_ROWS)) {
                 awaitLinks(proxy, REPLICATION);
                 Thread.sleep(1_000);
                 proxy.links(REPLICATION).forEach(l -> l.drop(FaultProxy.Direction.UPSTREAM));
@@ -166,6 +173,7 @@ class PostgresNetworkFaultITCase {
      */
     @Test
     void partitionDuringTheSnapshotLongerThanTheReadTimeout(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, ROWS);
         try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
                 RestartingJob job = RestartingJob.start(cluster, source(proxy, READ_TIMEOUT));
                 ConcurrentWriters writers = Writers.start(db, 2, 4_000, ROWS)) {
