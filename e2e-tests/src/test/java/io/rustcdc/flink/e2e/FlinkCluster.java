@@ -155,9 +155,12 @@ final class FlinkCluster implements AutoCloseable {
         tm.waitFor(30, TimeUnit.SECONDS);
     }
 
-    /** The stdout of TaskManager {@code n} (1 is the first started), where the print sink writes. */
-    Path taskManagerOut(int n) {
-        return log.resolve("taskmanager-" + n + ".out");
+    /**
+     * The stdout of the TaskManager started last, where the print sink writes (earlier test classes on the
+     * same cluster may have killed and replaced TaskManagers).
+     */
+    Path lastTaskManagerOut() {
+        return log.resolve("taskmanager-" + started + ".out");
     }
 
     /** Runs Flink's CLI ({@code flink run|stop|cancel ...}) and returns its output; fails when it fails. */

@@ -96,7 +96,7 @@ class SqlClientClusterITCase {
             expected.put(row.substring(0, row.indexOf('|')), row.substring(row.indexOf('|') + 1));
         }
         Poll.until("the printed aggregate to equal " + expected, Duration.ofMinutes(2),
-                () -> printedTotals(cluster.taskManagerOut(1)).equals(expected));
+                () -> printedTotals(cluster.lastTaskManagerOut()).equals(expected));
         assertAlertMetricsAreScraped(cluster, job);
         cluster.cli("cancel", job);
     }
