@@ -77,44 +77,39 @@ class ControlStateSerializerTest {
 
     @Test
     void readsBytesWrittenByVersion5() throws IOException {
-        byte[] frozen;
-        try (InputStream in = getClass().getResourceAsStream("/serializer-snapshots/enumerator-state-v5.bin")) {
-            frozen = in.readAllBytes();
-        }
-        EnumeratorState<TestPosition, Long> read = SERIALIZER.deserialize(5, frozen);
-        assertSameControl(read.control, sampleWithFailures().control);
-        assertThat(read.tables).isEqualTo(sample().tables);
-        assertThat(read.returnedStream).isEqualTo(sample().returnedStream);
+        assertReadsAs(5, sampleWithFailures());
     }
 
     @Test
     void readsBytesWrittenByVersion4() throws IOException {
-        byte[] frozen;
-        try (InputStream in = getClass().getResourceAsStream("/serializer-snapshots/enumerator-state-v4.bin")) {
-            frozen = in.readAllBytes();
-        }
-        EnumeratorState<TestPosition, Long> read = SERIALIZER.deserialize(4, frozen);
+        EnumeratorState<TestPosition, Long> read = SERIALIZER.deserialize(4, frozen(4));
         assertSameControl(read.control, sampleWithRowFilters().control);
         assertThat(read.control.rereads().get(0).rowFilter()).isEqualTo("tenant_id = 42");
         assertThat(read.control.rowFilters()).containsEntry(TableId.of("shop", "public", "items"), "");
         // version 4 knew no failed snapshot: a table whose requested snapshot failed reads stopped
         assertThat(read.control.failed()).isEmpty();
         // version 3 knew no row filter: the readout falls back on the configured one
-        try (InputStream in = getClass().getResourceAsStream("/serializer-snapshots/enumerator-state-v3.bin")) {
-            assertThat(SERIALIZER.deserialize(3, in.readAllBytes()).control.rowFilters()).isEmpty();
-        }
+        assertThat(SERIALIZER.deserialize(3, frozen(3)).control.rowFilters()).isEmpty();
     }
 
     @Test
     void readsBytesWrittenByVersion3() throws IOException {
-        byte[] frozen;
-        try (InputStream in = getClass().getResourceAsStream("/serializer-snapshots/enumerator-state-v3.bin")) {
-            frozen = in.readAllBytes();
+        assertReadsAs(3, sample());
+    }
+
+    private static void assertReadsAs(int version, EnumeratorState<TestPosition, Long> expected) throws IOException {
+        EnumeratorState<TestPosition, Long> read = SERIALIZER.deserialize(version, frozen(version));
+        assertSameControl(read.control, expected.control);
+        assertThat(read.tables).isEqualTo(expected.tables);
+        assertThat(read.returnedStream).isEqualTo(expected.returnedStream);
+    }
+
+    /** The bytes version {@code version} wrote, kept in test resources. */
+    private static byte[] frozen(int version) throws IOException {
+        try (InputStream in = ControlStateSerializerTest.class.getResourceAsStream(
+                "/serializer-snapshots/enumerator-state-v" + version + ".bin")) {
+            return in.readAllBytes();
         }
-        EnumeratorState<TestPosition, Long> read = SERIALIZER.deserialize(3, frozen);
-        assertSameControl(read.control, sample().control);
-        assertThat(read.tables).isEqualTo(sample().tables);
-        assertThat(read.returnedStream).isEqualTo(sample().returnedStream);
     }
 
     private static void assertSameControl(ControlState actual, ControlState expected) {

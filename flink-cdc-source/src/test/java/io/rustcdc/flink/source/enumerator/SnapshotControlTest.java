@@ -116,10 +116,7 @@ class SnapshotControlTest {
         RecordingConnector connector = connector();
         EnumeratorState<TestPosition, Long> state;
         try (EnumeratorHarness h = harness(connector, EnumeratorState.empty())) {
-            h.enumerator.start();
-            h.runNextCall();
-            run(h, 20);
-            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), false));
+            streaming(h);
 
             ControlResult bad = apply(h, ControlRequest.of("q0", ControlRequest.Operation.REQUEST,
                     List.of("s.a", "s.nope")));
@@ -194,10 +191,7 @@ class SnapshotControlTest {
         String message = "ERROR: division by zero\n  Where: SQL statement\t" + "x".repeat(400);
         EnumeratorState<TestPosition, Long> state;
         try (EnumeratorHarness h = harness(connector, EnumeratorState.empty())) {
-            h.enumerator.start();
-            h.runNextCall();
-            run(h, 20);
-            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), false));
+            streaming(h);
             assertThat(apply(h, ControlRequest.request("f1", List.of("s.a"), Map.of("s.a", filter))).applied())
                     .isTrue();
             h.enumerator.handleSourceEvent(0, new TablesAcceptedEvent(List.of(A), List.of(A)));
@@ -409,6 +403,14 @@ class SnapshotControlTest {
         Map<String, TableReadout> byTable = new java.util.HashMap<>();
         SnapshotControl.at(dir.toUri().toString()).state().forEach(t -> byTable.put(t.table(), t));
         return byTable;
+    }
+
+    /** Starts, reads the first snapshot, and has subtask 0 take the stream. */
+    private static void streaming(EnumeratorHarness h) throws Throwable {
+        h.enumerator.start();
+        h.runNextCall();
+        run(h, 20);
+        h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), false));
     }
 
     /** Reads every chunk assigned, for {@code rounds} rounds; returns the splits assigned. */
