@@ -20,6 +20,7 @@ final class SqlServerRowFilterErrors {
             220, // Arithmetic overflow error for data type %ls, value = %ld.
             232, // Arithmetic overflow error for type %ls, value = %f.
             517, // Adding a value to a '%ls' column caused an overflow.
+            535, // The datediff function resulted in an overflow.
             3623, // An invalid floating point operation occurred.
             8114, // Error converting data type %ls to %ls.
             245, // Conversion failed when converting the %ls value '%.*ls' to data type %ls.
@@ -28,6 +29,9 @@ final class SqlServerRowFilterErrors {
             244, // The conversion of the %ls value '%.*ls' overflowed an %hs column.
             248, // The conversion of the %ls value '%.*ls' overflowed an int column.
             235, // Cannot convert a char value to money. The char value has incorrect syntax.
+            236, // The conversion from char data type to money resulted in a money overflow error.
+            293, // Cannot convert char value to smallmoney. The char value has incorrect syntax.
+            294, // The conversion from char data type to smallmoney data type resulted in a smallmoney overflow error.
             295, // Conversion failed when converting character string to smalldatetime data type.
             8169, // Conversion failed when converting from a character string to uniqueidentifier.
             9819, // Error converting string value '%.*ls' into data type %ls using culture '%.*ls'.
