@@ -119,6 +119,7 @@ class PostgresRowFilterITCase {
             waitFor(job, changelog, reads, () -> status(client, "public.t1").equals(TableReadout.FAILED),
                     () -> "failed: " + client.state());
             assertThat(readout(client, "public.t1").filter()).isEqualTo(failing);
+            assertThat(readout(client, "public.t1").reason()).as("why, from the database").contains("division by zero");
             db.execute("INSERT INTO t1 (id, n, v) VALUES (900001, 1, 'after the failure')",
                     "UPDATE t2 SET v = 'after the failure' WHERE a = (SELECT min(a) FROM t2)");
             Map<String, String> t1Now = PostgresSourceITCase.t1(db);

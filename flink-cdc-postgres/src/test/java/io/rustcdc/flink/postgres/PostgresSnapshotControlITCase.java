@@ -16,15 +16,19 @@ import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.RestorableJob;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,14 +41,15 @@ import org.junit.jupiter.api.io.TempDir;
  * pause survives a stop with a savepoint and a restore), resumed, requested and stopped, a request
  * naming a table that is not there rejected whole; the changelog ends equal to both tables. The table
  * read again may repeat rows (a re-snapshot delivers its rows again, see docs/operations.md); the
- * other one's changelog stays exact.
+ * other one's changelog stays exact. And requests pending over JobManager failovers: carried out
+ * once, neither lost nor applied twice.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(400)
 class PostgresSnapshotControlITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).withHaLeadershipControl().build());
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Map<String, List<String>> KEYS = Map.of("t1", List.of("id"), "t2", List.of("a", "b"));
@@ -149,9 +154,105 @@ class PostgresSnapshotControlITCase {
                 + "emitted: t1 .*"));
     }
 
+    /**
+     * A request and a pause written while no JobManager leads the job are both applied after it fails over
+     * (not lost); the pause holds over a second failover once a checkpoint holds it, with no request
+     * applied again (the answers stay as they were); a resume sent just before a third failover is carried
+     * out once, whether that failover came before or after its poll or its checkpoint. The table read again
+     * is left alone by the writers, so every row of it must be read exactly once after the request; the
+     * other table's changes go on through the failovers, exact.
+     */
+    @Test
+    void requestsPendingOverJobManagerFailoversAreCarriedOutOnce(PostgresDatabase db, @TempDir Path control,
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, 1500);
+        JsonChangelog changelog = new JsonChangelog(KEYS);
+        SnapshotControl client = SnapshotControl.at(control.toUri().toString());
+        Map<String, Integer> rereadKeys = new HashMap<>();
+        boolean[] requested = {false};
+        Inspector countReads = json -> {
+            if (requested[0] && json.get("table").asText().equals("t1") && json.get("op").asText().equals("read")) {
+                rereadKeys.merge(json.get("after").get("id").toString() + "|", 1, Integer::sum);
+            }
+        };
+        Path requests = control.resolve("requests");
+        Path readout = control.resolve("state.tsv");
+        try (ConcurrentWriters writers = Writers.startOnT2(db, 1, 10_000, 1500);
+                RestorableJob job = RestorableJob.start(source(db, control, "control_failover"), null)) {
+            waitFor(job.records, changelog, countReads, () -> status(client, "public.t1").equals(TableReadout.CAPTURED)
+                    && status(client, "public.t2").equals(TableReadout.CAPTURED), () -> "first snapshot: "
+                    + client.state());
+            // the snapshot's last rows reach the test after the checkpoints that hold them
+            Map<String, String> t1 = PostgresSourceITCase.t1(db);
+            waitFor(job.records, changelog, countReads, () -> changelog.rows("t1").equals(t1),
+                    () -> changelog.differences("t1", t1));
+
+            // written while no JobManager leads the job: both in the restored enumerator's first poll
+            job.failOverJobManager(cluster, () -> {
+                client.send(ControlRequest.of("a1-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
+                client.send(ControlRequest.of("a2-pause", ControlRequest.Operation.PAUSE, List.of("public.t1")));
+                return null;
+            });
+            requested[0] = true;
+            ControlResult request = await(job, changelog, countReads, client, "a1-request");
+            assertThat(request.applied()).as(request.toString()).isTrue();
+            assertThat(request.previous()).containsEntry("public.t1", TableReadout.CAPTURED);
+            ControlResult pause = await(job, changelog, countReads, client, "a2-pause");
+            assertThat(pause.previous()).as(pause.toString()).containsEntry("public.t1", TableReadout.QUEUED);
+            // a completed checkpoint holds both: their files are deleted
+            waitFor(job.records, changelog, countReads, () -> !Files.exists(requests.resolve("a1-request.request"))
+                    && !Files.exists(requests.resolve("a2-pause.request")), () -> "request files: " + list(requests));
+
+            // the pause and the request are in the restored state, and neither is applied again
+            job.failOverJobManager(cluster, () -> Files.deleteIfExists(readout));
+            waitFor(job.records, changelog, countReads, () -> Files.exists(readout), () -> "no readout after the failover");
+            assertThat(status(client, "public.t1")).as(client.state().toString()).isEqualTo(TableReadout.PAUSED);
+            assertThat(client.result("a1-request")).contains(request);
+            assertThat(client.result("a2-pause")).contains(pause);
+            drainFor(job.records, changelog, countReads, Duration.ofSeconds(2));
+            assertThat(rereadKeys).as("no row of t1 is read while it is paused").isEmpty();
+
+            // a resume, and at once a failover: applied once, before it or after it
+            client.send(ControlRequest.of("b1-resume", ControlRequest.Operation.RESUME, List.of("public.t1")));
+            job.failOverJobManager(cluster, () -> null);
+            ControlResult resume = await(job, changelog, countReads, client, "b1-resume");
+            assertThat(resume.applied()).as(resume.toString()).isTrue();
+            assertThat(resume.previous()).containsEntry("public.t1", TableReadout.PAUSED);
+            waitFor(job.records, changelog, countReads, () -> status(client, "public.t1").equals(TableReadout.CAPTURED)
+                    && rereadKeys.size() >= t1.size(), () -> "read again: " + rereadKeys.size() + " of " + t1.size()
+                    + " rows; " + client.state());
+
+            writers.awaitEnd();
+            Map<String, String> t2 = PostgresSourceITCase.t2(db);
+            waitFor(job.records, changelog, countReads,
+                    () -> changelog.rows("t1").equals(t1) && changelog.rows("t2").equals(t2),
+                    () -> changelog.differences("t1", t1) + "; " + changelog.differences("t2", t2));
+            drainFor(job.records, changelog, countReads, Duration.ofSeconds(1));
+            assertThat(rereadKeys.keySet()).as("every row of t1 read again").isEqualTo(t1.keySet());
+            assertThat(rereadKeys).as("and once").allSatisfy((key, reads) -> assertThat(reads).as(key).isEqualTo(1));
+            assertThat(PostgresSourceITCase.t1(db)).as("the writers left t1 alone").isEqualTo(t1);
+        }
+        // t1 was read again: its rows come again, once; nothing else differs
+        assertThat(changelog.violations()).allSatisfy(v -> assertThat(v).startsWith("read of a row already emitted: t1 "))
+                .hasSize(PostgresSourceITCase.t1(db).size());
+    }
+
+    private static String list(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).toList().toString();
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
     private static CdcSource<String, PostgresPosition, PostgresChunkMark> source(PostgresDatabase db, Path control) {
+        return source(db, control, "control");
+    }
+
+    private static CdcSource<String, PostgresPosition, PostgresChunkMark> source(PostgresDatabase db, Path control,
+            String slot) {
         return CdcSource.builder()
-                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "control")))
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, slot)))
                 .includeTables("public.t1", "public.t2")
                 .chunkSize(300)
                 .controlPath(control.toUri().toString())

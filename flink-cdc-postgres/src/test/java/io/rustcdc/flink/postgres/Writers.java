@@ -26,9 +26,21 @@ final class Writers {
         return new ConcurrentWriters(db::admin, count, millis, r -> statement(r, idSpace));
     }
 
+    /** Writers of {@code t2} only (value and key updates, inserts): {@code t1} stays as it is. */
+    static ConcurrentWriters startOnT2(PostgresDatabase db, int count, long millis, int idSpace) {
+        return new ConcurrentWriters(db::admin, count, millis, r -> {
+            int id = 1 + r.nextInt(idSpace);
+            return statement(r, idSpace, id, 6 + r.nextInt(2));
+        });
+    }
+
     private static String statement(Random r, int idSpace) {
         int id = 1 + r.nextInt(idSpace);
-        switch (r.nextInt(8)) {
+        return statement(r, idSpace, id, r.nextInt(8));
+    }
+
+    private static String statement(Random r, int idSpace, int id, int kind) {
+        switch (kind) {
             case 0:
                 return "INSERT INTO t1 VALUES (" + (idSpace + r.nextInt(idSpace)) + ", 'new', 0) ON CONFLICT DO NOTHING";
             case 1:

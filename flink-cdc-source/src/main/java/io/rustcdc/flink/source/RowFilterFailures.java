@@ -53,8 +53,8 @@ public final class RowFilterFailures {
     public static String requested(String table, String rowFilter, String serverMessage, String controlPath) {
         return "The row filter of a control request for table " + table + ", [" + rowFilter + "], failed on rows "
                 + "of a chunk: " + sentence(serverMessage) + " The table's snapshot is ended as failed (the state readout "
-                + "shows 'failed', 'stopped' after a restore); the stream goes on. A table the source captured "
-                + "before stays captured and its changes go on being emitted; one the request took in is not "
+                + "shows 'failed' and the database's message, also after a restore); the stream goes on. A table the "
+                + "source captured before stays captured and its changes go on being emitted; one the request took in is not "
                 + "captured, as when a snapshot is stopped. The rows its chunks delivered before stay delivered. "
                 + "Request it again with a condition that evaluates on every row (guard a division with NULLIF, a "
                 + "cast with a CASE): SnapshotControl " + controlPath + " request --filter " + table + " '<condition>'"

@@ -2,6 +2,8 @@ package io.rustcdc.flink.testing;
 
 import io.rustcdc.flink.source.CdcSource;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -11,13 +13,16 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.highavailability.nonha.embedded.HaLeadershipControl;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 
 /**
  * A source job on the test's MiniCluster (parallelism 2, checkpoints every 300 ms), optionally
  * restored from a savepoint, whose records reach {@link #records}; stopped with a savepoint to be
- * restored as another job, possibly with another source configuration (the source keeps its uid).
+ * restored as another job, possibly with another source configuration (the source keeps its uid); or
+ * its JobManager failed over.
  */
 public final class RestorableJob implements AutoCloseable {
     public final BlockingQueue<String> records = new LinkedBlockingQueue<>();
@@ -66,6 +71,30 @@ public final class RestorableJob implements AutoCloseable {
             throw new AssertionError("The stopped job's last records were not collected within a minute");
         }
         return path;
+    }
+
+    /**
+     * Fails the JobManager over (its leadership revoked, then granted again): the job is restored from its
+     * latest completed checkpoint. {@code whileNoLeader} runs while no JobManager leads the job. The
+     * cluster needs HA leadership control ({@code withHaLeadershipControl()}).
+     */
+    public void failOverJobManager(MiniCluster cluster, Callable<?> whileNoLeader) throws Exception {
+        HaLeadershipControl leadership = cluster.getHaLeadershipControl().orElseThrow();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (true) {
+            try {
+                leadership.revokeJobMasterLeadership(client.getJobID()).get(30, TimeUnit.SECONDS);
+                break;
+            } catch (ExecutionException notYet) {
+                // a leader granted a moment ago may not have taken the job yet ("Still waiting for the leadership")
+                if (System.nanoTime() > deadline || client.getJobExecutionResult().isDone()) {
+                    throw new AssertionError("The JobManager's leadership could not be revoked", notYet);
+                }
+                Thread.sleep(300);
+            }
+        }
+        whileNoLeader.call();
+        leadership.grantJobMasterLeadership(client.getJobID());
     }
 
     @Override

@@ -133,7 +133,7 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, SqlSer
                 return key;
             }
         } catch (SQLException e) {
-            throw failure(e);
+            throw chunkFailure(table.table(), rowFilter, e);
         }
     }
 
@@ -186,6 +186,8 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, SqlSer
      * table's chunks coming from two tables ({@link SqlServerConnector#tableIdentity}).
      *
      * @throws CdcException of kind STATE when the table is gone (dropped or renamed since it was planned)
+     * @throws io.rustcdc.flink.source.spi.RowFilterFailure when {@code rowFilter} fails on the values of some
+     *     of the chunk's rows (not retried: the same rows fail again)
      */
     @Override
     public SqlServerChunkMark readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
@@ -213,7 +215,7 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, SqlSer
                     throw SqlServerChunkTables.gone(table.table(), e.getMessage(), e);
                 }
                 if (wholeTable || e.getErrorCode() != DEADLOCK_VICTIM || attempt == CHUNK_ATTEMPTS) {
-                    throw failure(e);
+                    throw chunkFailure(table.table(), rowFilter, e);
                 }
             }
         }
@@ -319,6 +321,17 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, SqlSer
         } catch (SQLException e) {
             throw failure(e);
         }
+    }
+
+    /**
+     * A chunk's query over {@code rowFilter} failed with {@code e}: the filter's condition failing on some
+     * rows' values ({@link SqlServerRowFilterErrors}) while the connection still answers is a {@link
+     * io.rustcdc.flink.source.spi.RowFilterFailure}, which the framework ends the snapshot or the job with
+     * (by where the filter came from) instead of retrying it; anything else is a failure as ever.
+     */
+    private RuntimeException chunkFailure(TableId table, @Nullable String rowFilter, SQLException e) {
+        return RowFilters.chunkFailure(connection, table, rowFilter, e, SqlServerRowFilterErrors::conditionFailed,
+                this::failure);
     }
 
     private CdcException failure(SQLException e) {

@@ -7,11 +7,12 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * One table's line of the state readout the enumerator writes: its snapshot status, chunks planned
- * and read (-1: not known to the enumerator, see docs/operations.md), and the row filter in effect.
- * Immutable.
+ * and read (-1: not known to the enumerator, see docs/operations.md), the row filter in effect, and
+ * why its snapshot failed (empty unless {@link #FAILED}). Immutable.
  */
 @PublicEvolving
-public record TableReadout(String table, String status, int chunksPlanned, int chunksRead, String filter) {
+public record TableReadout(String table, String status, int chunksPlanned, int chunksRead, String filter,
+        String reason) {
     /** Being snapshotted: chunks are planned and read. */
     public static final String SNAPSHOTTING = "snapshotting";
     /** Being snapshotted, but no new chunk is read until it is resumed. */
@@ -19,8 +20,8 @@ public record TableReadout(String table, String status, int chunksPlanned, int c
     /** Its snapshot was stopped; requesting the table again starts it over. */
     public static final String STOPPED = "stopped";
     /**
-     * Its snapshot ended because the row filter of its request failed on some rows (the job's log has the
-     * database's message); as stopped otherwise, and read {@code stopped} after a restore.
+     * Its snapshot ended because the row filter of its request failed on some rows: {@link #reason} has the
+     * database's message, shortened (the job's log has all of it); as stopped otherwise, also after a restore.
      */
     public static final String FAILED = "failed";
     /** Snapshotted; the stream captures it. */
@@ -31,12 +32,20 @@ public record TableReadout(String table, String status, int chunksPlanned, int c
     public static final String NOT_CAPTURED = "not-captured";
     /** The filter column of a table whose snapshot has no row filter. */
     public static final String NO_FILTER = "none";
-    static final String HEADER = "table\tstatus\tchunks-planned\tchunks-read\tfilter";
+    static final String HEADER = "table\tstatus\tchunks-planned\tchunks-read\tfilter\treason";
+    /** The header of readouts written before the reason column (a job of an earlier version). */
+    static final String HEADER_WITHOUT_REASON = "table\tstatus\tchunks-planned\tchunks-read\tfilter";
 
     public TableReadout {
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(reason, "reason");
+    }
+
+    /** A line with no reason (every status but {@link #FAILED}). */
+    public TableReadout(String table, String status, int chunksPlanned, int chunksRead, String filter) {
+        this(table, status, chunksPlanned, chunksRead, filter, "");
     }
 
     /** Whether its chunks are planned or read now, or will be (snapshotting, paused or queued). */
@@ -48,12 +57,13 @@ public record TableReadout(String table, String status, int chunksPlanned, int c
         StringBuilder b = new StringBuilder(HEADER).append('\n');
         for (TableReadout t : tables) {
             b.append(t.table).append('\t').append(t.status).append('\t').append(t.chunksPlanned).append('\t')
-                    .append(t.chunksRead).append('\t').append(escape(t.filter)).append('\n');
+                    .append(t.chunksRead).append('\t').append(escape(t.filter)).append('\t').append(escape(t.reason))
+                    .append('\n');
         }
         return b.toString();
     }
 
-    /** A filter on one field: backslash, tab, line feed and carriage return as \\, \t, \n and \r. */
+    /** A filter or reason on one field: backslash, tab, line feed and carriage return as \\, \t, \n and \r. */
     static String escape(String s) {
         return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
     }
@@ -75,14 +85,16 @@ public record TableReadout(String table, String status, int chunksPlanned, int c
     static List<TableReadout> parse(String text) {
         List<TableReadout> tables = new ArrayList<>();
         for (String line : text.split("\n")) {
-            if (line.isBlank() || line.equals(HEADER) || line.startsWith("#")) {
+            if (line.isBlank() || line.equals(HEADER) || line.equals(HEADER_WITHOUT_REASON) || line.startsWith("#")) {
                 continue;
             }
             String[] f = line.split("\t", -1);
-            if (f.length != 5) {
-                throw new IllegalArgumentException("A line of the snapshot state readout is not 5 fields: " + line);
+            if (f.length != 5 && f.length != 6) {
+                throw new IllegalArgumentException("A line of the snapshot state readout is not 6 fields (5 before "
+                        + "the reason column): " + line);
             }
-            tables.add(new TableReadout(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), unescape(f[4])));
+            tables.add(new TableReadout(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), unescape(f[4]),
+                    f.length == 6 ? unescape(f[5]) : ""));
         }
         return tables;
     }

@@ -282,7 +282,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
 
     /** A requested row filter failed on rows of a table the stream's reader snapshots: that snapshot ends. */
     private void snapshotFailed(SnapshotFailedEvent failed) {
-        if (!operations.failed(failed.table(), failed.rowFilter())) {
+        if (!operations.failed(failed.table(), failed.rowFilter(), failed.serverMessage())) {
             LOG.info("The row filter of the snapshot of table {} failed after the snapshot was stopped or requested "
                     + "again; nothing changed: {}", failed.table(), failed.serverMessage());
             return;

@@ -37,7 +37,12 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
     static final int VERSION_3 = 3;
     /** Version 3, then the row filter of each table's last snapshot started (empty: none), for the readout. */
     static final int VERSION_4 = 4;
-    static final int CURRENT_VERSION = VERSION_4;
+    /**
+     * Version 4, then the stopped tables whose requested snapshot failed, each with the reason (the
+     * database's message, shortened), so that the readout says {@code failed} and why after a restore.
+     */
+    static final int VERSION_5 = 5;
+    static final int CURRENT_VERSION = VERSION_5;
 
     /** The statuses in the order version 1 wrote their ordinals; frozen. */
     private static final EnumeratorState.StreamStatus[] VERSION_1_STATUSES = {EnumeratorState.StreamStatus.NOT_CREATED,
@@ -106,6 +111,7 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
             case VERSION_2:
             case VERSION_3:
             case VERSION_4:
+            case VERSION_5:
                 return deserializeVersion(version, serialized);
             default:
                 throw StateIO.unknownVersion("the enumerator state", version, CURRENT_VERSION);
@@ -164,11 +170,25 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         for (String id : new java.util.TreeSet<>(control.applied())) {
             StateIO.writeString(out, id);
         }
-        out.writeInt(control.rowFilters().size());
-        for (Map.Entry<TableId, String> e : new java.util.TreeMap<>(control.rowFilters()).entrySet()) {
+        writeTableStrings(out, control.rowFilters());
+        writeTableStrings(out, control.failed());
+    }
+
+    private static void writeTableStrings(DataOutputView out, Map<TableId, String> strings) throws IOException {
+        out.writeInt(strings.size());
+        for (Map.Entry<TableId, String> e : new java.util.TreeMap<>(strings).entrySet()) {
             StateIO.writeTableId(out, e.getKey());
             StateIO.writeString(out, e.getValue());
         }
+    }
+
+    private static Map<TableId, String> readTableStrings(DataInputView in) throws IOException {
+        int n = StateIO.readCount(in);
+        Map<TableId, String> strings = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            strings.put(StateIO.readTableId(in), StateIO.readString(in));
+        }
+        return strings;
     }
 
     private ControlState readControl(DataInputView in, int version, int splitVersion, int format) throws IOException {
@@ -185,14 +205,9 @@ public final class EnumeratorStateSerializer<P, M> implements SimpleVersionedSer
         for (int i = 0; i < ids; i++) {
             applied.add(StateIO.readString(in));
         }
-        Map<TableId, String> rowFilters = new java.util.HashMap<>();
-        if (version >= VERSION_4) {
-            int n2 = StateIO.readCount(in);
-            for (int i = 0; i < n2; i++) {
-                rowFilters.put(StateIO.readTableId(in), StateIO.readString(in));
-            }
-        }
-        return new ControlState(paused, stopped, rereads, snapshotting, applied, rowFilters);
+        Map<TableId, String> rowFilters = version >= VERSION_4 ? readTableStrings(in) : Map.of();
+        Map<TableId, String> failed = version >= VERSION_5 ? readTableStrings(in) : Map.of();
+        return new ControlState(paused, stopped, rereads, snapshotting, applied, rowFilters, failed);
     }
 
     private static void writeTables(DataOutputView out, Set<TableId> tables) throws IOException {

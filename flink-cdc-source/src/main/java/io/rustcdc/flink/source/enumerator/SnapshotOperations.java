@@ -67,11 +67,14 @@ final class SnapshotOperations {
         void changed();
     }
 
+    /** The most of a database's message a failed table's reason keeps (the job's log has all of it). */
+    static final int REASON_LENGTH = 300;
+
     private final Snapshot snapshot;
     final Set<TableId> paused = new TreeSet<>();
     final Set<TableId> stopped = new TreeSet<>();
-    /** Stopped tables whose snapshot ended because a requested row filter failed (not in the checkpoint). */
-    private final Set<TableId> failed = new TreeSet<>();
+    /** Stopped tables whose snapshot ended because a requested row filter failed, with the reason. */
+    private final Map<TableId, String> failed = new TreeMap<>();
     /** Captured tables requested again that the stream's reader has not taken yet. */
     final Map<TableId, TablePlan> rereads = new LinkedHashMap<>();
     /** Rereads the stream's reader took, until a checkpoint that holds them completes. */
@@ -96,6 +99,7 @@ final class SnapshotOperations {
         streamSnapshotting.addAll(state.streamSnapshotting());
         applied.addAll(state.applied());
         rowFilters.putAll(state.rowFilters());
+        failed.putAll(state.failed());
     }
 
     /**
@@ -144,7 +148,7 @@ final class SnapshotOperations {
     /** A table's status, as the readout and the answers name it (see {@link TableReadout}). */
     String status(TableId table) {
         if (stopped.contains(table)) {
-            return failed.contains(table) ? TableReadout.FAILED : TableReadout.STOPPED;
+            return failed.containsKey(table) ? TableReadout.FAILED : TableReadout.STOPPED;
         }
         if (snapshot.inSnapshot(table) || streamSnapshotting.contains(table)) {
             return paused.contains(table) ? TableReadout.PAUSED : TableReadout.SNAPSHOTTING;
@@ -239,17 +243,34 @@ final class SnapshotOperations {
 
     /**
      * The stream's reader could not read {@code table}'s snapshot: the row filter {@code rowFilter} of a
-     * request failed on some rows. The snapshot ends as a stop ends it, and the table reads {@code failed}
-     * until it is requested again. False (nothing changed) when that snapshot is no longer under way
-     * (stopped or requested again with another filter meanwhile).
+     * request failed on some rows, as {@code serverMessage} says. The snapshot ends as a stop ends it, and
+     * the table reads {@code failed}, with the message shortened as its reason, until it is requested again
+     * (also after a restore). False (nothing changed) when that snapshot is no longer under way (stopped
+     * or requested again with another filter meanwhile).
      */
-    boolean failed(TableId table, String rowFilter) {
+    boolean failed(TableId table, String rowFilter, String serverMessage) {
         if (!inProgress(table) || !rowFilter.equals(rowFilters.get(table))) {
             return false;
         }
         stop(table);
-        failed.add(table);
+        failed.put(table, reason(serverMessage));
         return true;
+    }
+
+    /**
+     * {@code serverMessage} on one line (line breaks and tabs as spaces), at most {@link #REASON_LENGTH}
+     * characters: longer, its start and an ellipsis.
+     */
+    static String reason(String serverMessage) {
+        String oneLine = serverMessage.strip().replaceAll("\\s+", " ");
+        if (oneLine.length() <= REASON_LENGTH) {
+            return oneLine;
+        }
+        int end = REASON_LENGTH - 1;
+        if (Character.isHighSurrogate(oneLine.charAt(end - 1))) {
+            end--; // not half a character
+        }
+        return oneLine.substring(0, end) + "\u2026";
     }
 
     private ControlResult request(String id, List<TableDiscovery.Found> resolved) {
@@ -349,8 +370,10 @@ final class SnapshotOperations {
         List<TableReadout> lines = new ArrayList<>();
         for (TableId t : all) {
             boolean byStream = !snapshot.first() && streamChunksRead.containsKey(t) || streamSnapshotting.contains(t);
-            lines.add(new TableReadout(t.qualifiedName(), status(t), byStream ? -1 : snapshot.chunksPlanned(t),
-                    byStream ? streamChunksRead.getOrDefault(t, 0) : snapshot.chunksRead(t), rowFilter(t)));
+            String status = status(t);
+            lines.add(new TableReadout(t.qualifiedName(), status, byStream ? -1 : snapshot.chunksPlanned(t),
+                    byStream ? streamChunksRead.getOrDefault(t, 0) : snapshot.chunksRead(t), rowFilter(t),
+                    status.equals(TableReadout.FAILED) ? failed.get(t) : ""));
         }
         return lines;
     }
@@ -359,7 +382,7 @@ final class SnapshotOperations {
         appliedAt.put(checkpointId, Set.copyOf(applied));
         acceptedAt.put(checkpointId, Map.copyOf(acceptedRereads));
         return new ControlState(paused, stopped, new ArrayList<>(rereads.values()), streamSnapshotting, applied,
-                rowFilters);
+                rowFilters, failed);
     }
 
     /**

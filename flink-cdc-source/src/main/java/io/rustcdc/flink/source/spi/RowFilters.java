@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -58,19 +59,38 @@ public final class RowFilters {
 
     /**
      * What a chunk's query over {@code rowFilter} that failed with {@code e} on {@code connection} is: a
-     * {@link RowFilterFailure} when the condition failed on rows it was evaluated on (SQLSTATE class 21
-     * cardinality violation, 22 data exception, 2F, 38, 39 routine exceptions, 45 and P0 raised by a
-     * routine) and the connection still answers, else what {@code failure} makes of it (also without a filter).
+     * {@link RowFilterFailure} when the condition failed on rows it was evaluated on (by the SQLSTATE
+     * classes of {@link #conditionFailedByState}) and the connection still answers, else what {@code
+     * failure} makes of it (also without a filter).
      */
     public static RuntimeException chunkFailure(Connection connection, TableId table, @Nullable String rowFilter,
             SQLException e, Function<SQLException, RuntimeException> failure) {
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
-        if (rowFilter == null || state.length() < 2 || !CONDITION_FAILURES.contains(state.substring(0, 2))
-                || !stillConnected(connection)) {
+        return chunkFailure(connection, table, rowFilter, e, RowFilters::conditionFailedByState, failure);
+    }
+
+    /**
+     * {@link #chunkFailure(Connection, TableId, String, SQLException, Function)} for a driver whose
+     * SQLSTATEs do not tell a condition's failure by the standard's classes (one that reports most of the
+     * server's errors under one state): {@code conditionFailed} says whether {@code e} is the condition
+     * failing on the values of some rows, by what the connector knows of its database's errors.
+     */
+    public static RuntimeException chunkFailure(Connection connection, TableId table, @Nullable String rowFilter,
+            SQLException e, Predicate<SQLException> conditionFailed, Function<SQLException, RuntimeException> failure) {
+        if (rowFilter == null || !conditionFailed.test(e) || !stillConnected(connection)) {
             return failure.apply(e);
         }
         RuntimeException f = failure.apply(e);
         return new RowFilterFailure(table, rowFilter, f.getMessage(), f);
+    }
+
+    /**
+     * Whether {@code e}'s SQLSTATE is of a class of a condition that failed on the values of some rows:
+     * 21 cardinality violation, 22 data exception, 2F, 38, 39 routine exceptions, 45 and P0 raised by a
+     * routine.
+     */
+    public static boolean conditionFailedByState(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return state.length() >= 2 && CONDITION_FAILURES.contains(state.substring(0, 2));
     }
 
 

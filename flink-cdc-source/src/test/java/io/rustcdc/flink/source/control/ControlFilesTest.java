@@ -70,6 +70,22 @@ class ControlFilesTest {
     }
 
     @Test
+    void theReadoutSaysWhyASnapshotFailedAndReadsAReadoutWrittenBeforeTheReasonColumn() {
+        List<TableReadout> state = List.of(new TableReadout("public.a", TableReadout.FAILED, -1, 2, "1 / n > 0",
+                "ERROR: division by zero\tWhere: f\\g"), new TableReadout("public.b", TableReadout.CAPTURED, 1, 1,
+                TableReadout.NO_FILTER));
+        String text = TableReadout.format(state);
+        assertThat(text.lines().findFirst().orElseThrow()).endsWith("\tfilter\treason");
+        assertThat(text.lines()).hasSize(3);
+        assertThat(TableReadout.parse(text)).isEqualTo(state);
+        assertThat(TableReadout.parse(text).get(1).reason()).isEmpty();
+        String before = "table\tstatus\tchunks-planned\tchunks-read\tfilter\npublic.a\tstopped\t-1\t2\tnone\n";
+        assertThat(TableReadout.parse(before)).containsExactly(new TableReadout("public.a", TableReadout.STOPPED, -1,
+                2, TableReadout.NO_FILTER));
+        assertThatThrownBy(() -> TableReadout.parse("public.a\tstopped\t-1\n")).hasMessageContaining("6 fields");
+    }
+
+    @Test
     void aMalformedRequestIsRefusedNamingWhatIsWrong() {
         assertThatThrownBy(() -> ControlRequest.parse("x", "operation=snapshot\n")).isInstanceOf(CdcException.class)
                 .hasMessageContaining("x").hasMessageContaining("'snapshot'");

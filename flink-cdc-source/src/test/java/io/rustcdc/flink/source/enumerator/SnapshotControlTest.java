@@ -116,10 +116,7 @@ class SnapshotControlTest {
         RecordingConnector connector = connector();
         EnumeratorState<TestPosition, Long> state;
         try (EnumeratorHarness h = harness(connector, EnumeratorState.empty())) {
-            h.enumerator.start();
-            h.runNextCall();
-            run(h, 20);
-            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), false));
+            streaming(h);
 
             ControlResult bad = apply(h, ControlRequest.of("q0", ControlRequest.Operation.REQUEST,
                     List.of("s.a", "s.nope")));
@@ -180,6 +177,59 @@ class SnapshotControlTest {
             h.enumerator.handleSourceEvent(0, new StreamChunkReadEvent(A, true));
             assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.CAPTURED);
         }
+    }
+
+    /**
+     * A requested row filter that fails on some rows ends the table's snapshot as failed, the database's
+     * message on one line and shortened as the reason; both are in the checkpoint, so the readout after a
+     * restore says failed and why, until the table is requested again.
+     */
+    @Test
+    void aFailedRequestedSnapshotReadsFailedWithTheDatabasesMessageAlsoAfterARestore() throws Throwable {
+        RecordingConnector connector = connector();
+        String filter = "1 / (n - 3) > 0";
+        String message = "ERROR: division by zero\n  Where: SQL statement\t" + "x".repeat(400);
+        EnumeratorState<TestPosition, Long> state;
+        try (EnumeratorHarness h = harness(connector, EnumeratorState.empty())) {
+            streaming(h);
+            assertThat(apply(h, ControlRequest.request("f1", List.of("s.a"), Map.of("s.a", filter))).applied())
+                    .isTrue();
+            h.enumerator.handleSourceEvent(0, new TablesAcceptedEvent(List.of(A), List.of(A)));
+            h.enumerator.handleSourceEvent(0, new SnapshotFailedEvent(A, filter, message));
+            TableReadout a = readout(h).get("s.a");
+            assertThat(a.status()).isEqualTo(TableReadout.FAILED);
+            assertThat(a.reason()).startsWith("ERROR: division by zero Where: SQL statement xxx")
+                    .hasSize(SnapshotOperations.REASON_LENGTH).endsWith("\u2026");
+            assertThat(readout(h).get("s.b").reason()).isEmpty();
+            state = h.checkpoint(5);
+        }
+        assertThat(state.control.failed()).containsOnlyKeys(A);
+        EnumeratorStateSerializer<TestPosition, Long> serializer = EnumeratorStateSerializerTest.SERIALIZER;
+        state = serializer.deserialize(serializer.getVersion(), serializer.serialize(state));
+        try (EnumeratorHarness h = harness(connector, state)) {
+            h.enumerator.start();
+            h.runAllCalls();
+            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), true));
+            TableReadout a = readout(h).get("s.a");
+            assertThat(a.status()).as("after a restore").isEqualTo(TableReadout.FAILED);
+            assertThat(a.reason()).startsWith("ERROR: division by zero").hasSize(SnapshotOperations.REASON_LENGTH);
+            ControlResult again = apply(h, ControlRequest.of("f2", ControlRequest.Operation.REQUEST, List.of("s.a")));
+            assertThat(again.previous()).isEqualTo(Map.of("s.a", TableReadout.FAILED));
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.QUEUED);
+            assertThat(readout(h).get("s.a").reason()).isEmpty();
+            assertThat(h.checkpoint(6).control.failed()).isEmpty();
+        }
+    }
+
+    @Test
+    void theReasonOfAFailedSnapshotIsTheMessageOnOneLineShortened() {
+        assertThat(SnapshotOperations.reason("  ERROR: division by zero\n  Where: x\r\n")).isEqualTo(
+                "ERROR: division by zero Where: x");
+        String exact = "e".repeat(SnapshotOperations.REASON_LENGTH);
+        assertThat(SnapshotOperations.reason(exact)).isEqualTo(exact);
+        String longer = "e".repeat(SnapshotOperations.REASON_LENGTH - 2) + "\uD83D\uDE00" + "more";
+        assertThat(SnapshotOperations.reason(longer)).as("not half a character").isEqualTo(
+                "e".repeat(SnapshotOperations.REASON_LENGTH - 2) + "\u2026");
     }
 
     @Test
@@ -353,6 +403,14 @@ class SnapshotControlTest {
         Map<String, TableReadout> byTable = new java.util.HashMap<>();
         SnapshotControl.at(dir.toUri().toString()).state().forEach(t -> byTable.put(t.table(), t));
         return byTable;
+    }
+
+    /** Starts, reads the first snapshot, and has subtask 0 take the stream. */
+    private static void streaming(EnumeratorHarness h) throws Throwable {
+        h.enumerator.start();
+        h.runNextCall();
+        run(h, 20);
+        h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), false));
     }
 
     /** Reads every chunk assigned, for {@code rounds} rounds; returns the splits assigned. */
