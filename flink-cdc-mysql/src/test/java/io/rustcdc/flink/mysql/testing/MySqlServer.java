@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * One MySQL-protocol server per test JVM, ready for binlog capture.
@@ -47,6 +48,10 @@ public final class MySqlServer {
     public static final String FLAVOR_PROPERTY = "rustcdc.mysql.flavor";
 
     private static MySqlServer shared;
+    /** Each flavor's data folder, initialised once in this JVM and copied for each server it starts. */
+    private static final Map<String, Path> INITIALISED = new HashMap<>();
+    /** The password of Oracle MySQL's administrator in the data folders this JVM initialises. */
+    private static final String INITIALISED_ROOT_PASSWORD = randomSecret();
     /** Servers of the other flavor than this JVM's, started once for the tests that run on both. */
     private static final Map<String, MySqlServer> OTHER_FLAVORS = new HashMap<>();
 
@@ -307,16 +312,21 @@ public final class MySqlServer {
         Path base = MariaDbBinaries.unpacked();
         Path home = LocalProcesses.serverDirectory("rustcdc-mariadb-");
         Path data = home.resolve("data");
-        LocalProcesses.run(
-                new ProcessBuilder(LocalProcesses.command("KILL", List.of(
-                        "/bin/sh", base.resolve("scripts/mariadb-install-db").toString(),
-                        "--no-defaults",
-                        "--basedir=" + base,
-                        "--datadir=" + data,
-                        "--auth-root-authentication-method=normal",
-                        "--skip-test-db",
-                        "--skip-name-resolve"))),
-                120);
+        copyInitialised("mariadb", data, () -> {
+            Path template = LocalProcesses.serverDirectory("rustcdc-mariadb-template-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> LocalProcesses.deleteTree(template)));
+            LocalProcesses.run(
+                    new ProcessBuilder(LocalProcesses.command("KILL", List.of(
+                            "/bin/sh", base.resolve("scripts/mariadb-install-db").toString(),
+                            "--no-defaults",
+                            "--basedir=" + base,
+                            "--datadir=" + template.resolve("data"),
+                            "--auth-root-authentication-method=normal",
+                            "--skip-test-db",
+                            "--skip-name-resolve"))),
+                    120);
+            return template.resolve("data");
+        });
         int port = LocalProcesses.freePort();
         ProcessBuilder builder = new ProcessBuilder(LocalProcesses.command("TERM", List.of(
                 base.resolve("bin/mariadbd").toString(),
@@ -391,30 +401,8 @@ public final class MySqlServer {
             throw new java.io.UncheckedIOException(e);
         }
         String inside = "/" + root.relativize(home); // the folder as mysqld sees it
-        String password = randomSecret();
-        // The administrator, created while the data folder is initialised (without a binlog, so no GTIDs).
-        Path initFile = home.resolve("init.sql");
-        try {
-            Files.writeString(initFile, "CREATE USER 'root'@'127.0.0.1' IDENTIFIED BY '" + password + "';\n"
-                    + "GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;\n");
-            LocalProcesses.chown(initFile);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        LocalProcesses.run(
-                new ProcessBuilder(inRoot(root, "KILL", List.of(
-                        "/usr/sbin/mysqld",
-                        "--no-defaults",
-                        "--initialize-insecure",
-                        "--datadir=" + inside + "/data",
-                        "--init-file=" + inside + "/init.sql",
-                        "--log-error-verbosity=2"))),
-                120);
-        try {
-            Files.delete(initFile);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        copyInitialised("mysql", home.resolve("data"), () -> initialiseOracleMySql(root, instances));
+        String password = INITIALISED_ROOT_PASSWORD;
         int port = LocalProcesses.freePort();
         List<String> args = new java.util.ArrayList<>(List.of(
                 "/usr/sbin/mysqld",
@@ -531,6 +519,60 @@ public final class MySqlServer {
     }
 
     /** Deletes the data folders of servers whose JVM is gone (killed before its shutdown hook ran). */
+    /**
+     * Copies into {@code data} the data folder that {@code initialise} made once in this JVM for {@code flavor}
+     * (initialising takes seconds, Oracle MySQL's nearly ten); without its {@code auto.cnf}, so that each
+     * server makes its own server_uuid.
+     */
+    private static void copyInitialised(String flavor, Path data, Supplier<Path> initialise) {
+        Path template;
+        synchronized (INITIALISED) {
+            template = INITIALISED.computeIfAbsent(flavor, f -> initialise.get());
+        }
+        LocalProcesses.run(new ProcessBuilder("cp", "-a", template.toString(), data.toString()), 120);
+        try {
+            Files.deleteIfExists(data.resolve("auto.cnf"));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * An Oracle MySQL data folder in the root, initialised with the administrator {@code root@127.0.0.1}
+     * (without a binlog, so no GTIDs); removed when the JVM exits, or by the next start after a killed one.
+     */
+    private static Path initialiseOracleMySql(Path root, Path instances) {
+        Path template = instances.resolve("rustcdc-mysql-" + ProcessHandle.current().pid() + "-template");
+        Path initFile = template.resolve("init.sql");
+        try {
+            Files.createDirectories(template);
+            Files.setPosixFilePermissions(template, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            LocalProcesses.chown(template);
+            Files.writeString(initFile, "CREATE USER 'root'@'127.0.0.1' IDENTIFIED BY '" + INITIALISED_ROOT_PASSWORD
+                    + "';\nGRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;\n");
+            LocalProcesses.chown(initFile);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LocalProcesses.deleteTree(template)));
+        String inside = "/" + root.relativize(template);
+        LocalProcesses.run(
+                new ProcessBuilder(inRoot(root, "KILL", List.of(
+                        "/usr/sbin/mysqld",
+                        "--no-defaults",
+                        "--initialize-insecure",
+                        "--datadir=" + inside + "/data",
+                        "--init-file=" + inside + "/init.sql",
+                        "--log-error-verbosity=2"))),
+                120);
+        try {
+            Files.delete(initFile);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return template.resolve("data");
+    }
+
     private static void removeLeftovers(Path instances) {
         try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(instances, "rustcdc-mysql-*")) {
             for (Path dir : dirs) {
