@@ -75,7 +75,8 @@ class MySqlRowFilterITCase {
         JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
         List<Integer> t1Reads = new ArrayList<>();
         try (SourceJob job = new SourceJob(source, 2);
-                ConcurrentWriters writers = MySqlWriters.start(db, 2, 10_000, 3000)) {
+                // changes all along the snapshot, not many of them: each is parsed here twice
+                ConcurrentWriters writers = MySqlWriters.start(db, 2, 10_000, 3000, 15)) {
             writers.awaitEnd();
             Map<String, String> t1 = MySqlSourceITCase.t1(db);
             Map<String, String> t2 = MySqlSourceITCase.t2(db);

@@ -35,6 +35,11 @@ final class MySqlWriters {
         return new ConcurrentWriters(db::admin, count, millis, r -> statement(r, idSpace));
     }
 
+    /** {@link #start}, each writer pausing up to {@code maxPauseMillis} after each transaction. */
+    static ConcurrentWriters start(MySqlDatabase db, int count, long millis, int idSpace, int maxPauseMillis) {
+        return new ConcurrentWriters(db::admin, count, millis, maxPauseMillis, r -> statement(r, idSpace));
+    }
+
     private static String statement(Random r, int idSpace) {
         int id = 1 + r.nextInt(idSpace);
         switch (r.nextInt(8)) {

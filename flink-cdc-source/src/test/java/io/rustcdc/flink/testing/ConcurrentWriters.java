@@ -23,6 +23,15 @@ public final class ConcurrentWriters implements AutoCloseable {
     private volatile Throwable failure;
 
     public ConcurrentWriters(Callable<Connection> connections, int count, long millis, Function<Random, String> statements) {
+        this(connections, count, millis, 3, statements);
+    }
+
+    /**
+     * @param maxPauseMillis each writer pauses up to this long (exclusive) after each transaction: a larger value
+     *     writes fewer changes over the same time, for a test that needs changes all along, not many of them
+     */
+    public ConcurrentWriters(Callable<Connection> connections, int count, long millis, int maxPauseMillis,
+            Function<Random, String> statements) {
         long deadline = System.currentTimeMillis() + millis;
         for (int w = 0; w < count; w++) {
             Random random = new Random(42 + w);
@@ -41,7 +50,7 @@ public final class ConcurrentWriters implements AutoCloseable {
                         } catch (SQLException e) {
                             c.rollback(); // a concurrent writer took the same key first
                         }
-                        Thread.sleep(random.nextInt(3));
+                        Thread.sleep(random.nextInt(maxPauseMillis));
                     }
                 } catch (Throwable e) {
                     failure = e;
