@@ -50,6 +50,8 @@ public final class MySqlServer {
     private static MySqlServer shared;
     /** Each flavor's data folder, initialised once in this JVM and copied for each server it starts. */
     private static final Map<String, Path> INITIALISED = new HashMap<>();
+    private static final String TLS_CERTIFICATE = "tls-cert.pem";
+    private static final String TLS_KEY = "tls-key.pem";
     /** The password of Oracle MySQL's administrator in the data folders this JVM initialises. */
     private static final String INITIALISED_ROOT_PASSWORD = randomSecret();
     /** Servers of the other flavor than this JVM's, started once for the tests that run on both. */
@@ -312,20 +314,21 @@ public final class MySqlServer {
         Path base = MariaDbBinaries.unpacked();
         Path home = LocalProcesses.serverDirectory("rustcdc-mariadb-");
         Path data = home.resolve("data");
-        copyInitialised("mariadb", data, () -> {
-            Path template = LocalProcesses.serverDirectory("rustcdc-mariadb-template-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> LocalProcesses.deleteTree(template)));
+        Path template = copyInitialised("mariadb", data, () -> {
+            Path dir = LocalProcesses.serverDirectory("rustcdc-mariadb-template-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> LocalProcesses.deleteTree(dir)));
             LocalProcesses.run(
                     new ProcessBuilder(LocalProcesses.command("KILL", List.of(
                             "/bin/sh", base.resolve("scripts/mariadb-install-db").toString(),
                             "--no-defaults",
                             "--basedir=" + base,
-                            "--datadir=" + template.resolve("data"),
+                            "--datadir=" + dir.resolve("data"),
                             "--auth-root-authentication-method=normal",
                             "--skip-test-db",
                             "--skip-name-resolve"))),
                     120);
-            return template.resolve("data");
+            writeTlsKeyAndCertificate(dir);
+            return dir.resolve("data");
         });
         int port = LocalProcesses.freePort();
         ProcessBuilder builder = new ProcessBuilder(LocalProcesses.command("TERM", List.of(
@@ -351,6 +354,11 @@ public final class MySqlServer {
                 "--innodb-flush-log-at-trx-commit=2",
                 "--sync-binlog=0",
                 "--innodb-buffer-pool-size=128M")));
+        Path tls = template.getParent();
+        if (Files.exists(tls.resolve(TLS_CERTIFICATE))) {
+            builder.command().add("--ssl-cert=" + tls.resolve(TLS_CERTIFICATE));
+            builder.command().add("--ssl-key=" + tls.resolve(TLS_KEY));
+        }
         builder.command().addAll(extraArgs);
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("mariadb.log").toFile()));
@@ -522,9 +530,9 @@ public final class MySqlServer {
     /**
      * Copies into {@code data} the data folder that {@code initialise} made once in this JVM for {@code flavor}
      * (initialising takes seconds, Oracle MySQL's nearly ten); without its {@code auto.cnf}, so that each
-     * server makes its own server_uuid.
+     * server makes its own server_uuid. Returns the data folder copied.
      */
-    private static void copyInitialised(String flavor, Path data, Supplier<Path> initialise) {
+    private static Path copyInitialised(String flavor, Path data, Supplier<Path> initialise) {
         Path template;
         synchronized (INITIALISED) {
             template = INITIALISED.computeIfAbsent(flavor, f -> initialise.get());
@@ -532,6 +540,36 @@ public final class MySqlServer {
         LocalProcesses.run(new ProcessBuilder("cp", "-a", template.toString(), data.toString()), 120);
         try {
             Files.deleteIfExists(data.resolve("auto.cnf"));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return template;
+    }
+
+    /**
+     * A TLS key and self-signed certificate for the MariaDB servers of this JVM, made with {@code openssl} when
+     * there is one: without them MariaDB 11.4 makes its own at every start, 5 to 15 s of CPU here. Without
+     * {@code openssl} the servers make their own, as before.
+     */
+    private static void writeTlsKeyAndCertificate(Path dir) {
+        try {
+            Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3650",
+                    "-subj", "/CN=rustcdc-test", "-keyout", dir.resolve(TLS_KEY).toString(),
+                    "-out", dir.resolve(TLS_CERTIFICATE).toString())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0) {
+                LocalProcesses.chown(dir.resolve(TLS_KEY));
+                LocalProcesses.chown(dir.resolve(TLS_CERTIFICATE));
+                return;
+            }
+            p.destroyForcibly();
+        } catch (IOException e) {
+            // no openssl
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            Files.deleteIfExists(dir.resolve(TLS_CERTIFICATE));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
