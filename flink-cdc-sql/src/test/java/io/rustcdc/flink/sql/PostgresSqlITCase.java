@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
+import io.rustcdc.flink.source.control.SnapshotControl;
+import io.rustcdc.flink.source.control.TableReadout;
 import io.rustcdc.flink.testing.Poll;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -31,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code 'connector' = 'rustcdc-postgres'} in Flink SQL, on a MiniCluster against real PostgreSQL. */
 @ExtendWith(PostgresExtension.class)
@@ -141,6 +145,47 @@ class PostgresSqlITCase {
         assertThat(rows.get(100).getKind()).isEqualTo(RowKind.INSERT);
         assertThat(rows.get(100).getField("id")).isEqualTo(1000);
         assertThat(rows.get(100).getField("region")).isEqualTo("US");
+    }
+
+    /**
+     * {@code 'scan.control.path'}: the snapshot control of a SQL table's running job (docs/operations.md). A
+     * request with a row filter reads the table's selected rows again while the stream goes on; the state
+     * readout shows the table captured again with the filter it was read with.
+     */
+    @Test
+    void aRequestToTheSnapshotControlReadsATableAgainWhileTheStreamGoesOn(@TempDir Path control) throws Exception {
+        db.execute("CREATE TABLE stock (id int PRIMARY KEY, qty int NOT NULL)",
+                "ALTER TABLE stock REPLICA IDENTITY FULL", "ALTER TABLE stock OWNER TO " + db.replicationUser(),
+                "INSERT INTO stock SELECT g, g * 10 FROM generate_series(1, 120) g");
+        String path = control.toUri().toString();
+        tables.executeSql("CREATE TABLE stock (id INT, qty INT, kind STRING METADATA FROM 'row_kind' VIRTUAL, "
+                + "PRIMARY KEY (id) NOT ENFORCED) " + with("public.stock", "sql_control",
+                        ", 'scan.control.path' = '" + path + "', 'scan.control.interval' = '300 ms'"));
+        SnapshotControl client = SnapshotControl.at(path);
+        List<Row> first = new ArrayList<>();
+        List<Row> again = new ArrayList<>();
+        try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM stock").collect()) {
+            for (int i = 0; i < 120; i++) {
+                first.add(it.next());
+            }
+            Poll.until("the first snapshot in the state readout", Duration.ofSeconds(60), () -> client.state().stream()
+                    .anyMatch(t -> t.table().equals("public.stock") && t.status().equals(TableReadout.CAPTURED)));
+            String id = client.request(Map.of("public.stock", "id <= 30"), "public.stock");
+            assertThat(client.awaitResult(id, Duration.ofSeconds(60)).applied()).isTrue();
+            db.execute("UPDATE stock SET qty = -1 WHERE id = 100");
+            while (again.size() < 32) { // the 30 rows read again and the update, in any order
+                again.add(it.next());
+            }
+            Poll.until("the request's snapshot done", Duration.ofSeconds(60), () -> client.state().stream()
+                    .anyMatch(t -> t.table().equals("public.stock") && t.status().equals(TableReadout.CAPTURED)
+                            && t.filter().equals("id <= 30")));
+        }
+        assertThat(first).extracting(r -> (Integer) r.getField("id")).doesNotHaveDuplicates().hasSize(120);
+        assertThat(again.stream().filter(r -> r.getKind() == RowKind.INSERT).map(r -> (Integer) r.getField("id")))
+                .as("the rows the request's filter selects, read again").containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.IntStream.rangeClosed(1, 30).boxed().toList());
+        assertThat(again).filteredOn(r -> r.getKind() == RowKind.UPDATE_AFTER).singleElement()
+                .satisfies(r -> assertThat(r.getField("qty")).isEqualTo(-1));
     }
 
     @Test
