@@ -258,8 +258,8 @@ class MySqlSqlITCase {
     /**
      * The MySQL connector refuses a MariaDB server, and the MariaDB connector an Oracle MySQL one. Into a blackhole
      * sink, not collected: a job that fails before Flink 2.3's collect sink has opened fails that sink's close
-     * (CollectSinkFunction.accumulateFinalResults, bufferLock null), which is fatal to the MiniCluster's only
-     * TaskManager, and every later job of the class then waits for slots until its test times out.
+     * (CollectSinkFunction.accumulateFinalResults, bufferLock null; FLINK-39330), which is fatal to the
+     * MiniCluster's only TaskManager, and every later job of the class then waits for slots until its test times out.
      */
     @Test
     void theConnectorOfTheOtherFlavorRefusesTheServer() {
