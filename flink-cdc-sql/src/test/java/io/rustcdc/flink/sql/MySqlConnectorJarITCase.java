@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The self-contained MySQL/MariaDB SQL connector jar for Flink's {@code lib/}: both factories, the
- * MariaDB driver and the binlog client, relocated, and nothing that could clash.
+ * MariaDB driver and the binlog client, relocated, and nothing that could clash. Its driver connects over TLS to
+ * the JVM's server: MariaDB, or Oracle MySQL in the module's {@code oracle-mysql} execution.
  */
 @ExtendWith(MySqlExtension.class)
 @Timeout(120)

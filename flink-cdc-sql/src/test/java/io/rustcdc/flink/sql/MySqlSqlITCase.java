@@ -30,7 +30,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@code 'connector' = 'rustcdc-mariadb'} in Flink SQL, on a MiniCluster against real MariaDB. */
+/**
+ * {@code 'connector' = 'rustcdc-mariadb'} in Flink SQL, on a MiniCluster against real MariaDB; {@code 'rustcdc-mysql'}
+ * against Oracle MySQL where {@code -Drustcdc.mysql.flavor=mysql} starts one (the module's {@code oracle-mysql}
+ * execution).
+ */
 @ExtendWith(MySqlExtension.class)
 @Timeout(300)
 class MySqlSqlITCase {
@@ -41,11 +45,13 @@ class MySqlSqlITCase {
     private static final AtomicLong SERVER_IDS = new AtomicLong(7100);
 
     private MySqlDatabase db;
+    private boolean mariaDb;
     private StreamTableEnvironment tables;
 
     @BeforeEach
     void setUp(MySqlDatabase db) {
         this.db = db;
+        this.mariaDb = db.server().isMariaDb();
         // no restarts, set on the environment itself: a job that fails must end, never retry while a test waits
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 Configuration.fromMap(Map.of("restart-strategy.type", "none")));
@@ -56,24 +62,34 @@ class MySqlSqlITCase {
     }
 
     private String with(String table, String extra) {
-        return "WITH ('connector' = 'rustcdc-mariadb', 'hostname' = '" + db.host() + "', 'port' = '" + db.port()
+        return "WITH ('connector' = '" + connector() + "', 'hostname' = '" + db.host() + "', 'port' = '" + db.port()
                 + "', 'username' = '" + db.cdcUser() + "', 'password' = '" + db.cdcPassword() + "', 'database-name' = '"
                 + db.name() + "', 'table-name' = '" + table + "', 'server-id' = '" + SERVER_IDS.incrementAndGet()
                 + "', 'scan.incremental.snapshot.chunk.size' = '50'" + extra + ")";
     }
 
+    /** The connector of the server's flavor. */
+    private String connector() {
+        return mariaDb ? "rustcdc-mariadb" : "rustcdc-mysql";
+    }
+
     @Test
     void rowsRowKindsTypesAndMetadata() throws Exception {
+        // UUID and INET6 are MariaDB's own types, VECTOR Oracle MySQL 9's (MariaDB 11.4 has none): its floats 1.5,
+        // -0.0 and the smallest subnormal, declared ARRAY<FLOAT NOT NULL>
         db.execute("CREATE TABLE orders (id BIGINT UNSIGNED PRIMARY KEY, amount DECIMAL(12,4) NOT NULL, "
                         + "placed_at TIMESTAMP(6) NULL, local_at DATETIME(3), flag TINYINT(1), paid BIT(1), "
-                        + "state ENUM('new','paid'), note VARCHAR(20), big DECIMAL(65,30), y YEAR, uid UUID, ip INET6)",
+                        + "state ENUM('new','paid'), note VARCHAR(20), big DECIMAL(65,30), y YEAR"
+                        + (mariaDb ? ", uid UUID, ip INET6)" : ", v VECTOR(3))"),
                 "SET SESSION time_zone = '+00:00'",
                 "INSERT INTO orders VALUES (18446744073709551615, 12.5, '2024-03-30 23:30:00.123456', "
-                        + "'2024-03-30 23:30:00.5', 1, b'1', 'new', 'one', 1.5, 2024, "
-                        + "'123e4567-e89b-12d3-a456-426655440000', '::ffff:192.168.0.1')");
+                        + "'2024-03-30 23:30:00.5', 1, b'1', 'new', 'one', 1.5, 2024"
+                        + (mariaDb ? ", '123e4567-e89b-12d3-a456-426655440000', '::ffff:192.168.0.1')"
+                                : ", x'0000c03f0000008001000000')"));
         tables.executeSql("CREATE TABLE orders (id DECIMAL(20, 0), amount DECIMAL(12,4) NOT NULL, "
                 + "placed_at TIMESTAMP_LTZ(6), local_at TIMESTAMP(3), flag TINYINT, paid BOOLEAN, state STRING, "
-                + "note STRING, big STRING, y SMALLINT, uid STRING, ip STRING, "
+                + "note STRING, big STRING, y SMALLINT, "
+                + (mariaDb ? "uid STRING, ip STRING, " : "v ARRAY<FLOAT NOT NULL>, ")
                 + "db STRING METADATA FROM 'database_name' VIRTUAL, tbl STRING METADATA FROM 'table_name' VIRTUAL, "
                 + "kind STRING METADATA FROM 'row_kind' VIRTUAL, pos STRING METADATA FROM 'source_position' VIRTUAL, "
                 + "PRIMARY KEY (id) NOT ENFORCED) " + with("orders", ""));
@@ -81,8 +97,13 @@ class MySqlSqlITCase {
         List<Row> rows = new ArrayList<>();
         try (CloseableIterator<Row> it = result.collect()) {
             rows.add(it.next());
-            db.execute("UPDATE orders SET note = 'uno' WHERE note = 'one'", "DELETE FROM orders");
-            for (int i = 0; i < 3; i++) {
+            if (mariaDb) {
+                db.execute("UPDATE orders SET note = 'uno' WHERE note = 'one'", "DELETE FROM orders");
+            } else { // the vector shorter than declared (1.0, 2.0), then NULL, in the binlog
+                db.execute("UPDATE orders SET note = 'uno', v = x'0000803f00000040' WHERE note = 'one'",
+                        "UPDATE orders SET v = NULL", "DELETE FROM orders");
+            }
+            while (rows.size() < (mariaDb ? 4 : 6)) {
                 rows.add(it.next());
             }
         }
@@ -99,17 +120,40 @@ class MySqlSqlITCase {
         assertThat(read.getField("y")).isEqualTo((short) 2024);
         assertThat(read.getField("db")).isEqualTo(db.name());
         assertThat(read.getField("tbl")).isEqualTo("orders");
-        assertThat(rows.subList(1, 4)).extracting(Row::getKind)
-                .containsExactly(RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE);
+        assertThat(rows.subList(1, rows.size())).extracting(Row::getKind).containsExactlyElementsOf(mariaDb
+                ? List.of(RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE)
+                : List.of(RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER,
+                        RowKind.DELETE));
         assertThat(rows.get(2).getField("note")).isEqualTo("uno");
         for (Row row : List.of(read, rows.get(2))) { // MariaDB's UUID and INET6, from snapshot and binlog alike
-            assertThat(row.getField("uid")).isEqualTo("123e4567-e89b-12d3-a456-426655440000");
-            assertThat(row.getField("ip")).isEqualTo("::ffff:192.168.0.1");
+            if (mariaDb) {
+                assertThat(row.getField("uid")).isEqualTo("123e4567-e89b-12d3-a456-426655440000");
+                assertThat(row.getField("ip")).isEqualTo("::ffff:192.168.0.1");
+            }
+        }
+        if (!mariaDb) { // Oracle MySQL's VECTOR, bit for bit, from snapshot and binlog alike
+            assertThat(bits(read.getField("v"))).containsExactly(0x3fc00000, 0x80000000, 0x00000001);
+            assertThat(bits(rows.get(1).getField("v"))).containsExactly(0x3fc00000, 0x80000000, 0x00000001);
+            assertThat(bits(rows.get(2).getField("v"))).containsExactly(0x3f800000, 0x40000000);
+            assertThat(bits(rows.get(3).getField("v"))).containsExactly(0x3f800000, 0x40000000);
+            assertThat(rows.get(4).getField("v")).isNull();
+            assertThat(rows.get(5).getField("v")).isNull();
         }
         assertThat(rows.get(2).getField("id")).isEqualTo(new BigDecimal("18446744073709551615"));
-        // file:offset#events.rows(the transaction's GTID) [the GTIDs before it]
-        assertThat((String) rows.get(2).getField("pos"))
-                .matches("mariadb-bin\\.\\d+:\\d+#\\d+\\.\\d+\\(\\d+-\\d+-\\d+\\) \\[[0-9-,]+]");
+        // file:offset#events.rows(the transaction's GTID) [the GTIDs before it]: MariaDB's domain-server-sequence,
+        // Oracle MySQL's server_uuid:number (every transaction here is the test server's own)
+        String uuid = mariaDb ? "" : db.server().value("SELECT @@server_uuid");
+        assertThat((String) rows.get(2).getField("pos")).matches(mariaDb
+                ? "mariadb-bin\\.\\d+:\\d+#\\d+\\.\\d+\\(\\d+-\\d+-\\d+\\) \\[[0-9-,]+]"
+                : "mysql-bin\\.\\d+:\\d+#\\d+\\.\\d+\\(" + uuid + ":\\d+\\) \\[" + uuid + ":1-\\d+]");
+    }
+
+    private static List<Integer> bits(Object array) {
+        List<Integer> bits = new ArrayList<>();
+        for (Float f : (Float[]) array) {
+            bits.add(Float.floatToRawIntBits(f));
+        }
+        return bits;
     }
 
     /**
@@ -134,13 +178,11 @@ class MySqlSqlITCase {
             workload.add(shard, 25);
         }
         String database = db.name().substring(0, db.name().length() - 1) + "?";
-        String connector = db.server().isMariaDb() ? "'rustcdc-mariadb'" : "'rustcdc-mysql'";
         tables.executeSql("CREATE TABLE shards (id INT, qty INT NOT NULL, note STRING, "
                 + "tbl STRING METADATA FROM 'table_name' VIRTUAL, dbn STRING METADATA FROM 'database_name' VIRTUAL) "
                 + with("shard_?", ", 'scan.table-discovery.interval' = '1 s'")
                         .replace("chunk.size' = '50'", "chunk.size' = '10'")
-                        .replace("'database-name' = '" + db.name() + "'", "'database-name' = '" + database + "'")
-                        .replace("'rustcdc-mariadb'", connector));
+                        .replace("'database-name' = '" + db.name() + "'", "'database-name' = '" + database + "'"));
         try (ShardWorkload.Changelog changelog = new ShardWorkload.Changelog(tables.executeSql("SELECT * FROM shards"))) {
             workload.stepUntil(changelog::anyRow, 100); // writes while the job starts and snapshots
             for (int i = 0; i < 40; i++) {
@@ -178,34 +220,57 @@ class MySqlSqlITCase {
 
     @Test
     void lossyDeclaredTypesAreRefusedWhenTheJobIsPlanned() {
-        db.execute("CREATE TABLE lossy (id BIGINT UNSIGNED PRIMARY KEY, small TINYINT UNSIGNED, d DECIMAL(65,30))");
-        tables.executeSql("CREATE TABLE lossy (id BIGINT, small TINYINT, d DECIMAL(38, 30)) " + with("lossy", ""));
+        // on Oracle MySQL also a VECTOR declared with an element type that is not FLOAT or DOUBLE
+        db.execute("CREATE TABLE lossy (id BIGINT UNSIGNED PRIMARY KEY, small TINYINT UNSIGNED, d DECIMAL(65,30)"
+                + (mariaDb ? ")" : ", v VECTOR(3))"));
+        tables.executeSql("CREATE TABLE lossy (id BIGINT, small TINYINT, d DECIMAL(38, 30)"
+                + (mariaDb ? ") " : ", v ARRAY<DECIMAL(10, 2)>) ") + with("lossy", ""));
+        // the source type as the server names it: Oracle MySQL 8.0.19+ no longer shows integer display widths
+        String bigint = mariaDb ? "bigint(20) unsigned" : "bigint unsigned";
+        String tinyint = mariaDb ? "tinyint(3) unsigned" : "tinyint unsigned";
         assertThatThrownBy(() -> tables.executeSql("SELECT * FROM lossy"))
                 .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
-                        .contains("column id: declared BIGINT cannot hold the source type bigint(20) unsigned exactly")
+                        .contains("column id: declared BIGINT cannot hold the source type " + bigint + " exactly")
                         .contains("(the default mapping is DECIMAL(20, 0))")
-                        .contains("column small: declared TINYINT cannot hold the source type tinyint(3) unsigned")
+                        .contains("column small: declared TINYINT cannot hold the source type " + tinyint)
                         .contains("(the default mapping is SMALLINT)")
-                        .contains("column d: declared DECIMAL(38, 30) cannot hold the source type decimal(65,30)"));
+                        .contains("column d: declared DECIMAL(38, 30) cannot hold the source type decimal(65,30)")
+                        .satisfies(text -> {
+                            if (!mariaDb) {
+                                assertThat(text)
+                                        .contains("column v: declared ARRAY<DECIMAL(10, 2)> cannot hold the source type "
+                                                + "vector(3)")
+                                        .contains("(the default mapping is ARRAY<FLOAT>)");
+                            }
+                        }));
     }
 
     @Test
     void aMissingServerIdIsRefusedNamingTheOption() {
         db.execute("CREATE TABLE t (id INT PRIMARY KEY)");
-        tables.executeSql("CREATE TABLE t (id INT) WITH ('connector' = 'rustcdc-mariadb', 'hostname' = '" + db.host()
+        tables.executeSql("CREATE TABLE t (id INT) WITH ('connector' = '" + connector() + "', 'hostname' = '" + db.host()
                 + "', 'port' = '" + db.port() + "', 'username' = '" + db.cdcUser() + "', 'password' = '"
                 + db.cdcPassword() + "', 'database-name' = '" + db.name() + "', 'table-name' = 't')");
         assertThatThrownBy(() -> tables.executeSql("SELECT * FROM t"))
                 .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("server-id"));
     }
 
+    /**
+     * The MySQL connector refuses a MariaDB server, and the MariaDB connector an Oracle MySQL one. Into a blackhole
+     * sink, not collected: a job that fails before Flink 2.3's collect sink has opened fails that sink's close
+     * (CollectSinkFunction.accumulateFinalResults, bufferLock null; FLINK-39330), which is fatal to the
+     * MiniCluster's only TaskManager, and every later job of the class then waits for slots until its test times out.
+     */
     @Test
-    void theMySqlConnectorRefusesAMariaDbServer() {
+    void theConnectorOfTheOtherFlavorRefusesTheServer() {
+        String other = mariaDb ? "rustcdc-mysql" : "rustcdc-mariadb";
         db.execute("CREATE TABLE m (id INT PRIMARY KEY)");
-        tables.executeSql("CREATE TABLE m (id INT) " + with("m", "").replace("'rustcdc-mariadb'", "'rustcdc-mysql'"));
-        TableResult result = tables.executeSql("SELECT * FROM m");
+        tables.executeSql("CREATE TABLE m (id INT) " + with("m", "").replace("'" + connector() + "'", "'" + other + "'"));
+        tables.executeSql("CREATE TABLE m_sink (id INT) WITH ('connector' = 'blackhole')");
+        TableResult result = tables.executeSql("INSERT INTO m_sink SELECT * FROM m");
         assertThatThrownBy(() -> result.getJobClient().orElseThrow().getJobExecutionResult().get(120, TimeUnit.SECONDS))
                 .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
-                        .contains("but the source is configured for MYSQL").contains("Use 'rustcdc-mariadb'"));
+                        .contains("but the source is configured for " + (mariaDb ? "MYSQL" : "MARIADB"))
+                        .contains("Use '" + connector() + "'"));
     }
 }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A SQL table whose source table is truncated, dropped or renamed away while the job streams: each ends
  * the table's changelog (its rows would never be retracted), so each fails the job loudly, naming the
- * source and the Flink table and the remedy, on a MiniCluster against real MariaDB.
+ * source and the Flink table and the remedy, on a MiniCluster against real MariaDB, and against Oracle MySQL
+ * where {@code -Drustcdc.mysql.flavor=mysql} starts one (the module's {@code oracle-mysql} execution).
  */
 @ExtendWith(MySqlExtension.class)
 @Timeout(300)
@@ -54,7 +55,8 @@ class MySqlSqlTableGoneITCase {
     }
 
     private String with(String table) {
-        return "WITH ('connector' = 'rustcdc-mariadb', 'hostname' = '" + db.host() + "', 'port' = '" + db.port()
+        String connector = db.server().isMariaDb() ? "rustcdc-mariadb" : "rustcdc-mysql";
+        return "WITH ('connector' = '" + connector + "', 'hostname' = '" + db.host() + "', 'port' = '" + db.port()
                 + "', 'username' = '" + db.cdcUser() + "', 'password' = '" + db.cdcPassword() + "', 'database-name' = '"
                 + db.name() + "', 'table-name' = '" + table + "', 'server-id' = '" + SERVER_IDS.incrementAndGet() + "')";
     }
