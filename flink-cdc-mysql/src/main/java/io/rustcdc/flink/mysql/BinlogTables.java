@@ -55,13 +55,18 @@ final class BinlogTables {
     static Map<Integer, String> charsets(Connection c) throws SQLException {
         Map<Integer, String> byId = new HashMap<>();
         readCharsets(c, "SELECT ID, CHARACTER_SET_NAME FROM information_schema.COLLATIONS", byId);
-        try {
-            // MariaDB 10.10+: collations of several character sets (utf8mb4_uca1400_ai_ci) listed here only
-            readCharsets(c, "SELECT ID, CHARACTER_SET_NAME FROM information_schema.COLLATION_CHARACTER_SET_APPLICABILITY "
-                    + "WHERE ID IS NOT NULL", byId);
-        } catch (SQLException absentOnOtherServers) {
-            // older servers have no ID there; COLLATIONS has them all
+        // MariaDB 10.10+: collations of several character sets (utf8mb4_uca1400_ai_ci) listed there only; other
+        // servers have no ID there (asked first, not tried: a refused query is a WARN of the driver's in the log)
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
+                        + "'information_schema' AND TABLE_NAME = 'COLLATION_CHARACTER_SET_APPLICABILITY' "
+                        + "AND COLUMN_NAME = 'ID'")) {
+            if (!rs.next()) {
+                return byId;
+            }
         }
+        readCharsets(c, "SELECT ID, CHARACTER_SET_NAME FROM information_schema.COLLATION_CHARACTER_SET_APPLICABILITY "
+                + "WHERE ID IS NOT NULL", byId);
         return byId;
     }
 
