@@ -1,6 +1,7 @@
 package io.rustcdc.flink.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.rustcdc.flink.mysql.testing.MySqlServer;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * separate JobManager and TaskManager processes: the snapshot and the stream of a table under
  * concurrent writes arrive exactly once in a table of another database, also when the TaskManager
  * process is killed and replaced, and across a stop with savepoint and a restart from it; and the
- * same jar reading a MySQL-family table (MariaDB, or Oracle MySQL with {@code -Drustcdc.mysql.flavor=mysql})
+ * same jar reading a MariaDB table and an Oracle MySQL one ({@code -Doracle-mysql.skip} leaves that out)
  * arrives exactly once too.
  */
 @ExtendWith(PostgresExtension.class)
@@ -43,11 +44,20 @@ class JobJarClusterITCase {
     static final FlinkClusterExtension CLUSTER = FlinkClusterExtension.forJobJars();
 
     @Test
-    void aMySqlFamilyJobJarCapturesTheSnapshotAndTheStreamExactly(PostgresDatabase db) throws Exception {
+    void aMariaDbJobJarCapturesTheSnapshotAndTheStreamExactly(PostgresDatabase db) throws Exception {
+        mySqlFamilyJobJar(db, "mariadb", 5701);
+    }
+
+    @Test
+    void anOracleMySqlJobJarCapturesTheSnapshotAndTheStreamExactly(PostgresDatabase db) throws Exception {
+        assumeFalse(Boolean.getBoolean("rustcdc.e2e.oracle-mysql.skip"), "-Doracle-mysql.skip is set");
+        mySqlFamilyJobJar(db, "mysql", 5702);
+    }
+
+    private static void mySqlFamilyJobJar(PostgresDatabase db, String flavor, long serverId) throws Exception {
         FlinkCluster cluster = CLUSTER.cluster();
-        // the MySQL module's server of this JVM: MariaDB, or Oracle MySQL with -Drustcdc.mysql.flavor=mysql
-        ReplicatedOrders orders = ReplicatedOrders.createMySql(MySqlServer.shared(), 5701, db.server(), "cli_mysql",
-                3_000);
+        ReplicatedOrders orders = ReplicatedOrders.createMySql(MySqlServer.shared(flavor), serverId, db.server(),
+                "cli_" + flavor, 3_000);
         String job = cluster.submit(JOB_JAR, MAIN, orders.jobArgs());
         try (OrderWriter writer = new OrderWriter(orders.source(), 4)) {
             cluster.awaitRunning(job);
