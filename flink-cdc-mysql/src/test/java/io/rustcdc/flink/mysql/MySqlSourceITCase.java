@@ -132,7 +132,7 @@ class MySqlSourceITCase {
                 }
 
                 @Override
-                public CdcSource<String, ?, ?> source(String table, int chunkSize) {
+                public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
                     return CdcSource.builder()
                             .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
                             .includeTables(db.name() + "." + table)

@@ -204,13 +204,22 @@ class PostgresSnapshotDdlITCase {
             }
 
             @Override
-            public CdcSource<String, ?, ?> source(String table, int chunkSize) {
+            public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
                 return CdcSource.builder()
-                        .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "ddl_writers")))
+                        .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, run)))
                         .includeTables("public." + table)
                         .chunkSize(chunkSize)
                         .deserializer(new ReadGate())
                         .build();
+            }
+
+            @Override
+            public void finish(String run) throws Exception {
+                Poll.until("the run's slot dropped", Duration.ofSeconds(30), () -> {
+                    db.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+                            + run + "'", "DROP PUBLICATION IF EXISTS " + run);
+                    return true;
+                });
             }
         });
     }

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,11 +31,13 @@ import java.util.concurrent.TimeUnit;
  * {@code VARCHAR(20)} to {@code VARCHAR(40)}) and renames them, never {@code id} or {@code n}, always
  * to names never used before. The writers write the columns the table has since the last DDL
  * committed (a statement of the shape before fails and rolls back). Each run draws everything from a
- * seed printed before it starts and named in any failure; {@code -Drustcdc.ddl.seed=N} replays one.
+ * seed printed before it starts and named in any failure; {@code -Drustcdc.ddl.seed=N} replays one,
+ * {@code -Drustcdc.ddl.runs=N} makes N runs with new seeds (a soak).
  * The job runs at parallelism 1 on the test's MiniCluster with {@link ReadGate} as its deserializer.
  */
 public final class ColumnDdlUnderWriters {
     public static final String SEED_PROPERTY = "rustcdc.ddl.seed";
+    public static final String RUNS_PROPERTY = "rustcdc.ddl.runs";
     public static final String TABLE = "ddl_t";
     private static final Duration CONVERGENCE = Duration.ofSeconds(90);
 
@@ -52,8 +55,14 @@ public final class ColumnDdlUnderWriters {
         /** The statement that changes {@code column}'s type to {@code type}, keeping it nullable. */
         String retype(String table, String column, String type);
 
-        /** A source over {@link #TABLE} with {@code chunkSize}, {@link ReadGate} as its deserializer. */
-        CdcSource<String, ?, ?> source(String table, int chunkSize);
+        /**
+         * A source over {@code table} with {@code chunkSize}, {@link ReadGate} as its deserializer; {@code run}
+         * is unique per run, for names a source must not share with another run (a replication slot).
+         */
+        CdcSource<String, ?, ?> source(String table, int chunkSize, String run);
+
+        /** Drops what the run's source left on the server (a replication slot); called after its job ended. */
+        default void finish(String run) throws Exception {}
     }
 
     private record Column(String name, String type) {}
@@ -71,16 +80,36 @@ public final class ColumnDdlUnderWriters {
         this.random = new Random(seed);
     }
 
-    /** One run, with the seed of {@link #SEED_PROPERTY} or a new one. */
+    /**
+     * One run with the seed of {@link #SEED_PROPERTY} (or several: {@code N,M}), else {@link #RUNS_PROPERTY}
+     * runs (default 1), each with a new seed.
+     */
     public static void run(Target target) throws Exception {
         String fixed = System.getProperty(SEED_PROPERTY, "");
-        long seed = fixed.isBlank() ? new SecureRandom().nextLong() >>> 16 : Long.parseLong(fixed.trim());
-        System.out.println("Column DDL under writers on " + target.server() + ": seed " + seed + " (replay with -D"
-                + SEED_PROPERTY + "=" + seed + ")");
-        new ColumnDdlUnderWriters(target, seed).runOne();
+        long[] seeds;
+        if (!fixed.isBlank()) {
+            seeds = Arrays.stream(fixed.split(",")).mapToLong(t -> Long.parseLong(t.trim())).toArray();
+        } else {
+            SecureRandom random = new SecureRandom();
+            seeds = new long[Integer.getInteger(RUNS_PROPERTY, 1)];
+            for (int i = 0; i < seeds.length; i++) {
+                seeds[i] = random.nextLong() >>> 16; // short enough to type
+            }
+        }
+        System.out.println("Column DDL under writers on " + target.server() + ": seeds " + Arrays.toString(seeds)
+                + " (replay one with -D" + SEED_PROPERTY + "=<seed>)");
+        for (long seed : seeds) {
+            String run = "ddl" + Long.toHexString(seed);
+            try {
+                new ColumnDdlUnderWriters(target, seed).runOne(run);
+            } finally {
+                target.finish(run);
+            }
+        }
     }
 
-    private void runOne() throws Exception {
+    private void runOne(String run) throws Exception {
+        System.out.println("Column DDL under writers on " + target.server() + ", seed " + seed + ":");
         int rows = 200 + random.nextInt(200);
         int chunkSize = 8 + random.nextInt(25);
         int snapshotDdl = 1 + random.nextInt(3);
@@ -96,7 +125,7 @@ public final class ColumnDdlUnderWriters {
         ReadGate.reset();
         ShapedChangelog changelog = new ShapedChangelog(TABLE, "id");
         long started = System.nanoTime();
-        try (SourceJob job = new SourceJob(target.source(TABLE, chunkSize), 1);
+        try (SourceJob job = new SourceJob(target.source(TABLE, chunkSize, run), 1);
                 ConcurrentWriters writers = new ConcurrentWriters(target::connect, 2, 120_000, 8,
                         r -> statement(r, rows))) {
             for (long hold : holds) {

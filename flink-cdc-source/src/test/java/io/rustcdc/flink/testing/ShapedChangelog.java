@@ -21,7 +21,9 @@ import java.util.TreeSet;
  *   <li>An exact handoff: no row read or inserted twice, no update or delete of a row never emitted.
  *   <li>Each row's fields are its shape's columns, and each stream event's row carries the shape of
  *       the table's last schema change event (or, before the first, the shape the stream's rows had):
- *       a schema change arrives in order with the rows around it.
+ *       a schema change arrives in order with the rows around it. A stream row may have no shape (the
+ *       source did not know it, see docs/native-json.md); after a schema change its fields must still
+ *       be that change's columns.
  *   <li>Each schema change event's classified changes, applied by name to the shape before it, give
  *       its shape; and applied to the rows held (a sink following the changes), they keep every value
  *       exact: a dropped column leaves every row, a renamed one moves with its value, an added one is
@@ -55,6 +57,7 @@ public final class ShapedChangelog {
     private List<String> shape;
     /** The shape id stream rows must carry: the last schema change event's, else the first stream row's. */
     private String streamShape;
+    private boolean schemaChanged;
     private int events;
 
     /** @param table the table's name (as the JSON's {@code table}); @param key its key column */
@@ -78,32 +81,39 @@ public final class ShapedChangelog {
         events++;
         ops.merge(op, 1, Integer::sum);
         JsonNode shapeNode = e.get("shape");
-        if (shapeNode == null) {
-            violation("event without a shape", e);
-            return;
-        }
-        List<String> columns = new ArrayList<>();
-        shapeNode.get("columns").forEach(c -> columns.add(c.get("name").asText()));
-        String shapeId = shapeNode.get("id").asText();
-        if (shape == null) {
-            shape = columns;
-        }
-        if (op.equals("schema_change")) {
-            schemaChange(e, columns);
-            streamShape = shapeId;
-            return;
-        }
         JsonNode after = e.get("after");
         JsonNode before = e.get("before");
-        if (after != null && !after.isNull() && !fields(after).equals(new TreeSet<>(columns))) {
-            violation("row's columns " + fields(after) + " are not its shape's " + columns, e);
-        }
-        if (!op.equals("read")) {
-            if (streamShape == null) {
+        if (shapeNode == null) {
+            // a shape the source does not know (MySQL: rows whose table map the catalogue no longer fits): their
+            // columns must still be those of the last schema change, once the stream has shown one
+            if (op.equals("schema_change") || op.equals("read")) {
+                violation("a " + op + " event without a shape", e);
+            } else if (schemaChanged && after != null && !fields(after).equals(new TreeSet<>(shape))) {
+                violation("stream row of columns " + fields(after) + " after a schema change to " + shape, e);
+            }
+        } else {
+            List<String> columns = new ArrayList<>();
+            shapeNode.get("columns").forEach(c -> columns.add(c.get("name").asText()));
+            String shapeId = shapeNode.get("id").asText();
+            if (shape == null) {
+                shape = columns;
+            }
+            if (op.equals("schema_change")) {
+                schemaChange(e, columns);
                 streamShape = shapeId;
-            } else if (!streamShape.equals(shapeId)) {
-                violation("stream row of shape " + columns + " (" + shapeId + ") after a schema change or rows of shape "
-                        + streamShape, e);
+                schemaChanged = true;
+                return;
+            }
+            if (after != null && !after.isNull() && !fields(after).equals(new TreeSet<>(columns))) {
+                violation("row's columns " + fields(after) + " are not its shape's " + columns, e);
+            }
+            if (!op.equals("read")) {
+                if (streamShape == null) {
+                    streamShape = shapeId;
+                } else if (!streamShape.equals(shapeId)) {
+                    violation("stream row of shape " + columns + " (" + shapeId + ") after a schema change or rows of "
+                            + "shape " + streamShape, e);
+                }
             }
         }
         switch (op) {
