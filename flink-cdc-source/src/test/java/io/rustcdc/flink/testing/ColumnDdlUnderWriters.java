@@ -174,8 +174,9 @@ public final class ColumnDdlUnderWriters {
                         + " is not the table's " + finalColumns, changelog));
             }
             System.out.printf("  passed in %d s: %d transactions, events %s, changes %s, %d rows with a column "
-                    + "added since their last change%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
-                    writers.transactions(), changelog.ops(), changelog.changes(), changelog.rowsWithUnknownValues());
+                    + "added since their last change, %d stream rows unlike the unknown change before them%n",
+                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), writers.transactions(), changelog.ops(),
+                    changelog.changes(), changelog.rowsWithUnknownValues(), changelog.rowsUnlikeAnUnknownChange());
         } finally {
             ReadGate.reset();
         }

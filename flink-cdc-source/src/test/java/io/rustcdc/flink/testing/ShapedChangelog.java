@@ -23,12 +23,13 @@ import java.util.TreeSet;
  *       the table's last schema change event (or, before the first, the shape the stream's rows had):
  *       a schema change arrives in order with the rows around it. A stream row may have no shape (the
  *       source did not know it, see docs/native-json.md); after a schema change its fields must still
- *       be that change's columns.
+ *       be that change's columns, unless that change is {@code unknown} (MySQL: its shape is the
+ *       catalogue's, which may be a later statement's; counted in {@link #rowsUnlikeAnUnknownChange}).
  *   <li>Each schema change event's classified changes, applied by name to the shape before it, give
- *       its shape; and applied to the rows held (a sink following the changes), they keep every value
- *       exact: a dropped column leaves every row, a renamed one moves with its value, an added one is
- *       of unknown value in the rows emitted before it (the table's default, which no event carried)
- *       until their next change.
+ *       its shape (unless one is {@code unknown}); and applied to the rows held (a sink following the
+ *       changes and the event's shape), they keep every value exact: a dropped column leaves every
+ *       row, a renamed one moves with its value, an added one is of unknown value in the rows emitted
+ *       before it (the table's default, which no event carried) until their next change.
  * </ul>
  *
  * Values compare as text ({@code 5} and {@code "5"} alike, as a widened {@code int} renders as a
@@ -58,6 +59,8 @@ public final class ShapedChangelog {
     /** The shape id stream rows must carry: the last schema change event's, else the first stream row's. */
     private String streamShape;
     private boolean schemaChanged;
+    private boolean lastChangeUnknown;
+    private int rowsUnlikeAnUnknownChange;
     private int events;
 
     /** @param table the table's name (as the JSON's {@code table}); @param key its key column */
@@ -89,7 +92,13 @@ public final class ShapedChangelog {
             if (op.equals("schema_change") || op.equals("read")) {
                 violation("a " + op + " event without a shape", e);
             } else if (schemaChanged && after != null && !fields(after).equals(new TreeSet<>(shape))) {
-                violation("stream row of columns " + fields(after) + " after a schema change to " + shape, e);
+                if (lastChangeUnknown) {
+                    // MySQL: a statement read after later ones is unknown and carries the catalogue's shape, which
+                    // may be a later statement's; the rows after it are of its own result (docs/schema-changes.md)
+                    rowsUnlikeAnUnknownChange++;
+                } else {
+                    violation("stream row of columns " + fields(after) + " after a schema change to " + shape, e);
+                }
             }
         } else {
             List<String> columns = new ArrayList<>();
@@ -151,6 +160,7 @@ public final class ShapedChangelog {
             return;
         }
         List<String> names = new ArrayList<>(shape);
+        lastChangeUnknown = false;
         for (JsonNode c : changes) {
             String kind = c.get("class").asText();
             classes.merge(kind, 1, Integer::sum);
@@ -179,6 +189,7 @@ public final class ShapedChangelog {
                 case "unchanged":
                     break;
                 case "unknown":
+                    lastChangeUnknown = true;
                     names.removeAll(before);
                     names.addAll(after);
                     rows.values().forEach(r -> {
@@ -190,9 +201,13 @@ public final class ShapedChangelog {
                     violation("a change of class " + kind + " from column DDL", e);
             }
         }
-        if (!new TreeSet<>(names).equals(new TreeSet<>(columns))) {
+        // an unknown change is not exact by definition (with no shape held, its columns before are none)
+        if (!lastChangeUnknown && !new TreeSet<>(names).equals(new TreeSet<>(columns))) {
             violation("changes applied to " + shape + " give " + names + ", not the event's shape " + columns, e);
         }
+        // a sink follows the event's shape: a column it does not have is gone (an unknown change from no shape
+        // held names no column gone)
+        rows.values().forEach(r -> r.keySet().retainAll(columns));
         shape = columns;
     }
 
@@ -285,6 +300,15 @@ public final class ShapedChangelog {
     /** The column names of the last schema change event's shape (else of the first event's); null before any event. */
     public List<String> shape() {
         return shape;
+    }
+
+    /**
+     * Stream rows without a shape whose columns were not those of the {@code unknown} schema change before
+     * them: that event carried the catalogue's shape, a later statement's result (MySQL, a statement read
+     * after later ones).
+     */
+    public int rowsUnlikeAnUnknownChange() {
+        return rowsUnlikeAnUnknownChange;
     }
 
     /** How many rows held have a column of unknown value. */
