@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -72,7 +73,7 @@ public final class ColumnDdlUnderWriters {
     private final Random random;
     private volatile List<Column> columns = List.of(new Column("c0", "INT"), new Column("c1", "VARCHAR(20)"));
     private int nextName = 2;
-    private final List<String> applied = new ArrayList<>();
+    private final List<String> applied = new CopyOnWriteArrayList<>(); // added to by a DDL thread
 
     private ColumnDdlUnderWriters(Target target, long seed) {
         this.target = target;
@@ -132,7 +133,8 @@ public final class ColumnDdlUnderWriters {
                 ReadGate.holdAt = Math.max(hold, ReadGate.READS.get() + 1);
                 long at = ReadGate.holdAt;
                 pumpUntil(job, changelog, "the snapshot's read " + at, () -> ReadGate.READS.get() >= at);
-                CompletableFuture<Void> ddl = CompletableFuture.runAsync(this::ddl);
+                Ddl next = drawDdl(); // drawn here: the seed gives the same statements in the same order
+                CompletableFuture<Void> ddl = CompletableFuture.runAsync(() -> run(next));
                 // the reader goes on after a while, whether the DDL ran between chunks or waits for one
                 long release = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(random.nextInt(300));
                 while (!ddl.isDone() && System.nanoTime() < release) {
@@ -147,7 +149,7 @@ public final class ColumnDdlUnderWriters {
             for (int i = 0; i < streamDdl; i++) {
                 long at = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100 + random.nextInt(600));
                 pumpUntil(job, changelog, "the moment of the next DDL", () -> System.nanoTime() >= at);
-                ddl();
+                run(drawDdl());
             }
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500 + random.nextInt(500));
             pumpUntil(job, changelog, "the writers' last moments", () -> System.nanoTime() >= end);
@@ -203,8 +205,10 @@ public final class ColumnDdlUnderWriters {
         }
     }
 
-    /** Draws a column DDL statement for the table as it is, runs it, and lets the writers write its new shape. */
-    private void ddl() {
+    private record Ddl(String statement, List<Column> columns) {}
+
+    /** Draws a column DDL statement for the table as it is, and the columns it leaves. */
+    private Ddl drawDdl() {
         List<Column> now = new ArrayList<>(columns);
         String statement;
         int kind = random.nextInt(6);
@@ -232,13 +236,19 @@ public final class ColumnDdlUnderWriters {
             statement = "ALTER TABLE " + TABLE + " ADD COLUMN " + added.name + " " + type
                     + (withDefault ? " DEFAULT " + (type.equals("INT") ? "7" : "'d'") : "");
         }
+        return new Ddl(statement, List.copyOf(now));
+    }
+
+    /** Runs {@code ddl}, then lets the writers write the columns it leaves. */
+    private void run(Ddl ddl) {
+        String statement = ddl.statement;
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
             s.execute(statement);
         } catch (SQLException e) {
             throw new AssertionError("DDL failed: " + statement, e);
         }
         applied.add(statement);
-        columns = List.copyOf(now);
+        columns = ddl.columns;
         System.out.println("  " + statement + " (at read " + ReadGate.READS.get() + ", stream event "
                 + ReadGate.STREAMED.get() + ")");
     }
