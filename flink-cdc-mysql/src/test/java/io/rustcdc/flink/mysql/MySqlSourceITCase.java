@@ -10,10 +10,13 @@ import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.testing.ColumnDdlUnderWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.ReadGate;
 import io.rustcdc.flink.testing.SourceJob;
 import io.rustcdc.flink.testing.TwoTables;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -101,6 +104,46 @@ class MySqlSourceITCase {
             }
         }
         assertThat(seen).containsExactly("insert 2", "insert 3");
+    }
+
+    /**
+     * Column DDL (add, add with a default, drop, widen, rename) at random moments while writers change
+     * the table: between chunks of its snapshot and during the stream; the changelog, schema changes
+     * applied, ends exactly as the table (seed printed, replay with {@code -Drustcdc.ddl.seed=N}).
+     */
+    @Test
+    void columnDdlUnderWritersDuringTheSnapshotAndTheStreamKeepsTheChangelogExact(MySqlDatabase db) throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
+        try {
+            ColumnDdlUnderWriters.run(new ColumnDdlUnderWriters.Target() {
+                @Override
+                public String server() {
+                    return db.queryValue("SELECT VERSION()");
+                }
+
+                @Override
+                public Connection connect() throws SQLException {
+                    return db.admin();
+                }
+
+                @Override
+                public String retype(String table, String column, String type) {
+                    return "ALTER TABLE " + table + " MODIFY " + column + " " + type;
+                }
+
+                @Override
+                public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
+                    return CdcSource.builder()
+                            .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                            .includeTables(db.name() + "." + table)
+                            .chunkSize(chunkSize)
+                            .deserializer(new ReadGate())
+                            .build();
+                }
+            });
+        } finally {
+            ReadGate.reset();
+        }
     }
 
     static Map<String, String> t1(MySqlDatabase db) throws Exception {

@@ -12,11 +12,14 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.testing.ColumnDdlUnderWriters;
 import io.rustcdc.flink.testing.GatedJson;
 import io.rustcdc.flink.testing.Poll;
+import io.rustcdc.flink.testing.ReadGate;
 import io.rustcdc.flink.testing.RestartingJob;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -53,6 +56,7 @@ class PostgresSnapshotDdlITCase {
     @AfterEach
     void openTheGate() {
         GatedJson.held = false;
+        ReadGate.reset();
     }
 
     @Test
@@ -159,6 +163,7 @@ class PostgresSnapshotDdlITCase {
             replace(db, "swap", "CREATE TABLE swap (id int PRIMARY KEY, b int)");
             long replaced = relationId(db, "swap");
             GatedJson.held = false;
+        ReadGate.reset();
             CdcException failure = job.awaitFailure(Duration.ofSeconds(60));
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.STATE);
             assertThat(failure).hasMessageContaining("Table public.swap was replaced while its snapshot was read")
@@ -168,6 +173,55 @@ class PostgresSnapshotDdlITCase {
                     .hasMessageContaining("or leave the table out");
             assertThat(job.failures()).as("final: not restarted").isEqualTo(1);
         }
+    }
+
+    /**
+     * Column DDL (add, add with a default, drop, widen, rename) at random moments while writers change
+     * the table: between chunks of its snapshot and during the stream; the changelog, schema changes
+     * applied, ends exactly as the table (seed printed, replay with {@code -Drustcdc.ddl.seed=N}).
+     */
+    @Test
+    void columnDdlUnderWritersDuringTheSnapshotAndTheStreamKeepsTheChangelogExact(PostgresDatabase db) throws Exception {
+        ColumnDdlUnderWriters.run(new ColumnDdlUnderWriters.Target() {
+            @Override
+            public String server() {
+                return "PostgreSQL " + db.queryValue("SHOW server_version");
+            }
+
+            @Override
+            public Connection connect() throws SQLException {
+                return db.admin();
+            }
+
+            @Override
+            public void prepare(Statement s, String table) throws SQLException {
+                s.execute("ALTER TABLE " + table + " OWNER TO " + db.replicationUser());
+            }
+
+            @Override
+            public String retype(String table, String column, String type) {
+                return "ALTER TABLE " + table + " ALTER COLUMN " + column + " TYPE " + type;
+            }
+
+            @Override
+            public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
+                return CdcSource.builder()
+                        .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, run)))
+                        .includeTables("public." + table)
+                        .chunkSize(chunkSize)
+                        .deserializer(new ReadGate())
+                        .build();
+            }
+
+            @Override
+            public void finish(String run) throws Exception {
+                Poll.until("the run's slot dropped", Duration.ofSeconds(30), () -> {
+                    db.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+                            + run + "'", "DROP PUBLICATION IF EXISTS " + run);
+                    return true;
+                });
+            }
+        });
     }
 
     /** Drops {@code table} and creates it again with {@code create}, with rows 1 to 6 whose b is -1, in one transaction. */

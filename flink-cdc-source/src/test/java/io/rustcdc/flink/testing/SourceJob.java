@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
@@ -59,6 +60,20 @@ public final class SourceJob implements AutoCloseable {
                 batch.clear();
                 records.drainTo(batch);
                 batch.forEach(changelog::apply);
+            }
+        }
+    }
+
+    /** Hands {@code apply} the records that arrive within {@code millis}; fails when the job failed. */
+    public void drain(Consumer<String> apply, long millis) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+            if (failure != null) {
+                throw new AssertionError("The job failed", failure);
+            }
+            String r = records.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
+            if (r != null) {
+                apply.accept(r);
             }
         }
     }
