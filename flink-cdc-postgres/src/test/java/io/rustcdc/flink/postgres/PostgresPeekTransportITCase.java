@@ -79,8 +79,11 @@ class PostgresPeekTransportITCase {
                 reopenAt.add(i);
             }
         }
+        // the last record is the sentinel's transaction end, the one before it the sentinel row: a reopen after
+        // the sentinel row would never see it, so the positions picked are before it
+        int beforeSentinel = actual.size() - 2;
         for (int i = 0; i < 3; i++) {
-            reopenAt.add(bigEnd + random.nextInt(actual.size() - 1 - bigEnd));
+            reopenAt.add(bigEnd + random.nextInt(beforeSentinel - bigEnd));
         }
         for (int i = 1; i < actual.size(); i++) {
             if (isSchemaChange(actual.get(i))) {
@@ -106,7 +109,7 @@ class PostgresPeekTransportITCase {
             }
         }
 
-        int confirmed = actual.size() / 2 + random.nextInt(actual.size() / 2 - 1);
+        int confirmed = actual.size() / 2 + random.nextInt(beforeSentinel - actual.size() / 2);
         confirmed = isSchemaChange(actual.get(confirmed)) ? confirmed - 1 : confirmed;
         PostgresPosition position = actual.get(confirmed).position();
         try (ChangeStream<PostgresPosition> stream = peeked.openStream(peekedStart, TABLES)) {
