@@ -65,6 +65,11 @@ class PostgresConsistencyITCase {
         }
 
         @Override
+        public boolean preparesInCreatingTransaction() {
+            return true;
+        }
+
+        @Override
         public void prepareTable(Connection c, String table) throws SQLException {
             try (Statement s = c.createStatement()) {
                 for (int i = 0; partitioned && i < PARTITIONS; i++) {

@@ -204,8 +204,15 @@ public final class ConsistencySuite {
         Random r = new Random(workload.seed ^ t.ordinal());
         try (Connection c = target.connect();
                 Statement s = c.createStatement()) {
+            // created and prepared (its owner, replica identity) in one transaction where the target can: a table
+            // created while the job runs is then not found by the source before the role may read it
+            c.setAutoCommit(!target.preparesInCreatingTransaction());
             s.execute(t.create(target.textKeyCollation(), target.tableClause(t.keyColumns)));
             target.prepareTable(c, t.name);
+            if (target.preparesInCreatingTransaction()) {
+                c.commit();
+                c.setAutoCommit(true);
+            }
             List<Integer> slots = workload.initialSlots(t);
             for (int from = 0; from < slots.size(); from += 500) {
                 StringBuilder insert = new StringBuilder("INSERT INTO ").append(t.name).append(" (").append(t.columns())

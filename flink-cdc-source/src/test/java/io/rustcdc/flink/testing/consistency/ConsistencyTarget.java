@@ -28,6 +28,14 @@ public interface ConsistencyTarget {
     }
 
     /**
+     * Whether {@link #prepareTable} runs on the creating connection, so that the suite may create and prepare a
+     * table in one transaction (DDL that is transactional, as PostgreSQL's); false: each statement commits.
+     */
+    default boolean preparesInCreatingTransaction() {
+        return false;
+    }
+
+    /**
      * What follows the column list of the suite's {@code CREATE TABLE} of a table keyed by {@code
      * keyColumns}: a {@code PARTITION BY} clause, whose partitions {@link #prepareTable} then
      * creates (empty: a plain table).
