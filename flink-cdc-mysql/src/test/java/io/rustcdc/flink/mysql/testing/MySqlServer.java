@@ -526,7 +526,6 @@ public final class MySqlServer {
         return command;
     }
 
-    /** Deletes the data folders of servers whose JVM is gone (killed before its shutdown hook ran). */
     /**
      * Copies into {@code data} the data folder that {@code initialise} made once in this JVM for {@code flavor}
      * (initialising takes seconds, Oracle MySQL's nearly ten); without its {@code auto.cnf}, so that each
@@ -611,6 +610,7 @@ public final class MySqlServer {
         return template.resolve("data");
     }
 
+    /** Deletes the data folders of servers whose JVM is gone (killed before its shutdown hook ran). */
     private static void removeLeftovers(Path instances) {
         try (java.nio.file.DirectoryStream<Path> dirs = Files.newDirectoryStream(instances, "rustcdc-mysql-*")) {
             for (Path dir : dirs) {
