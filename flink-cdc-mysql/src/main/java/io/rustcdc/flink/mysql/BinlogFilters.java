@@ -21,11 +21,11 @@ final class BinlogFilters {
     private BinlogFilters() {}
 
     /** Fails naming the captured tables whose database the server does not log. */
-    static void requireLogged(Connection c, List<TableId> tables) throws SQLException {
+    static void requireLogged(Connection c, ServerFlavor flavor, List<TableId> tables) throws SQLException {
         Set<String> only;
         Set<String> ignored;
         try (Statement s = c.createStatement();
-                ResultSet rs = status(s)) {
+                ResultSet rs = BinlogPositions.binlogStatus(s, flavor)) {
             if (!rs.next()) {
                 return; // no binlog: the server check says so
             }
@@ -45,14 +45,6 @@ final class BinlogFilters {
                     + (ignored.isEmpty() ? "" : "binlog-ignore-db=" + String.join(",", ignored) + " ")
                     + "(SHOW MASTER STATUS shows them). Remove the database from the filter in the server's "
                     + "configuration, or exclude these tables.");
-        }
-    }
-
-    private static ResultSet status(Statement s) throws SQLException {
-        try {
-            return s.executeQuery("SHOW BINARY LOG STATUS"); // MySQL 8.2+; 8.4 dropped the older name
-        } catch (SQLException olderServer) {
-            return s.executeQuery("SHOW MASTER STATUS");
         }
     }
 

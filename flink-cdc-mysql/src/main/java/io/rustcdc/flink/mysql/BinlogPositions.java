@@ -81,31 +81,32 @@ final class BinlogPositions {
         return MySqlPosition.at(config.flavor(), file, offset);
     }
 
-    /**
-     * The binlog's end: on Oracle MySQL {@code SHOW BINARY LOG STATUS} (8.2+; 8.4 removed the older name),
-     * else {@code SHOW MASTER STATUS}; on MariaDB {@code SHOW MASTER STATUS} (read per chunk: not tried
-     * first with a statement MariaDB refuses, which its driver logs as a WARN each time).
-     */
+    /** The binlog's end, as {@link #binlogStatus} shows it. */
     MySqlPosition binlogEnd() throws SQLException {
-        if (config.flavor() == ServerFlavor.MARIADB) {
-            return binlogEnd("SHOW MASTER STATUS");
-        }
-        try {
-            return binlogEnd("SHOW BINARY LOG STATUS");
-        } catch (SQLException olderServer) {
-            return binlogEnd("SHOW MASTER STATUS");
-        }
-    }
-
-    private MySqlPosition binlogEnd(String statement) throws SQLException {
         try (Statement s = connection.createStatement();
-                ResultSet rs = s.executeQuery(statement)) {
+                ResultSet rs = binlogStatus(s, config.flavor())) {
             if (!rs.next()) {
-                throw new CdcException(CdcException.Kind.PREREQUISITE, statement + " shows no binlog: start the "
-                        + "server with binary logging on (--log-bin).");
+                throw new CdcException(CdcException.Kind.PREREQUISITE, "SHOW MASTER STATUS (SHOW BINARY LOG "
+                        + "STATUS) shows no binlog: start the server with binary logging on (--log-bin).");
             }
             return MySqlPosition.at(config.flavor(), rs.getString(1), rs.getLong(2));
         }
+    }
+
+    /**
+     * The server's binlog status (file, position, filters): on MariaDB {@code SHOW MASTER STATUS}; on Oracle
+     * MySQL {@code SHOW BINARY LOG STATUS} (8.2+; 8.4 removed the older name), else {@code SHOW MASTER STATUS}.
+     * Not tried first with a statement MariaDB refuses, which its driver logs as a WARN (this runs per chunk).
+     */
+    static ResultSet binlogStatus(Statement s, ServerFlavor flavor) throws SQLException {
+        if (flavor == ServerFlavor.MYSQL) {
+            try {
+                return s.executeQuery("SHOW BINARY LOG STATUS");
+            } catch (SQLException olderServer) {
+                // before 8.2
+            }
+        }
+        return s.executeQuery("SHOW MASTER STATUS");
     }
 
     /** The MariaDB position with the GTIDs executed before it: BINLOG_GTID_POS is exact for a file and offset. */

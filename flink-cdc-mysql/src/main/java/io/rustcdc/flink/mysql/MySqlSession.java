@@ -66,7 +66,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     public MySqlPosition prepareStream(List<TableId> tables, boolean fullBeforeImages) {
         try {
             MySqlPrerequisites.check(connection, config.flavor());
-            BinlogFilters.requireLogged(connection, tables);
+            BinlogFilters.requireLogged(connection, config.flavor(), tables);
             config.foreignKeyCascades().check(connection, tables);
         } catch (SQLException e) {
             throw failure(e);

@@ -45,11 +45,6 @@ public final class RowFilterFailures {
     }
 
     /** The error logged when a requested filter's failure ends the table's snapshot while the stream goes on. */
-    public static String ofRequested(RowFilterFailure failure, String controlPath) {
-        return requested(failure.table().qualifiedName(), failure.rowFilter(), failure.serverMessage(), controlPath);
-    }
-
-    /** {@link #ofRequested}, from the failure's parts. */
     public static String requested(String table, String rowFilter, String serverMessage, String controlPath) {
         return "The row filter of a control request for table " + table + ", [" + rowFilter + "], failed on rows "
                 + "of a chunk: " + sentence(serverMessage) + " The table's snapshot is ended as failed (the state readout "
