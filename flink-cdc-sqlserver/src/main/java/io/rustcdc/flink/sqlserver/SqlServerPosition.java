@@ -32,6 +32,9 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
             .thenComparing(p -> p.seqval, Comparator.nullsLast(Comparator.naturalOrder()))
             .thenComparing(p -> p.operation == null ? 0 : p.operation.code());
 
+    /** Below every log record's LSN: virtual log files are numbered from 1 up. */
+    private static final Lsn FIRST_LOG_RECORD = Lsn.of(1, 0, 0);
+
     private final Lsn commitLsn;
     /** 0 after a commit. */
     private final int commandId;
@@ -58,13 +61,24 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
     }
 
     /**
-     * Before every change of commit {@code commitLsn} and after every earlier commit: where the
-     * stream announces a capture instance whose floor is {@code commitLsn} (a schema change event).
-     * It is the position after a change no change table holds ({@code __$seqval} 0, which no log
-     * record has), printed {@code 0000002D:000001A8:0003/0/00000000:00000000:0000#1}.
+     * Before every change of commit {@code commitLsn} and after every earlier commit. It is the
+     * position after a change no change table holds ({@code __$seqval} 0, which no log record has),
+     * printed {@code 0000002D:000001A8:0003/0/00000000:00000000:0000#1}.
      */
     public static SqlServerPosition beforeCommit(Lsn commitLsn) {
         return afterChange(commitLsn, 0, Lsn.ZERO, ChangeOperation.DELETE);
+    }
+
+    /**
+     * Where the stream announces the capture instance whose change table's {@code object_id} is
+     * {@code changeTable} and whose floor is {@code commitLsn} (a schema change event): after {@link
+     * #beforeCommit} and before every change of that commit, the instances of one floor in {@code
+     * object_id} order, so that a stream restored between two of them knows which it announced. Its
+     * sequence value is {@code 00000000:<object_id>:0001}, below every log record's (whose virtual log
+     * file is never 0), printed {@code 0000002D:000001A8:0003/0/00000000:0000051F:0001#1}.
+     */
+    public static SqlServerPosition announcing(Lsn commitLsn, int changeTable) {
+        return afterChange(commitLsn, 0, Lsn.of(0, changeTable & 0xFFFF_FFFFL, 1), ChangeOperation.DELETE);
     }
 
     /**
@@ -108,9 +122,12 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
         return seqval == null;
     }
 
-    /** Whether this is the position {@link #beforeCommit} gives: no change of its commit is taken. */
+    /**
+     * Whether no change of its commit is taken: the position {@link #beforeCommit} or {@link
+     * #announcing} gives (a sequence value in virtual log file 0, which no log record has).
+     */
     public boolean isBeforeCommit() {
-        return Lsn.ZERO.equals(seqval);
+        return seqval != null && seqval.compareTo(FIRST_LOG_RECORD) < 0;
     }
 
     /** The {@code __$command_id} of the last change taken; 0 after a commit. */

@@ -98,6 +98,23 @@ class LsnAndPositionTest {
         assertThat(s.deserialize(s.getVersion(), s.serialize(before))).isEqualTo(before);
     }
 
+    /** An announcement: after the position before its floor commit, before every change of it, by change table. */
+    @Test
+    void anAnnouncementIsBeforeItsFloorCommitsChangesInChangeTableOrder() throws Exception {
+        Lsn c2 = Lsn.parse("00000010:00000020:0002");
+        SqlServerPosition first = SqlServerPosition.announcing(c2, 1311);
+        SqlServerPosition second = SqlServerPosition.announcing(c2, Integer.MAX_VALUE);
+        assertThat(first).isGreaterThan(SqlServerPosition.beforeCommit(c2)).isLessThan(second);
+        assertThat(second).isLessThan(SqlServerPosition.afterChange(c2, 0, Lsn.parse("00000001:00000000:0000"),
+                ChangeOperation.DELETE));
+        assertThat(first.isBeforeCommit()).isTrue();
+        assertThat(second.isBeforeCommit()).isTrue();
+        assertThat(first.toString()).isEqualTo("00000010:00000020:0002/0/00000000:0000051F:0001#1");
+        assertThat(SqlServerPosition.parse(first.toString())).isEqualTo(first);
+        SqlServerPositionSerializer s = SqlServerPositionSerializer.INSTANCE;
+        assertThat(s.deserialize(s.getVersion(), s.serialize(second))).isEqualTo(second);
+    }
+
     @Test
     void positionsParseWhatTheyPrint() {
         long seed = Long.getLong("rustcdc.sqlserver.seed", System.nanoTime());

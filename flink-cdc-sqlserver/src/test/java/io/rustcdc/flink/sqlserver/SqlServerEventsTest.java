@@ -82,7 +82,7 @@ class SqlServerEventsTest {
                 Map.of("id", 1, "remark", 2, "qty", 3));
         assertThat(SchemaChangeRows.ddlType(alter.after())).isEqualTo(DdlType.ALTER_TABLE);
         assertThat(alter.shape()).isEqualTo(after.description.shape());
-        assertThat(alter.source().position()).isEqualTo(SqlServerPosition.beforeCommit(COMMIT));
+        assertThat(alter.source().position()).isEqualTo(SqlServerPosition.announcing(COMMIT, 2));
         assertThat(alter.shapeChanges()).extracting(ShapeChange::kind)
                 .containsExactly(ShapeChange.Kind.COLUMN_RENAMED, ShapeChange.Kind.COLUMN_ADDED);
         assertThat(SqlServerEvents.announcement(switched, before, before, Map.of("id", 1, "note", 2),

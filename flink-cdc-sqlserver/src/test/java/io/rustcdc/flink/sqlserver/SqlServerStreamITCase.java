@@ -125,8 +125,10 @@ class SqlServerStreamITCase {
                     RowShape.Column.of("qty", "int", true), 2));
             Lsn floor = Lsn.parse(db.queryValue("SELECT CONVERT(varchar(22), start_lsn, 1) FROM cdc.change_tables "
                     + "WHERE capture_instance = N'dbo_s_alter_v2'"));
+            int changeTable = Integer.parseInt(db.queryValue("SELECT object_id FROM cdc.change_tables "
+                    + "WHERE capture_instance = N'dbo_s_alter_v2'"));
             assertThat(alter.source().position()).as("before the newer instance's floor commit")
-                    .isEqualTo(SqlServerPosition.beforeCommit(floor));
+                    .isEqualTo(SqlServerPosition.announcing(floor, changeTable));
             assertThat((SqlServerPosition) alter.source().position())
                     .isGreaterThan((SqlServerPosition) events.get(1).source().position())
                     .isLessThan((SqlServerPosition) events.get(3).source().position());

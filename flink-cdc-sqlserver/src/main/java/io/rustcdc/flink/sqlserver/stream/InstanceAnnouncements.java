@@ -10,11 +10,13 @@ import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
- * Which capture instances the stream has announced ({@link Announcement}): an instance whose floor is
- * at or below the position the stream opened at counts as announced (its event, if it had one, came
+ * Which capture instances the stream has announced ({@link Announcement}): an instance whose
+ * announcement position ({@link SqlServerPosition#announcing}, before its floor's changes) is at or
+ * before the position the stream opened at counts as announced (its event, if it had one, came at or
  * before that position, which a restore resumes after); any other is announced once, when a batch
  * reaches its floor. So a restore from a position before an announcement announces it again, and one
- * from after it does not. Not thread-safe: one stream's polling thread.
+ * from at or after it does not, also between two instances of one floor. Not thread-safe: one
+ * stream's polling thread.
  */
 @Internal
 public final class InstanceAnnouncements {
@@ -24,7 +26,7 @@ public final class InstanceAnnouncements {
     /** Takes in the instances listed when the stream opens at {@code from}. */
     public void opened(List<CaptureInstance> listed, SqlServerPosition from) {
         for (CaptureInstance instance : listed) {
-            if (instance.floor().compareTo(from.commitLsn()) <= 0) {
+            if (position(instance).compareTo(from) <= 0) {
                 announced.add(instance.key());
             }
         }
@@ -43,7 +45,7 @@ public final class InstanceAnnouncements {
             if (announced.contains(instance.key())) {
                 continue;
             }
-            SqlServerPosition at = SqlServerPosition.beforeCommit(instance.floor());
+            SqlServerPosition at = position(instance);
             if (at.compareTo(start) < 0) {
                 at = start;
             }
@@ -55,6 +57,10 @@ public final class InstanceAnnouncements {
         }
         due.sort(Comparator.comparing(Announcement::position));
         return due;
+    }
+
+    private static SqlServerPosition position(CaptureInstance instance) {
+        return SqlServerPosition.announcing(instance.floor(), instance.changeTable());
     }
 
     @Nullable

@@ -14,6 +14,8 @@ import java.util.Map;
  * below a newer instance's floor, in change order, at most a page).
  */
 final class RecordedChangeTables {
+    private static final long FIRST_VLF = 0x25;
+
     final Map<String, List<ChangeRow>> rows = new LinkedHashMap<>();
 
     RecordedChangeTables add(String instance, long commit, long seqval, ChangeOperation op) {
@@ -50,7 +52,18 @@ final class RecordedChangeTables {
         return new InstancePage(read, selected, pageSize);
     }
 
+    /** The n-th LSN of a log whose first virtual log file is 0x25 (a log's are numbered from 1, as a server's). */
     static Lsn lsn(long n) {
-        return Lsn.of(n >>> 32, n & 0xFFFF_FFFFL, 1);
+        return Lsn.of(FIRST_VLF + (n >>> 32), n & 0xFFFF_FFFFL, 1);
+    }
+
+    /** The n of {@link #lsn}. */
+    static long value(Lsn lsn) {
+        byte[] b = lsn.bytes();
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (b[i] & 0xFF);
+        }
+        return v - (FIRST_VLF << 32);
     }
 }

@@ -1,6 +1,7 @@
 package io.rustcdc.flink.sqlserver.stream;
 
 import static io.rustcdc.flink.sqlserver.stream.RecordedChangeTables.lsn;
+import static io.rustcdc.flink.sqlserver.stream.RecordedChangeTables.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -136,7 +137,7 @@ class WindowLogicTest {
         // its floor the changes went with the old change table; once past it, it is seen anew, not as purged
         CaptureInstance recreated = CaptureInstance.of("dbo_orders", 9, ORDERS, lsn(15));
         assertThatThrownBy(() -> WindowPlanner.plan(at, lsn(20), List.of(recreated), floors))
-                .hasMessageContaining("was dropped while the stream was at 00000000:0000000A:0001");
+                .hasMessageContaining("was dropped while the stream was at 00000025:0000000A:0001");
         assertThat(WindowPlanner.plan(SqlServerPosition.beforeCommit(lsn(15)), lsn(20), List.of(recreated), floors))
                 .hasSize(1);
     }
@@ -148,7 +149,7 @@ class WindowLogicTest {
         WindowPlanner.plan(at, lsn(20), List.of(CaptureInstance.of("dbo_items", 2, ITEMS, lsn(30))), floors);
         assertThatThrownBy(() -> WindowPlanner.plan(at, lsn(40),
                 List.of(CaptureInstance.of("dbo_items", 2, ITEMS, lsn(35))), floors))
-                .hasMessageContaining("its floor was 00000000:0000001E:0001 when the stream first saw it");
+                .hasMessageContaining("its floor was 00000025:0000001E:0001 when the stream first saw it");
     }
 
     @Test
@@ -201,7 +202,7 @@ class WindowLogicTest {
                 .isInstanceOf(CdcException.class)
                 .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST))
                 .hasMessageContaining("Capture instance 'dbo_orders' (table dbo.orders) was dropped while the stream "
-                        + "was at 00000000:0000000A:0001, below the floor 00000000:0000000F:0001 of the instance that "
+                        + "was at 00000025:0000000A:0001, below the floor 00000025:0000000F:0001 of the instance that "
                         + "replaced it");
         // a newer instance dropped while the older one still captures loses nothing
         CaptureFloors both = new CaptureFloors();
@@ -254,8 +255,8 @@ class WindowLogicTest {
                 .isInstanceOf(CdcException.class)
                 .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.POSITION_LOST))
                 .hasMessageContaining("Table dbo.orders, whose changes this source streamed up to "
-                        + "00000000:0000000A:0001, has no capture instance that starts at or before that position "
-                        + "(the earliest starts at 00000000:0000001E:0001)");
+                        + "00000025:0000000A:0001, has no capture instance that starts at or before that position "
+                        + "(the earliest starts at 00000025:0000001E:0001)");
         assertThatThrownBy(() -> CaptureFloors.requireCovered(java.util.Set.of(ORDERS), List.of(items), at))
                 .hasMessageContaining("has no capture instance any more");
     }
@@ -297,7 +298,7 @@ class WindowLogicTest {
                 int changes = random.nextInt(4) == 0 ? random.nextInt(6) : 0;
                 for (int c = 0; c < changes; c++) {
                     CaptureInstance instance = instances.get(random.nextInt(instanceCount));
-                    if (commit < lsnValue(instance.floor())) {
+                    if (commit < value(instance.floor())) {
                         continue; // an instance captures nothing before its floor
                     }
                     int kind = random.nextInt(4);
@@ -334,7 +335,7 @@ class WindowLogicTest {
                 delivered.addAll(batch.rows());
             }
             List<ChangeRow> expected = tables.rows.values().stream().flatMap(List::stream)
-                    .filter(r -> lsnValue(r.position().commitLsn()) <= lsnValue(cursor.position().commitLsn()))
+                    .filter(r -> value(r.position().commitLsn()) <= value(cursor.position().commitLsn()))
                     .sorted(Comparator.comparing(ChangeRow::position)).collect(Collectors.toList());
             if (cursor.windowEnd() == null) {
                 assertThat(delivered).as(at).containsExactlyElementsOf(expected);
@@ -363,15 +364,6 @@ class WindowLogicTest {
     }
 
     private static List<Long> commits(WindowBatch batch) {
-        return batch.rows().stream().map(r -> lsnValue(r.position().commitLsn())).collect(Collectors.toList());
-    }
-
-    private static long lsnValue(Lsn lsn) {
-        byte[] b = lsn.bytes();
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (b[i] & 0xFF);
-        }
-        return v;
+        return batch.rows().stream().map(r -> value(r.position().commitLsn())).collect(Collectors.toList());
     }
 }
