@@ -138,13 +138,18 @@ final class BinlogStatements {
         }
     }
 
-    /** The schema change of one table, classified against the shape the stream held before it. */
+    /**
+     * The schema change of one table, classified against the shape the stream held before it. Its shape
+     * is the catalogue's when the classification checked the statement against it; an {@code unknown}
+     * change has none: the catalogue read now may already hold later statements (a statement read late).
+     */
     private ChangeEvent schemaChange(MySqlDdl.Change change, String sql, SourceInfo source, long number) {
         RowShape after = change.kind == MySqlDdl.Kind.DROP_TABLE ? null : tables.catalogueShape(change.table);
         List<ShapeChange> classified = heldShapes.classify(change, sql, tables.rowsShape(change.table), after);
         tables.forgetRowsShape(change.table);
+        boolean unknown = classified.stream().anyMatch(c -> c.kind() == ShapeChange.Kind.UNKNOWN);
         return ChangeEvent.builder(Op.SCHEMA_CHANGE, change.table, source)
-                .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), sql)).shape(after)
+                .after(SchemaChangeRows.of(change.table, change.kind.schemaChange(), sql)).shape(unknown ? null : after)
                 .shapeChanges(classified).transaction(cursor.transactionInfo(number)).build();
     }
 

@@ -83,13 +83,16 @@ class MySqlSchemaChangeRestoreITCase {
             JsonNode v = changes.get(2).path("schema_changes").get(0);
             assertThat(v.path("class").asText()).isEqualTo("unknown");
             assertThat(v.path("reason").asText()).contains("holds no shape of the table from before the statement");
+            // with no shape (the catalogue read with it may hold later statements): recorded by nothing, no version
+            assertThat(changes.get(2).has("shape")).as(changes.get(2).toString()).isFalse();
+            assertThat(changes.get(2).path("after").path("history_version").isNull()).isTrue();
             // an index: classified as changing nothing, with the shape the classified ADD COLUMN left
             assertThat(classes(changes.get(3))).containsExactly("unchanged");
             assertThat(changes.get(3).path("shape").path("id").asText())
                     .isEqualTo(changes.get(0).path("shape").path("id").asText());
             // the restored history goes on from the savepoint's versions: each change a newer one
             long previous = addedVersion;
-            for (JsonNode change : changes) {
+            for (JsonNode change : List.of(changes.get(0), changes.get(1), changes.get(3))) {
                 assertThat(version(change)).as(change.toString()).isGreaterThan(previous);
                 previous = version(change);
             }

@@ -340,7 +340,12 @@ class MySqlSchemaChangesITCase {
         List<ChangeEvent> events = events(stream, 2);
         assertThat(events).extracting(ChangeEvent::op).as(String.join("; ", statements))
                 .containsExactly(Op.SCHEMA_CHANGE, Op.INSERT);
-        assertThat(events.get(0).shape()).isEqualTo(events.get(1).shape());
+        if (events.get(0).shapeChanges().stream().anyMatch(c -> c.kind() == ShapeChange.Kind.UNKNOWN)) {
+            // the catalogue read with the statement may already hold later statements: no shape rather than a wrong one
+            assertThat(events.get(0).shape()).as("an unknown change's shape").isNull();
+        } else {
+            assertThat(events.get(0).shape()).isEqualTo(events.get(1).shape());
+        }
         return events.get(0);
     }
 

@@ -171,14 +171,15 @@ public final class ColumnDdlUnderWriters {
                 throw new AssertionError(context("the changelog reached the table's rows, but", changelog));
             }
             List<String> finalColumns = new ArrayList<>(expected.values().iterator().next().keySet());
-            if (!new TreeSet<>(changelog.shape()).equals(new TreeSet<>(finalColumns))) {
+            // (no shape when the last change had none and no row followed it: the rows held were compared above)
+            if (changelog.shape() != null && !new TreeSet<>(changelog.shape()).equals(new TreeSet<>(finalColumns))) {
                 throw new AssertionError(context("the last schema change's shape " + changelog.shape()
                         + " is not the table's " + finalColumns, changelog));
             }
             System.out.printf("  passed in %d s: %d transactions, events %s, changes %s, %d rows with a column "
-                    + "added since their last change, %d stream rows unlike the unknown change before them%n",
+                    + "added since their last change%n",
                     TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), writers.transactions(), changelog.ops(),
-                    changelog.changes(), changelog.rowsWithUnknownValues(), changelog.rowsUnlikeAnUnknownChange());
+                    changelog.changes(), changelog.rowsWithUnknownValues());
         } finally {
             ReadGate.reset();
         }

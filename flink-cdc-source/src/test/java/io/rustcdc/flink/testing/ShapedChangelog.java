@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import javax.annotation.Nullable;
 
 /**
  * The oracle of one table keyed by one column whose columns change while it is read: replays a
@@ -23,13 +24,15 @@ import java.util.TreeSet;
  *       the table's last schema change event (or, before the first, the shape the stream's rows had):
  *       a schema change arrives in order with the rows around it. A stream row may have no shape (the
  *       source did not know it, see docs/native-json.md); after a schema change its fields must still
- *       be that change's columns, unless that change is {@code unknown} (MySQL: its shape is the
- *       catalogue's, which may be a later statement's; counted in {@link #rowsUnlikeAnUnknownChange}).
+ *       be that change's columns. A schema change without a shape (MySQL: an {@code unknown} change,
+ *       whose shape after it the source cannot know) must be {@code unknown} or {@code unchanged}; the
+ *       first stream row after it tells its columns, which every row after it must have.
  *   <li>Each schema change event's classified changes, applied by name to the shape before it, give
  *       its shape (unless one is {@code unknown}); and applied to the rows held (a sink following the
- *       changes and the event's shape), they keep every value exact: a dropped column leaves every
- *       row, a renamed one moves with its value, an added one is of unknown value in the rows emitted
- *       before it (the table's default, which no event carried) until their next change.
+ *       changes and the event's shape, else the first row's columns), they keep every value exact: a
+ *       dropped column leaves every row, a renamed one moves with its value, an added one is of unknown
+ *       value in the rows emitted before it (the table's default, which no event carried) until their
+ *       next change.
  * </ul>
  *
  * Values compare as text ({@code 5} and {@code "5"} alike, as a widened {@code int} renders as a
@@ -54,13 +57,12 @@ public final class ShapedChangelog {
     private final Map<String, Integer> ops = new TreeMap<>();
     private final Map<String, Integer> classes = new TreeMap<>();
     private final List<String> classified = new ArrayList<>();
-    /** The column names of the last schema change event's shape, else of the first event's. */
-    private List<String> shape;
+    /** The column names of the last schema change event's shape, else of the first event's (see {@link #shape()}). */
+    @Nullable private List<String> shape;
     /** The shape id stream rows must carry: the last schema change event's, else the first stream row's. */
     private String streamShape;
     private boolean schemaChanged;
     private boolean lastChangeUnknown;
-    private int rowsUnlikeAnUnknownChange;
     private int events;
 
     /** @param table the table's name (as the JSON's {@code table}); @param key its key column */
@@ -89,23 +91,24 @@ public final class ShapedChangelog {
         if (shapeNode == null) {
             // a shape the source does not know (MySQL: rows whose table map the catalogue no longer fits): their
             // columns must still be those of the last schema change, once the stream has shown one
-            if (op.equals("schema_change") || op.equals("read")) {
-                violation("a " + op + " event without a shape", e);
+            if (op.equals("schema_change")) {
+                schemaChange(e, null);
+                streamShape = null;
+                schemaChanged = true;
+                return;
+            } else if (op.equals("read")) {
+                violation("a read event without a shape", e);
+            } else if (schemaChanged && after != null && shape == null) {
+                learn(new ArrayList<>(fields(after)));
             } else if (schemaChanged && after != null && !fields(after).equals(new TreeSet<>(shape))) {
-                if (lastChangeUnknown) {
-                    // MySQL: a statement read after later ones is unknown and carries the catalogue's shape, which
-                    // may be a later statement's; the rows after it are of its own result (docs/schema-changes.md)
-                    rowsUnlikeAnUnknownChange++;
-                } else {
-                    violation("stream row of columns " + fields(after) + " after a schema change to " + shape, e);
-                }
+                violation("stream row of columns " + fields(after) + " after a schema change to " + shape, e);
             }
         } else {
             List<String> columns = new ArrayList<>();
             shapeNode.get("columns").forEach(c -> columns.add(c.get("name").asText()));
             String shapeId = shapeNode.get("id").asText();
             if (shape == null) {
-                shape = columns;
+                learn(columns);
             }
             if (op.equals("schema_change")) {
                 schemaChange(e, columns);
@@ -152,14 +155,18 @@ public final class ShapedChangelog {
         }
     }
 
-    private void schemaChange(JsonNode e, List<String> columns) {
+    /**
+     * A schema change to {@code columns}; null when the event has no shape (then its changes must be
+     * {@code unknown} or {@code unchanged}, and the next stream row tells the columns).
+     */
+    private void schemaChange(JsonNode e, @Nullable List<String> columns) {
         JsonNode changes = e.get("schema_changes");
         if (changes == null || changes.isEmpty()) {
             violation("schema change without classified changes", e);
             shape = columns;
             return;
         }
-        List<String> names = new ArrayList<>(shape);
+        List<String> names = shape == null ? new ArrayList<>() : new ArrayList<>(shape);
         lastChangeUnknown = false;
         for (JsonNode c : changes) {
             String kind = c.get("class").asText();
@@ -201,6 +208,18 @@ public final class ShapedChangelog {
                     violation("a change of class " + kind + " from column DDL", e);
             }
         }
+        if (columns == null) {
+            boolean unknownOrUnchanged = true;
+            for (JsonNode c : changes) {
+                String kind = c.get("class").asText();
+                unknownOrUnchanged &= kind.equals("unknown") || kind.equals("unchanged");
+            }
+            if (!unknownOrUnchanged) {
+                violation("a schema change without a shape classified as " + classified, e);
+            }
+            shape = null; // the next stream row tells it
+            return;
+        }
         // an unknown change is not exact by definition (with no shape held, its columns before are none)
         if (!lastChangeUnknown && !new TreeSet<>(names).equals(new TreeSet<>(columns))) {
             violation("changes applied to " + shape + " give " + names + ", not the event's shape " + columns, e);
@@ -209,6 +228,15 @@ public final class ShapedChangelog {
         // held names no column gone)
         rows.values().forEach(r -> r.keySet().retainAll(columns));
         shape = columns;
+    }
+
+    /** The table's columns are {@code columns}, as a sink learns them: a column a row lacks is of unknown value. */
+    private void learn(List<String> columns) {
+        shape = columns;
+        rows.values().forEach(r -> {
+            r.keySet().retainAll(columns);
+            columns.forEach(c -> r.putIfAbsent(c, UNKNOWN));
+        });
     }
 
     private static List<String> names(JsonNode columns) {
@@ -297,18 +325,12 @@ public final class ShapedChangelog {
         return classified;
     }
 
-    /** The column names of the last schema change event's shape (else of the first event's); null before any event. */
+    /**
+     * The column names of the last schema change event's shape (else of the first event's, or of the first
+     * row after a change without a shape); null before any event, and after a change without a shape until a row.
+     */
     public List<String> shape() {
         return shape;
-    }
-
-    /**
-     * Stream rows without a shape whose columns were not those of the {@code unknown} schema change before
-     * them: that event carried the catalogue's shape, a later statement's result (MySQL, a statement read
-     * after later ones).
-     */
-    public int rowsUnlikeAnUnknownChange() {
-        return rowsUnlikeAnUnknownChange;
     }
 
     /** How many rows held have a column of unknown value. */
