@@ -63,6 +63,16 @@ final class PgConnections {
         return connect(config, props, true);
     }
 
+    /**
+     * Opens a replication connection and closes it, so that a login that cannot replicate (a pooler or
+     * proxy in between, no {@code replication} line in pg_hba.conf) fails with its remedy now.
+     *
+     * @throws CdcException as {@link #openReplication} does
+     */
+    static void requireReplicationLogin(PostgresSourceConfig config) throws SQLException {
+        openReplication(config).close();
+    }
+
     private static Connection connect(PostgresSourceConfig config, Properties props, boolean replication) {
         String url = "jdbc:postgresql://" + config.hostname() + ":" + config.port() + "/";
         Secret password = config.password().resolve();

@@ -51,6 +51,17 @@ final class PgSlots {
         }
     }
 
+    /** Whether a walsender holds the slot now (a stream runs on it); false when it does not exist. */
+    static boolean isActive(Connection c, String slot) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT active FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
+            s.setString(1, slot);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
     /**
      * For a first start: the slot's position, creating the slot first when it is missing and the
      * configuration allows it.

@@ -66,6 +66,10 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         config.requireStreaming();
         try {
             PgPrerequisites.requireLogicalReplication(connection);
+            if (config.walTransport() == WalTransport.STREAMING && !PgSlots.isActive(connection, config.slotName())) {
+                // before a first start's snapshot, not after it: a login that cannot replicate (a pooler between)
+                PgConnections.requireReplicationLogin(config);
+            }
             PgPrerequisites.preparePublication(connection, config, tables);
             PgPrerequisites.requireReplicaIdentity(connection, tables, fullBeforeImages);
             PgToastCheck.requireInUpdates(connection, config, tables);

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.postgres;
 
+import static io.rustcdc.flink.testing.StreamTestSupport.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,8 +14,10 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.TwoTables;
 import java.util.ArrayList;
@@ -90,15 +93,50 @@ class PostgresPgBouncerITCase {
                     .hostname(bouncer.host()).port(bouncer.port())
                     .slotName("pooled_streaming").publicationName("pooled_streaming")
                     .createSlotIfMissing(true).createPublicationIfMissing(true).build());
+            // at the first start, before any snapshot, slot or publication: not when the stream opens after the snapshot
+            try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
+                assertThatThrownBy(() -> session.prepareStream(List.of(TableId.of(db.name(), "public", "items")), false))
+                        .isInstanceOfSatisfying(CdcException.class,
+                                e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
+                        .hasMessageContaining("unsupported startup parameter: replication")
+                        .hasMessageContaining("'wal.transport' = 'sql-peek'");
+            }
+            assertThat(db.queryValue("SELECT count(*) FROM pg_catalog.pg_replication_slots WHERE slot_name = "
+                    + "'pooled_streaming'")).isEqualTo("0");
+        }
+    }
+
+    /** toast.reselect reads unchanged TOASTed values again through the pooler: each read one pooled transaction. */
+    @Test
+    void toastReselectThroughAPoolerFillsUnchangedValuesExactly(PostgresDatabase db) throws Exception {
+        try (PgBouncer bouncer = PgBouncer.inTransactionMode(db.server(), db.replicationUser(),
+                db.replicationPassword(), POOL_SIZE)) {
+            db.execute("CREATE TABLE docs (id int PRIMARY KEY, small text, big text)",
+                    "ALTER TABLE docs ALTER COLUMN big SET STORAGE EXTERNAL",
+                    "ALTER TABLE docs OWNER TO " + db.replicationUser());
+            PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db)
+                    .hostname(bouncer.host()).port(bouncer.port()).slotName("pooled_toast").publicationName("pooled_toast")
+                    .createSlotIfMissing(true).createPublicationIfMissing(true).walTransport(WalTransport.SQL_PEEK)
+                    .toastReselect(true).build());
             PostgresPosition start;
             try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
-                start = session.prepareStream(List.of(TableId.of(db.name(), "public", "items")), false);
+                start = session.prepareStream(List.of(TableId.of(db.name(), "public", "docs")), false);
             }
-            assertThatThrownBy(() -> connector.openStream(start, TableFilter.all()).close())
-                    .isInstanceOfSatisfying(CdcException.class,
-                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.CONFIGURATION))
-                    .hasMessageContaining("unsupported startup parameter: replication")
-                    .hasMessageContaining("'wal.transport' = 'sql-peek'");
+            // out of line (over 2 kB, EXTERNAL), with quotes, backslashes and characters beyond ASCII
+            String big = "'\\\"\u00e9\u4e2d\ud83d\ude00 ".repeat(400);
+            db.execute("INSERT INTO docs VALUES (1, 'a', '" + big.replace("'", "''") + "')");
+            try (ChangeStream<PostgresPosition> stream = connector.openStream(start, TableFilter.all())) {
+                assertThat(events(stream, 1).get(0).after().get("big")).isEqualTo(big);
+                for (int i = 0; i < 3; i++) { // several reads, each in a transaction the pooler may give another session
+                    db.execute("UPDATE docs SET small = 'u" + i + "' WHERE id = 1");
+                    ChangeEvent update = events(stream, 1).get(0);
+                    assertThat(update.unchangedColumns()).as("every unchanged value read again").isEmpty();
+                    assertThat(update.after().get("big")).isEqualTo(big);
+                    assertThat(update.after().get("small")).isEqualTo("u" + i);
+                }
+            } finally {
+                db.execute("SELECT pg_drop_replication_slot('pooled_toast')");
+            }
         }
     }
 
