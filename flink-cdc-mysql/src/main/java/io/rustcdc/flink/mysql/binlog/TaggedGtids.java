@@ -76,7 +76,9 @@ final class TaggedGtids implements EventDataDeserializer<TaggedGtidEventData> {
             hex.append(String.format("%02x", data[i]));
         }
         return new CdcException(CdcException.Kind.DECODE, "Could not read a tagged GTID event (MySQL 8.3+, type "
-                + EVENT_TYPE + "): " + why + " (event body " + hex + (data.length > 64 ? "..." : "") + ")");
+                + EVENT_TYPE + "): " + why + " (event body " + hex + (data.length > 64 ? "..." : "") + "). It is not "
+                + "the form MySQL 8.3 to 9.7 write: report it with the server's version and this body; the source "
+                + "cannot take this transaction's GTID, so it stops rather than stream it without one");
     }
 
     /** MySQL's variable-length integers, read from a message. */
