@@ -1,7 +1,7 @@
 package io.rustcdc.flink.mysql;
 
-import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import io.rustcdc.flink.mysql.binlog.BinlogClients;
+import io.rustcdc.flink.mysql.binlog.GtidSetClient;
 import io.rustcdc.flink.source.CdcException;
 import java.io.IOException;
 import java.sql.Connection;
@@ -23,7 +23,7 @@ final class BinlogConnection {
     private final Connection connection;
     private final boolean ownsConnection;
     private final BinlogTables tables;
-    private final BinaryLogClient client;
+    private final GtidSetClient client;
     private final BinlogProgress progress;
 
     /**
@@ -62,10 +62,12 @@ final class BinlogConnection {
                 backfill ? queue::end : null);
         this.progress = new BinlogProgress(from);
         client.registerEventListener(progress);
-        if (byGtids) {
-            // the server finds the first transaction after the GTIDs in its own binlog: a replica's too
+        // by GTIDs the server finds the first transaction after them in its own binlog: a replica's too;
+        // a backfill may say where in the binlog the first of them is at the earliest
+        if (byGtids && from.flavor() == ServerFlavor.MYSQL) {
+            client.dumpAfter(from.mysqlGtids(), backfill && atPosition); // tagged GTIDs too, which the library lacks
+        } else if (byGtids) {
             client.setGtidSet(from.gtidText());
-            // a backfill may say where in the binlog the first of them is at the earliest
             client.setUseBinlogFilenamePositionInGtidMode(backfill && atPosition);
         }
         BinlogTls.configure(client, config);

@@ -2,12 +2,14 @@ package io.rustcdc.flink.mysql;
 
 import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.rustcdc.flink.mysql.binlog.TaggedGtidEventData;
 import io.rustcdc.flink.source.model.Op;
 
 /**
@@ -54,8 +56,9 @@ final class BinlogEvents {
                 break;
             }
             case GTID: {
-                GtidEventData g = event.getData();
-                cursor.begin(header.getPosition(), g.getMySqlGtid().toString());
+                EventData g = event.getData(); // a tagged GTID event (MySQL 8.3+) is read into data of its own
+                cursor.begin(header.getPosition(), g instanceof TaggedGtidEventData ? ((TaggedGtidEventData) g).gtid()
+                        : ((GtidEventData) g).getMySqlGtid().toString());
                 cursor.standalone(true); // until a BEGIN follows: a DDL statement is its transaction by itself
                 break;
             }

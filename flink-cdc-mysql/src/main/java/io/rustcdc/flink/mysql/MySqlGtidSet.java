@@ -2,6 +2,9 @@ package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,19 +15,28 @@ import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * An Oracle MySQL GTID set, {@code uuid:1-500:502,uuid2:1-7}: every transaction a reader has
- * executed, by source server. Intervals are kept sorted and coalesced (1-5 and 6 become 1-6), so
- * the set stays small over a long stream. A reader resumes with the whole set, never a single GTID:
- * telling the server only {@code uuid:501} would make it send transactions 1 to 500 again.
- * Immutable.
+ * An Oracle MySQL GTID set, {@code uuid:1-500:502:tag_a:1-3,uuid2:1-7}: every transaction a reader
+ * has executed, by source server and tag. A tagged GTID (MySQL 8.3+, {@code uuid:tag:n}) numbers
+ * its transactions apart from the untagged ones of the same server; tags are case-insensitive and
+ * kept in lower case, as the server keeps them. Intervals are kept sorted and coalesced (1-5 and 6
+ * become 1-6), so the set stays small over a long stream. A reader resumes with the whole set, never
+ * a single GTID: telling the server only {@code uuid:501} would make it send transactions 1 to 500
+ * again. Immutable.
  */
 @PublicEvolving
 public final class MySqlGtidSet implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    /** A GTID tag (MySQL 8.3+): a letter or underscore, then up to 31 letters, digits or underscores. */
+    private static final Pattern TAG = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,31}");
+    private static final int UUID_LENGTH = 36;
     private static final MySqlGtidSet EMPTY = new MySqlGtidSet(new TreeMap<>());
 
-    /** Per source uuid, disjoint, non-adjacent intervals {start, end} in ascending order. */
+    /**
+     * Per source, {@code uuid} or {@code uuid:tag}, disjoint, non-adjacent intervals {start, end} in
+     * ascending order. The keys' order is the server's: by uuid, the untagged transactions first, then
+     * by tag.
+     */
     private final TreeMap<String, List<long[]>> intervals;
 
     private MySqlGtidSet(TreeMap<String, List<long[]>> intervals) {
@@ -37,7 +49,8 @@ public final class MySqlGtidSet implements Serializable {
 
     /**
      * Parses MySQL's text form ({@code @@gtid_executed}): sets separated by commas (and the line
-     * breaks MySQL prints), each a uuid followed by {@code :n} or {@code :n-m} intervals.
+     * breaks MySQL prints), each a uuid followed by {@code :n} or {@code :n-m} intervals, each group of
+     * intervals optionally after a {@code :tag} (MySQL 8.3+) they belong to.
      */
     public static MySqlGtidSet parse(String text) {
         String compact = text.replaceAll("\\s", "");
@@ -51,9 +64,24 @@ public final class MySqlGtidSet implements Serializable {
             if (!UUID.matcher(uuid).matches() || pieces.length < 2) {
                 throw invalid(text, "'" + part + "' is not uuid:interval[:interval...]");
             }
+            String source = uuid;
+            boolean intervalsFollow = false;
             for (int i = 1; i < pieces.length; i++) {
+                if (TAG.matcher(pieces[i]).matches()) {
+                    if (intervalsFollow) {
+                        throw invalid(text, "tag '" + source.substring(UUID_LENGTH + 1) + "' in '" + part
+                                + "' has no transactions");
+                    }
+                    source = uuid + ":" + pieces[i].toLowerCase(Locale.ROOT);
+                    intervalsFollow = true;
+                    continue;
+                }
                 long[] interval = interval(text, pieces[i]);
-                set = set.withInterval(uuid, interval[0], interval[1]);
+                set = set.withInterval(source, interval[0], interval[1]);
+                intervalsFollow = false;
+            }
+            if (intervalsFollow) {
+                throw invalid(text, "tag '" + source.substring(UUID_LENGTH + 1) + "' in '" + part + "' has no transactions");
             }
         }
         return set;
@@ -61,8 +89,8 @@ public final class MySqlGtidSet implements Serializable {
 
     private static long[] interval(String text, String piece) {
         if (!piece.matches("\\d{1,19}(-\\d{1,19})?")) {
-            throw invalid(text, "'" + piece + "' is not a transaction number or range"
-                    + (piece.matches("[A-Za-z_][A-Za-z0-9_]*") ? " (tagged GTIDs of MySQL 8.3+ are not supported)" : ""));
+            throw invalid(text, "'" + piece + "' is neither a transaction number or range nor a tag (a letter or "
+                    + "underscore, then up to 31 letters, digits or underscores)");
         }
         int dash = piece.indexOf('-');
         long start = Long.parseLong(dash < 0 ? piece : piece.substring(0, dash));
@@ -80,12 +108,25 @@ public final class MySqlGtidSet implements Serializable {
                 + hint);
     }
 
-    /** This set with transaction {@code transaction} of server {@code uuid} added. */
-    public MySqlGtidSet with(String uuid, long transaction) {
+    /**
+     * This set with transaction {@code transaction} of {@code source} added: a server's {@code uuid},
+     * or {@code uuid:tag} for a tagged GTID.
+     */
+    public MySqlGtidSet with(String source, long transaction) {
         if (transaction < 1) {
             throw new IllegalArgumentException("Transaction numbers start at 1, not " + transaction);
         }
-        return withInterval(uuid.toLowerCase(Locale.ROOT), transaction, transaction);
+        return withInterval(source(source), transaction, transaction);
+    }
+
+    private static String source(String source) {
+        String lower = source.toLowerCase(Locale.ROOT);
+        String uuid = lower.length() >= UUID_LENGTH ? lower.substring(0, UUID_LENGTH) : lower;
+        if (!UUID.matcher(uuid).matches() || lower.length() > UUID_LENGTH && (lower.charAt(UUID_LENGTH) != ':'
+                || !TAG.matcher(lower.substring(UUID_LENGTH + 1)).matches())) {
+            throw new IllegalArgumentException("'" + source + "' is not a GTID's uuid or uuid:tag");
+        }
+        return lower;
     }
 
     private MySqlGtidSet withInterval(String uuid, long start, long end) {
@@ -111,8 +152,9 @@ public final class MySqlGtidSet implements Serializable {
         return new MySqlGtidSet(copy);
     }
 
-    public boolean contains(String uuid, long transaction) {
-        for (long[] interval : intervals.getOrDefault(uuid.toLowerCase(Locale.ROOT), List.of())) {
+    /** Whether transaction {@code transaction} of {@code source} ({@code uuid} or {@code uuid:tag}) is in this set. */
+    public boolean contains(String source, long transaction) {
+        for (long[] interval : intervals.getOrDefault(source(source), List.of())) {
             if (transaction >= interval[0] && transaction <= interval[1]) {
                 return true;
             }
@@ -171,15 +213,25 @@ public final class MySqlGtidSet implements Serializable {
         return count;
     }
 
-    /** The canonical text: uuids in order, intervals ascending and coalesced, as MySQL accepts it. */
+    /**
+     * The canonical text, as MySQL prints it: uuids in order, each with its untagged intervals, then its
+     * tags in order with theirs, intervals ascending and coalesced.
+     */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
+        String uuid = null;
         for (Map.Entry<String, List<long[]>> e : intervals.entrySet()) {
-            if (sb.length() > 0) {
-                sb.append(',');
+            String key = e.getKey();
+            if (key.substring(0, UUID_LENGTH).equals(uuid)) {
+                sb.append(key, UUID_LENGTH, key.length()); // a tag of the uuid just written
+            } else {
+                if (sb.length() > 0) {
+                    sb.append(',');
+                }
+                sb.append(key);
+                uuid = key.substring(0, UUID_LENGTH);
             }
-            sb.append(e.getKey());
             for (long[] interval : e.getValue()) {
                 sb.append(':').append(interval[0]);
                 if (interval[1] != interval[0]) {
@@ -188,6 +240,44 @@ public final class MySqlGtidSet implements Serializable {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The binary form the binlog dump by GTIDs ({@code COM_BINLOG_DUMP_GTID}) takes: the number of
+     * sources, then each source's uuid, number of intervals and intervals (start, end exclusive), all
+     * little-endian. A set with a tag is written in the tagged form (MySQL 8.3+): the count carries the
+     * format (1) in its highest and lowest byte, the count between, and each source has its tag (a
+     * length, shifted left by one as MySQL's variable-length integers are, and the characters; none for
+     * untagged transactions) after its uuid.
+     */
+    public byte[] encoded() {
+        boolean tagged = intervals.keySet().stream().anyMatch(k -> k.length() > UUID_LENGTH);
+        int size = 8;
+        for (Map.Entry<String, List<long[]>> e : intervals.entrySet()) {
+            size += 16 + (tagged ? 1 + Math.max(0, e.getKey().length() - UUID_LENGTH - 1) : 0) + 8
+                    + 16 * e.getValue().size();
+        }
+        ByteBuffer out = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+        long count = intervals.size();
+        out.putLong(tagged ? 1L << 56 | count << 8 | 1 : count);
+        for (Map.Entry<String, List<long[]>> e : intervals.entrySet()) {
+            String key = e.getKey();
+            String hex = key.substring(0, UUID_LENGTH).replace("-", "");
+            for (int i = 0; i < 32; i += 2) {
+                out.put((byte) Integer.parseInt(hex.substring(i, i + 2), 16));
+            }
+            if (tagged) {
+                String tag = key.length() > UUID_LENGTH ? key.substring(UUID_LENGTH + 1) : "";
+                out.put((byte) (tag.length() << 1)); // at most 32: one byte
+                out.put(tag.getBytes(StandardCharsets.US_ASCII));
+            }
+            out.putLong(e.getValue().size());
+            for (long[] interval : e.getValue()) {
+                out.putLong(interval[0]);
+                out.putLong(interval[1] + 1);
+            }
+        }
+        return out.array();
     }
 
     @Override

@@ -156,7 +156,7 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
                     : MariaDbGtidPosition.parse(gtids).toString();
         }
         if (transactionGtid != null && !(flavor == ServerFlavor.MYSQL
-                ? transactionGtid.matches("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}:\\d{1,19}")
+                ? transactionGtid.matches("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}(:[a-z_][a-z0-9_]{0,31})?:\\d{1,19}")
                 : transactionGtid.matches("\\d{1,10}-\\d{1,10}-\\d{1,20}"))) {
             throw new IllegalArgumentException("'" + transactionGtid + "' is not a " + flavor + " GTID");
         }

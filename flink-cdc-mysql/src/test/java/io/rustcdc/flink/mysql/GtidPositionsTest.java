@@ -49,9 +49,56 @@ class GtidPositionsTest {
         assertThatThrownBy(() -> MySqlGtidSet.parse("not-a-uuid:1-5")).hasMessageContaining("is not uuid:interval");
         assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":5-3")).hasMessageContaining("'5-3' is not a range");
         assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":0")).hasMessageContaining("'0' is not a range");
-        assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":tag:1-5")).hasMessageContaining("tagged GTIDs");
+        assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":1-5:tag")).hasMessageContaining("tag 'tag' in")
+                .hasMessageContaining("has no transactions");
+        assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":a:b:1")).hasMessageContaining("tag 'a' in");
+        assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":" + "t".repeat(33) + ":1"))
+                .hasMessageContaining("is neither a transaction number or range nor a tag");
+        assertThatThrownBy(() -> MySqlGtidSet.parse(A + ":9tag:1")).hasMessageContaining("nor a tag");
         assertThatThrownBy(() -> MySqlGtidSet.parse("0-1-12345,1-2-7"))
                 .hasMessageContaining("It is a MariaDB GTID position").hasMessageContaining("ServerFlavor.MARIADB");
+    }
+
+    /** Tagged GTIDs (MySQL 8.3+): a uuid's untagged transactions first, then its tags in order, in lower case. */
+    @Test
+    void taggedSetsParseAndPrintAsTheServerDoes() {
+        assertThat(MySqlGtidSet.parse(A + ":1-10:tag_a:1-2:b:1").toString()).isEqualTo(A + ":1-10:b:1:tag_a:1-2");
+        assertThat(MySqlGtidSet.parse(B + ":Tag_A:3," + A.toUpperCase() + ":TAG_A:1:2,\n" + B + ":1").toString())
+                .isEqualTo(A + ":tag_a:1-2," + B + ":1:tag_a:3");
+        assertThat(MySqlGtidSet.parse(A + ":1:z9:1:a:1:_x:1").toString()).as("by byte: _ before a")
+                .isEqualTo(A + ":1:_x:1:a:1:z9:1");
+        MySqlGtidSet set = MySqlGtidSet.parse(A + ":1-3:tag_a:1");
+        assertThat(set.with(A + ":TAG_A", 2).toString()).isEqualTo(A + ":1-3:tag_a:1-2");
+        assertThat(set.with(A + ":b", 1).toString()).isEqualTo(A + ":1-3:b:1:tag_a:1");
+        assertThat(set.contains(A + ":tag_a", 1)).isTrue();
+        assertThat(set.contains(A + ":Tag_A", 1)).isTrue();
+        assertThat(set.contains(A, 4)).isFalse();
+        assertThat(set.contains(A + ":b", 1)).isFalse();
+        assertThat(MySqlGtidSet.parse(A + ":tag_a:1").isSubsetOf(MySqlGtidSet.parse(A + ":1"))).isFalse();
+        assertThat(MySqlGtidSet.parse(A + ":1").isSubsetOf(set)).isTrue();
+        assertThatThrownBy(() -> set.with(A + ":9x", 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** COM_BINLOG_DUMP_GTID's form: untagged as before 8.3, tagged with the format in the count and a tag each. */
+    @Test
+    void setsEncodeAsTheBinlogDumpTakesThem() {
+        assertThat(hex(MySqlGtidSet.parse(A + ":1-5:7").encoded())).isEqualTo("0100000000000000"
+                + "3e11fa4771ca11e19e33c80aa9429562" + "0200000000000000"
+                + "0100000000000000" + "0600000000000000" + "0700000000000000" + "0800000000000000");
+        assertThat(hex(MySqlGtidSet.parse(A + ":2:ab:1").encoded())).isEqualTo("0102000000000001"
+                + "3e11fa4771ca11e19e33c80aa9429562" + "00" + "0100000000000000"
+                + "0200000000000000" + "0300000000000000"
+                + "3e11fa4771ca11e19e33c80aa9429562" + "04" + "6162" + "0100000000000000"
+                + "0100000000000000" + "0200000000000000");
+        assertThat(hex(MySqlGtidSet.empty().encoded())).isEqualTo("0000000000000000");
+    }
+
+    private static String hex(byte[] bytes) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : bytes) {
+            sb.append(String.format("%02x", b));
+        }
+        return sb.toString();
     }
 
     @Test
@@ -124,14 +171,14 @@ class GtidPositionsTest {
         long seed = Long.getLong("rustcdc.gtidset.seed", System.nanoTime());
         System.out.println("GtidPositionsTest seed: -Drustcdc.gtidset.seed=" + seed);
         Random random = new Random(seed);
-        String[] uuids = {A, B};
+        String[] uuids = {A, B, A + ":tag_a", B + ":b", A + ":_x"}; // tagged GTIDs number apart from untagged ones
         for (int round = 0; round < 500; round++) {
-            boolean[][] a = new boolean[2][40];
-            boolean[][] b = new boolean[2][40];
+            boolean[][] a = new boolean[uuids.length][40];
+            boolean[][] b = new boolean[uuids.length][40];
             MySqlGtidSet setA = randomSet(random, uuids, a);
             MySqlGtidSet setB = random.nextBoolean() ? randomSet(random, uuids, b) : subsetOf(random, uuids, a, b);
             boolean subset = true;
-            for (int u = 0; u < 2; u++) {
+            for (int u = 0; u < uuids.length; u++) {
                 for (int t = 1; t < 40; t++) {
                     assertThat(setA.contains(uuids[u], t)).as("seed %d round %d: %s has %s:%d", seed, round, setA,
                             uuids[u], t).isEqualTo(a[u][t]);
@@ -149,12 +196,16 @@ class GtidPositionsTest {
         }
     }
 
-    /** Each uuid's intervals ascending with a gap between each two. */
+    /** Each uuid's (and tag's) intervals ascending with a gap between each two. */
     private static void assertCoalesced(MySqlGtidSet set, long seed) {
         for (String part : set.toString().isEmpty() ? new String[0] : set.toString().split(",")) {
             String[] pieces = part.split(":");
             long end = -1;
             for (int i = 1; i < pieces.length; i++) {
+                if (!Character.isDigit(pieces[i].charAt(0))) {
+                    end = -1; // a tag: its own transactions follow
+                    continue;
+                }
                 String[] range = pieces[i].split("-");
                 long start = Long.parseLong(range[0]);
                 assertThat(start).as("seed %d: %s coalesced", seed, set).isGreaterThan(end + 1);
@@ -166,7 +217,7 @@ class GtidPositionsTest {
     private static MySqlGtidSet randomSet(Random random, String[] uuids, boolean[][] model) {
         MySqlGtidSet set = MySqlGtidSet.empty();
         for (int i = random.nextInt(30); i > 0; i--) {
-            int u = random.nextInt(2);
+            int u = random.nextInt(uuids.length);
             long t = 1 + random.nextInt(39);
             model[u][(int) t] = true;
             set = set.with(uuids[u], t);
@@ -176,7 +227,7 @@ class GtidPositionsTest {
 
     private static MySqlGtidSet subsetOf(Random random, String[] uuids, boolean[][] of, boolean[][] model) {
         MySqlGtidSet set = MySqlGtidSet.empty();
-        for (int u = 0; u < 2; u++) {
+        for (int u = 0; u < uuids.length; u++) {
             for (int t = 1; t < 40; t++) {
                 if (of[u][t] && random.nextInt(4) > 0) {
                     model[u][t] = true;

@@ -225,6 +225,115 @@ class MySqlGtidPositionsITCase {
         }
     }
 
+    /**
+     * Tagged GTIDs (MySQL 8.3+, {@code SET gtid_next = 'AUTOMATIC:tag'}) between untagged ones: each
+     * transaction streams under its own GTID, the positions carry the server's executed set exactly,
+     * and a stream resumed after or inside a tagged transaction delivers exactly the rest. Sets with tags
+     * print as the server prints them.
+     */
+    @Test
+    void taggedTransactionsStreamAndResumeExactly(MySqlDatabase db) throws Exception {
+        assumeFalse(db.server().isMariaDb(), "tagged GTIDs are Oracle MySQL's (8.3+)");
+        db.execute("CREATE TABLE g (id INT PRIMARY KEY, v VARCHAR(10))", "CREATE TABLE g_done (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start;
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            start = session.prepareStream(List.of(TableId.of(db.name(), db.name(), "g")), false);
+        }
+        String uuid = db.queryValue("SELECT @@GLOBAL.server_uuid");
+        try (Connection c = db.admin();
+                Statement s = c.createStatement()) {
+            s.execute("INSERT INTO g VALUES (1, 'plain')");
+            s.execute("SET gtid_next = 'AUTOMATIC:Tag_A'"); // tags are case-insensitive: the server writes tag_a
+            c.setAutoCommit(false);
+            s.execute("INSERT INTO g VALUES (2, 'a'), (3, 'a')");
+            s.execute("UPDATE g SET v = 'a2' WHERE id = 1");
+            c.commit();
+            c.setAutoCommit(true);
+            s.execute("SET gtid_next = 'AUTOMATIC'");
+            s.execute("INSERT INTO g VALUES (4, 'plain')");
+            s.execute("SET gtid_next = 'AUTOMATIC:b'");
+            s.execute("DELETE FROM g WHERE id = 2");
+            s.execute("SET gtid_next = 'AUTOMATIC:tag_a'");
+            s.execute("INSERT INTO g VALUES (5, 'a')");
+            s.execute("SET gtid_next = 'AUTOMATIC'");
+            s.execute("INSERT INTO g_done VALUES (1)");
+        }
+        String executed = db.queryValue("SELECT @@GLOBAL.gtid_executed");
+        assertThat(MySqlGtidSet.parse(executed).toString()).as("printed as the server prints it")
+                .isEqualTo(executed.replaceAll("\\s", ""));
+        List<StreamRecord<MySqlPosition>> all = readToDone(connector, start);
+        assertThat(all).extracting(r -> r.event().op().wireName() + " " + row(r.event().after()) + " "
+                + r.event().transaction().id().replace(uuid, "U").replaceAll(":\\d+$", ":n"))
+                .containsExactly("insert 1|plain U:n", "insert 2|a U:tag_a:n", "insert 3|a U:tag_a:n",
+                        "update 1|a2 U:tag_a:n", "insert 4|plain U:n", "delete null U:b:n", "insert 5|a U:tag_a:n",
+                        "insert 1 U:n");
+        MySqlPosition last = all.get(all.size() - 1).position();
+        try (Connection c = db.admin()) {
+            // inside the last transaction: the GTIDs before it, and its own
+            assertThat(sameSet(c, last.gtidText() + "," + last.transactionGtid(), executed))
+                    .as("%s carries the server's GTIDs %s", last, executed).isTrue();
+        }
+        for (int k : new int[] {1, 3, 4, 5, 6}) { // inside the tagged transaction, after it, after the other tags
+            MySqlPosition from = MySqlPosition.parse(ServerFlavor.MYSQL, all.get(k).position().toString());
+            assertThat(describe(readToDone(connector, from))).as("resumed after record %d at %s", k, from)
+                    .isEqualTo(describe(all.subList(k + 1, all.size())));
+        }
+        Random random = new Random(SEED);
+        try (Connection c = db.admin();
+                PreparedStatement normalized = c.prepareStatement("SELECT GTID_SUBTRACT(?, '')")) {
+            for (int i = 0; i < 20; i++) {
+                String text = randomTaggedSet(random);
+                normalized.setString(1, text);
+                String server;
+                try (ResultSet rs = normalized.executeQuery()) {
+                    rs.next();
+                    server = rs.getString(1).replaceAll("\\s", "");
+                }
+                assertThat(MySqlGtidSet.parse(text).toString()).as("seed %d: %s", SEED, text).isEqualTo(server);
+                String other = randomTaggedSet(random);
+                assertThat(MySqlGtidSet.parse(text).isSubsetOf(MySqlGtidSet.parse(other)))
+                        .as("seed %d: %s in %s", SEED, text, other).isEqualTo(subset(c, text, other));
+                String union = text + "," + other;
+                assertThat(MySqlGtidSet.parse(text).isSubsetOf(MySqlGtidSet.parse(union))).isTrue();
+            }
+        }
+    }
+
+    /** A GTID set of two uuids, some intervals untagged, some under tags of mixed case. */
+    private static String randomTaggedSet(Random random) {
+        String[] uuids = {"3e11fa47-71ca-11e1-9e33-c80aa9429562", "3E11FA47-71CA-11E1-9E33-C80AA9429563"};
+        String[] tags = {"", "a", "Tag_A", "tag_b", "_x9", "zz"};
+        List<String> parts = new ArrayList<>();
+        for (int n = 1 + random.nextInt(4); n > 0; n--) {
+            StringBuilder part = new StringBuilder(uuids[random.nextInt(uuids.length)]);
+            String tag = tags[random.nextInt(tags.length)];
+            if (!tag.isEmpty()) {
+                part.append(':').append(tag);
+            }
+            for (int k = 1 + random.nextInt(3); k > 0; k--) {
+                long a = 1 + random.nextInt(12);
+                part.append(':').append(a);
+                if (random.nextBoolean()) {
+                    part.append('-').append(a + random.nextInt(5));
+                }
+            }
+            parts.add(part.toString());
+        }
+        return String.join(",", parts);
+    }
+
+    private static boolean subset(Connection c, String a, String b) throws Exception {
+        try (PreparedStatement s = c.prepareStatement("SELECT GTID_SUBSET(?, ?)")) {
+            s.setString(1, a);
+            s.setString(2, b);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 1;
+            }
+        }
+    }
+
     private static List<StreamRecord<MySqlPosition>> readToDone(MySqlConnector connector, MySqlPosition from)
             throws InterruptedException {
         List<StreamRecord<MySqlPosition>> changes = new ArrayList<>();

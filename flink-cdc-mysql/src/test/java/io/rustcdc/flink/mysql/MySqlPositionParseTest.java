@@ -30,6 +30,12 @@ class MySqlPositionParseTest {
         assertThat(MySqlPosition.parse(ServerFlavor.MYSQL, p.toString())).isEqualTo(p);
         assertThat(p.transactionGtid()).isEqualTo(uuid + ":78");
         assertThat(p.movedTo("mysql-bin.000003", 2000).transactionGtid()).as("between transactions").isNull();
+        MySqlPosition tagged = MySqlPosition.at("mysql-bin.000003", 1234, MySqlGtidSet.parse(uuid + ":1-77:tag_a:1"))
+                .startOf(uuid + ":tag_a:2").inTransaction(1, 3);
+        assertThat(MySqlPosition.parse(ServerFlavor.MYSQL, tagged.toString())).isEqualTo(tagged);
+        assertThat(tagged.toString()).contains("(" + uuid + ":tag_a:2)");
+        assertThat(tagged.movedTo("mysql-bin.000003", 2000).committed("mysql-bin.000003", 2000, uuid + ":tag_a:2")
+                .gtidText()).isEqualTo(uuid + ":1-77:tag_a:1-2");
         assertThatThrownBy(() -> MySqlPosition.parse(ServerFlavor.MYSQL, "mysql-bin.000003:1234#2.5(0-1-78)"))
                 .hasMessageContaining("'0-1-78' is not a MYSQL GTID");
     }

@@ -41,7 +41,7 @@ public final class BinlogClients {
 
     private BinlogClients() {}
 
-    public static BinaryLogClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
+    public static GtidSetClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
             Consumer<Exception> failures) {
         return create(config, file, offset, events, failures, null);
     }
@@ -52,9 +52,9 @@ public final class BinlogClients {
      * non-blocking mode of {@code mysqlbinlog}, in which the client connects as server-id 0, so it
      * never collides with the id of a source or replica.
      */
-    public static BinaryLogClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
+    public static GtidSetClient create(MySqlSourceConfig config, String file, long offset, Consumer<Event> events,
             Consumer<Exception> failures, @Nullable Runnable ended) {
-        BinaryLogClient client = new BinaryLogClient(config.hostname(), config.port(), config.username(),
+        GtidSetClient client = new GtidSetClient(config.hostname(), config.port(), config.username(),
                 config.password().resolve().reveal());
         client.setServerId(config.serverId());
         client.setBinlogFilename(file);

@@ -69,6 +69,7 @@ final class ExactEventDeserializer {
         byType.put(EventType.DELETE_ROWS, headers.rows(plain.get(EventType.DELETE_ROWS), false, false));
         byType.put(EventType.EXT_DELETE_ROWS, headers.rows(plain.get(EventType.EXT_DELETE_ROWS), true, false));
         byType.put(EventType.TRANSACTION_PAYLOAD, new CompressedTransactions(inner));
+        byType.put(EventType.GTID, headers.gtids(plain.get(EventType.GTID)));
         return new EventDeserializer(headers, new NullEventDataDeserializer(), byType, tableMaps);
     }
 

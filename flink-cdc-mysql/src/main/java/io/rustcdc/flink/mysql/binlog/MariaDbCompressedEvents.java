@@ -24,6 +24,10 @@ import java.util.zip.Inflater;
  * only one), and the number of bytes (1 to 4) of the uncompressed length, which follow it, highest
  * byte first; then the zlib stream.
  *
+ * <p>The same header reader gives Oracle MySQL's tagged GTID event (type 42, MySQL 8.3+), unknown to
+ * the client too, the type {@code GTID}, and {@link #gtids} reads it with {@link TaggedGtids}: the
+ * stream takes it as the GTID that starts a transaction, as it is.
+ *
  * <p>Not thread-safe: the header and then the data of each event are read one after the other, on
  * the binlog client's thread, and the data readers ask this header reader whether the event is
  * compressed.
@@ -38,6 +42,7 @@ final class MariaDbCompressedEvents implements EventHeaderDeserializer<EventHead
     private static final int QUERY_POST_HEADER = 4 + 4 + 1 + 2 + 2;
 
     private boolean compressed;
+    private boolean taggedGtid;
     private int type;
     private long position;
 
@@ -47,7 +52,9 @@ final class MariaDbCompressedEvents implements EventHeaderDeserializer<EventHead
         header.setTimestamp(in.readLong(4) * 1000L);
         type = in.readInteger(1);
         compressed = type >= QUERY_COMPRESSED && type <= DELETE_ROWS_COMPRESSED;
-        EventType known = compressed ? PLAIN[type - QUERY_COMPRESSED] : EventType.byEventNumber(type);
+        taggedGtid = type == TaggedGtids.EVENT_TYPE;
+        EventType known = compressed ? PLAIN[type - QUERY_COMPRESSED]
+                : taggedGtid ? EventType.GTID : EventType.byEventNumber(type);
         header.setEventType(known != null ? known : EventType.UNKNOWN);
         header.setServerId(in.readLong(4));
         header.setEventLength(in.readLong(4));
@@ -55,6 +62,12 @@ final class MariaDbCompressedEvents implements EventHeaderDeserializer<EventHead
         header.setFlags(in.readInteger(2));
         position = header.getPosition();
         return header;
+    }
+
+    /** The GTID reader: a tagged GTID event's by {@link TaggedGtids}, an untagged one's by {@code plain}. */
+    EventDataDeserializer<EventData> gtids(EventDataDeserializer<? extends EventData> plain) {
+        TaggedGtids tagged = new TaggedGtids();
+        return in -> taggedGtid ? tagged.deserialize(in) : plain.deserialize(in);
     }
 
     /** The query reader, given a compressed query event's data with its statement decompressed. */
