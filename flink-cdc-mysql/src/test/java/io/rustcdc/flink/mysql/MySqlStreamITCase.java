@@ -155,8 +155,10 @@ class MySqlStreamITCase {
                 }
             }
         }
+        // the ALTER is unknown (no shape held before it: no row read since the stream opened), so it carries no
+        // shape either (the catalogue may already hold later statements); classified statements carry theirs
         assertThat(first).containsExactly(
-                "schema_change ddl_t ALTER_TABLE id,w,v",
+                "schema_change ddl_t ALTER_TABLE",
                 "insert ddl_t id,w,v",
                 "truncate ddl_t",
                 "schema_change ddl_t DROP_TABLE",
