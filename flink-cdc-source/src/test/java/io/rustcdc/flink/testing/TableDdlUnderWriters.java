@@ -20,6 +20,7 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A captured table replaced under its name while writers change its rows: renamed away and created
@@ -418,7 +419,7 @@ public final class TableDdlUnderWriters {
                 + String.join("; ", applied) + "\n  replay it with -D" + SEED_PROPERTY + "=" + seed;
     }
 
-    private void pumpUntil(SourceJob job, java.util.function.Consumer<String> apply, String what,
+    private void pumpUntil(SourceJob job, Consumer<String> apply, String what,
             SourceJob.Condition done, TableGenerations changelog) throws Exception {
         long deadline = System.nanoTime() + CONVERGENCE.toNanos();
         while (!done.holds()) {
@@ -429,7 +430,7 @@ public final class TableDdlUnderWriters {
         }
     }
 
-    private void pump(SourceJob job, java.util.function.Consumer<String> apply, long millis, TableGenerations changelog)
+    private void pump(SourceJob job, Consumer<String> apply, long millis, TableGenerations changelog)
             throws Exception {
         try {
             job.drain(apply, millis);
