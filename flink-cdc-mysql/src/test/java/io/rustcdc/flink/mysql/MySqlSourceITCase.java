@@ -14,6 +14,7 @@ import io.rustcdc.flink.testing.ColumnDdlUnderWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.ReadGate;
 import io.rustcdc.flink.testing.SourceJob;
+import io.rustcdc.flink.testing.TableDdlUnderWriters;
 import io.rustcdc.flink.testing.TwoTables;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -129,6 +130,66 @@ class MySqlSourceITCase {
                 @Override
                 public String retype(String table, String column, String type) {
                     return "ALTER TABLE " + table + " MODIFY " + column + " " + type;
+                }
+
+                @Override
+                public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
+                    return CdcSource.builder()
+                            .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                            .includeTables(db.name() + "." + table)
+                            .chunkSize(chunkSize)
+                            .deserializer(new ReadGate())
+                            .build();
+                }
+            });
+        } finally {
+            ReadGate.reset();
+        }
+    }
+
+    /**
+     * The table renamed away or dropped, and created again (same or other columns), or on MariaDB
+     * replaced by {@code CREATE OR REPLACE TABLE}, and written to, while writers change it: during the
+     * stream the old table's changelog is exact up to {@code table_dropped} (then {@code table_created})
+     * or {@code table_replaced}, the new table's after it; between chunks of the snapshot the job fails
+     * ({@code STATE}). Seed printed, replay with {@code -Drustcdc.tableddl.seed=N}.
+     */
+    @Test
+    void tableReplacedUnderWritersDuringTheStreamAndTheSnapshot(MySqlDatabase db) throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
+        boolean mariaDb = db.server().isMariaDb();
+        try {
+            TableDdlUnderWriters.run(new TableDdlUnderWriters.Target() {
+                @Override
+                public String server() {
+                    return db.queryValue("SELECT VERSION()");
+                }
+
+                @Override
+                public Connection connect() throws SQLException {
+                    return db.admin();
+                }
+
+                @Override
+                public boolean transactionalDdl() {
+                    return false;
+                }
+
+                @Override
+                public List<TableDdlUnderWriters.Kind> kinds() {
+                    return mariaDb ? List.of(TableDdlUnderWriters.Kind.values())
+                            : List.of(TableDdlUnderWriters.Kind.RENAME_AND_CREATE, TableDdlUnderWriters.Kind.DROP_AND_CREATE);
+                }
+
+                @Override
+                public String rename(String from, String to) {
+                    return "RENAME TABLE " + from + " TO " + to;
+                }
+
+                @Override
+                public List<String> classes(TableDdlUnderWriters.Kind kind) {
+                    return kind == TableDdlUnderWriters.Kind.CREATE_OR_REPLACE ? List.of("table_replaced")
+                            : List.of("table_dropped", "table_created");
                 }
 
                 @Override

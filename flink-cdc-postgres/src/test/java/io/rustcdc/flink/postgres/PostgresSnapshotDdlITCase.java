@@ -17,6 +17,7 @@ import io.rustcdc.flink.testing.GatedJson;
 import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.ReadGate;
 import io.rustcdc.flink.testing.RestartingJob;
+import io.rustcdc.flink.testing.TableDdlUnderWriters;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -205,6 +206,74 @@ class PostgresSnapshotDdlITCase {
 
             @Override
             public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
+                return CdcSource.builder()
+                        .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, run)))
+                        .includeTables("public." + table)
+                        .chunkSize(chunkSize)
+                        .deserializer(new ReadGate())
+                        .build();
+            }
+
+            @Override
+            public void finish(String run) throws Exception {
+                Poll.until("the run's slot dropped", Duration.ofSeconds(30), () -> {
+                    db.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+                            + run + "'", "DROP PUBLICATION IF EXISTS " + run);
+                    return true;
+                });
+            }
+        });
+    }
+
+    /**
+     * The table renamed away or dropped, and created again (same or other columns) and written to, while
+     * writers change it: during the stream the old table's changelog is exact up to {@code table_replaced}
+     * (pgoutput sends nothing for the drop or the rename; the event comes with the new table's first
+     * change), the new table's after it; between chunks of the snapshot the job fails ({@code STATE}).
+     * Seed printed, replay with {@code -Drustcdc.tableddl.seed=N}. The publication is {@code FOR ALL
+     * TABLES}, which carries the new table (a publication of the captured tables loses it with the drop).
+     */
+    @Test
+    void tableReplacedUnderWritersDuringTheStreamAndTheSnapshot(PostgresDatabase db) throws Exception {
+        TableDdlUnderWriters.run(new TableDdlUnderWriters.Target() {
+            @Override
+            public String server() {
+                return "PostgreSQL " + db.queryValue("SHOW server_version");
+            }
+
+            @Override
+            public Connection connect() throws SQLException {
+                return db.admin();
+            }
+
+            @Override
+            public void prepare(Statement s, String table) throws SQLException {
+                s.execute("ALTER TABLE " + table + " OWNER TO " + db.replicationUser());
+            }
+
+            @Override
+            public boolean transactionalDdl() {
+                return true;
+            }
+
+            @Override
+            public List<TableDdlUnderWriters.Kind> kinds() {
+                return List.of(TableDdlUnderWriters.Kind.RENAME_AND_CREATE, TableDdlUnderWriters.Kind.DROP_AND_CREATE);
+            }
+
+            @Override
+            public String rename(String from, String to) {
+                return "ALTER TABLE " + from + " RENAME TO " + to;
+            }
+
+            @Override
+            public List<String> classes(TableDdlUnderWriters.Kind kind) {
+                return List.of("table_replaced");
+            }
+
+            @Override
+            public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) throws Exception {
+                db.execute("CREATE PUBLICATION " + run + " FOR ALL TABLES");
                 return CdcSource.builder()
                         .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, run)))
                         .includeTables("public." + table)

@@ -217,7 +217,10 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             case TRUNCATE:
                 return truncate(chunks, event, position);
             case SCHEMA_CHANGE:
-                return endsTheTable(event) ? tableEnded(chunks, event, position) : event;
+                if (endsTheTable(event)) {
+                    return tableEnded(chunks, event, position);
+                }
+                return mayEndTheTable(event) ? unclassifiedCreate(chunks, event, position) : event;
             default:
                 return event;
         }
@@ -284,6 +287,36 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
                 + " chunks were read after that and the others before, from the table that is gone, so no changelog "
                 + "can show it exactly. Start the source without state to snapshot the table again (a restore from a "
                 + "checkpoint would keep the chunks already read), or leave the table out.");
+    }
+
+    /**
+     * A CREATE TABLE of the name that its connector could not classify (an {@code unknown} change, or none):
+     * it may have replaced the table, which existed when its chunks were read (MariaDB's {@code CREATE OR
+     * REPLACE TABLE} of a table whose shape the stream held not).
+     */
+    private static boolean mayEndTheTable(ChangeEvent event) {
+        return SchemaChangeRows.ddlType(event.after()) == DdlType.CREATE_TABLE && (event.shapeChanges().isEmpty()
+                || event.shapeChanges().stream().anyMatch(c -> c.kind() == ShapeChange.Kind.UNKNOWN));
+    }
+
+    /**
+     * A CREATE TABLE that may have replaced the table ({@link #mayEndTheTable}) while its snapshot was read:
+     * some chunks read before it and some after may come from two tables, which no changelog shows exactly,
+     * so the source fails rather than mix them silently. Every chunk on one side of it: the event as it is.
+     */
+    private ChangeEvent unclassifiedCreate(TableChunks chunks, ChangeEvent event, P position) {
+        int reflecting = reflecting(chunks, position);
+        if (reflecting == 0 || reflecting == chunks.chunks.size()) {
+            return event;
+        }
+        String why = event.shapeChanges().stream().filter(c -> c.kind() == ShapeChange.Kind.UNKNOWN)
+                .map(ShapeChange::reason).filter(r -> !r.isEmpty()).findFirst().orElse("not classified");
+        throw new CdcException(CdcException.Kind.STATE, "Table " + event.table() + " was created at " + position
+                + " by a statement that may have replaced it (" + why + ") while its snapshot was read: " + reflecting
+                + " of its " + chunks.chunks.size() + " chunks were read after that and the others before, possibly "
+                + "from another table, so no changelog can show it exactly. Start the source without state to "
+                + "snapshot the table again (a restore from a checkpoint would keep the chunks already read), or leave "
+                + "the table out.");
     }
 
     @Nullable
