@@ -2,7 +2,9 @@ package io.rustcdc.flink.sql;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.TableId;
 import java.util.ArrayList;
@@ -15,7 +17,8 @@ import javax.annotation.Nullable;
  * What a classified schema change means for a declared SQL table: a change that leaves every
  * declared column in place goes on (an added column is not read until declared); a declared column
  * removed, renamed, or gone in a change the source cannot tell apart fails at once, naming the
- * column, its declared type and its source type; a replaced table fails as a dropped one does. A
+ * column, its declared type and its source type; a replaced table fails as a dropped one does, and so
+ * does a CREATE TABLE of it the source cannot classify (which may have replaced it). A
  * declared column whose type changed is remembered: the next row checks whether its declared type
  * still holds the new type exactly, and its message names both source types.
  */
@@ -32,11 +35,7 @@ final class SchemaChangeCheck {
         for (ShapeChange c : e.shapeChanges()) {
             switch (c.kind()) {
                 case TABLE_REPLACED:
-                    throw new CdcException(CdcException.Kind.DECODE, "Table " + table.qualifiedName()
-                            + (flinkTable == null ? "" : " (read by Flink table " + flinkTable + ")")
-                            + " was replaced at the source (" + c.reason() + "); the rows of the table it replaced are "
-                            + "not retracted, so its changelog cannot continue. Restart the job without state to read "
-                            + "the new table anew, or remove the table from the job.");
+                    throw replaced(table, flinkTable, "was replaced at the source (" + c.reason() + ")");
                 case COLUMN_REMOVED:
                     declared(columns, c.before().get(0)).ifPresent(d -> problems.add("column " + c.before().get(0).name()
                             + " (declared " + d + ", source type " + c.before().get(0).dataType() + ") was removed"));
@@ -47,6 +46,12 @@ final class SchemaChangeCheck {
                             + c.after().get(0).name() + "; declare that name"));
                     break;
                 case UNKNOWN:
+                    if (SchemaChangeRows.ddlType(e.after()) == DdlType.CREATE_TABLE) {
+                        // MariaDB's CREATE OR REPLACE TABLE (or CREATE TABLE IF NOT EXISTS) of a table the source
+                        // held no shape of: a replacement the source cannot tell from a creation or a no-op
+                        throw replaced(table, flinkTable, "may have been replaced at the source by a CREATE TABLE the "
+                                + "source cannot classify (" + c.reason() + ")");
+                    }
                     for (RowShape.Column gone : c.before()) {
                         if (c.after().stream().noneMatch(a -> a.name().equals(gone.name()))) {
                             declared(columns, gone).ifPresent(d -> problems.add("column " + gone.name() + " (declared "
@@ -71,6 +76,13 @@ final class SchemaChangeCheck {
                     + String.join("\n  - ", problems) + "\nChange the declaration (or the source table back) and "
                     + "restart the job without state, or remove the column from the declaration.");
         }
+    }
+
+    private static CdcException replaced(TableId table, @Nullable String flinkTable, String what) {
+        return new CdcException(CdcException.Kind.DECODE, "Table " + table.qualifiedName()
+                + (flinkTable == null ? "" : " (read by Flink table " + flinkTable + ")") + " " + what + "; the rows "
+                + "of the table it replaced are not retracted, so its changelog cannot continue. Restart the job "
+                + "without state to read the new table anew, or remove the table from the job.");
     }
 
     /** Words naming the source types declared columns had before their type changed; empty when none. */

@@ -163,4 +163,23 @@ class SchemaChangeCheckTest {
                         + "was replaced at the source (relation 16384 was replaced by relation 16390)")
                 .hasMessageContaining("Restart the job without state");
     }
+
+    /** MariaDB's CREATE OR REPLACE TABLE of a table the source held no shape of: unknown, and maybe a replacement. */
+    @Test
+    void anUnknownCreateOfTheTableFailsAsAReplacedOne() {
+        ShapeChange unknown = ShapeChange.unknown(List.of(), List.of(ID, QTY, NOTE), "CREATE OR REPLACE TABLE of a table "
+                + "the source holds no shape of: created, or dropped and created again, which the source cannot tell apart");
+        ChangeEvent create = ChangeEvent.builder(Op.SCHEMA_CHANGE, TABLE, SourceInfo.stream("mariadb", POSITION,
+                Instant.EPOCH)).after(SchemaChangeRows.of(TABLE, DdlType.CREATE_TABLE, "CREATE OR REPLACE TABLE orders "
+                + "(id INT PRIMARY KEY, qty INT, note VARCHAR(64))")).shapeChanges(List.of(unknown)).build();
+        assertThatThrownBy(() -> deserialize(deserializer(), create))
+                .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.DECODE))
+                .hasMessageContaining("Table public.orders (read by Flink table default_catalog.default_database.orders) "
+                        + "may have been replaced at the source by a CREATE TABLE the source cannot classify (CREATE OR "
+                        + "REPLACE TABLE of a table the source holds no shape of")
+                .hasMessageContaining("Restart the job without state");
+        // an unknown ALTER that keeps every declared column goes on
+        deserialize(deserializer(), change(null, ShapeChange.unknown(List.of(EXTRA), List.of(), "columns reordered")));
+        assertThat(out).isEmpty();
+    }
 }
