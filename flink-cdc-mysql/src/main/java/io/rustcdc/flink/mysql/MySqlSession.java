@@ -138,6 +138,10 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                 return key;
             }
         } catch (SQLException e) {
+            CdcException gone = ChunkTables.gone(table.table(), e); // not a connection failure to retry
+            if (gone != null) {
+                throw gone;
+            }
             throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
         }
     }

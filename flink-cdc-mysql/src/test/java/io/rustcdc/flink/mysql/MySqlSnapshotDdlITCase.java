@@ -80,6 +80,14 @@ class MySqlSnapshotDdlITCase {
             db.execute("RENAME TABLE moved TO moved_away");
             assertThatThrownBy(() -> session.readChunk(moved, List.of("id"), new Object[] {1L}, null, e -> { }))
                     .hasMessageContaining("Table " + db.name() + ".moved was dropped or renamed while its snapshot was read");
+            // gone when the next chunk's end is planned: the same failure at once, not a connection failure retried
+            db.execute("CREATE TABLE planned (id INT PRIMARY KEY)", "INSERT INTO planned VALUES (1), (2), (3)");
+            TableDescription planned = session.describe(TableId.of(db.name(), db.name(), "planned"));
+            assertThat(session.nextChunkEnd(planned, List.of("id"), null, 1)).containsExactly(1L);
+            db.execute("DROP TABLE planned");
+            assertThatThrownBy(() -> session.nextChunkEnd(planned, List.of("id"), new Object[] {1L}, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("Table " + db.name() + ".planned was dropped or renamed while its snapshot was read");
         }
     }
 
