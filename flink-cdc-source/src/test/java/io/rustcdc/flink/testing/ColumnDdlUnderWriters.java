@@ -3,17 +3,12 @@ package io.rustcdc.flink.testing;
 import io.rustcdc.flink.source.CdcSource;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
@@ -66,12 +61,11 @@ public final class ColumnDdlUnderWriters {
         default void finish(String run) throws Exception {}
     }
 
-    private record Column(String name, String type) {}
 
     private final Target target;
     private final long seed;
     private final Random random;
-    private volatile List<Column> columns = List.of(new Column("c0", "INT"), new Column("c1", "VARCHAR(20)"));
+    private volatile List<DdlColumn> columns = List.of(new DdlColumn("c0", "INT"), new DdlColumn("c1", "VARCHAR(20)"));
     private int nextName = 2;
     private final List<String> applied = new CopyOnWriteArrayList<>(); // added to by a DDL thread
 
@@ -206,35 +200,35 @@ public final class ColumnDdlUnderWriters {
         }
     }
 
-    private record Ddl(String statement, List<Column> columns) {}
+    private record Ddl(String statement, List<DdlColumn> columns) {}
 
     /** Draws a column DDL statement for the table as it is, and the columns it leaves. */
     private Ddl drawDdl() {
-        List<Column> now = new ArrayList<>(columns);
+        List<DdlColumn> now = new ArrayList<>(columns);
         String statement;
         int kind = random.nextInt(6);
-        List<Column> widenable = now.stream().filter(c -> !c.type.equals("BIGINT") && !c.type.equals("VARCHAR(40)"))
+        List<DdlColumn> widenable = now.stream().filter(c -> !c.type().equals("BIGINT") && !c.type().equals("VARCHAR(40)"))
                 .toList();
         if (kind == 2 && !now.isEmpty()) {
-            Column gone = now.remove(random.nextInt(now.size()));
-            statement = "ALTER TABLE " + TABLE + " DROP COLUMN " + gone.name;
+            DdlColumn gone = now.remove(random.nextInt(now.size()));
+            statement = "ALTER TABLE " + TABLE + " DROP COLUMN " + gone.name();
         } else if (kind == 3 && !widenable.isEmpty()) {
-            Column c = widenable.get(random.nextInt(widenable.size()));
-            String type = c.type.equals("INT") ? "BIGINT" : "VARCHAR(40)";
-            now.set(now.indexOf(c), new Column(c.name, type));
-            statement = target.retype(TABLE, c.name, type);
+            DdlColumn c = widenable.get(random.nextInt(widenable.size()));
+            String type = c.type().equals("INT") ? "BIGINT" : "VARCHAR(40)";
+            now.set(now.indexOf(c), new DdlColumn(c.name(), type));
+            statement = target.retype(TABLE, c.name(), type);
         } else if (kind == 4 && !now.isEmpty()) {
             int i = random.nextInt(now.size());
-            Column c = now.get(i);
-            Column renamed = new Column("r" + nextName++, c.type);
+            DdlColumn c = now.get(i);
+            DdlColumn renamed = new DdlColumn("r" + nextName++, c.type());
             now.set(i, renamed);
-            statement = "ALTER TABLE " + TABLE + " RENAME COLUMN " + c.name + " TO " + renamed.name;
+            statement = "ALTER TABLE " + TABLE + " RENAME COLUMN " + c.name() + " TO " + renamed.name();
         } else {
             String type = random.nextBoolean() ? "INT" : "VARCHAR(20)";
-            Column added = new Column("c" + nextName++, type);
+            DdlColumn added = new DdlColumn("c" + nextName++, type);
             now.add(added);
             boolean withDefault = kind == 1 || kind == 5;
-            statement = "ALTER TABLE " + TABLE + " ADD COLUMN " + added.name + " " + type
+            statement = "ALTER TABLE " + TABLE + " ADD COLUMN " + added.name() + " " + type
                     + (withDefault ? " DEFAULT " + (type.equals("INT") ? "7" : "'d'") : "");
         }
         return new Ddl(statement, List.copyOf(now));
@@ -256,16 +250,16 @@ public final class ColumnDdlUnderWriters {
 
     /** A writer's statement on the columns the table had after the last DDL. */
     private String statement(Random r, int rows) {
-        List<Column> now = columns;
+        List<DdlColumn> now = columns;
         int id = 1 + r.nextInt(rows * 2);
         switch (r.nextInt(10)) {
             case 0:
             case 1: {
                 StringBuilder names = new StringBuilder("id, n");
                 StringBuilder values = new StringBuilder(id + ", 0");
-                for (Column c : now) {
-                    names.append(", ").append(c.name);
-                    values.append(", ").append(value(r, c));
+                for (DdlColumn c : now) {
+                    names.append(", ").append(c.name());
+                    values.append(", ").append(c.value(r));
                 }
                 return "INSERT INTO " + TABLE + " (" + names + ") VALUES (" + values + ")";
             }
@@ -275,9 +269,9 @@ public final class ColumnDdlUnderWriters {
                 return "DELETE FROM " + TABLE + " WHERE id = " + id;
             default: {
                 StringBuilder set = new StringBuilder("n = n + 1");
-                for (Column c : now) {
+                for (DdlColumn c : now) {
                     if (r.nextInt(3) > 0) {
-                        set.append(", ").append(c.name).append(" = ").append(value(r, c));
+                        set.append(", ").append(c.name()).append(" = ").append(c.value(r));
                     }
                 }
                 return "UPDATE " + TABLE + " SET " + set + " WHERE id = " + id;
@@ -285,37 +279,11 @@ public final class ColumnDdlUnderWriters {
         }
     }
 
-    private static String value(Random r, Column c) {
-        if (r.nextInt(8) == 0) {
-            return "NULL";
-        }
-        switch (c.type) {
-            case "INT":
-                return Integer.toString(r.nextInt(2_000_000) - 1_000_000);
-            case "BIGINT":
-                return Long.toString(3_000_000_000L + r.nextInt(1_000_000_000));
-            case "VARCHAR(20)":
-                return "'v" + r.nextInt(1_000_000) + "'";
-            default:
-                return "'w" + Long.toHexString(r.nextLong()) + Long.toHexString(r.nextLong()) + "'"; // up to 33 characters
-        }
-    }
-
     /** The table's rows now: key text to column (lower case) to value text. */
     private Map<String, Map<String, String>> read() throws SQLException {
-        Map<String, Map<String, String>> rows = new HashMap<>();
-        try (Connection c = target.connect(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT * FROM " + TABLE)) {
-            ResultSetMetaData meta = rs.getMetaData();
-            while (rs.next()) {
-                Map<String, String> row = new LinkedHashMap<>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    row.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), rs.getString(i));
-                }
-                rows.put(row.get("id"), row);
-            }
+        try (Connection c = target.connect()) {
+            return DdlColumn.rows(c, TABLE);
         }
-        return rows;
     }
 
     private void pumpUntil(SourceJob job, ShapedChangelog changelog, String what, SourceJob.Condition done)

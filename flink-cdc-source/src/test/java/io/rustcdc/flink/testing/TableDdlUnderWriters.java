@@ -4,17 +4,12 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -89,17 +84,16 @@ public final class TableDdlUnderWriters {
         default void finish(String run) throws Exception {}
     }
 
-    private record Column(String name, String type) {}
 
     /** A table under the name: its number (its keys start at number * KEYS_PER_GENERATION) and columns past id, n. */
-    private record Generation(int number, List<Column> columns) {
+    private record Generation(int number, List<DdlColumn> columns) {
         long keys() {
             return number * TableGenerations.KEYS_PER_GENERATION;
         }
 
         List<String> names() {
             List<String> names = new ArrayList<>(List.of("id", "n"));
-            columns.forEach(c -> names.add(c.name));
+            columns.forEach(c -> names.add(c.name()));
             return names;
         }
     }
@@ -269,13 +263,13 @@ public final class TableDdlUnderWriters {
     private Generation drawGeneration() {
         Generation now = generation;
         int number = now.number + 1;
-        List<Column> columns = random.nextBoolean() ? now.columns
-                : List.of(new Column("x" + number, "BIGINT"), new Column("y" + number, "VARCHAR(40)"));
+        List<DdlColumn> columns = random.nextBoolean() ? now.columns
+                : List.of(new DdlColumn("x" + number, "BIGINT"), new DdlColumn("y" + number, "VARCHAR(40)"));
         return new Generation(number, columns);
     }
 
     private void createTable(int count) throws SQLException {
-        Generation first = new Generation(0, List.of(new Column("c0", "INT"), new Column("c1", "VARCHAR(20)")));
+        Generation first = new Generation(0, List.of(new DdlColumn("c0", "INT"), new DdlColumn("c1", "VARCHAR(20)")));
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
             for (int g = 0; g < REPLACEMENTS; g++) {
                 s.execute("DROP TABLE IF EXISTS " + TABLE + "_old" + g); // renamed away by an earlier run
@@ -291,7 +285,7 @@ public final class TableDdlUnderWriters {
     private String create(Generation g, boolean orReplace) {
         StringBuilder sql = new StringBuilder(orReplace ? "CREATE OR REPLACE TABLE " : "CREATE TABLE ").append(TABLE)
                 .append(" (id BIGINT PRIMARY KEY, n INT NOT NULL");
-        g.columns.forEach(c -> sql.append(", ").append(c.name).append(' ').append(c.type));
+        g.columns.forEach(c -> sql.append(", ").append(c.name()).append(' ').append(c.type()));
         return sql.append(')').toString();
     }
 
@@ -301,7 +295,7 @@ public final class TableDdlUnderWriters {
         Random r = new Random(seed + g.number);
         for (int i = from; i <= to; i++) {
             sql.append(i == from ? "" : ", ").append('(').append(g.keys() + i).append(", 0");
-            g.columns.forEach(c -> sql.append(", ").append(value(r, c)));
+            g.columns.forEach(c -> sql.append(", ").append(c.value(r)));
             sql.append(')');
         }
         return sql.toString();
@@ -352,9 +346,9 @@ public final class TableDdlUnderWriters {
             case 1: {
                 StringBuilder names = new StringBuilder("id, n");
                 StringBuilder values = new StringBuilder(id + ", 0");
-                for (Column c : g.columns) {
-                    names.append(", ").append(c.name);
-                    values.append(", ").append(value(r, c));
+                for (DdlColumn c : g.columns) {
+                    names.append(", ").append(c.name());
+                    values.append(", ").append(c.value(r));
                 }
                 return "INSERT INTO " + TABLE + " (" + names + ") VALUES (" + values + ")";
             }
@@ -364,29 +358,13 @@ public final class TableDdlUnderWriters {
                 return "DELETE FROM " + TABLE + " WHERE id = " + id;
             default: {
                 StringBuilder set = new StringBuilder("n = n + 1");
-                for (Column c : g.columns) {
+                for (DdlColumn c : g.columns) {
                     if (r.nextInt(3) > 0) {
-                        set.append(", ").append(c.name).append(" = ").append(value(r, c));
+                        set.append(", ").append(c.name()).append(" = ").append(c.value(r));
                     }
                 }
                 return "UPDATE " + TABLE + " SET " + set + " WHERE id = " + id;
             }
-        }
-    }
-
-    private static String value(Random r, Column c) {
-        if (r.nextInt(8) == 0) {
-            return "NULL";
-        }
-        switch (c.type) {
-            case "INT":
-                return Integer.toString(r.nextInt(2_000_000) - 1_000_000);
-            case "BIGINT":
-                return Long.toString(3_000_000_000L + r.nextInt(1_000_000_000));
-            case "VARCHAR(20)":
-                return "'v" + r.nextInt(1_000_000) + "'";
-            default:
-                return "'w" + Long.toHexString(r.nextLong()) + Long.toHexString(r.nextLong()) + "'";
         }
     }
 
@@ -397,18 +375,7 @@ public final class TableDdlUnderWriters {
                 return read(own);
             }
         }
-        Map<String, Map<String, String>> read = new HashMap<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + TABLE)) {
-            ResultSetMetaData meta = rs.getMetaData();
-            while (rs.next()) {
-                Map<String, String> row = new LinkedHashMap<>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    row.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), rs.getString(i));
-                }
-                read.put(row.get("id"), row);
-            }
-        }
-        return read;
+        return DdlColumn.rows(c, TABLE);
     }
 
     private String context(String what, TableGenerations changelog) {
