@@ -58,9 +58,9 @@ final class BenchmarkDatabase {
     }
 
     /**
-     * Drops {@code slot} once its run is over. A {@code sql-peek} run's last call goes on decoding on the server
-     * after the run's JVM is gone, holding the slot until it next writes to the closed connection: that backend
-     * is ended first.
+     * Drops {@code slot} once its run is over. A {@code sql-peek} run's last call can go on decoding on the server
+     * after the run's JVM is gone, holding the slot (the drop then failed with "replication slot is active"):
+     * the backend that holds it is ended first.
      */
     void dropSlot(String slot) {
         String ofSlot = " FROM pg_replication_slots WHERE slot_name = '" + slot + "'";
