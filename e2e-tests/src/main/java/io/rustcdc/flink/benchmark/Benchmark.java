@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
  * side and the limits only, while working on speed), {@code --key bigint|text|composite} (the
  * snapshotted table's primary key, {@link BenchKey}), {@code --phases snapshot} (the snapshots only,
- * no drain or latency). The peers' classpaths come from {@code
+ * no drain or latency), {@code --wal-transport sql-peek} (PostgreSQL only: our side reads the slot with
+ * {@code wal.transport} = {@code sql-peek} in the drain and latency runs instead of a replication stream; the
+ * peer, which has no such transport, streams as before). The peers' classpaths come from {@code
  * -Dbenchmark.peer.classpath} and {@code -Dbenchmark.peer-mysql.classpath}.
  */
 public final class Benchmark {
@@ -41,6 +43,8 @@ public final class Benchmark {
     private final String heap;
     private final BenchKey key;
     private final boolean snapshotOnly;
+    /** Our side's {@code wal.transport} in the stream phases (PostgreSQL): {@code streaming} or {@code sql-peek}. */
+    private final String walTransport;
     private final PrintStream print;
     private final Map<String, Figure> figures = new LinkedHashMap<>();
     private final Map<String, List<String>> hotFrames = new LinkedHashMap<>();
@@ -58,6 +62,7 @@ public final class Benchmark {
         this.heap = options.getOrDefault("heap", "2g");
         this.key = BenchKey.of(options.getOrDefault("key", "bigint"));
         this.snapshotOnly = "snapshot".equals(options.getOrDefault("phases", "all"));
+        this.walTransport = walTransport(options);
         this.print = print;
     }
 
@@ -91,6 +96,24 @@ public final class Benchmark {
             }
             return report(out, target, commandArgs);
         }
+    }
+
+    private static String walTransport(Map<String, String> options) {
+        String transport = options.getOrDefault("wal-transport", "streaming");
+        if (!"streaming".equals(transport) && !"sql-peek".equals(transport)) {
+            throw new IllegalArgumentException("--wal-transport " + transport + ": expected streaming or sql-peek");
+        }
+        if ("sql-peek".equals(transport) && !"postgres".equals(options.getOrDefault("database", "postgres"))) {
+            throw new IllegalArgumentException("--wal-transport sql-peek reads a PostgreSQL slot: use it with "
+                    + "--database postgres (the default), not --database " + options.get("database"));
+        }
+        return transport;
+    }
+
+    /** Our side's arguments for its stream runs: the slot's transport, when it is not the default. */
+    private List<String> streamArgs(String side) {
+        return SideRunner.OURS.equals(side) && !"streaming".equals(walTransport)
+                ? List.of("--wal-transport", walTransport) : List.of();
     }
 
     static BenchmarkTarget target(String database) {
@@ -142,6 +165,7 @@ public final class Benchmark {
                 List<String> args = new ArrayList<>(starts.get(name));
                 args.addAll(List.of("--phase", "drain", "--parallelism", "1", "--events", String.valueOf(changes),
                         "--chunk-size", String.valueOf(chunkSize)));
+                args.addAll(streamArgs(side));
                 String result = run(runner, side, name, args, withMemory(speed, "stream drain"));
                 target.release(name);
                 if (result != null) {
@@ -169,6 +193,7 @@ public final class Benchmark {
                 List<String> args = new ArrayList<>(target.streamFromNow("lat", name));
                 args.addAll(List.of("--phase", "latency", "--parallelism", "1", "--rate", rate, "--seconds", seconds,
                         "--first-id", String.valueOf(firstId), "--chunk-size", String.valueOf(chunkSize)));
+                args.addAll(streamArgs(side));
                 String result = run(runner, side, name, args, List.of(p50, p99, max));
                 target.release(name);
                 if (result == null) {
@@ -262,7 +287,10 @@ public final class Benchmark {
         StringBuilder md = new StringBuilder();
         md.append("Machine: ").append(machine).append("; ").append(target.server())
                 .append(" (embedded, on the same machine).\n");
-        md.append("Ours: rustcdc on Flink 2.3.0. ").append(target.peerAndLimits()).append("\n");
+        md.append("Ours: rustcdc on Flink 2.3.0")
+                .append("streaming".equals(walTransport) ? "" : ", reading the slot with wal.transport = "
+                        + walTransport + " in the drain and latency runs (the peer streams)")
+                .append(". ").append(target.peerAndLimits()).append("\n");
         md.append("Data: ").append(rows).append(" rows snapshotted, a backlog of ").append(changes)
                 .append(snapshotOnly ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)
                 .append("; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)

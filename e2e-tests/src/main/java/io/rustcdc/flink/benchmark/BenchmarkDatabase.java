@@ -4,6 +4,8 @@ import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The benchmark's tables, all of one realistic shape (bigint key, integer, numeric(12,4), text of
@@ -55,8 +57,22 @@ final class BenchmarkDatabase {
         db.execute("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
     }
 
+    /**
+     * Drops {@code slot} once its run is over. A {@code sql-peek} run's last call can go on decoding on the server
+     * after the run's JVM is gone, holding the slot (the drop then failed with "replication slot is active"):
+     * the backend that holds it is ended first.
+     */
     void dropSlot(String slot) {
-        db.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+        String ofSlot = " FROM pg_replication_slots WHERE slot_name = '" + slot + "'";
+        db.execute("SELECT pg_terminate_backend(active_pid)" + ofSlot + " AND active_pid IS NOT NULL");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!"0".equals(db.queryValue("SELECT count(*)" + ofSlot + " AND active"))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Slot " + slot + " is still active 60 s after its run ended");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        db.execute("SELECT pg_drop_replication_slot(slot_name)" + ofSlot);
     }
 
     /**

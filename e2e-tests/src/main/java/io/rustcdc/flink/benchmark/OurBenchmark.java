@@ -10,6 +10,7 @@ import io.rustcdc.flink.mysql.MySqlSourceConfig;
 import io.rustcdc.flink.mysql.ServerFlavor;
 import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
+import io.rustcdc.flink.postgres.WalTransport;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.StartupMode;
@@ -76,6 +77,8 @@ public final class OurBenchmark {
                 .slotName(args.get("slot"))
                 .publicationName(args.get("publication"))
                 .tlsMode(TlsMode.DISABLE)
+                .walTransport(args.has("wal-transport") ? WalTransport.parse(args.get("wal-transport"))
+                        : WalTransport.STREAMING)
                 .build());
     }
 
