@@ -11,6 +11,7 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ColumnDdlUnderWriters;
+import io.rustcdc.flink.testing.DdlServer;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.ReadGate;
 import io.rustcdc.flink.testing.SourceJob;
@@ -116,32 +117,8 @@ class MySqlSourceITCase {
     void columnDdlUnderWritersDuringTheSnapshotAndTheStreamKeepsTheChangelogExact(MySqlDatabase db) throws Exception {
         MySqlFeatures.assumeSnapshot(db.server());
         try {
-            ColumnDdlUnderWriters.run(new ColumnDdlUnderWriters.Target() {
-                @Override
-                public String server() {
-                    return db.queryValue("SELECT VERSION()");
-                }
-
-                @Override
-                public Connection connect() throws SQLException {
-                    return db.admin();
-                }
-
-                @Override
-                public String retype(String table, String column, String type) {
-                    return "ALTER TABLE " + table + " MODIFY " + column + " " + type;
-                }
-
-                @Override
-                public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
-                    return CdcSource.builder()
-                            .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
-                            .includeTables(db.name() + "." + table)
-                            .chunkSize(chunkSize)
-                            .deserializer(new ReadGate())
-                            .build();
-                }
-            });
+            ColumnDdlUnderWriters.run(ddlServer(db),
+                    (table, column, type) -> "ALTER TABLE " + table + " MODIFY " + column + " " + type);
         } finally {
             ReadGate.reset();
         }
@@ -159,52 +136,40 @@ class MySqlSourceITCase {
         MySqlFeatures.assumeSnapshot(db.server());
         boolean mariaDb = db.server().isMariaDb();
         try {
-            TableDdlUnderWriters.run(new TableDdlUnderWriters.Target() {
-                @Override
-                public String server() {
-                    return db.queryValue("SELECT VERSION()");
-                }
-
-                @Override
-                public Connection connect() throws SQLException {
-                    return db.admin();
-                }
-
-                @Override
-                public boolean transactionalDdl() {
-                    return false;
-                }
-
-                @Override
-                public List<TableDdlUnderWriters.Kind> kinds() {
-                    return mariaDb ? List.of(TableDdlUnderWriters.Kind.values())
-                            : List.of(TableDdlUnderWriters.Kind.RENAME_AND_CREATE, TableDdlUnderWriters.Kind.DROP_AND_CREATE);
-                }
-
-                @Override
-                public String rename(String from, String to) {
-                    return "RENAME TABLE " + from + " TO " + to;
-                }
-
-                @Override
-                public List<String> classes(TableDdlUnderWriters.Kind kind) {
-                    return kind == TableDdlUnderWriters.Kind.CREATE_OR_REPLACE ? List.of("table_replaced")
-                            : List.of("table_dropped", "table_created");
-                }
-
-                @Override
-                public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
-                    return CdcSource.builder()
-                            .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
-                            .includeTables(db.name() + "." + table)
-                            .chunkSize(chunkSize)
-                            .deserializer(new ReadGate())
-                            .build();
-                }
-            });
+            TableDdlUnderWriters.run(ddlServer(db), new TableDdlUnderWriters.Replacements(false,
+                    mariaDb ? List.of(TableDdlUnderWriters.Kind.values())
+                            : List.of(TableDdlUnderWriters.Kind.RENAME_AND_CREATE, TableDdlUnderWriters.Kind.DROP_AND_CREATE),
+                    (from, to) -> "RENAME TABLE " + from + " TO " + to,
+                    kind -> kind == TableDdlUnderWriters.Kind.CREATE_OR_REPLACE ? List.of("table_replaced")
+                            : List.of("table_dropped", "table_created")));
         } finally {
             ReadGate.reset();
         }
+    }
+
+    /** The server for the DDL-under-writers tests. */
+    private static DdlServer ddlServer(MySqlDatabase db) {
+        return new DdlServer() {
+            @Override
+            public String name() {
+                return db.queryValue("SELECT VERSION()");
+            }
+
+            @Override
+            public Connection connect() throws SQLException {
+                return db.admin();
+            }
+
+            @Override
+            public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
+                return CdcSource.builder()
+                        .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                        .includeTables(db.name() + "." + table)
+                        .chunkSize(chunkSize)
+                        .deserializer(new ReadGate())
+                        .build();
+            }
+        };
     }
 
     static Map<String, String> t1(MySqlDatabase db) throws Exception {

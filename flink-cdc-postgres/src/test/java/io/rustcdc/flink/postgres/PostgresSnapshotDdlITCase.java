@@ -13,6 +13,7 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.testing.ColumnDdlUnderWriters;
+import io.rustcdc.flink.testing.DdlServer;
 import io.rustcdc.flink.testing.GatedJson;
 import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.ReadGate;
@@ -183,46 +184,8 @@ class PostgresSnapshotDdlITCase {
      */
     @Test
     void columnDdlUnderWritersDuringTheSnapshotAndTheStreamKeepsTheChangelogExact(PostgresDatabase db) throws Exception {
-        ColumnDdlUnderWriters.run(new ColumnDdlUnderWriters.Target() {
-            @Override
-            public String server() {
-                return "PostgreSQL " + db.queryValue("SHOW server_version");
-            }
-
-            @Override
-            public Connection connect() throws SQLException {
-                return db.admin();
-            }
-
-            @Override
-            public void prepare(Statement s, String table) throws SQLException {
-                s.execute("ALTER TABLE " + table + " OWNER TO " + db.replicationUser());
-            }
-
-            @Override
-            public String retype(String table, String column, String type) {
-                return "ALTER TABLE " + table + " ALTER COLUMN " + column + " TYPE " + type;
-            }
-
-            @Override
-            public CdcSource<String, ?, ?> source(String table, int chunkSize, String run) {
-                return CdcSource.builder()
-                        .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, run)))
-                        .includeTables("public." + table)
-                        .chunkSize(chunkSize)
-                        .deserializer(new ReadGate())
-                        .build();
-            }
-
-            @Override
-            public void finish(String run) throws Exception {
-                Poll.until("the run's slot dropped", Duration.ofSeconds(30), () -> {
-                    db.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
-                            + run + "'", "DROP PUBLICATION IF EXISTS " + run);
-                    return true;
-                });
-            }
-        });
+        ColumnDdlUnderWriters.run(ddlServer(db),
+                (table, column, type) -> "ALTER TABLE " + table + " ALTER COLUMN " + column + " TYPE " + type);
     }
 
     /**
@@ -235,9 +198,16 @@ class PostgresSnapshotDdlITCase {
      */
     @Test
     void tableReplacedUnderWritersDuringTheStreamAndTheSnapshot(PostgresDatabase db) throws Exception {
-        TableDdlUnderWriters.run(new TableDdlUnderWriters.Target() {
+        TableDdlUnderWriters.run(ddlServer(db), new TableDdlUnderWriters.Replacements(true,
+                List.of(TableDdlUnderWriters.Kind.RENAME_AND_CREATE, TableDdlUnderWriters.Kind.DROP_AND_CREATE),
+                (from, to) -> "ALTER TABLE " + from + " RENAME TO " + to, kind -> List.of("table_replaced")));
+    }
+
+    /** The server for the DDL-under-writers tests: each job with a slot and a publication for all tables of its own. */
+    private static DdlServer ddlServer(PostgresDatabase db) {
+        return new DdlServer() {
             @Override
-            public String server() {
+            public String name() {
                 return "PostgreSQL " + db.queryValue("SHOW server_version");
             }
 
@@ -249,26 +219,6 @@ class PostgresSnapshotDdlITCase {
             @Override
             public void prepare(Statement s, String table) throws SQLException {
                 s.execute("ALTER TABLE " + table + " OWNER TO " + db.replicationUser());
-            }
-
-            @Override
-            public boolean transactionalDdl() {
-                return true;
-            }
-
-            @Override
-            public List<TableDdlUnderWriters.Kind> kinds() {
-                return List.of(TableDdlUnderWriters.Kind.RENAME_AND_CREATE, TableDdlUnderWriters.Kind.DROP_AND_CREATE);
-            }
-
-            @Override
-            public String rename(String from, String to) {
-                return "ALTER TABLE " + from + " RENAME TO " + to;
-            }
-
-            @Override
-            public List<String> classes(TableDdlUnderWriters.Kind kind) {
-                return List.of("table_replaced");
             }
 
             @Override
@@ -290,7 +240,7 @@ class PostgresSnapshotDdlITCase {
                     return true;
                 });
             }
-        });
+        };
     }
 
     /** Drops {@code table} and creates it again with {@code create}, with rows 1 to 6 whose b is -1, in one transaction. */

@@ -1,7 +1,5 @@
 package io.rustcdc.flink.testing;
 
-import io.rustcdc.flink.source.CdcSource;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -37,40 +35,24 @@ public final class ColumnDdlUnderWriters {
     public static final String TABLE = "ddl_t";
     private static final Duration CONVERGENCE = Duration.ofSeconds(90);
 
-    /** What a connector gives the test. */
-    public interface Target {
-        /** The server's name in messages. */
-        String server();
-
-        /** A new connection to the test database that may create, change and drop tables. */
-        Connection connect() throws SQLException;
-
-        /** Makes the table just created capturable (PostgreSQL: the source role's ownership). */
-        default void prepare(Statement s, String table) throws SQLException {}
-
-        /** The statement that changes {@code column}'s type to {@code type}, keeping it nullable. */
-        String retype(String table, String column, String type);
-
-        /**
-         * A source over {@code table} with {@code chunkSize}, {@link ReadGate} as its deserializer; {@code run}
-         * is unique per run, for names a source must not share with another run (a replication slot).
-         */
-        CdcSource<String, ?, ?> source(String table, int chunkSize, String run);
-
-        /** Drops what the run's source left on the server (a replication slot); called after its job ended. */
-        default void finish(String run) throws Exception {}
+    /** The statement that changes a column's type, keeping it nullable. */
+    @FunctionalInterface
+    public interface Retype {
+        String statement(String table, String column, String type);
     }
 
 
-    private final Target target;
+    private final DdlServer target;
+    private final Retype retype;
     private final long seed;
     private final Random random;
     private volatile List<DdlColumn> columns = List.of(new DdlColumn("c0", "INT"), new DdlColumn("c1", "VARCHAR(20)"));
     private int nextName = 2;
     private final List<String> applied = new CopyOnWriteArrayList<>(); // added to by a DDL thread
 
-    private ColumnDdlUnderWriters(Target target, long seed) {
+    private ColumnDdlUnderWriters(DdlServer target, Retype retype, long seed) {
         this.target = target;
+        this.retype = retype;
         this.seed = seed;
         this.random = new Random(seed);
     }
@@ -79,24 +61,14 @@ public final class ColumnDdlUnderWriters {
      * One run with the seed of {@link #SEED_PROPERTY} (or several: {@code N,M}), else {@link #RUNS_PROPERTY}
      * runs (default 1), each with a new seed.
      */
-    public static void run(Target target) throws Exception {
-        String fixed = System.getProperty(SEED_PROPERTY, "");
-        long[] seeds;
-        if (!fixed.isBlank()) {
-            seeds = Arrays.stream(fixed.split(",")).mapToLong(t -> Long.parseLong(t.trim())).toArray();
-        } else {
-            SecureRandom random = new SecureRandom();
-            seeds = new long[Integer.getInteger(RUNS_PROPERTY, 1)];
-            for (int i = 0; i < seeds.length; i++) {
-                seeds[i] = random.nextLong() >>> 16; // short enough to type
-            }
-        }
-        System.out.println("Column DDL under writers on " + target.server() + ": seeds " + Arrays.toString(seeds)
+    public static void run(DdlServer target, Retype retype) throws Exception {
+        long[] seeds = Seeds.of(SEED_PROPERTY, RUNS_PROPERTY, 1);
+        System.out.println("Column DDL under writers on " + target.name() + ": seeds " + Arrays.toString(seeds)
                 + " (replay one with -D" + SEED_PROPERTY + "=<seed>)");
         for (long seed : seeds) {
             String run = "ddl" + Long.toHexString(seed);
             try {
-                new ColumnDdlUnderWriters(target, seed).runOne(run);
+                new ColumnDdlUnderWriters(target, retype, seed).runOne(run);
             } finally {
                 target.finish(run);
             }
@@ -104,7 +76,7 @@ public final class ColumnDdlUnderWriters {
     }
 
     private void runOne(String run) throws Exception {
-        System.out.println("Column DDL under writers on " + target.server() + ", seed " + seed + ":");
+        System.out.println("Column DDL under writers on " + target.name() + ", seed " + seed + ":");
         int rows = 200 + random.nextInt(200);
         int chunkSize = 8 + random.nextInt(25);
         int snapshotDdl = 1 + random.nextInt(3);
@@ -180,7 +152,7 @@ public final class ColumnDdlUnderWriters {
     }
 
     private String context(String what, ShapedChangelog changelog) {
-        return "Column DDL under writers on " + target.server() + " failed: " + what + "\n  " + changelog.violationCount()
+        return "Column DDL under writers on " + target.name() + " failed: " + what + "\n  " + changelog.violationCount()
                 + " violations, first ones:\n    " + String.join("\n    ", changelog.violations()) + "\n  events "
                 + changelog.ops() + ", changes " + changelog.changes() + "\n  DDL: " + String.join("; ", applied)
                 + "\n  replay it with -D" + SEED_PROPERTY + "=" + seed;
@@ -216,7 +188,7 @@ public final class ColumnDdlUnderWriters {
             DdlColumn c = widenable.get(random.nextInt(widenable.size()));
             String type = c.type().equals("INT") ? "BIGINT" : "VARCHAR(40)";
             now.set(now.indexOf(c), new DdlColumn(c.name(), type));
-            statement = target.retype(TABLE, c.name(), type);
+            statement = retype.statement(TABLE, c.name(), type);
         } else if (kind == 4 && !now.isEmpty()) {
             int i = random.nextInt(now.size());
             DdlColumn c = now.get(i);

@@ -46,13 +46,17 @@ public final class JsonChangelog {
         }
     }
 
-    public void apply(String json) {
-        JsonNode e;
+    /** One event of the source's native JSON, parsed. */
+    public static JsonNode parse(String json) {
         try {
-            e = MAPPER.readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-            throw new UncheckedIOException(ex);
+            return MAPPER.readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
         }
+    }
+
+    public void apply(String json) {
+        JsonNode e = parse(json);
         String table = e.get("table").asText();
         String op = e.get("op").asText();
         ops.merge(op, 1, Integer::sum);

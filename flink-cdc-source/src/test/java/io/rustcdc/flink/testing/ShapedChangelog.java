@@ -1,8 +1,6 @@
 package io.rustcdc.flink.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -46,7 +44,6 @@ public final class ShapedChangelog {
             return "<unknown>";
         }
     };
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int KEPT_VIOLATIONS = 20;
 
     private final String table;
@@ -72,12 +69,7 @@ public final class ShapedChangelog {
     }
 
     public void apply(String json) {
-        JsonNode e;
-        try {
-            e = MAPPER.readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        JsonNode e = JsonChangelog.parse(json);
         String op = e.get("op").asText();
         // a schema change is published under the name <table>__ddl_events (JsonRenderer)
         if (!e.path("table").asText().equals(op.equals("schema_change") ? table + "__ddl_events" : table)) {

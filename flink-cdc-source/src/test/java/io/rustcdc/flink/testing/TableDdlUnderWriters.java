@@ -1,8 +1,6 @@
 package io.rustcdc.flink.testing;
 
 import io.rustcdc.flink.source.CdcException;
-import io.rustcdc.flink.source.CdcSource;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,7 +13,9 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A captured table replaced under its name while writers change its rows: renamed away and created
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * failure, {@code STATE} naming the table (docs/schema-changes.md, "During the snapshot").
  *
  * <p>The table is {@code ren_t (id INT PRIMARY KEY, n INT NOT NULL, ...)}. The writers ({@link
- * PausableWriters}) are paused for each replacement, so the old table's rows read just before it (on
+ * ConcurrentWriters}) are paused for each replacement, so the old table's rows read just before it (on
  * PostgreSQL in its transaction) are its rows at the DDL. Each run draws everything from a seed printed
  * before it starts and named in any failure; {@code -Drustcdc.tableddl.seed=N} replays one, {@code
  * -Drustcdc.tableddl.runs=N} makes N runs (a soak). Each run is two jobs of a few seconds at parallelism
@@ -38,6 +38,8 @@ public final class TableDdlUnderWriters {
     public static final String RUNS_PROPERTY = "rustcdc.tableddl.runs";
     public static final String TABLE = "ren_t";
     private static final Duration CONVERGENCE = Duration.ofSeconds(60);
+    /** How long the writers may run at most (they are stopped when a case ends). */
+    private static final long WRITERS_AT_MOST = Duration.ofMinutes(10).toMillis();
     /** Replacements during the stream (the snapshot case has one). */
     private static final int REPLACEMENTS = 2;
 
@@ -51,38 +53,18 @@ public final class TableDdlUnderWriters {
         CREATE_OR_REPLACE
     }
 
-    /** What a connector gives the test. */
-    public interface Target {
-        /** The server's name in messages. */
-        String server();
-
-        /** A new connection to the test database that may create, rename and drop tables. */
-        Connection connect() throws SQLException;
-
-        /** Makes the table just created capturable (PostgreSQL: the source role's ownership). */
-        default void prepare(Statement s, String table) throws SQLException {}
-
-        /** Whether DDL is transactional: the replacement, its row read and the new table's first rows in one transaction. */
-        boolean transactionalDdl();
-
-        /** The kinds of replacement the server has. */
-        List<Kind> kinds();
-
-        /** The statement that renames {@code from} to {@code to}. */
-        String rename(String from, String to);
-
-        /**
-         * The classes of the schema change events that end the old table and start the new one, one per
-         * event, in order, as the connector documents them for {@code kind} during the stream.
-         */
-        List<String> classes(Kind kind);
-
-        /** A streaming source over {@code table}, {@link ReadGate} its deserializer; {@code run} is unique per job. */
-        CdcSource<String, ?, ?> source(String table, int chunkSize, String run) throws Exception;
-
-        /** Drops what the job's source left on the server (a replication slot); called after it ended. */
-        default void finish(String run) throws Exception {}
-    }
+    /**
+     * How the server replaces a table.
+     *
+     * @param transactionalDdl whether DDL is transactional: the replacement, its row read and the new
+     *     table's first rows in one transaction
+     * @param kinds the kinds of replacement the server has
+     * @param rename the statement that renames its first argument to its second
+     * @param classes the classes of the schema change events that end the old table and start the new
+     *     one, one per event, in order, as the connector documents them for a kind during the stream
+     */
+    public record Replacements(boolean transactionalDdl, List<Kind> kinds, BinaryOperator<String> rename,
+            Function<Kind, List<String>> classes) {}
 
 
     /** A table under the name: its number (its keys start at number * KEYS_PER_GENERATION) and columns past id, n. */
@@ -98,36 +80,28 @@ public final class TableDdlUnderWriters {
         }
     }
 
-    private final Target target;
+    private final DdlServer target;
+    private final Replacements replacements;
     private final long seed;
     private final Random random;
     private final List<String> applied = new CopyOnWriteArrayList<>(); // added to by a DDL thread
     private volatile Generation generation;
     private int rows;
 
-    private TableDdlUnderWriters(Target target, long seed) {
+    private TableDdlUnderWriters(DdlServer target, Replacements replacements, long seed) {
         this.target = target;
+        this.replacements = replacements;
         this.seed = seed;
         this.random = new Random(seed);
     }
 
     /** One run per seed of {@link #SEED_PROPERTY} ({@code N,M}), else {@link #RUNS_PROPERTY} runs (default 1). */
-    public static void run(Target target) throws Exception {
-        String fixed = System.getProperty(SEED_PROPERTY, "");
-        long[] seeds;
-        if (!fixed.isBlank()) {
-            seeds = Arrays.stream(fixed.split(",")).mapToLong(t -> Long.parseLong(t.trim())).toArray();
-        } else {
-            SecureRandom random = new SecureRandom();
-            seeds = new long[Integer.getInteger(RUNS_PROPERTY, 1)];
-            for (int i = 0; i < seeds.length; i++) {
-                seeds[i] = random.nextLong() >>> 16;
-            }
-        }
-        System.out.println("Table DDL under writers on " + target.server() + ": seeds " + Arrays.toString(seeds)
+    public static void run(DdlServer target, Replacements replacements) throws Exception {
+        long[] seeds = Seeds.of(SEED_PROPERTY, RUNS_PROPERTY, 1);
+        System.out.println("Table DDL under writers on " + target.name() + ": seeds " + Arrays.toString(seeds)
                 + " (replay one with -D" + SEED_PROPERTY + "=<seed>)");
         for (long seed : seeds) {
-            TableDdlUnderWriters test = new TableDdlUnderWriters(target, seed);
+            TableDdlUnderWriters test = new TableDdlUnderWriters(target, replacements, seed);
             String run = "ren" + Long.toHexString(seed);
             try {
                 test.duringTheStream(run + "s");
@@ -142,9 +116,13 @@ public final class TableDdlUnderWriters {
         }
     }
 
+    private ConcurrentWriters writers() {
+        return new ConcurrentWriters(target::connect, 2, WRITERS_AT_MOST, 8, seed, this::statement);
+    }
+
     private void duringTheStream(String run) throws Exception {
         rows = 50 + random.nextInt(100);
-        System.out.println("Table DDL under writers on " + target.server() + ", seed " + seed + ", during the stream: "
+        System.out.println("Table DDL under writers on " + target.name() + ", seed " + seed + ", during the stream: "
                 + rows + " rows, " + REPLACEMENTS + " replacements");
         createTable(rows);
         applied.clear();
@@ -152,7 +130,7 @@ public final class TableDdlUnderWriters {
         TableGenerations changelog = new TableGenerations(TABLE);
         long started = System.nanoTime();
         try (SourceJob job = new SourceJob(target.source(TABLE, 1024, run), 1);
-                PausableWriters writers = new PausableWriters(target::connect, 2, seed, this::statement)) {
+                ConcurrentWriters writers = writers()) {
             pumpUntil(job, changelog::apply, "the stream's first event", () -> ReadGate.STREAMED.get() > 0, changelog);
             for (int i = 0; i < REPLACEMENTS; i++) {
                 long at = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(800));
@@ -197,13 +175,13 @@ public final class TableDdlUnderWriters {
         applied.clear();
         Kind kind = drawKind();
         Generation next = drawGeneration();
-        System.out.println("Table DDL under writers on " + target.server() + ", seed " + seed + ", during the snapshot: "
+        System.out.println("Table DDL under writers on " + target.name() + ", seed " + seed + ", during the snapshot: "
                 + rows + " rows, chunks of " + chunkSize + ", " + kind + " at read " + hold);
         ReadGate.reset();
         ReadGate.holdAt = hold;
         List<String> received = new ArrayList<>();
         try (SourceJob job = new SourceJob(target.source(TABLE, chunkSize, run), 1);
-                PausableWriters writers = new PausableWriters(target::connect, 2, seed, this::statement)) {
+                ConcurrentWriters writers = writers()) {
             pumpUntil(job, received::add, "the snapshot's read " + hold, () -> ReadGate.READS.get() >= hold, null);
             // a thread of its own: the common pool may have a single thread (2 cores), which something else may hold
             FutureTask<Void> ddl = new FutureTask<>(() -> {
@@ -255,7 +233,7 @@ public final class TableDdlUnderWriters {
     }
 
     private Kind drawKind() {
-        List<Kind> kinds = target.kinds();
+        List<Kind> kinds = replacements.kinds();
         return kinds.get(random.nextInt(kinds.size()));
     }
 
@@ -310,14 +288,14 @@ public final class TableDdlUnderWriters {
         Generation old = generation;
         List<String> statements = new ArrayList<>();
         if (kind == Kind.RENAME_AND_CREATE) {
-            statements.add(target.rename(TABLE, TABLE + "_old" + old.number));
+            statements.add(replacements.rename().apply(TABLE, TABLE + "_old" + old.number));
         } else if (kind == Kind.DROP_AND_CREATE) {
             statements.add("DROP TABLE " + TABLE);
         }
         statements.add(create(next, kind == Kind.CREATE_OR_REPLACE));
         int first = 1 + random.nextInt(10);
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
-            c.setAutoCommit(!target.transactionalDdl());
+            c.setAutoCommit(!replacements.transactionalDdl());
             Map<String, Map<String, String>> oldRows = read(c);
             for (String statement : statements) {
                 s.execute(statement);
@@ -328,7 +306,7 @@ public final class TableDdlUnderWriters {
                 c.commit();
             }
             if (changelog != null) {
-                changelog.expectReplacement(oldRows, target.classes(kind), next.names());
+                changelog.expectReplacement(oldRows, replacements.classes().apply(kind), next.names());
             }
         }
         applied.add(String.join("; ", statements) + " (" + first + " rows)");
@@ -382,7 +360,7 @@ public final class TableDdlUnderWriters {
         String judged = changelog == null ? "" : "\n  " + changelog.violationCount() + " violations, first ones:\n    "
                 + String.join("\n    ", changelog.violations()) + "\n  row events " + changelog.rowOps()
                 + ", schema changes " + changelog.schemaChanges();
-        return "Table DDL under writers on " + target.server() + " failed: " + what + judged + "\n  DDL: "
+        return "Table DDL under writers on " + target.name() + " failed: " + what + judged + "\n  DDL: "
                 + String.join("; ", applied) + "\n  replay it with -D" + SEED_PROPERTY + "=" + seed;
     }
 

@@ -1,8 +1,6 @@
 package io.rustcdc.flink.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +32,6 @@ import java.util.TreeMap;
 public final class TableGenerations {
     /** Keys of generation {@code g} are {@code g * KEYS_PER_GENERATION} and up. */
     public static final long KEYS_PER_GENERATION = 1_000_000;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int KEPT_VIOLATIONS = 20;
 
     private record Replacement(Map<String, Map<String, String>> oldRows, List<String> classes, List<String> columns) {}
@@ -67,12 +64,7 @@ public final class TableGenerations {
     }
 
     public void apply(String json) {
-        JsonNode e;
-        try {
-            e = MAPPER.readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        JsonNode e = JsonChangelog.parse(json);
         String op = e.get("op").asText();
         String name = e.path("table").asText();
         if (op.equals("schema_change") && name.equals(table + "__ddl_events")) {

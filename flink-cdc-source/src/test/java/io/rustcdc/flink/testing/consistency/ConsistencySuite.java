@@ -1,6 +1,6 @@
 package io.rustcdc.flink.testing.consistency;
 
-import java.security.SecureRandom;
+import io.rustcdc.flink.testing.Seeds;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -52,17 +52,7 @@ public final class ConsistencySuite {
      */
     public static void run(MiniCluster cluster, ConsistencyTarget target, int defaultRuns, boolean atLeastOnceSinks)
             throws Exception {
-        String fixed = System.getProperty(SEED_PROPERTY, "");
-        long[] seeds;
-        if (!fixed.isBlank()) {
-            seeds = Arrays.stream(fixed.split(",")).mapToLong(t -> Long.parseLong(t.trim())).toArray();
-        } else {
-            Random random = new SecureRandom();
-            seeds = new long[Integer.getInteger(RUNS_PROPERTY, defaultRuns)];
-            for (int i = 0; i < seeds.length; i++) {
-                seeds[i] = random.nextLong() >>> 16; // short enough to type
-            }
-        }
+        long[] seeds = Seeds.of(SEED_PROPERTY, RUNS_PROPERTY, defaultRuns);
         System.out.println("Consistency suite on " + target.server() + ": seeds " + Arrays.toString(seeds)
                 + " (replay one with -D" + SEED_PROPERTY + "=<seed>)");
         for (long seed : seeds) {

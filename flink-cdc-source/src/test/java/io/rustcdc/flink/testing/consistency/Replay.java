@@ -1,8 +1,7 @@
 package io.rustcdc.flink.testing.consistency;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.UncheckedIOException;
+import io.rustcdc.flink.testing.JsonChangelog;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -25,7 +24,6 @@ import java.util.TreeMap;
  * by key, as an idempotent sink does, and is judged by its final content alone.
  */
 final class Replay {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int KEPT_VIOLATIONS = 20;
 
     private final boolean strict;
@@ -40,12 +38,7 @@ final class Replay {
     }
 
     void apply(String json) {
-        JsonNode e;
-        try {
-            e = MAPPER.readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        JsonNode e = JsonChangelog.parse(json);
         String op = e.get("op").asText();
         ops.merge(op, 1, Integer::sum);
         changesSinceRead = op.equals("read") ? 0 : changesSinceRead + 1;
