@@ -14,10 +14,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import javax.annotation.Nullable;
 
 /**
@@ -163,6 +165,39 @@ final class PgCatalog {
             }
         }
         return attributes;
+    }
+
+    /**
+     * Waits until the committed transaction {@code xid} (the low 32 bits pgoutput sends) is visible to
+     * this connection's next statement: in a snapshot taken now, it is below the snapshot's end and not
+     * running. Its epoch is the snapshot end's, or the one before where the low bits are above the end's
+     * (a transaction decoded as committed was given its id before the end). Fails with {@code CONNECTION}
+     * after {@code timeout}.
+     */
+    void awaitVisible(long xid, Duration timeout) throws SQLException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (PreparedStatement s = connection.prepareStatement("SELECT pg_visible_in_snapshot((((x >> 32) - "
+                + "CASE WHEN ? >= (x & 4294967295) THEN 1 ELSE 0 END) << 32 | ?)::text::xid8, q.s) "
+                + "FROM (SELECT s, pg_snapshot_xmax(s)::text::bigint AS x FROM pg_current_snapshot() s) q")) {
+            s.setLong(1, xid);
+            s.setLong(2, xid);
+            while (true) {
+                try (ResultSet rs = s.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new CdcException(CdcException.Kind.CONNECTION, "Transaction " + xid + ", which the slot sent "
+                            + "as committed, was still not visible to other sessions of database " + database + " after "
+                            + timeout.toSeconds() + " s; the stream reads the catalogue only once it is.");
+                }
+                LockSupport.parkNanos(1_000_000L);
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new SQLException("Interrupted while waiting for transaction " + xid + " to become visible");
+                }
+            }
+        }
     }
 
     long relationId(TableId table) throws SQLException {

@@ -51,6 +51,12 @@ final class PgOutputDecoder {
 
         /** The relation's live columns now, by name; empty when the relation is gone. */
         Map<String, Attribute> attributes(int relationOid) throws SQLException;
+
+        /**
+         * Waits until the committed transaction {@code xid} (pgoutput's 32-bit id) is visible to the
+         * catalogue's next read (and {@link Reselect}'s), so that they see the tables as it left them.
+         */
+        void awaitVisible(long xid) throws SQLException;
     }
 
     /** Reads an update's unchanged TOASTed values from the table ({@code toast.reselect}). */
@@ -89,6 +95,8 @@ final class PgOutputDecoder {
     private boolean inTransaction;
     private Lsn txCommitLsn;
     private long txXid;
+    /** Whether the catalogue has been seen to show the transaction being decoded. */
+    private boolean txVisible;
     private Instant txCommitTime;
     private long txUnits;
     private long txSkip;
@@ -197,6 +205,7 @@ final class PgOutputDecoder {
         inTransaction = true;
         txCommitLsn = commitLsn;
         txXid = xid;
+        txVisible = false;
         txCommitTime = Instant.ofEpochSecond(PG_EPOCH_SECONDS + Math.floorDiv(commitMicros, 1_000_000L),
                 Math.floorMod(commitMicros, 1_000_000L) * 1000);
         txUnits = 0;
@@ -256,6 +265,7 @@ final class PgOutputDecoder {
                 for (int i = 0; i < newKey.length; i++) {
                     newKey[i] = newKey[i] != null ? newKey[i] : oldKey[i];
                 }
+                awaitTransactionVisible();
                 after = reselect.fill(r, after, newKey, position);
             }
             emit(event(Op.UPDATE, r).before(before).after(after).shape(r.shape));
@@ -339,6 +349,7 @@ final class PgOutputDecoder {
         m.get(); // replica identity setting; the key flags below say which columns form it
         int count = m.getShort();
         TableId table = TableId.of(database, schema, name);
+        awaitTransactionVisible();
         // a column the catalogue no longer knows by this name (renamed or dropped since) is not promised NOT NULL
         Map<String, Attribute> attributes = catalog.attributes(oid);
         List<String> primaryKey = catalog.primaryKey(oid);
@@ -396,6 +407,18 @@ final class PgOutputDecoder {
             emitSchemaChange(table, DdlType.CREATE_TABLE, shape, List.of(ShapeChange.tableReplaced(shape,
                     "relation " + Integer.toUnsignedString(formerId) + " was replaced by relation "
                             + Integer.toUnsignedString(oid) + " under the same name: dropped and created again")));
+        }
+    }
+
+    /**
+     * Logical decoding may send a transaction as soon as its commit record is in the WAL, a moment before
+     * other sessions see it (the committing backend leaves the proc array after): a catalogue read in that
+     * moment would describe a table the transaction created as gone, or one it altered as it was before.
+     */
+    private void awaitTransactionVisible() throws SQLException {
+        if (inTransaction && !txVisible) {
+            catalog.awaitVisible(txXid);
+            txVisible = true;
         }
     }
 

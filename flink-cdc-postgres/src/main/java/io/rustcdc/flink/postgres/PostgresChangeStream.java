@@ -127,6 +127,11 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             public java.util.Map<String, PgOutputDecoder.Attribute> attributes(int relationOid) throws SQLException {
                 return catalog.attributes(Integer.toUnsignedLong(relationOid));
             }
+
+            @Override
+            public void awaitVisible(long xid) throws SQLException {
+                catalog.awaitVisible(xid, CATALOG_READ_TIMEOUT);
+            }
         };
     }
 

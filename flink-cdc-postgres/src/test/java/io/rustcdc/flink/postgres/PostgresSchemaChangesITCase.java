@@ -22,6 +22,10 @@ import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.testing.SchemaChangeGates;
 import io.rustcdc.flink.testing.StreamTestSupport;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -139,6 +143,61 @@ class PostgresSchemaChangesITCase {
             SchemaChangeGates.apply(SchemaChangePolicy.FAIL_ON_UNKNOWN, replaced);
             assertThatThrownBy(() -> SchemaChangeGates.apply(SchemaChangePolicy.ADDITIVE_ONLY, replaced))
                     .hasMessageContaining("table_replaced (relation ");
+        }
+    }
+
+    /**
+     * Logical decoding sends a transaction once its commit record is flushed, a moment before other sessions
+     * see it (under load that moment was long enough for the stream's catalogue read to describe an altered
+     * table as it was before, found by {@code TableDdlUnderWriters}). A commit waiting for a synchronous
+     * standby that never comes makes the moment last: the stream waits until the transaction is visible and
+     * then describes the table as the transaction left it (the new column NOT NULL), instead of as the
+     * catalogue showed it before (no such column: nullable) and again, differently, at the next RELATION.
+     */
+    @Test
+    void aTransactionDecodedBeforeOtherSessionsSeeItDescribesTheTableAsItLeftIt(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE vis (id int PRIMARY KEY, a text)", "ALTER TABLE vis OWNER TO " + db.replicationUser());
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("vis")
+                .publicationName("vis").createSlotIfMissing(true).createPublicationIfMissing(true).build());
+        TableId table = TableId.of(db.name(), "public", "vis");
+        PostgresPosition start;
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
+            start = session.prepareStream(List.of(table), false);
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try (ChangeStream<PostgresPosition> stream =
+                connector.openStream(start, TableFilter.of(List.of("public.vis"), List.of()))) {
+            db.execute("INSERT INTO vis VALUES (1, 'x')");
+            assertThat(StreamTestSupport.events(stream, 1).get(0).op()).isEqualTo(Op.INSERT);
+            Future<?> commit;
+            Future<List<ChangeEvent>> read;
+            try {
+                db.execute("ALTER SYSTEM SET synchronous_standby_names = 'rustcdc_no_such_standby'", "SELECT pg_reload_conf()");
+                Thread.sleep(500); // the reload reaches the backends
+                commit = threads.submit(() -> {
+                    db.execute("BEGIN", "ALTER TABLE vis ADD COLUMN b int NOT NULL DEFAULT 7",
+                            "INSERT INTO vis VALUES (2, 'y', 8)", "COMMIT");
+                    return null;
+                });
+                Thread.sleep(1500); // flushed and decoded; the commit waits for the standby
+                assertThat(commit).as("the commit waits for the synchronous standby").isNotDone();
+                read = threads.submit(() -> StreamTestSupport.events(stream, 2));
+                Thread.sleep(1500);
+                assertThat(read).as("the stream described the table before the transaction was visible").isNotDone();
+            } finally {
+                db.execute("ALTER SYSTEM RESET synchronous_standby_names", "SELECT pg_reload_conf()");
+            }
+            commit.get(30, TimeUnit.SECONDS);
+            List<ChangeEvent> events = read.get(30, TimeUnit.SECONDS);
+            assertThat(events).extracting(ChangeEvent::op).containsExactly(Op.SCHEMA_CHANGE, Op.INSERT);
+            assertThat(events.get(0).shapeChanges())
+                    .containsExactly(ShapeChange.columnAdded(RowShape.Column.of("b", "integer", false), 2));
+            assertThat(events.get(1).shape()).isEqualTo(events.get(0).shape());
+            // the next transaction's RELATION (none, or the same) brings no second change
+            db.execute("INSERT INTO vis VALUES (3, 'z', 9)");
+            assertThat(StreamTestSupport.events(stream, 1)).extracting(ChangeEvent::op).containsExactly(Op.INSERT);
+        } finally {
+            threads.shutdownNow();
         }
     }
 
