@@ -147,10 +147,14 @@ class MySqlKeyOrderITCase {
         List<String> statements = new ArrayList<>(List.of("DROP TABLE IF EXISTS uuid_keyed",
                 "DROP TABLE IF EXISTS pair_keyed", "CREATE TABLE uuid_keyed (k UUID PRIMARY KEY, v INT)",
                 "CREATE TABLE pair_keyed (a INT, b UUID, v INT, PRIMARY KEY (a, b))"));
+        List<String> single = new ArrayList<>();
+        List<String> pairs = new ArrayList<>();
         for (int i = 0; i < ROWS; i++) {
-            statements.add("INSERT IGNORE INTO uuid_keyed VALUES (" + uuid(random) + ", " + i + ")");
-            statements.add("INSERT IGNORE INTO pair_keyed VALUES (" + random.nextInt(3) + ", " + uuid(random) + ", " + i + ")");
+            single.add("(" + uuid(random) + ", " + i + ")");
+            pairs.add("(" + random.nextInt(3) + ", " + uuid(random) + ", " + i + ")");
         }
+        statements.add("INSERT IGNORE INTO uuid_keyed VALUES " + String.join(", ", single));
+        statements.add("INSERT IGNORE INTO pair_keyed VALUES " + String.join(", ", pairs));
         db.execute(statements.toArray(new String[0]));
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
