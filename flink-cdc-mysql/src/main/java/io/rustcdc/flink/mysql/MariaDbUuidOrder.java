@@ -13,6 +13,10 @@ import org.apache.flink.annotation.Internal;
  * {@code ORDER BY}, its index and its comparisons with a value ({@code u > '...'}) all use this
  * order, also between a swapped and an unswapped UUID ({@code plugin/type_uuid/sql_type_uuid.h}:
  * {@code memory_to_record}, {@code cmp}). Values are the server's text, 36 characters with hyphens.
+ * Not this order: a table of the older format, which stores every UUID swapped ({@link ChunkEnds}
+ * fails on it when a chunk end shows it), and a UUID written as 16 bytes of version 8 or more and
+ * variant 0, which the server reads back as another UUID (its text is a valid one's, so it cannot be
+ * told apart; docs/mysql.md).
  */
 @Internal
 final class MariaDbUuidOrder {
