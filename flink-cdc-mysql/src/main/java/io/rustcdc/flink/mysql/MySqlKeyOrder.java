@@ -26,9 +26,10 @@ import org.apache.flink.annotation.Internal;
  * {@code utf8mb3_bin}) as if the shorter were padded with spaces ({@code 'a' = 'a '}, {@code 'a\t' <
  * 'a'}), NO PAD ones ({@code utf8mb4_0900_bin}, MariaDB's {@code utf8mb4_nopad_bin}) as they are,
  * VARCHAR only. Text of any other collation is not ordered here (a linguistic collation's order is its
- * own, and other character sets' bytes do not sort as their code points), nor MariaDB's UUID type
- * (the server orders time-based UUIDs by node, clock, then time), which decodes to text. A null sorts
- * first, as in {@code ORDER BY ... ASC} on MySQL.
+ * own, and other character sets' bytes do not sort as their code points). MariaDB's UUID type, which
+ * decodes to text and has no collation, is described with {@link #UUID} in its place and ordered as
+ * the server stores it ({@link MariaDbUuidOrder}: time-based UUIDs by node, clock, then time). A null
+ * sorts first, as in {@code ORDER BY ... ASC} on MySQL.
  */
 @Internal
 public enum MySqlKeyOrder implements KeyOrder {
@@ -39,6 +40,8 @@ public enum MySqlKeyOrder implements KeyOrder {
     /** Binary collations of UTF-8 that compare with NO PAD. */
     private static final Set<String> NO_PAD_BINARY = Set.of("utf8mb4_0900_bin", "utf8mb4_nopad_bin",
             "utf8mb3_nopad_bin", "utf8_nopad_bin");
+    /** What a MariaDB UUID column's description names in place of a collation: its order. */
+    static final String UUID = "uuid";
     private static final String ON_CHAR = " on CHAR";
     private static final String ON_OTHER = " on ";
 
@@ -46,12 +49,15 @@ public enum MySqlKeyOrder implements KeyOrder {
      * The name of the collation of a column, as {@link io.rustcdc.flink.source.spi.TableDescription}
      * carries it: the collation itself for VARCHAR, with " on CHAR" for CHAR (whose trailing spaces
      * the server strips, so only PAD SPACE ones are ordered), with the type for any other text type;
-     * null for a column without a collation.
+     * {@link #UUID} for MariaDB's UUID; null for any other column without a collation.
      *
      * @param baseType the column's type name, lower case ({@code varchar}, {@code char}, {@code enum}, ...)
      */
     @Nullable
     static String collationName(String baseType, @Nullable String collation) {
+        if (baseType.equals(UUID) && collation == null) {
+            return UUID;
+        }
         if (collation == null) {
             return null;
         }
@@ -73,6 +79,9 @@ public enum MySqlKeyOrder implements KeyOrder {
         if (collation == null) {
             return false;
         }
+        if (collation.equals(UUID)) {
+            return true;
+        }
         if (collation.endsWith(ON_CHAR)) {
             return PAD_SPACE_BINARY.contains(collation.substring(0, collation.length() - ON_CHAR.length()));
         }
@@ -92,6 +101,9 @@ public enum MySqlKeyOrder implements KeyOrder {
         }
         String x = (String) a;
         String y = (String) b;
+        if (collation.equals(UUID)) {
+            return MariaDbUuidOrder.compare(x, y);
+        }
         return NO_PAD_BINARY.contains(collation) ? TextOrder.compareCodePoints(x, x.length(), y, y.length())
                 : TextOrder.comparePadded(x, y, ' ');
     }

@@ -135,6 +135,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                 for (int i = 0; i < key.length; i++) {
                     key[i] = SnapshotValues.decode(described.column(keyColumns.get(i)), rs, i + 1);
                 }
+                ChunkEnds.requireAfter(table, keyColumns, after, key);
                 return key;
             }
         } catch (SQLException e) {

@@ -80,8 +80,12 @@ class MariaDbAddressTypesITCase {
             }
         }
         assertThat(description.rowType().type(description.rowType().indexOf("u")).kind()).isEqualTo(ValueKind.TEXT);
-        // text, so a UUID key is never split by byte order, which is not MariaDB's order of UUIDs
-        assertThat(connector.keyOrder().orders(description.rowType().type(description.rowType().indexOf("u")))).isFalse();
+        // text, ordered as the server stores UUIDs (MariaDbUuidOrder), never as text or by the bytes written
+        int u = description.rowType().indexOf("u");
+        assertThat(connector.keyOrder().orders(description.rowType().type(u))).isFalse();
+        assertThat(description.collation(u)).isEqualTo(MySqlKeyOrder.UUID);
+        assertThat(connector.keyOrder().orders(description.rowType().type(u), description.collation(u))).isTrue();
+        assertThat(description.collation(description.rowType().indexOf("i6"))).as("INET6 is not ordered").isNull();
         assertThat(stream).isEqualTo(snapshot);
         assertThat(last.shape()).as("the catalogue agrees with the table map").isEqualTo(description.shape());
         assertThat(snapshot.get(0).get("u")).isEqualTo("123e4567-e89b-12d3-a456-426655440000");

@@ -9,6 +9,8 @@ import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.testing.ChunkedReads;
 import io.rustcdc.flink.testing.KeyOrderOracle;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -22,20 +24,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * MySQL's and MariaDB's key order against the server's: random values (both signednesses and their
- * edges, padded and prefix binaries, nulls, zero dates and invalid dates the server keeps) of every
- * type the connector chunks, decoded by a snapshot read, compared pairwise by {@link MySqlKeyOrder}
- * and by the server's {@code ORDER BY}. Seeded; the seed is printed.
+ * edges, padded and prefix binaries, nulls, zero dates and invalid dates the server keeps, MariaDB's
+ * UUIDs of every version and variant) of every type the connector chunks, decoded by a snapshot read,
+ * compared pairwise by {@link MySqlKeyOrder} and by the server's {@code ORDER BY}; and UUID keys
+ * split into chunks of 3 rows whose bounds the server found, each row read in exactly its chunk.
+ * Seeded; the seed is printed ({@code -Drustcdc.keyorder.seed=N} replays a run).
  */
 @ExtendWith(MySqlExtension.class)
 @Timeout(180)
 class MySqlKeyOrderITCase {
     private static final int ROWS = 120;
+    private static final String OPTION = "scan.incremental.snapshot.chunk.key-column";
+    /** MariaDB's UUID (10.7+), nullable. */
+    private static final Column UUID = new Column("c_uuid", "UUID", MySqlKeyOrderITCase::uuid);
+    /** Nodes and clock sequences that time-based UUIDs share, so that their times decide. */
+    private static final long[] NODES = {0x000000000001L, 0x0242ac110002L, 0xffffffffffffL};
+    private static final int[] CLOCKS = {0x8000, 0x9a3c, 0xbfff};
     /** Zero dates and dates such as 2024-02-30 are kept as written in this mode. */
     private static final String LAX_DATES = "SET SESSION sql_mode = 'ALLOW_INVALID_DATES'";
 
@@ -80,8 +91,12 @@ class MySqlKeyOrderITCase {
     void keyOrderAgreesWithTheServersOrderBy(MySqlDatabase db) throws SQLException {
         long seed = KeyOrderOracle.seed(getClass());
         Random random = new Random(seed);
+        List<Column> columns = new ArrayList<>(COLUMNS);
+        if (db.server().isMariaDb()) {
+            columns.add(UUID);
+        }
         StringBuilder create = new StringBuilder("CREATE TABLE ordered (id INT PRIMARY KEY");
-        for (Column c : COLUMNS) {
+        for (Column c : columns) {
             create.append(", ").append(c.name).append(' ').append(c.type);
         }
         List<String> statements = new ArrayList<>(List.of(LAX_DATES, "SET SESSION time_zone = '+00:00'",
@@ -89,10 +104,10 @@ class MySqlKeyOrderITCase {
         List<String> earlier = new ArrayList<>();
         for (int id = 0; id < ROWS; id++) {
             StringBuilder row = new StringBuilder("INSERT INTO ordered VALUES (" + id);
-            for (int i = 0; i < COLUMNS.size(); i++) {
-                String literal = random.nextInt(12) == 0 ? "NULL" : COLUMNS.get(i).literal.apply(random);
+            for (int i = 0; i < columns.size(); i++) {
+                String literal = random.nextInt(12) == 0 ? "NULL" : columns.get(i).literal.apply(random);
                 if (id > 0 && random.nextInt(8) == 0) {
-                    literal = earlier.get(random.nextInt(id) * COLUMNS.size() + i); // a tie with an earlier row
+                    literal = earlier.get(random.nextInt(id) * columns.size() + i); // a tie with an earlier row
                 }
                 earlier.add(literal);
                 row.append(", ").append(literal);
@@ -109,18 +124,49 @@ class MySqlKeyOrderITCase {
             description = session.describe(table);
             session.readChunk(description, List.of("id"), null, null, e -> {
                 int id = ((Long) e.after().get("id")).intValue();
-                for (Column c : COLUMNS) {
+                for (Column c : columns) {
                     decoded.computeIfAbsent(c.name, k -> new HashMap<>()).put(id, e.after().get(c.name));
                 }
             });
         }
         RowType rowType = description.rowType();
         int pairs = 0;
-        for (Column c : COLUMNS) {
-            pairs += KeyOrderOracle.check(connector.keyOrder(), c.name + " " + c.type,
-                    rowType.type(rowType.indexOf(c.name)), decoded.get(c.name), ranks(db, c.name), seed);
+        for (Column c : columns) {
+            int field = rowType.indexOf(c.name);
+            pairs += KeyOrderOracle.check(connector.keyOrder(), c.name + " " + c.type, rowType.type(field),
+                    description.collation(field), decoded.get(c.name), ranks(db, c.name), seed);
         }
-        assertThat(pairs).isEqualTo(COLUMNS.size() * ROWS * ROWS);
+        assertThat(pairs).isEqualTo(columns.size() * ROWS * ROWS);
+    }
+
+    @Test
+    void uuidKeysSplitIntoChunksOfTheServersRanges(MySqlDatabase db) {
+        Assumptions.assumeTrue(db.server().isMariaDb(), "UUID is MariaDB's");
+        long seed = KeyOrderOracle.seed(getClass());
+        Random random = new Random(seed);
+        List<String> statements = new ArrayList<>(List.of("DROP TABLE IF EXISTS uuid_keyed",
+                "DROP TABLE IF EXISTS pair_keyed", "CREATE TABLE uuid_keyed (k UUID PRIMARY KEY, v INT)",
+                "CREATE TABLE pair_keyed (a INT, b UUID, v INT, PRIMARY KEY (a, b))"));
+        List<String> single = new ArrayList<>();
+        List<String> pairs = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            single.add("(" + uuid(random) + ", " + i + ")");
+            pairs.add("(" + random.nextInt(3) + ", " + uuid(random) + ", " + i + ")");
+        }
+        statements.add("INSERT IGNORE INTO uuid_keyed VALUES " + String.join(", ", single));
+        statements.add("INSERT IGNORE INTO pair_keyed VALUES " + String.join(", ", pairs));
+        db.execute(statements.toArray(new String[0]));
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            for (String name : List.of("uuid_keyed", "pair_keyed")) {
+                TableDescription table = session.describe(TableId.of(db.name(), db.name(), name));
+                ChunkKey key = ChunkKey.of(table, connector.keyOrder(), null, OPTION);
+                assertThat(key.splittable()).as(name + " " + key.collations()).isTrue();
+                int count = Integer.parseInt(db.queryValue("SELECT COUNT(*) FROM " + name));
+                assertThat(ChunkedReads.countInChunks(session, table, key, 3)).as(name + " (seed " + seed + ")")
+                        .isEqualTo(count);
+            }
+        }
     }
 
     /**
@@ -140,6 +186,44 @@ class MySqlKeyOrderITCase {
             }
         }
         return ranks;
+    }
+
+    /**
+     * A UUID literal: half of them time-based (version 1, the variant bit set) from few nodes and
+     * clock sequences, which MariaDB stores swapped; the others of any version byte (0x00, 0x01 to 0x5F
+     * are swapped with the variant bit, 0x60 and up are not) and any variant byte, their time fields
+     * often zero or all ones. Never version 8 or more with a variant byte of 0x01 to 0x80, which the
+     * server refuses as text.
+     */
+    private static String uuid(Random r) {
+        byte[] b = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            b[i] = (byte) new int[] {0x00, 0xff, r.nextInt(256), r.nextInt(256)}[r.nextInt(4)];
+        }
+        for (int i = 10; i < 16; i++) {
+            b[i] = (byte) r.nextInt(256);
+        }
+        if (r.nextBoolean()) {
+            b[6] = (byte) (0x10 | r.nextInt(16));
+            int clock = CLOCKS[r.nextInt(CLOCKS.length)];
+            b[8] = (byte) (clock >> 8);
+            b[9] = (byte) clock;
+            long node = NODES[r.nextInt(NODES.length)];
+            for (int i = 0; i < 6; i++) {
+                b[15 - i] = (byte) (node >> (8 * i));
+            }
+        } else {
+            b[6] = (byte) (r.nextBoolean() ? new int[] {0x00, 0x01, 0x0f, 0x5f, 0x60, 0x7f, 0x80, 0xff}[r.nextInt(8)]
+                    : r.nextInt(16) << 4 | r.nextInt(16));
+            b[8] = (byte) (r.nextBoolean() ? new int[] {0x00, 0x01, 0x7f, 0x80, 0x81, 0xbf, 0xc0, 0xff}[r.nextInt(8)]
+                    : r.nextInt(256));
+            if ((b[6] & 0x80) != 0 && (b[8] & 0xff) >= 0x01 && (b[8] & 0xff) <= 0x80) {
+                b[8] = 0;
+            }
+        }
+        String hex = HexFormat.of().formatHex(b);
+        return "'" + hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
+                + hex.substring(16, 20) + "-" + hex.substring(20) + "'";
     }
 
     private static String pick(Random r, String... options) {

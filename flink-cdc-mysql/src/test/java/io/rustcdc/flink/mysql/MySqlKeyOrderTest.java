@@ -64,6 +64,39 @@ class MySqlKeyOrderTest {
         assertThat(ORDER.compare(text, padSpace, null, "")).as("nulls first").isNegative();
     }
 
+    /** The order MariaDB 11.4 gave these UUIDs (ORDER BY of a UUID primary key and u < v alike). */
+    @Test
+    void mariaDbUuidsSortAsTheServerStoresThem() {
+        ValueType text = ValueType.of(ValueKind.TEXT);
+        String uuid = MySqlKeyOrder.collationName("uuid", null);
+        assertThat(uuid).isEqualTo(MySqlKeyOrder.UUID);
+        assertThat(ORDER.orders(text, uuid)).isTrue();
+        String[] ascending = {
+            "00000000-0000-0000-0000-000000000000",
+            "00000000-0000-0000-8000-000000000001", // version byte 0: as written
+            "00000000-0000-1000-0000-000000000000", // variant 0: as written
+            "00000000-0000-1000-7f00-000000000000",
+            "00000000-0000-6000-8000-000000000000", // version 6: as written
+            "00000000-0000-0100-8000-000000000002", // version byte 0x01 and the variant bit: node first
+            "00000000-0000-1000-8000-000000000002", // same node, clock: by time high
+            "ffffffff-ffff-1000-8000-000000000002",
+            "00000000-0000-1001-8000-000000000002",
+            "00000000-0000-5f00-8000-000000000003",
+            "01000000-0000-0000-0000-000000000000",
+            "10000000-0000-0000-0000-000000000000",
+            "ffffffff-ffff-7fff-bfff-000000000000",
+            "00000000-0000-1000-8000-ffffffffffff", // swapped, node ff..: after every unswapped one below ff
+            "ffffffff-ffff-ffff-ffff-ffffffffffff"};
+        for (int i = 0; i < ascending.length; i++) {
+            for (int j = 0; j < ascending.length; j++) {
+                assertThat(Integer.signum(ORDER.compare(text, uuid, ascending[i], ascending[j])))
+                        .as("%s against %s", ascending[i], ascending[j]).isEqualTo(Integer.compare(i, j));
+            }
+        }
+        assertThat(ORDER.compare(text, uuid, null, ascending[0])).as("nulls first").isNegative();
+        assertThat(ORDER.orders(text, MySqlKeyOrder.collationName("varchar", null))).as("no collation").isFalse();
+    }
+
     @Test
     void textAndUuidsAreNotOrderedHere() {
         assertThat(ORDER.orders(ValueType.of(ValueKind.TEXT))).isFalse();
