@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -229,6 +230,11 @@ public final class FaultProxy implements AutoCloseable {
             downstream.rate = bytesPerSecond;
         }
 
+        /** The bytes forwarded (not held, not dropped) in {@code direction} so far. */
+        public long forwarded(Direction direction) {
+            return (direction == Direction.UPSTREAM ? upstream : downstream).forwarded.get();
+        }
+
         /** Discards what flows in {@code direction} from now on: the other direction still works. */
         public void drop(Direction direction) {
             (direction == Direction.UPSTREAM ? upstream : downstream).dropping = true;
@@ -285,6 +291,7 @@ public final class FaultProxy implements AutoCloseable {
         private boolean stalled;
         volatile int rate;
         volatile boolean dropping;
+        final AtomicLong forwarded = new AtomicLong();
 
         Pump(Link link, Socket from, Socket to, boolean upstream, boolean stalled) {
             super("fault-proxy-" + (upstream ? "up-" : "down-") + from.getPort());
@@ -333,6 +340,7 @@ public final class FaultProxy implements AutoCloseable {
                     }
                     out.write(buffer, 0, n);
                     out.flush();
+                    forwarded.addAndGet(n);
                     int limit = rate;
                     if (limit > 0) {
                         Thread.sleep(Math.max(1, n * 1000L / limit));
