@@ -36,7 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Network faults between the source and MySQL/MariaDB, through a {@link FaultProxy}, under a real
  * restart strategy while writers change the tables: every connection (JDBC and binlog) cut during
  * the snapshot and during the stream, a short stall, a stall longer than {@code binlog.read-timeout}
- * and a half-open binlog connection during the stream. Each ends with an exact changelog. The
+ * and a half-open binlog connection during the stream, and every link slowed through the snapshot
+ * and the stream. Each ends with an exact changelog. The
  * source's own retry is off ({@code connect.max-retries} = 0), so these test Flink's restarts;
  * MySqlConnectionRetryITCase tests the retry.
  */
@@ -53,6 +54,8 @@ class MySqlNetworkFaultITCase {
     private static final int STREAM_ROWS = 2_000;
     /** Rows per table of the tests that only need a stream to fault. */
     private static final int SMALL_ROWS = 300;
+    /** The rate each way of every link in the slow-link test: a few seconds of it. */
+    private static final int SLOW_BYTES_PER_SECOND = 32 * 1024;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
 
     private MySqlDatabase db;
@@ -167,6 +170,33 @@ class MySqlNetworkFaultITCase {
                 proxy.resumeAll();
                 awaitExact(job, writers, changelog, 2, "stream stall");
             }
+        }
+    }
+
+    /**
+     * Every connection (JDBC and binlog) slowed to {@value #SLOW_BYTES_PER_SECOND} bytes/s each way from
+     * before the job starts: the snapshot under writers, then the stream under more writers, go through
+     * it in a few seconds, nothing times out or fails, and the changelog is exact after each.
+     */
+    @Test
+    void slowLinksDuringTheSnapshotAndTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        MySqlWriters.createTables(db, SMALL_ROWS);
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
+            proxy.slowAll(SLOW_BYTES_PER_SECOND);
+            long start = System.nanoTime();
+            try (RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+                JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+                try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 1_500, SMALL_ROWS, 20)) {
+                    awaitExact(job, writers, changelog, 0, "slow links, snapshot");
+                }
+                try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 1_500, SMALL_ROWS, 20)) {
+                    awaitExact(job, writers, changelog, 0, "slow links, stream");
+                }
+                assertThat(changelog.ops()).containsKeys("read", "insert", "update", "delete");
+                assertThat(job.failures()).as("failures").isZero();
+            }
+            System.out.printf("slow links (%d B/s): exact after %d ms%n", SLOW_BYTES_PER_SECOND,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
     }
 
