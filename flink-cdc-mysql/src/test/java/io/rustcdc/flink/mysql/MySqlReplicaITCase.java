@@ -181,7 +181,7 @@ class MySqlReplicaITCase {
         try (FaultProxy proxy = FaultProxy.to(primary.host(), primary.port());
                 RestartingJob job = RestartingJob.startWithoutRestarts(cluster,
                         failoverSource(onPrimary, proxy, StartupMode.position(offset)))) {
-            try (ConcurrentWriters writers = MySqlWriters.start(onPrimary, 2, 1_500, FAILOVER_ROWS)) {
+            try (ConcurrentWriters writers = MySqlWriters.start(onPrimary, 2, 1_000, FAILOVER_ROWS)) {
                 writers.awaitEnd();
             }
             Map<String, Map<String, String>> onThePrimary = rows(onPrimary);
@@ -226,7 +226,7 @@ class MySqlReplicaITCase {
                         failoverSource(onPrimary, proxy, StartupMode.initial()))) {
             Map<String, Map<String, String>> snapshot = rows(onPrimary);
             changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, snapshot), Duration.ofSeconds(60));
-            try (ConcurrentWriters writers = MySqlWriters.start(onPrimary, 2, 1_500, FAILOVER_ROWS)) {
+            try (ConcurrentWriters writers = MySqlWriters.start(onPrimary, 2, 1_000, FAILOVER_ROWS)) {
                 changelog.drainUntil(job.records, () -> changelog.ops().getOrDefault("update", 0) >= 5,
                         Duration.ofSeconds(30));
                 writers.awaitEnd();
@@ -236,7 +236,7 @@ class MySqlReplicaITCase {
             execute(replica, "STOP REPLICA");
             proxy.retarget(replica.host(), replica.port());
             int cut = proxy.cutAll();
-            try (ConcurrentWriters writers = MySqlWriters.start(onReplica, 2, 1_500, FAILOVER_ROWS)) {
+            try (ConcurrentWriters writers = MySqlWriters.start(onReplica, 2, 1_000, FAILOVER_ROWS)) {
                 writers.awaitEnd();
             }
             Map<String, Map<String, String>> expected = rows(onReplica);
