@@ -42,7 +42,8 @@ final class BinlogConnection {
         this.ownsConnection = session == null;
         try {
             if (!byGtids || atPosition) {
-                BinlogRetention.requireFile(connection, from.file(), from.offset());
+                BinlogRetention.requireFile(connection, config.flavor() + " at " + config.hostname() + ":"
+                        + config.port(), from.file(), from.offset());
             }
             if (from.gtidText() != null && from.flavor() == ServerFlavor.MARIADB) {
                 BinlogRetention.requireMariaDbGtids(connection, from.mariaDbGtids());

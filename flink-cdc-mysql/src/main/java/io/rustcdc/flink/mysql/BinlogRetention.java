@@ -21,14 +21,33 @@ final class BinlogRetention {
 
     private BinlogRetention() {}
 
-    /** The binlog file a file/offset position points into is still on the server. */
-    static void requireFile(Connection c, String file, long offset) throws SQLException {
+    /**
+     * The binlog file a file/offset position points into is still on {@code server} (named in the
+     * failure). A file whose name has another stem than every file on the server was written by
+     * another server: the position was read on one server and resumes on another (a failover, a move
+     * behind the same address), where a file and offset mean nothing.
+     */
+    static void requireFile(Connection c, String server, String file, long offset) throws SQLException {
         List<String> files = binlogFiles(c);
-        if (!files.contains(file)) {
-            throw new CdcException(CdcException.Kind.POSITION_LOST, "Binlog file " + file + " (position " + file + ":"
-                    + offset + ") is no longer on the server; the oldest it keeps is "
-                    + (files.isEmpty() ? "none" : files.get(0)) + "." + REMEDY);
+        if (files.contains(file)) {
+            return;
         }
+        String at = " (position " + file + ":" + offset + ")";
+        if (!files.isEmpty() && files.stream().noneMatch(f -> stem(f).equals(stem(file)))) {
+            throw new CdcException(CdcException.Kind.POSITION_LOST, "Binlog file " + file + at + " is not on " + server
+                    + ", whose binlog files are " + stem(files.get(0)) + ".*: the position was read on another server "
+                    + "(a failover to a replica, or another server at this address), and a binlog file and offset "
+                    + "belong to the server that wrote them. Resume by GTIDs (a position taken with GTIDs resumes on "
+                    + "a replica), or restart the source without its state so that the tables are read again.");
+        }
+        throw new CdcException(CdcException.Kind.POSITION_LOST, "Binlog file " + file + at + " is no longer on "
+                + server + "; the oldest it keeps is " + (files.isEmpty() ? "none" : files.get(0)) + "." + REMEDY);
+    }
+
+    /** {@code mariadb-bin} of {@code mariadb-bin.000003}. */
+    private static String stem(String file) {
+        int dot = file.lastIndexOf('.');
+        return dot < 0 ? file : file.substring(0, dot);
     }
 
     /** Oracle MySQL: everything in {@code @@gtid_purged} is in {@code executed}. */

@@ -23,6 +23,11 @@ final class MySqlConnections {
 
     /** The server refused the user name and password (or the host the user may log in from). */
     private static final int ER_ACCESS_DENIED_ERROR = 1045;
+    private static final int ER_CON_COUNT_ERROR = 1040;
+    private static final int ER_TOO_MANY_USER_CONNECTIONS = 1203;
+    private static final String FULL_REMEDY = ". The server has no room for another connection ('max_connections', "
+            + "or the user's 'max_user_connections'): the source retries ('connect.max-retries'); free connections "
+            + "or raise the limit.";
 
     private MySqlConnections() {}
 
@@ -59,9 +64,14 @@ final class MySqlConnections {
             throw new CdcException(kind, "Could not connect to " + config.flavor() + " at "
                     + config.hostname() + ":" + config.port() + " as '" + config.username() + "' (tls.mode "
                     + config.tlsMode() + "): " + message
-                    + remedy(tls, lower, config),
+                    + (isServerFull(e) ? FULL_REMEDY : remedy(tls, lower, config)),
                     password.redact(e));
         }
+    }
+
+    /** ER_CON_COUNT_ERROR (max_connections) or ER_TOO_MANY_USER_CONNECTIONS (the user's max_user_connections). */
+    private static boolean isServerFull(SQLException e) {
+        return e.getErrorCode() == ER_CON_COUNT_ERROR || e.getErrorCode() == ER_TOO_MANY_USER_CONNECTIONS;
     }
 
     /** What to check, for a failed login's message. */

@@ -38,11 +38,11 @@ class BinlogRetentionITCase {
         db.execute("CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)");
         String[] position = masterStatus(db);
         try (Connection c = db.connect()) {
-            assertThatCode(() -> BinlogRetention.requireFile(c, position[0], Long.parseLong(position[1])))
+            assertThatCode(() -> BinlogRetention.requireFile(c, "the server", position[0], Long.parseLong(position[1])))
                     .doesNotThrowAnyException();
             db.execute("FLUSH BINARY LOGS", "INSERT INTO t VALUES (2)", "FLUSH BINARY LOGS");
             String newest = purgeAllButNewest(db);
-            assertThatThrownBy(() -> BinlogRetention.requireFile(c, position[0], Long.parseLong(position[1])))
+            assertThatThrownBy(() -> BinlogRetention.requireFile(c, "the server", position[0], Long.parseLong(position[1])))
                     .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
                             .isEqualTo(CdcException.Kind.POSITION_LOST))
                     .hasMessageContaining("Binlog file " + position[0] + " (position " + position[0] + ":" + position[1]

@@ -17,6 +17,8 @@ import io.rustcdc.flink.testing.TwoTables;
 import io.rustcdc.flink.testing.net.FaultProxy;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
@@ -24,6 +26,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,7 +36,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Network faults between the source and MySQL/MariaDB, through a {@link FaultProxy}, under a real
  * restart strategy while writers change the tables: every connection (JDBC and binlog) cut during
- * the snapshot and during the stream, and a short stall. Each ends with an exact changelog. The
+ * the snapshot and during the stream, a short stall, a stall longer than {@code binlog.read-timeout}
+ * and a half-open binlog connection during the stream, and every link slowed through the snapshot
+ * and the stream. Each ends with an exact changelog. The
  * source's own retry is off ({@code connect.max-retries} = 0), so these test Flink's restarts;
  * MySqlConnectionRetryITCase tests the retry.
  */
@@ -48,6 +53,10 @@ class MySqlNetworkFaultITCase {
     private static final int ROWS = 20_000;
     /** Rows per table where the fault comes during the stream: the snapshot before it is only a start. */
     private static final int STREAM_ROWS = 2_000;
+    /** Rows per table of the tests that only need a stream to fault. */
+    private static final int SMALL_ROWS = 300;
+    /** The rate each way of every link in the slow-link test: a few seconds of it. */
+    private static final int SLOW_BYTES_PER_SECOND = 32 * 1024;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
 
     private MySqlDatabase db;
@@ -130,6 +139,92 @@ class MySqlNetworkFaultITCase {
             proxy.resumeAll();
             awaitExact(job, writers, changelog, 1, "snapshot partition");
         }
+    }
+
+    /**
+     * During the stream, first the binlog connection half-open: what the server sends is lost on the
+     * way, the client's side stays open and hears nothing, not even the heartbeats. Then every
+     * connection stalled, as in a partition, for longer than {@code binlog.read-timeout}. Each time
+     * the stream fails within about that timeout (3 s here) instead of waiting, and the job resumes
+     * exactly on new connections (after the stall, once it ends).
+     */
+    @Test
+    void halfOpenBinlogConnectionThenAStallLongerThanTheBinlogReadTimeout(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        MySqlWriters.createTables(db, SMALL_ROWS);
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port());
+                RestartingJob job = RestartingJob.start(cluster, source(proxy, READ_TIMEOUT))) {
+            JsonChangelog changelog = snapshotted(job);
+            FaultProxy.Link binlog;
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 2_500, SMALL_ROWS)) {
+                changelog.drainUntil(job.records, () -> changelog.ops().containsKey("update"), Duration.ofSeconds(30));
+                binlog = busiestDownstream(proxy);
+                binlog.drop(FaultProxy.Direction.DOWNSTREAM);
+                awaitFailureWithin(job, 1, "half-open binlog connection");
+                awaitExact(job, writers, changelog, 1, "half-open binlog connection");
+            }
+            Poll.until("the source to close the half-open connection", Duration.ofSeconds(10), binlog::isClosed);
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 1_500, SMALL_ROWS)) {
+                Thread.sleep(500);
+                proxy.stallAll();
+                awaitFailureWithin(job, job.failures() + 1, "stream stall");
+                proxy.resumeAll();
+                awaitExact(job, writers, changelog, 2, "stream stall");
+            }
+        }
+    }
+
+    /**
+     * Every connection (JDBC and binlog) slowed to {@value #SLOW_BYTES_PER_SECOND} bytes/s each way from
+     * before the job starts: the snapshot under writers, then the stream under more writers, go through
+     * it in a few seconds, nothing times out or fails, and the changelog is exact after each.
+     */
+    @Test
+    void slowLinksDuringTheSnapshotAndTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        // the proxy slows bytes, whichever server sends them (passed on Oracle MySQL too): MariaDB only, to keep
+        // the suite's time
+        Assumptions.assumeTrue(db.server().isMariaDb(), "flavor-independent: run on MariaDB");
+        MySqlWriters.createTables(db, SMALL_ROWS);
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
+            proxy.slowAll(SLOW_BYTES_PER_SECOND);
+            long start = System.nanoTime();
+            try (RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+                JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+                try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 1_500, SMALL_ROWS, 20)) {
+                    awaitExact(job, writers, changelog, 0, "slow links, snapshot");
+                }
+                try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 1_500, SMALL_ROWS, 20)) {
+                    awaitExact(job, writers, changelog, 0, "slow links, stream");
+                }
+                assertThat(changelog.ops()).containsKeys("read", "insert", "update", "delete");
+                assertThat(job.failures()).as("failures").isZero();
+            }
+            System.out.printf("slow links (%d B/s): exact after %d ms%n", SLOW_BYTES_PER_SECOND,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+    }
+
+    /**
+     * The open link whose server sent the most in a second of writes: the binlog connection's (call it
+     * once the stream delivers the writes, so that its link is open).
+     */
+    private static FaultProxy.Link busiestDownstream(FaultProxy proxy) throws InterruptedException {
+        Map<FaultProxy.Link, Long> before = new HashMap<>();
+        proxy.links(o -> true).forEach(l -> before.put(l, l.forwarded(FaultProxy.Direction.DOWNSTREAM)));
+        Thread.sleep(1_000);
+        return before.keySet().stream().filter(l -> !l.isClosed())
+                .max(Comparator.comparingLong(l -> l.forwarded(FaultProxy.Direction.DOWNSTREAM) - before.get(l)))
+                .orElseThrow(() -> new AssertionError("no link open"));
+    }
+
+    /** The job has {@code failures} failures within a few binlog read timeouts; the time is printed. */
+    private static void awaitFailureWithin(RestartingJob job, int failures, String fault) {
+        long start = System.nanoTime();
+        Duration bound = READ_TIMEOUT.multipliedBy(5);
+        Poll.until("the source to fail behind the " + fault + " within " + bound, bound,
+                () -> job.failures() >= failures);
+        System.out.printf("%s: failed after %d ms (binlog.read-timeout %s)%n", fault,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), READ_TIMEOUT);
     }
 
     private CdcSource<String, MySqlPosition, MySqlPosition> source(FaultProxy proxy) {

@@ -9,6 +9,9 @@ import io.rustcdc.flink.mysql.testing.MySqlFeatures;
 import io.rustcdc.flink.mysql.testing.MySqlServer;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.ConnectionRetry;
+import io.rustcdc.flink.source.Secret;
+import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
@@ -19,8 +22,10 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.RestartingJob;
 import io.rustcdc.flink.testing.RestorableJob;
 import io.rustcdc.flink.testing.TwoTables;
+import io.rustcdc.flink.testing.net.FaultProxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -28,11 +33,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,13 +53,21 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A position taken on a primary (MariaDB or Oracle MySQL) resumes on its replica, whose binlog has
  * other file names and offsets: by GTIDs, exactly, and a replica that lacks the position's
- * transactions fails loudly.
+ * transactions fails loudly. A running job whose primary is replaced by the replica behind its
+ * address (a {@link FaultProxy} retargeted) goes on exactly by GTIDs, and fails naming the server
+ * with file/offset positions; the replica is promoted in the last test.
  */
 @Timeout(240)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MySqlReplicaITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    private static final int FAILOVER_ROWS = 300;
+    /** A CDC user created on the primary, so the replica has it too, with the same password. */
+    private static final String FAILOVER_USER = "failover_cdc";
+    private static final String FAILOVER_PASSWORD = UUID.randomUUID().toString();
 
     private static MySqlServer primary;
     private static MySqlServer replica;
@@ -137,6 +158,124 @@ class MySqlReplicaITCase {
         }
         assertThat(changelog.violations()).isEmpty();
         assertThat(changelog.ops()).containsKeys("read", "insert", "update", "delete");
+    }
+
+    /**
+     * A job streaming from a position given as file and offset (no GTIDs), through an address that
+     * is moved from the primary to its replica while the job runs: the changelog is exact up to the
+     * move, then the job fails naming the replica and why (the replica's binlog files are its own),
+     * instead of reading the replica's binlog at the primary's offset.
+     */
+    @Test
+    @Order(1)
+    void aFileOffsetJobWhosePrimaryIsReplacedByItsReplicaFailsNamingTheServer(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        MySqlDatabase onPrimary = primary.createDatabase("by_offset");
+        onPrimary.execute("CREATE TABLE t1 (id INT PRIMARY KEY, v VARCHAR(40), n INT)",
+                "CREATE TABLE t2 (a INT, b INT, v VARCHAR(40), PRIMARY KEY (a, b))");
+        createFailoverUser();
+        replica.catchUpWith(primary);
+        List<String> status = onPrimary.binlogStatus();
+        String offset = status.get(0) + ":" + status.get(1);
+        JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+        try (FaultProxy proxy = FaultProxy.to(primary.host(), primary.port());
+                RestartingJob job = RestartingJob.startWithoutRestarts(cluster,
+                        failoverSource(onPrimary, proxy, StartupMode.position(offset)))) {
+            try (ConcurrentWriters writers = MySqlWriters.start(onPrimary, 2, 1_000, FAILOVER_ROWS)) {
+                writers.awaitEnd();
+            }
+            Map<String, Map<String, String>> onThePrimary = rows(onPrimary);
+            changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, onThePrimary), Duration.ofSeconds(60));
+            replica.catchUpWith(primary);
+
+            proxy.retarget(replica.host(), replica.port());
+            assertThat(proxy.cutAll()).isPositive();
+            CdcException failure = job.awaitFailure(Duration.ofSeconds(60));
+            System.out.println("file/offset failover: " + failure.getMessage());
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.POSITION_LOST);
+            assertThat(failure).hasMessageContaining("Binlog file " + status.get(0))
+                    .hasMessageContaining("is not on " + (primary.isMariaDb() ? "MARIADB" : "MYSQL") + " at "
+                            + proxy.host() + ":" + proxy.port() + ", whose binlog files are replica-bin.*")
+                    .hasMessageContaining("read on another server").hasMessageContaining("Resume by GTIDs");
+            job.records.forEach(changelog::apply);
+        }
+        assertThat(changelog.violations()).isEmpty();
+        assertThat(changelog.ops()).containsKeys("insert", "update", "delete").doesNotContainKey("read");
+    }
+
+    /**
+     * A job reading the primary through an address (a {@link FaultProxy}) is moved mid-stream to the
+     * replica, promoted: replication stopped, the address pointed at it, every connection cut, and the
+     * writers go on on the replica. The source reconnects by GTIDs (its retry, or the restart strategy)
+     * and the changelog is exact across the switch. Last: the replica is a primary afterwards.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void aJobWhosePrimaryIsReplacedByItsPromotedReplicaMidStreamGoesOnExactlyByGtids(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        MySqlFeatures.assumeSnapshot(primary);
+        MySqlDatabase onPrimary = primary.createDatabase("promoted");
+        MySqlWriters.createTables(onPrimary, FAILOVER_ROWS);
+        createFailoverUser();
+        replica.catchUpWith(primary);
+        MySqlDatabase onReplica = replica.database(onPrimary.name());
+        JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+        long start = System.nanoTime();
+        try (FaultProxy proxy = FaultProxy.to(primary.host(), primary.port());
+                RestartingJob job = RestartingJob.start(cluster,
+                        failoverSource(onPrimary, proxy, StartupMode.initial()))) {
+            Map<String, Map<String, String>> snapshot = rows(onPrimary);
+            changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, snapshot), Duration.ofSeconds(60));
+            try (ConcurrentWriters writers = MySqlWriters.start(onPrimary, 2, 1_000, FAILOVER_ROWS)) {
+                changelog.drainUntil(job.records, () -> changelog.ops().getOrDefault("update", 0) >= 5,
+                        Duration.ofSeconds(30));
+                writers.awaitEnd();
+            }
+            // the failover: the replica has what the primary wrote, stops replicating, and takes its address
+            replica.catchUpWith(primary);
+            execute(replica, "STOP REPLICA");
+            proxy.retarget(replica.host(), replica.port());
+            int cut = proxy.cutAll();
+            try (ConcurrentWriters writers = MySqlWriters.start(onReplica, 2, 1_000, FAILOVER_ROWS)) {
+                writers.awaitEnd();
+            }
+            Map<String, Map<String, String>> expected = rows(onReplica);
+            changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, expected), Duration.ofSeconds(60));
+            assertThat(changelog.violations()).isEmpty();
+            assertThat(cut).as("links cut at the failover").isPositive();
+            assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(rows(onPrimary)).as("the writers after the failover wrote to the replica only")
+                    .isNotEqualTo(expected);
+            System.out.printf("promoted replica: exact in %d ms, %d failures restarted; ops %s%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), job.failures(), changelog.ops());
+        }
+    }
+
+    /** A source reading {@code db}'s t1 and t2 through {@code proxy} as {@link #FAILOVER_USER}. */
+    private static CdcSource<String, MySqlPosition, MySqlPosition> failoverSource(MySqlDatabase db, FaultProxy proxy,
+            StartupMode startup) {
+        return CdcSource.builder()
+                .connector(MySqlConnector.create(MySqlTestConfigs.builder(db).hostname(proxy.host()).port(proxy.port())
+                        .username(FAILOVER_USER).password(Secret.of(FAILOVER_PASSWORD))
+                        .connectionRetry(ConnectionRetry.of(10, Duration.ofMillis(200), Duration.ofSeconds(1)))
+                        .build()))
+                .includeTables(db.name() + ".t1", db.name() + ".t2")
+                .startupMode(startup)
+                .chunkSize(100)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+    }
+
+    /** On the primary, replicated: the same user and password on both servers, as a failover needs. */
+    private static void createFailoverUser() throws Exception {
+        execute(primary, "CREATE USER IF NOT EXISTS '" + FAILOVER_USER + "'@'%' IDENTIFIED BY '" + FAILOVER_PASSWORD + "'");
+        execute(primary, "GRANT " + MySqlServer.CDC_GRANTS + " ON *.* TO '" + FAILOVER_USER + "'@'%'");
+    }
+
+    private static Map<String, Map<String, String>> rows(MySqlDatabase db) throws Exception {
+        try (Connection c = db.admin()) {
+            return TwoTables.rows(c);
+        }
     }
 
     private static CdcSource<String, MySqlPosition, MySqlPosition> source(MySqlDatabase db) {

@@ -9,6 +9,10 @@ import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.ConnectionRetry;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
+import io.rustcdc.flink.source.retry.RetryingConnector;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.testing.CapturedLogs;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.Poll;
@@ -16,11 +20,17 @@ import io.rustcdc.flink.testing.RestartingJob;
 import io.rustcdc.flink.testing.SinkGate;
 import io.rustcdc.flink.testing.TwoTables;
 import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
@@ -50,6 +60,8 @@ class MySqlServerFaultITCase {
 
     private static final Duration NET_WRITE_TIMEOUT = Duration.ofSeconds(2);
     private static final int ROWS = 4_000;
+    /** The least {@code max_connections} of either server: MariaDB's (Oracle MySQL's is 1). */
+    private static final int MIN_MAX_CONNECTIONS = 10;
     private static final String DUMP_THREADS = "SELECT ID FROM information_schema.PROCESSLIST "
             + "WHERE COMMAND LIKE 'Binlog Dump%'";
 
@@ -175,6 +187,57 @@ class MySqlServerFaultITCase {
             assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
             System.out.println("server killed while snapshotting: " + job.failures() + " failures; ops "
                     + changelog.ops());
+        }
+    }
+
+    /**
+     * The server full ({@code max_connections} lowered below the connections the test holds open): a
+     * catalogue session's login fails with ER_CON_COUNT_ERROR (1040, "Too many connections"), which is
+     * retried, each retry logged, until the test raises the limit again; then the session opens. At the
+     * connector boundary the source uses (no job needed).
+     */
+    @Test
+    void tooManyConnectionsAreRetriedUntilTheServerHasRoom() throws Exception {
+        SimpleCounter retries = new SimpleCounter();
+        CdcConnector<MySqlPosition, MySqlPosition> connector = RetryingConnector.wrap(MySqlConnector.create(
+                MySqlTestConfigs.builder(db).connectionRetry(ConnectionRetry.of(40, Duration.ofMillis(100),
+                        Duration.ofMillis(300))).build()), new UnregisteredMetricsGroup() {
+                            @Override
+                            public Counter counter(String name) {
+                                return retries;
+                            }
+                        });
+        List<Connection> held = new ArrayList<>();
+        try (CapturedLogs logs = CapturedLogs.start("io.rustcdc.none");
+                Connection admin = server.admin("");
+                Statement s = admin.createStatement()) {
+            String limit = db.queryValue("SELECT @@GLOBAL.max_connections");
+            // MariaDB's least max_connections is 10, Oracle MySQL's 1, and each lets one more in (an admin's):
+            // hold more than that open first
+            for (int i = 0; i < MIN_MAX_CONNECTIONS + 1; i++) {
+                held.add(server.admin(""));
+            }
+            CompletableFuture<CatalogSession<MySqlPosition, MySqlPosition>> opening;
+            s.execute("SET GLOBAL max_connections = 1");
+            try {
+                opening = CompletableFuture.supplyAsync(connector::openSession);
+                Poll.until("two retries", Duration.ofSeconds(30), () -> retries.getCount() >= 2);
+            } finally {
+                s.execute("SET GLOBAL max_connections = " + limit);
+                for (Connection c : held) {
+                    c.close();
+                }
+            }
+            try (CatalogSession<MySqlPosition, MySqlPosition> session = opening.get(30, TimeUnit.SECONDS)) {
+                assertThat(session.currentPosition()).isNotNull();
+            }
+            List<String> warned = logs.containing("Connection failure of opening a " + connector.name()
+                    + " catalogue session");
+            warned.stream().limit(1).forEach(System.out::println);
+            assertThat(warned).hasSizeGreaterThanOrEqualTo(2).allSatisfy(line -> assertThat(line).contains(" WARN ")
+                    .contains("Too many connections").contains(":" + server.port() + " as '")
+                    .contains("no room for another connection ('max_connections'")
+                    .doesNotContain(server.cdcPassword()));
         }
     }
 

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Network faults between the source and PostgreSQL, through a {@link FaultProxy}, under a real
  * restart strategy while writers change the tables: the SQL (snapshot, catalogue) and the
  * replication connection cut during the snapshot and during the stream, a short stall, a
- * replication connection whose upstream is lost (half-open). Each ends with an exact changelog. The
+ * replication connection whose upstream is lost (half-open), every link slowed through the snapshot
+ * and the stream. Each ends with an exact changelog. The
  * source's own retry is off ({@code connect.max-retries} = 0), so these test Flink's restarts;
  * PostgresConnectionRetryITCase tests the retry.
  */
@@ -58,6 +59,9 @@ class PostgresNetworkFaultITCase {
     /** Rows per table where the fault comes during the stream: the snapshot before it is only a start. */
     private static final int STREAM_ROWS = 2_000;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
+    /** Rows per table, and the rate each way of every link, of the slow-link test: a few seconds of it. */
+    private static final int SLOW_ROWS = 300;
+    private static final int SLOW_BYTES_PER_SECOND = 32 * 1024;
 
     private PostgresDatabase db;
     private String slot;
@@ -188,6 +192,33 @@ class PostgresNetworkFaultITCase {
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stalled));
             proxy.resumeAll();
             awaitExact(job, writers, changelog, 1);
+        }
+    }
+
+    /**
+     * Every connection (SQL and replication) slowed to {@value #SLOW_BYTES_PER_SECOND} bytes/s each way
+     * from before the job starts: the snapshot under writers, then the stream under more writers, go
+     * through it in a few seconds, nothing times out or fails, and the changelog is exact after each.
+     */
+    @Test
+    void slowLinksDuringTheSnapshotAndTheStream(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, SLOW_ROWS);
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
+            proxy.slowAll(SLOW_BYTES_PER_SECOND);
+            long start = System.nanoTime();
+            try (RestartingJob job = RestartingJob.start(cluster, source(proxy))) {
+                JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+                try (ConcurrentWriters writers = Writers.start(db, 2, 1_500, SLOW_ROWS, 20)) {
+                    awaitExact(job, writers, changelog, 0);
+                }
+                try (ConcurrentWriters writers = Writers.start(db, 2, 1_500, SLOW_ROWS, 20)) {
+                    awaitExact(job, writers, changelog, 0);
+                }
+                assertThat(changelog.ops()).containsKeys("read", "insert", "update", "delete");
+                assertThat(job.failures()).as("failures").isZero();
+            }
+            System.out.printf("slow links (%d B/s): exact after %d ms%n", SLOW_BYTES_PER_SECOND,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
     }
 

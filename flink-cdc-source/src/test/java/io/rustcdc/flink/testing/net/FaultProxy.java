@@ -13,13 +13,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
  * A loopback TCP proxy between a client under test and a server, with plain sockets, that breaks
  * the network on request: it {@linkplain #cut cuts} connections (both ends reset), {@linkplain
  * Link#stall stalls} them (nothing forwarded, sockets kept open, as in a partition), {@linkplain
- * Link#slow slows} them, and {@linkplain Link#drop drops} one direction (a half-open connection).
+ * Link#slow slows} them, {@linkplain Link#drop drops} one direction (a half-open connection), and
+ * {@linkplain #retarget points} new connections at another server (a failover).
  * Each accepted connection is a {@link Link}; {@link #links} picks some by the first bytes the
  * client sent (a startup message names the database and, for PostgreSQL, the replication mode).
  * Thread-safe.
@@ -42,19 +44,18 @@ public final class FaultProxy implements AutoCloseable {
 
     private static final int OPENING_BYTES = 512;
 
-    private final String targetHost;
-    private final int targetPort;
+    private volatile InetSocketAddress target;
     private final ServerSocket listener;
     private final Thread acceptor;
     private final List<Link> links = new CopyOnWriteArrayList<>();
     private final AtomicInteger accepted = new AtomicInteger();
     private volatile boolean refusing;
     private volatile boolean stallNew;
+    private volatile int rateNew;
     private volatile boolean closed;
 
     private FaultProxy(String targetHost, int targetPort) throws IOException {
-        this.targetHost = targetHost;
-        this.targetPort = targetPort;
+        this.target = new InetSocketAddress(targetHost, targetPort);
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.acceptor = new Thread(this::accept, "fault-proxy-accept-" + listener.getLocalPort());
         acceptor.setDaemon(true);
@@ -112,6 +113,20 @@ public final class FaultProxy implements AutoCloseable {
         links.forEach(Link::resume);
     }
 
+    /**
+     * Forwards connections accepted from now on to {@code host:port} (another server: a failover);
+     * the open links stay with the server they were made to.
+     */
+    public void retarget(String host, int port) {
+        this.target = new InetSocketAddress(host, port);
+    }
+
+    /** Limits every open link and every link accepted from now on to about {@code bytesPerSecond} each way; 0 lifts it. */
+    public void slowAll(int bytesPerSecond) {
+        rateNew = bytesPerSecond;
+        links.forEach(l -> l.slow(bytesPerSecond));
+    }
+
     /** While set, a new connection is accepted and closed at once, as by a server that is down. */
     public void refuse(boolean refuse) {
         this.refusing = refuse;
@@ -132,8 +147,9 @@ public final class FaultProxy implements AutoCloseable {
             }
             try {
                 Socket server = new Socket();
-                server.connect(new InetSocketAddress(targetHost, targetPort), 10_000);
+                server.connect(target, 10_000);
                 Link link = new Link(client, server, stallNew);
+                link.slow(rateNew);
                 links.add(link);
                 links.removeIf(Link::isClosed);
                 link.start();
@@ -214,6 +230,11 @@ public final class FaultProxy implements AutoCloseable {
             downstream.rate = bytesPerSecond;
         }
 
+        /** The bytes forwarded (not held, not dropped) in {@code direction} so far. */
+        public long forwarded(Direction direction) {
+            return (direction == Direction.UPSTREAM ? upstream : downstream).forwarded.get();
+        }
+
         /** Discards what flows in {@code direction} from now on: the other direction still works. */
         public void drop(Direction direction) {
             (direction == Direction.UPSTREAM ? upstream : downstream).dropping = true;
@@ -270,6 +291,7 @@ public final class FaultProxy implements AutoCloseable {
         private boolean stalled;
         volatile int rate;
         volatile boolean dropping;
+        final AtomicLong forwarded = new AtomicLong();
 
         Pump(Link link, Socket from, Socket to, boolean upstream, boolean stalled) {
             super("fault-proxy-" + (upstream ? "up-" : "down-") + from.getPort());
@@ -318,6 +340,7 @@ public final class FaultProxy implements AutoCloseable {
                     }
                     out.write(buffer, 0, n);
                     out.flush();
+                    forwarded.addAndGet(n);
                     int limit = rate;
                     if (limit > 0) {
                         Thread.sleep(Math.max(1, n * 1000L / limit));

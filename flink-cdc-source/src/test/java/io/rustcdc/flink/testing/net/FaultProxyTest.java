@@ -3,6 +3,7 @@ package io.rustcdc.flink.testing.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rustcdc.flink.testing.Poll;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -10,6 +11,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -122,6 +124,40 @@ class FaultProxyTest {
             far.setSoTimeout(10_000);
             far.getInputStream().readNBytes(40_000);
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(1_500);
+        }
+    }
+
+    @Test
+    void slowAllAlsoLimitsLinksAcceptedLaterAndEachLinkCountsWhatItForwarded() throws Exception {
+        proxy.slowAll(20_000);
+        try (Socket client = connect(); Socket far = accepted()) {
+            long start = System.nanoTime();
+            client.getOutputStream().write(new byte[40_000]);
+            far.setSoTimeout(10_000);
+            far.getInputStream().readNBytes(40_000);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(1_500);
+            send(far, "ok");
+            receive(client, 2);
+            FaultProxy.Link link = proxy.links(o -> true).get(0);
+            // counted just after each write: the far end may read the bytes a moment before
+            Poll.until("the counts", Duration.ofSeconds(5), () -> link.forwarded(FaultProxy.Direction.UPSTREAM) == 40_000
+                    && link.forwarded(FaultProxy.Direction.DOWNSTREAM) == 2);
+        }
+    }
+
+    @Test
+    void retargetSendsNewConnectionsToTheOtherServerAndKeepsOpenLinks() throws Exception {
+        try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                Socket before = connect();
+                Socket farBefore = accepted()) {
+            proxy.retarget("127.0.0.1", other.getLocalPort());
+            try (Socket after = connect();
+                    Socket farAfter = other.accept()) {
+                send(after, "new");
+                assertThat(receive(farAfter, 3)).isEqualTo("new");
+                send(before, "old");
+                assertThat(receive(farBefore, 3)).as("an open link stays with its server").isEqualTo("old");
+            }
         }
     }
 
