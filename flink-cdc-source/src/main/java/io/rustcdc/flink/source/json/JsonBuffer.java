@@ -166,10 +166,15 @@ final class JsonBuffer {
      * vectorized for ASCII, far faster than a loop over {@code charAt}), and escapes are found on the bytes:
      * UTF-8 never puts an ASCII byte inside a multi-byte sequence. The JDK writes '?' for an unpaired surrogate,
      * so a '?' that may be one sends the string to {@link #charByChar}, which writes every UTF-16 unit exactly.
+     * Text that is not ASCII in its middle goes there at once: for such text (Cyrillic, CJK, accented Latin)
+     * the JDK's encoder is a scalar loop, and encoding twice would cost more than the loop over chars.
      */
     JsonBuffer string(@Nullable String s) {
         if (s == null) {
             return nullValue();
+        }
+        if (!s.isEmpty() && s.charAt(s.length() >> 1) >= 0x80) {
+            return charByChar(s);
         }
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         int n = utf8.length;
@@ -210,7 +215,7 @@ final class JsonBuffer {
         return this;
     }
 
-    /** A string value char by char: the slow path, for a string that may hold an unpaired surrogate. */
+    /** A string value char by char: for text that is not ASCII, or that may hold an unpaired surrogate. */
     private JsonBuffer charByChar(String s) {
         int n = s.length();
         room(n * 6 + 2); // the widest form of a char: a six-character unicode escape
