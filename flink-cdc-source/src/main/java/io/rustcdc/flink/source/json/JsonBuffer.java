@@ -44,6 +44,9 @@ final class JsonBuffer {
         }
     }
 
+    /** The length from which a string is encoded by the JDK: measured (in isolation) to pay off from about 32. */
+    private static final int BULK_LENGTH = 32;
+
     private byte[] bytes;
     private int length;
     /** Whether an unpaired surrogate was written, as 3 bytes that UTF-8 does not allow ({@link #toString()}). */
@@ -166,14 +169,15 @@ final class JsonBuffer {
      * vectorized for ASCII, far faster than a loop over {@code charAt}), and escapes are found on the bytes:
      * UTF-8 never puts an ASCII byte inside a multi-byte sequence. The JDK writes '?' for an unpaired surrogate,
      * so a '?' that may be one sends the string to {@link #charByChar}, which writes every UTF-16 unit exactly.
-     * Text that is not ASCII in its middle goes there at once: for such text (Cyrillic, CJK, accented Latin)
-     * the JDK's encoder is a scalar loop, and encoding twice would cost more than the loop over chars.
+     * Two kinds of text go there at once: short text (for it, the extra array costs more than the loop
+     * saves), and text that is not ASCII in its middle (Cyrillic, CJK, accented Latin: for such text the
+     * JDK's encoder is a scalar loop, and encoding twice would cost more than the loop over chars).
      */
     JsonBuffer string(@Nullable String s) {
         if (s == null) {
             return nullValue();
         }
-        if (!s.isEmpty() && s.charAt(s.length() >> 1) >= 0x80) {
+        if (s.length() < BULK_LENGTH || s.charAt(s.length() >> 1) >= 0x80) {
             return charByChar(s);
         }
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);

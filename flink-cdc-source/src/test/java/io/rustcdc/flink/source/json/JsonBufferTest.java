@@ -80,6 +80,7 @@ class JsonBufferTest {
             "\u20ac?\ude00", "\ud83d\ude00?", "?\ud83d\ude00", "\"?\n\ud800\\", "x".repeat(40) + "?" + "\udc00"};
         for (String s : cases) {
             assertSameString(s);
+            assertSameString("a".repeat(40) + s + "b".repeat(40)); // long enough for the JDK's encoder
         }
     }
 
