@@ -9,7 +9,7 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * A JSON document written straight into a reused, growable UTF-8 byte array: each string is encoded
- * by the JDK and escaped on its bytes, with no generator, char buffer or intermediate String per event. It writes the
+ * and escaped once, with no generator, char buffer or intermediate String per event. It writes the
  * same bytes Jackson's UTF-8 generator wrote (with this project's settings: shortest exact digits
  * for floating point, supplementary characters as 4-byte UTF-8), and {@link #toString()} gives the
  * same characters Jackson's character generator wrote, which keeps an unpaired surrogate as it is
@@ -34,18 +34,6 @@ final class JsonBuffer {
         ESCAPES['"'] = '"';
         ESCAPES['\\'] = '\\';
     }
-
-    /** Per UTF-8 byte: 1 where it is copied as it is, 0 where it is escaped or may be an unpaired surrogate ('?'). */
-    private static final byte[] KEEP = new byte[256];
-
-    static {
-        for (int b = 0; b < 256; b++) {
-            KEEP[b] = (byte) (b >= 0x80 || (ESCAPES[b] == 0 && b != '?') ? 1 : 0);
-        }
-    }
-
-    /** The length from which a string is encoded by the JDK: measured (in isolation) to pay off from about 32. */
-    private static final int BULK_LENGTH = 32;
 
     private byte[] bytes;
     private int length;
@@ -164,63 +152,11 @@ final class JsonBuffer {
         return ascii('"');
     }
 
-    /**
-     * A string value, quoted and escaped; {@code null} for null. The JDK encodes it to UTF-8 (an intrinsic,
-     * vectorized for ASCII, far faster than a loop over {@code charAt}), and escapes are found on the bytes:
-     * UTF-8 never puts an ASCII byte inside a multi-byte sequence. The JDK writes '?' for an unpaired surrogate,
-     * so a '?' that may be one sends the string to {@link #charByChar}, which writes every UTF-16 unit exactly.
-     * Two kinds of text go there at once: short text (for it, the extra array costs more than the loop
-     * saves), and text that is not ASCII in its middle (Cyrillic, CJK, accented Latin: for such text the
-     * JDK's encoder is a scalar loop, and encoding twice would cost more than the loop over chars).
-     */
+    /** A string value, quoted and escaped; {@code null} for null. */
     JsonBuffer string(@Nullable String s) {
         if (s == null) {
             return nullValue();
         }
-        if (s.length() < BULK_LENGTH || s.charAt(s.length() >> 1) >= 0x80) {
-            return charByChar(s);
-        }
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        int n = utf8.length;
-        int plain = 0;
-        while (plain < n && KEEP[utf8[plain] & 0xFF] != 0) {
-            plain++;
-        }
-        room(n * 6 + 2); // the widest form of a byte: a six-character unicode escape
-        byte[] b = bytes;
-        int at = length;
-        b[at++] = '"';
-        System.arraycopy(utf8, 0, b, at, plain);
-        at += plain;
-        for (int i = plain; i < n; i++) {
-            byte x = utf8[i];
-            if (x < 0) {
-                b[at++] = x; // a byte of a multi-byte sequence
-            } else if (x == '?') {
-                // As many bytes as chars: each char is ASCII or an unpaired surrogate, byte i is char i.
-                if (n != s.length() || s.charAt(i) != '?') {
-                    return charByChar(s);
-                }
-                b[at++] = x;
-            } else {
-                byte escape = ESCAPES[x];
-                if (escape == 0) {
-                    b[at++] = x;
-                } else if (escape > 0) {
-                    b[at++] = '\\';
-                    b[at++] = escape;
-                } else {
-                    at = unicodeEscape(b, at, (char) x);
-                }
-            }
-        }
-        b[at++] = '"';
-        length = at;
-        return this;
-    }
-
-    /** A string value char by char: for text that is not ASCII, or that may hold an unpaired surrogate. */
-    private JsonBuffer charByChar(String s) {
         int n = s.length();
         room(n * 6 + 2); // the widest form of a char: a six-character unicode escape
         byte[] b = bytes;
