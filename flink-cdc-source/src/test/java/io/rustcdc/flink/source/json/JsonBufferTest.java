@@ -61,9 +61,10 @@ class JsonBufferTest {
     void randomStringsOfEveryRange() throws IOException {
         Random random = new Random(42);
         char[] pool = {'a', 'Z', '"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\u00e9', '\u07ff', '\u0800', '\u20ac',
-            '\u2028', '\ud83d', '\ude00', '\ud800', '\udfff', '\uffff'};
+            '\u2028', '\ud83d', '\ude00', '\ud800', '\udfff', '\uffff', '?', '\u00ff', '\u0080'};
         for (int i = 0; i < 20_000; i++) {
-            char[] chars = new char[random.nextInt(12)];
+            // mostly short, some past the length where the JDK's encoder works in wide blocks
+            char[] chars = new char[i % 10 == 0 ? random.nextInt(100) : random.nextInt(12)];
             for (int j = 0; j < chars.length; j++) {
                 chars[j] = random.nextBoolean() ? pool[random.nextInt(pool.length)] : (char) random.nextInt(0x10000);
             }
@@ -71,6 +72,26 @@ class JsonBufferTest {
         }
         assertSameString("");
         assertSameString("x".repeat(100_000)); // past the buffer's first capacity
+    }
+
+    @Test
+    void questionMarksBesideUnpairedSurrogatesWhichTheJdkEncoderAlsoWritesAsQuestionMarks() throws IOException {
+        String[] cases = {"?", "??", "a?b", "\ud800", "?\ud800", "\ud800?", "?\udfff?", "\u00e9?", "?\u00e9\ud800",
+            "\u20ac?\ude00", "\ud83d\ude00?", "?\ud83d\ude00", "\"?\n\ud800\\", "x".repeat(40) + "?" + "\udc00"};
+        for (String s : cases) {
+            assertSameString(s);
+            assertSameString("a".repeat(40) + s + "b".repeat(40)); // long enough for the JDK's encoder
+        }
+    }
+
+    @Test
+    void asciiRunsWithAnEscapeAtEveryPlace() throws IOException {
+        String[] escapes = {"\"", "\\", "\n", "\u0001", "\u001f", "?", "\u007f", "\u00e9", "\ud800", "\ud83d\ude00"};
+        for (String escape : escapes) {
+            for (int at = 0; at <= 70; at++) {
+                assertSameString("n".repeat(at) + escape + "t".repeat(70 - at));
+            }
+        }
     }
 
     @Test
