@@ -28,7 +28,9 @@ import java.util.regex.Pattern;
  * snapshotted table's primary key, {@link BenchKey}), {@code --phases snapshot} (the snapshots only,
  * no drain or latency), {@code --wal-transport sql-peek} (PostgreSQL only: our side reads the slot with
  * {@code wal.transport} = {@code sql-peek} in the drain and latency runs instead of a replication stream; the
- * peer, which has no such transport, streams as before). The peers' classpaths come from {@code
+ * peer, which has no such transport, streams as before), {@code --path json|sql|both} (default both: every
+ * figure on the JSON path and on the SQL path, {@link BenchPath}; a quick run's SQL path is the p1 snapshot
+ * alone). The peers' classpaths come from {@code
  * -Dbenchmark.peer.classpath} and {@code -Dbenchmark.peer-mysql.classpath}.
  */
 public final class Benchmark {
