@@ -30,7 +30,11 @@ public final class SqlPath {
         return "CREATE TABLE src (" + columns(args, true) + ") WITH (" + with(options) + ")";
     }
 
-    /** {@code CREATE TABLE counted (...)}: the side's counting sink, with every column of {@code src}. */
+    /**
+     * {@code CREATE TABLE counted (...)}: the side's counting sink, with every column and the primary key of
+     * {@code src} (Flink requires the key where a changelog meets a sink of another parallelism, at p2: it then
+     * shuffles the rows to the sink by key, where the JSON path's sink gets them round-robin).
+     */
     public static String sink(BenchmarkArgs args) {
         return "CREATE TABLE counted (" + columns(args, false) + ") WITH (" + with(Map.of("connector",
                 SINK_CONNECTOR, COMMIT_TIME_COLUMN, commitTimeColumn(args))) + ")";
@@ -55,10 +59,9 @@ public final class SqlPath {
         if (!args.mysqlFamily() && "latency".equals(args.get("phase"))) {
             c.append(source ? ", op_ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL" : ", op_ts TIMESTAMP_LTZ(3)");
         }
-        if (source) {
-            c.append(", PRIMARY KEY (").append("text".equals(key) ? "code" : "composite".equals(key) ? "qty, code" : "id")
-                    .append(") NOT ENFORCED");
-        }
+        // the sink too: a changelog into a sink of parallelism 1 behind a source of parallelism 2 is shuffled by key
+        c.append(", PRIMARY KEY (").append("text".equals(key) ? "code" : "composite".equals(key) ? "qty, code" : "id")
+                .append(") NOT ENFORCED");
         return c.toString();
     }
 
