@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The benchmark harness in its quick mode (small data, one run), on PostgreSQL, MariaDB and Oracle MySQL,
  * so that it cannot rot: every figure has every column it should. The SQL path (whose quick run is the p1
- * snapshot alone, about 40 s on a loaded machine) is covered on PostgreSQL only, to keep CI in its time budget;
+ * snapshot alone: about 30 s more at a load average of 2) is covered on PostgreSQL only, to keep CI in its time budget;
  * MariaDB and Oracle MySQL run the JSON path. On Oracle MySQL the peer (Flink CDC 3.5's
  * mysql-cdc) fails, asking for {@code SHOW MASTER STATUS}, which 8.4 and later refuse: its cells give that error.
  */
