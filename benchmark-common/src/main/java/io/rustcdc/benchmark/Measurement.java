@@ -21,14 +21,34 @@ public final class Measurement {
 
     /** Called by the sink for every event; the sink runs with parallelism 1. */
     public static void arrived(String event) {
+        if (countedWhileMeasuringLatency()) {
+            long now = System.currentTimeMillis();
+            measure(now, commitMillis.applyAsLong(event)); // commitMillis is set before measureFromMillis
+        }
+    }
+
+    /**
+     * Called by a sink whose events are not the JSON text the run's {@link BenchmarkRun#main} reads
+     * commit times from (the SQL path's rows): {@code commitOf} gives an event's commit time in epoch
+     * milliseconds, and is called only while latency is measured.
+     */
+    public static <T> void arrived(T event, ToLongFunction<? super T> commitOf) {
+        if (countedWhileMeasuringLatency()) {
+            long now = System.currentTimeMillis();
+            measure(now, commitOf.applyAsLong(event));
+        }
+    }
+
+    /** Counts an arrival; whether its latency is to be measured. */
+    private static boolean countedWhileMeasuringLatency() {
         COUNT.incrementAndGet();
         lastArrivalNanos = System.nanoTime();
-        if (measureFromMillis != Long.MAX_VALUE) {
-            long now = System.currentTimeMillis();
-            long committed = commitMillis.applyAsLong(event);
-            if (committed >= measureFromMillis) {
-                record(now - committed);
-            }
+        return measureFromMillis != Long.MAX_VALUE;
+    }
+
+    private static void measure(long now, long committedMillis) {
+        if (committedMillis >= measureFromMillis) {
+            record(now - committedMillis);
         }
     }
 

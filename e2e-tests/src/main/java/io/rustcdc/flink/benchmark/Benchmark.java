@@ -28,7 +28,9 @@ import java.util.regex.Pattern;
  * snapshotted table's primary key, {@link BenchKey}), {@code --phases snapshot} (the snapshots only,
  * no drain or latency), {@code --wal-transport sql-peek} (PostgreSQL only: our side reads the slot with
  * {@code wal.transport} = {@code sql-peek} in the drain and latency runs instead of a replication stream; the
- * peer, which has no such transport, streams as before). The peers' classpaths come from {@code
+ * peer, which has no such transport, streams as before), {@code --path json|sql|both} (default both: every
+ * figure on the JSON path and on the SQL path, {@link BenchPath}; a quick run's SQL path is the p1 snapshot
+ * alone). The peers' classpaths come from {@code
  * -Dbenchmark.peer.classpath} and {@code -Dbenchmark.peer-mysql.classpath}.
  */
 public final class Benchmark {
@@ -45,10 +47,14 @@ public final class Benchmark {
     private final boolean snapshotOnly;
     /** Our side's {@code wal.transport} in the stream phases (PostgreSQL): {@code streaming} or {@code sql-peek}. */
     private final String walTransport;
+    /** The paths measured, {@code json} and/or {@code sql} ({@link BenchPath}). */
+    private final List<BenchPath> paths;
     private final PrintStream print;
     private final Map<String, Figure> figures = new LinkedHashMap<>();
     private final Map<String, List<String>> hotFrames = new LinkedHashMap<>();
     private final List<String> rawRuns = new ArrayList<>();
+    /** The first id of the next latency run's rows: each run writes rows of its own. */
+    private long latencyFirstId = 1;
 
     private Benchmark(Map<String, String> options, PrintStream print) {
         this.options = options;
@@ -63,6 +69,7 @@ public final class Benchmark {
         this.key = BenchKey.of(options.getOrDefault("key", "bigint"));
         this.snapshotOnly = "snapshot".equals(options.getOrDefault("phases", "all"));
         this.walTransport = walTransport(options);
+        this.paths = BenchPath.of(options.getOrDefault("path", "both"));
         this.print = print;
     }
 
@@ -88,11 +95,19 @@ public final class Benchmark {
             target.create(rows, key);
             SideRunner runner = new SideRunner(out, target, heap);
             for (int p = 1; p <= 2; p++) {
-                snapshot(target, runner, p);
+                for (BenchPath path : paths) {
+                    if (path.runs(quick, "snapshot p" + p)) {
+                        snapshot(target, runner, p, path);
+                    }
+                }
             }
             if (!snapshotOnly) {
                 drain(target, runner);
-                latency(target, runner);
+                for (BenchPath path : paths) {
+                    if (path.runs(quick, "latency")) {
+                        latency(target, runner, path);
+                    }
+                }
             }
             return report(out, target, commandArgs);
         }
@@ -129,15 +144,17 @@ public final class Benchmark {
         }
     }
 
-    private void snapshot(BenchmarkTarget target, SideRunner runner, int parallelism) throws Exception {
-        Figure speed = figure("snapshot p" + parallelism, "rows/s");
-        String memoryPhase = parallelism == 1 ? "snapshot p1" : null;
+    private void snapshot(BenchmarkTarget target, SideRunner runner, int parallelism, BenchPath path) throws Exception {
+        Figure speed = figure(path.figure("snapshot p" + parallelism), "rows/s");
+        String memoryPhase = parallelism == 1 ? path.figure("snapshot p1") : null;
         for (int r = 1; r <= runs; r++) {
             for (String side : sides) {
-                String name = "snapshot-p" + parallelism + "-" + side + "-r" + r;
+                String name = "snapshot-p" + parallelism + "-" + side + path.run() + "-r" + r;
                 List<String> args = new ArrayList<>(target.snapshot(name));
                 args.addAll(List.of("--phase", "snapshot", "--parallelism", String.valueOf(parallelism),
-                        "--events", String.valueOf(rows), "--chunk-size", String.valueOf(chunkSize)));
+                        "--events", String.valueOf(rows), "--chunk-size", String.valueOf(chunkSize),
+                        "--key", key.name().toLowerCase(java.util.Locale.ROOT)));
+                args.addAll(path.args());
                 String result = run(runner, side, name, args, withMemory(speed, memoryPhase));
                 target.release(name);
                 if (result != null) {
@@ -149,51 +166,63 @@ public final class Benchmark {
     }
 
     private void drain(BenchmarkTarget target, SideRunner runner) throws Exception {
-        Figure speed = figure("stream drain", "events/s");
+        List<BenchPath> draining = paths.stream().filter(p -> p.runs(quick, "stream drain")).toList();
+        if (draining.isEmpty()) {
+            return;
+        }
         Map<String, List<String>> starts = new LinkedHashMap<>();
         for (int r = 1; r <= runs; r++) {
-            for (String side : sides) {
-                starts.put("drain-" + side + "-r" + r, target.streamFromNow("churn", "drain-" + side + "-r" + r));
+            for (BenchPath path : draining) {
+                for (String side : sides) {
+                    String name = "drain-" + side + path.run() + "-r" + r;
+                    starts.put(name, target.streamFromNow("churn", name));
+                }
             }
             target.streamFromNow("churn", "drain-limit-r" + r);
         }
         say("committing a backlog of " + changes + " changes ...");
         target.commitBacklog(changes);
         for (int r = 1; r <= runs; r++) {
-            for (String side : sides) {
-                String name = "drain-" + side + "-r" + r;
-                List<String> args = new ArrayList<>(starts.get(name));
-                args.addAll(List.of("--phase", "drain", "--parallelism", "1", "--events", String.valueOf(changes),
-                        "--chunk-size", String.valueOf(chunkSize)));
-                args.addAll(streamArgs(side));
-                String result = run(runner, side, name, args, withMemory(speed, "stream drain"));
-                target.release(name);
-                if (result != null) {
-                    record(name, result, side, speed, "stream drain", runner);
+            for (BenchPath path : draining) {
+                Figure speed = figure(path.figure("stream drain"), "events/s");
+                for (String side : sides) {
+                    String name = "drain-" + side + path.run() + "-r" + r;
+                    List<String> args = new ArrayList<>(starts.get(name));
+                    args.addAll(List.of("--phase", "drain", "--parallelism", "1", "--events", String.valueOf(changes),
+                            "--chunk-size", String.valueOf(chunkSize)));
+                    args.addAll(streamArgs(side));
+                    args.addAll(path.args());
+                    String result = run(runner, side, name, args, withMemory(speed, speed.name));
+                    target.release(name);
+                    if (result != null) {
+                        record(name, result, side, speed, speed.name, runner);
+                    }
                 }
             }
-            speed.limit.add(target.streamLimit("drain-limit-r" + r, changes));
+            // one raw read per run, the limit of either path
+            double limit = target.streamLimit("drain-limit-r" + r, changes);
+            draining.forEach(path -> figure(path.figure("stream drain"), "events/s").limit.add(limit));
         }
     }
 
-    private void latency(BenchmarkTarget target, SideRunner runner) throws Exception {
+    private void latency(BenchmarkTarget target, SideRunner runner, BenchPath path) throws Exception {
         String rate = options.getOrDefault("rate", quick ? "200" : "1000");
         String seconds = options.getOrDefault("latency-seconds", quick ? "3" : "20");
-        Figure p50 = figure("latency p50 at " + rate + " rows/s", "ms");
-        Figure p99 = figure("latency p99 at " + rate + " rows/s", "ms");
-        Figure max = figure("latency max at " + rate + " rows/s", "ms");
-        long firstId = 1;
+        Figure p50 = figure(path.figure("latency p50 at " + rate + " rows/s"), "ms");
+        Figure p99 = figure(path.figure("latency p99 at " + rate + " rows/s"), "ms");
+        Figure max = figure(path.figure("latency max at " + rate + " rows/s"), "ms");
         for (int r = 1; r <= runs; r++) {
             for (String side : sides) {
-                String name = "latency-" + side + "-r" + r;
-                firstId += 1_000_000_000L;
+                String name = "latency-" + side + path.run() + "-r" + r;
+                latencyFirstId += 1_000_000_000L;
                 if (SideRunner.PEER.equals(side) && p50.peerFailure != null) {
                     continue;
                 }
                 List<String> args = new ArrayList<>(target.streamFromNow("lat", name));
                 args.addAll(List.of("--phase", "latency", "--parallelism", "1", "--rate", rate, "--seconds", seconds,
-                        "--first-id", String.valueOf(firstId), "--chunk-size", String.valueOf(chunkSize)));
+                        "--first-id", String.valueOf(latencyFirstId), "--chunk-size", String.valueOf(chunkSize)));
                 args.addAll(streamArgs(side));
+                args.addAll(path.args());
                 String result = run(runner, side, name, args, List.of(p50, p99, max));
                 target.release(name);
                 if (result == null) {
@@ -287,6 +316,9 @@ public final class Benchmark {
         StringBuilder md = new StringBuilder();
         md.append("Machine: ").append(machine).append("; ").append(target.server())
                 .append(" (embedded, on the same machine).\n");
+        md.append("Paths: ").append(String.join("; ", paths.stream().map(p -> p.description).toList()))
+                .append(quick && paths.contains(BenchPath.SQL) ? " (quick: the SQL path's "
+                        + String.join(", ", new java.util.TreeSet<>(BenchPath.QUICK_SQL)) + " only)" : "").append(".\n");
         md.append("Ours: rustcdc on Flink 2.3.0")
                 .append("streaming".equals(walTransport) ? "" : ", reading the slot with wal.transport = "
                         + walTransport + " in the drain and latency runs (the peer streams)")
@@ -298,7 +330,9 @@ public final class Benchmark {
                 .append(" per figure; each run a JVM of its own with -Xmx").append(heap).append(".\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("| figure | ours | peer | limit | ours/peer | ours/limit |\n|---|---|---|---|---|---|\n");
-        figures.values().forEach(f -> md.append(f.markdownRow()).append('\n'));
+        for (BenchPath path : BenchPath.values()) {
+            figures.values().stream().filter(f -> path.owns(f.name)).forEach(f -> md.append(f.markdownRow()).append('\n'));
+        }
         md.append("\nThroughput: higher is better; latency and memory: lower is better.\n\n"
                 + "Hottest frames (JFR execution samples, top of stack, first run):\n\n");
         hotFrames.forEach((phase, frames) -> md.append("- ").append(phase).append(": ").append(String.join("; ", frames))

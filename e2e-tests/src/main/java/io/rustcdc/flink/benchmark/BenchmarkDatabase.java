@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * varying length, timestamptz, nullable jsonb; {@code bench} with a text {@code code} more when
  * its key is text, {@link BenchKey}): {@code bench} to snapshot, {@code churn} for the
  * change backlog (REPLICA IDENTITY FULL, so updates and deletes carry whole old rows), {@code lat}
- * for latency; one publication for each.
+ * for latency; one publication for each. All three are REPLICA IDENTITY FULL, which the SQL path's
+ * tables in changelog mode {@code all} require.
  */
 final class BenchmarkDatabase {
     static final String COLUMNS = "(id bigint PRIMARY KEY, qty int NOT NULL, b int, price numeric(12,4) NOT NULL, "
@@ -47,6 +48,10 @@ final class BenchmarkDatabase {
                 "ALTER TABLE churn OWNER TO " + db.replicationUser(),
                 "ALTER TABLE lat OWNER TO " + db.replicationUser(),
                 "ALTER TABLE churn REPLICA IDENTITY FULL",
+                // what the SQL path's tables (changelog-mode all, on both sides) check for; bench is only
+                // snapshotted and lat only gets inserts, whose WAL this does not change
+                "ALTER TABLE bench REPLICA IDENTITY FULL",
+                "ALTER TABLE lat REPLICA IDENTITY FULL",
                 "CREATE PUBLICATION bench_pub FOR TABLE bench",
                 "CREATE PUBLICATION churn_pub FOR TABLE churn",
                 "CREATE PUBLICATION lat_pub FOR TABLE lat",

@@ -4,6 +4,7 @@ import io.rustcdc.benchmark.BenchmarkArgs;
 import io.rustcdc.benchmark.BenchmarkRun;
 import io.rustcdc.benchmark.DebeziumJson;
 import io.rustcdc.benchmark.Measurement;
+import io.rustcdc.benchmark.SqlPath;
 import io.rustcdc.flink.e2e.compat.JobSink;
 import io.rustcdc.flink.mysql.MySqlConnector;
 import io.rustcdc.flink.mysql.MySqlSourceConfig;
@@ -29,7 +30,10 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** One benchmark run of this project's source (native JSON), into a sink that counts and discards. */
+/**
+ * One benchmark run of this project's source, into a sink that counts and discards: native JSON through the
+ * DataStream API, or with {@code --path sql} RowData through Flink SQL ({@link OurSqlJob}).
+ */
 public final class OurBenchmark {
     private OurBenchmark() {}
 
@@ -38,22 +42,27 @@ public final class OurBenchmark {
     }
 
     private static AutoCloseable start(BenchmarkArgs args) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(args.getInt("parallelism"));
+        env.enableCheckpointing(args.getLong("checkpoint-ms"));
+        JobClient job = SqlPath.sql(args) ? OurSqlJob.submit(env, args) : submitJson(env, args);
+        job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
+        return () -> job.cancel().get(30, TimeUnit.SECONDS);
+    }
+
+    /** The JSON path: the DataStream source rendering native JSON, into a sink of parallelism 1 that counts. */
+    private static JobClient submitJson(StreamExecutionEnvironment env, BenchmarkArgs args) throws Exception {
         boolean mysqlFamily = args.mysqlFamily();
         StartupMode startup = "snapshot".equals(args.get("phase")) ? StartupMode.snapshot()
                 : args.has("position") ? StartupMode.position(args.get("position")) : StartupMode.committed();
         String table = mysqlFamily ? args.get("database") + "." + args.get("table") : args.get("table");
         CdcSource<String, ?, ?> source = mysqlFamily ? source(mySql(args), table, startup, args)
                 : source(postgres(args), table, startup, args);
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(args.getInt("parallelism"));
-        env.enableCheckpointing(args.getLong("checkpoint-ms"));
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "rustcdc")
                 .sinkTo(new CountingSink()).setParallelism(1);
-        JobClient job = env.executeAsync("benchmark rustcdc");
-        job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
-        return () -> job.cancel().get(30, TimeUnit.SECONDS);
+        return env.executeAsync("benchmark rustcdc");
     }
 
     private static <P extends SourcePosition & Comparable<P>, M extends Serializable> CdcSource<String, P, M> source(

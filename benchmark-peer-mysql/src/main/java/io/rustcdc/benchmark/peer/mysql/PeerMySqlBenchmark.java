@@ -4,6 +4,10 @@ import io.rustcdc.benchmark.BenchmarkArgs;
 import io.rustcdc.benchmark.BenchmarkRun;
 import io.rustcdc.benchmark.DebeziumJson;
 import io.rustcdc.benchmark.Measurement;
+import io.rustcdc.benchmark.SqlPath;
+import io.rustcdc.benchmark.peer.sql.PeerSqlJob;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -19,7 +23,8 @@ import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 /**
  * One benchmark run of Apache Flink CDC's mysql-cdc incremental source (incremental snapshot with its
  * default backfill, Debezium JSON), into a sink that counts and discards. The drain starts at the
- * binlog position given as {@code --position file:offset}.
+ * binlog position given as {@code --position file:offset}. With {@code --path sql}, its {@code mysql-cdc} SQL
+ * table (incremental snapshot on) into a counting SQL sink.
  */
 public final class PeerMySqlBenchmark {
     private PeerMySqlBenchmark() {}
@@ -29,9 +34,19 @@ public final class PeerMySqlBenchmark {
     }
 
     private static AutoCloseable start(BenchmarkArgs args) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(args.getInt("parallelism"));
+        env.enableCheckpointing(args.getLong("checkpoint-ms"));
+        JobClient job = SqlPath.sql(args) ? PeerSqlJob.submit(env, args, sqlOptions(args)) : submitJson(env, args);
+        job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
+        return () -> job.cancel().get(30, TimeUnit.SECONDS);
+    }
+
+    private static JobClient submitJson(StreamExecutionEnvironment env, BenchmarkArgs args) throws Exception {
         String database = args.get("database");
         String table = args.get("table");
-        int parallelism = args.getInt("parallelism");
         long serverId = args.getLong("server-id");
         StartupOptions startup;
         if ("snapshot".equals(args.get("phase"))) {
@@ -51,23 +66,50 @@ public final class PeerMySqlBenchmark {
                 .tableList(database + "." + table)
                 .username(args.get("user"))
                 .password(args.get("password"))
-                .serverId(serverId + "-" + (serverId + parallelism - 1))
+                .serverId(serverIds(args))
                 .serverTimeZone("UTC")
                 .splitSize(args.getInt("chunk-size"))
                 .startupOptions(startup)
                 .jdbcProperties(jdbc)
                 .deserializer(new JsonDebeziumDeserializationSchema())
                 .build();
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(parallelism);
-        env.enableCheckpointing(args.getLong("checkpoint-ms"));
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "flink-cdc mysql")
                 .addSink(new CountingSink()).setParallelism(1);
-        JobClient job = env.executeAsync("benchmark peer mysql");
-        job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
-        return () -> job.cancel().get(30, TimeUnit.SECONDS);
+        return env.executeAsync("benchmark peer mysql");
+    }
+
+    /** One server id per source subtask. */
+    private static String serverIds(BenchmarkArgs args) {
+        long serverId = args.getLong("server-id");
+        return serverId + "-" + (serverId + args.getInt("parallelism") - 1);
+    }
+
+    /** The SQL path: a mysql-cdc table with the JSON path's settings, the incremental snapshot on. */
+    private static Map<String, String> sqlOptions(BenchmarkArgs args) {
+        Map<String, String> o = new LinkedHashMap<>();
+        o.put("connector", "mysql-cdc");
+        o.put("hostname", args.get("host"));
+        o.put("port", args.get("port"));
+        o.put("username", args.get("user"));
+        o.put("password", args.get("password"));
+        o.put("database-name", args.get("database"));
+        o.put("table-name", args.get("table"));
+        o.put("server-id", serverIds(args));
+        o.put("server-time-zone", "UTC");
+        o.put("scan.incremental.snapshot.enabled", "true");
+        o.put("scan.incremental.snapshot.chunk.size", args.get("chunk-size"));
+        o.put("jdbc.properties.useSSL", "false");
+        o.put("jdbc.properties.allowPublicKeyRetrieval", "true");
+        if ("snapshot".equals(args.get("phase"))) {
+            o.put("scan.startup.mode", "snapshot");
+        } else {
+            String position = args.get("position");
+            int colon = position.lastIndexOf(':');
+            o.put("scan.startup.mode", "specific-offset");
+            o.put("scan.startup.specific-offset.file", position.substring(0, colon));
+            o.put("scan.startup.specific-offset.pos", position.substring(colon + 1));
+        }
+        return o;
     }
 
     private static final class CountingSink implements SinkFunction<String> {
