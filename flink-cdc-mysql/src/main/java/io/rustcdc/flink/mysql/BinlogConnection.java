@@ -25,6 +25,8 @@ final class BinlogConnection {
     private final BinlogTables tables;
     private final GtidSetClient client;
     private final BinlogProgress progress;
+    /** The identity of the server read ({@link MySqlPosition#server()}). */
+    private final String server;
 
     /**
      * Opens the binlog at {@code from}: by its GTIDs with {@code byGtids} (and with {@code atPosition}
@@ -41,9 +43,11 @@ final class BinlogConnection {
         this.connection = session != null ? session : MySqlConnections.connect(config);
         this.ownsConnection = session == null;
         try {
+            this.server = BinlogServer.identity(connection, config.flavor());
             if (!byGtids || atPosition) {
-                BinlogRetention.requireFile(connection, config.flavor() + " at " + config.hostname() + ":"
-                        + config.port(), from.file(), from.offset());
+                String name = config.flavor() + " at " + config.hostname() + ":" + config.port();
+                BinlogServer.requireSame(from, name, server);
+                BinlogRetention.requireFile(connection, name, from.file(), from.offset());
             }
             if (from.gtidText() != null && from.flavor() == ServerFlavor.MARIADB) {
                 BinlogRetention.requireMariaDbGtids(connection, from.mariaDbGtids());
@@ -80,6 +84,11 @@ final class BinlogConnection {
                     + " at " + config.hostname() + ":" + config.port() + " as '" + config.username() + "' from "
                     + from + " (server-id " + config.serverId() + "): " + e.getMessage());
         }
+    }
+
+    /** The identity of the server whose binlog this is ({@link MySqlPosition#server()}). */
+    String server() {
+        return server;
     }
 
     Connection connection() {

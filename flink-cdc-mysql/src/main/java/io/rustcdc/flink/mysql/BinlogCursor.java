@@ -22,6 +22,8 @@ final class BinlogCursor {
     private final StreamFailures failures;
     private final Queue<StreamRecord<MySqlPosition>> pending;
 
+    /** The server read ({@link MySqlPosition#server()}), whose binlog files the server's rotations name. */
+    private final String server;
     private String file;
     /** Between transactions: where the next one starts, with the GTIDs executed before it. */
     private MySqlPosition committed;
@@ -40,9 +42,14 @@ final class BinlogCursor {
     /** A backfill's first transaction the server sent: where it starts. */
     @Nullable private MySqlPosition firstSent;
 
-    BinlogCursor(MySqlPosition from, boolean byGtids, boolean backfill, StreamFailures failures,
+    /**
+     * @param server the identity of the server read: positions in the files it names are stamped with
+     *     it; until its first rotation, the file is {@code from}'s, of {@code from}'s server
+     */
+    BinlogCursor(MySqlPosition from, String server, boolean byGtids, boolean backfill, StreamFailures failures,
             Queue<StreamRecord<MySqlPosition>> pending) {
         this.from = from;
+        this.server = server;
         this.byGtids = byGtids;
         this.backfill = backfill;
         this.failures = failures;
@@ -94,7 +101,7 @@ final class BinlogCursor {
     /** A heartbeat: a backfill's server skips the transactions of the start's GTIDs, and says how far it read. */
     void heartbeat(long nextPosition) {
         if (backfill && transaction == null && nextPosition > 0) {
-            committed = committed.movedTo(file, nextPosition);
+            committed = committed.movedTo(file, nextPosition).on(server);
             pending.add(StreamRecord.progress(committed));
         }
     }
@@ -106,7 +113,7 @@ final class BinlogCursor {
         // inside a transaction, a checkpoint of the boundary would deliver its first rows again.
         boolean atStart = !resumed && !backfill && (byGtids || from.eventsTaken() > 0 || from.rowsTaken() > 0);
         if (transaction == null && !atStart) {
-            committed = committed.movedTo(file, position);
+            committed = committed.movedTo(file, position).on(server);
             pending.add(StreamRecord.progress(committed));
         }
     }
@@ -117,7 +124,7 @@ final class BinlogCursor {
             // drop rows of another one, and delivering the position's transaction whole would repeat its rows
             throw failures.otherTransactionFirst(from, gtid);
         }
-        transaction = committed.movedTo(file, offset).startOf(gtid);
+        transaction = committed.movedTo(file, offset).startOf(gtid).on(server);
         changesInTransaction = 0;
         if (backfill && firstSent == null) {
             firstSent = transaction;
@@ -153,7 +160,7 @@ final class BinlogCursor {
     }
 
     void commit(long nextOffset) {
-        committed = (transaction != null ? transaction : committed).committed(file, nextOffset, gtid);
+        committed = (transaction != null ? transaction : committed).committed(file, nextOffset, gtid).on(server);
         transaction = null;
         gtid = null;
         pending.add(StreamRecord.transactionEnd(committed));

@@ -19,6 +19,8 @@ final class BinlogPositions {
     private final Connection connection;
     /** The server's character sets by collation id, for backfills; read once. */
     @Nullable private Map<Integer, String> charsets;
+    /** The server's identity ({@link MySqlPosition#server()}); read once, as a connection stays on one server. */
+    @Nullable private String server;
 
     BinlogPositions(MySqlSourceConfig config, Connection connection) {
         this.config = config;
@@ -78,7 +80,7 @@ final class BinlogPositions {
                     + "an exact snapshot needs. Snapshots are supported on MariaDB; on Oracle MySQL start the "
                     + "source with startup mode 'latest' or 'committed' for now.");
         }
-        return MySqlPosition.at(config.flavor(), file, offset);
+        return MySqlPosition.at(config.flavor(), file, offset).on(server());
     }
 
     /** The binlog's end, as {@link #binlogStatus} shows it. */
@@ -89,8 +91,17 @@ final class BinlogPositions {
                 throw new CdcException(CdcException.Kind.PREREQUISITE, "SHOW MASTER STATUS (SHOW BINARY LOG "
                         + "STATUS) shows no binlog: start the server with binary logging on (--log-bin).");
             }
-            return MySqlPosition.at(config.flavor(), rs.getString(1), rs.getLong(2));
+            MySqlPosition end = MySqlPosition.at(config.flavor(), rs.getString(1), rs.getLong(2));
+            return end.on(server());
         }
+    }
+
+    /** The identity of the server this connection is to ({@link BinlogServer}). */
+    String server() throws SQLException {
+        if (server == null) {
+            server = BinlogServer.identity(connection, config.flavor());
+        }
+        return server;
     }
 
     /**
@@ -116,7 +127,8 @@ final class BinlogPositions {
             s.setLong(2, at.offset());
             try (ResultSet rs = s.executeQuery()) {
                 String gtids = rs.next() ? rs.getString(1) : null;
-                return gtids == null ? at : MySqlPosition.at(at.file(), at.offset(), MariaDbGtidPosition.parse(gtids));
+                return gtids == null ? at
+                        : MySqlPosition.at(at.file(), at.offset(), MariaDbGtidPosition.parse(gtids)).on(at.server());
             }
         }
     }

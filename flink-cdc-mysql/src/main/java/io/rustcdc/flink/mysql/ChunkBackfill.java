@@ -141,7 +141,7 @@ final class ChunkBackfill {
         if (reachedHigh == null) {
             throw new IllegalStateException("The chunk was not completed up to " + high);
         }
-        return MySqlPosition.at(high.file(), high.offset(), reachedHigh.mysqlGtids());
+        return MySqlPosition.at(high.file(), high.offset(), reachedHigh.mysqlGtids()).on(high.server());
     }
 
     /**
@@ -152,8 +152,8 @@ final class ChunkBackfill {
      */
     boolean apply(MySqlGtidSet low, MySqlPosition high, @Nullable MySqlPosition bound) {
         // by GTIDs only, the file is not used
-        MySqlPosition from = bound != null ? MySqlPosition.at(bound.file(), bound.offset(), low)
-                : MySqlPosition.at(high.file(), 4, low);
+        MySqlPosition from = bound != null ? MySqlPosition.at(bound.file(), bound.offset(), low).on(bound.server())
+                : MySqlPosition.at(high.file(), 4, low).on(high.server());
         return read(from, true, bound != null, high);
     }
 
@@ -242,7 +242,8 @@ final class ChunkBackfill {
     private void bound(MySqlChangeStream stream, boolean byGtids, MySqlPosition high) {
         if (byGtids) {
             MySqlPosition sent = stream.sentFrom();
-            nextBound = sent.compareTo(high) < 0 ? MySqlPosition.at(ServerFlavor.MYSQL, sent.file(), sent.offset()) : high;
+            nextBound = sent.compareTo(high) < 0
+                    ? MySqlPosition.at(ServerFlavor.MYSQL, sent.file(), sent.offset()).on(sent.server()) : high;
         }
     }
 

@@ -51,7 +51,7 @@ final class ExecutedGtids {
      */
     static MySqlPosition before(MySqlSourceConfig config, Connection session, Map<Integer, String> charsets,
             MySqlGtidSet low, MySqlPosition at) {
-        MySqlPosition from = MySqlPosition.at(at.file(), 4, low); // by GTIDs: the server picks the file
+        MySqlPosition from = MySqlPosition.at(at.file(), 4, low).on(at.server()); // by GTIDs: the server picks the file
         boolean byGtids = true;
         while (true) {
             MySqlPosition reached = from;
@@ -78,7 +78,7 @@ final class ExecutedGtids {
                         // at the position: its GTIDs; past it: those of the last boundary before it, as no
                         // transaction sent lies between that boundary and the position
                         MySqlGtidSet gtids = (atTarget ? p : reached).mysqlGtids();
-                        return MySqlPosition.at(at.file(), at.offset(), gtids);
+                        return MySqlPosition.at(at.file(), at.offset(), gtids).on(at.server());
                     }
                     if (record.event() == null) {
                         reached = p;

@@ -74,9 +74,9 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         // connect state would not mean "after nothing"
         boolean byGtids = backfill ? backfillByGtids && from.gtidText() != null
                 : from.gtidText() != null && (from.flavor() == ServerFlavor.MYSQL || !from.mariaDbGtids().isEmpty());
-        this.cursor = new BinlogCursor(from, byGtids, backfill, failures, pending);
         this.binlog = new BinlogConnection(config, from, backfill, byGtids, backfillAtPosition, session, charsets,
                 queue, failures);
+        this.cursor = new BinlogCursor(from, binlog.server(), byGtids, backfill, failures, pending);
         this.statements = new BinlogStatements(config, filter, binlog.connection(), binlog.tables(), heldShapes,
                 cursor, failures, pending);
         BinlogRows rows = new BinlogRows(config, filter, binlog.tables(), heldShapes, cursor, failures, pending);

@@ -16,6 +16,11 @@ import org.apache.flink.annotation.PublicEvolving;
  * inclusion, MariaDB positions per domain), so they compare across the servers of one replication
  * history and a stream resumes from them on any of those servers; other positions order by binlog
  * file (its numeric extension), offset, events and rows, within one server's binlog.
+ *
+ * <p>A position read from a server also names that server ({@link #server()}: Oracle MySQL's {@code
+ * @@server_uuid}, MariaDB's {@code @@server_id}), since a binlog file and offset mean something only
+ * on the server that wrote them, and servers may name their files alike. It takes part in {@link
+ * #equals} but not in {@link #compareTo} nor {@link #toString} (which every event's source carries).
  */
 @PublicEvolving
 public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosition> {
@@ -32,6 +37,11 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
      * this transaction only (another server may send another one first). Null between transactions.
      */
     @Nullable private final String transactionGtid;
+    /**
+     * The server whose binlog {@link #file} is: Oracle MySQL's {@code @@server_uuid}, MariaDB's {@code
+     * @@server_id}; null when not known (a position given as text, or restored from state of version 3).
+     */
+    @Nullable private final String server;
     @Nullable private transient MariaDbGtidPosition parsedMariaDbGtids;
     /** The parsed MySQL set, kept as positions derive from one another: every commit adds to it. */
     @Nullable private transient MySqlGtidSet parsedMySqlGtids;
@@ -40,11 +50,11 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
 
     private MySqlPosition(ServerFlavor flavor, String file, long offset, long eventsTaken, long rowsTaken,
             @Nullable String gtids) {
-        this(flavor, file, offset, eventsTaken, rowsTaken, gtids, null);
+        this(flavor, file, offset, eventsTaken, rowsTaken, gtids, null, null);
     }
 
     private MySqlPosition(ServerFlavor flavor, String file, long offset, long eventsTaken, long rowsTaken,
-            @Nullable String gtids, @Nullable String transactionGtid) {
+            @Nullable String gtids, @Nullable String transactionGtid, @Nullable String server) {
         if (file.isEmpty() || offset < 4 || eventsTaken < 0 || rowsTaken < 0) {
             throw new IllegalArgumentException("Not a binlog position: " + file + ":" + offset + " events "
                     + eventsTaken + " rows " + rowsTaken);
@@ -56,6 +66,7 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         this.rowsTaken = rowsTaken;
         this.gtids = gtids;
         this.transactionGtid = transactionGtid;
+        this.server = server;
     }
 
     /** Between transactions, by file and offset only. */
@@ -80,7 +91,17 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
 
     /** Between transactions at {@code file:offset}, with the same GTIDs. */
     public MySqlPosition movedTo(String file, long offset) {
-        return new MySqlPosition(flavor, file, offset, 0, 0, gtids).parsed(parsedMySqlGtids);
+        return new MySqlPosition(flavor, file, offset, 0, 0, gtids, null, server).parsed(parsedMySqlGtids);
+    }
+
+    /**
+     * The same position in the binlog of {@code server} ({@link #server()}; null when not known): for a
+     * position read from that server.
+     */
+    public MySqlPosition on(@Nullable String server) {
+        return Objects.equals(server, this.server) ? this
+                : new MySqlPosition(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid, server)
+                        .parsed(parsedMySqlGtids);
     }
 
 
@@ -100,19 +121,21 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         } else if (gtid != null && gtids != null) {
             int colon = gtid.lastIndexOf(':');
             MySqlGtidSet set = mysqlGtids().with(gtid.substring(0, colon), Long.parseLong(gtid.substring(colon + 1)));
-            return new MySqlPosition(flavor, file, offset, 0, 0, set.toString()).parsed(set);
+            return new MySqlPosition(flavor, file, offset, 0, 0, set.toString(), null, server).parsed(set);
         }
-        return new MySqlPosition(flavor, file, offset, 0, 0, executed).parsed(parsedMySqlGtids);
+        return new MySqlPosition(flavor, file, offset, 0, 0, executed, null, server)
+                .parsed(executed == gtids ? parsedMySqlGtids : null);
     }
 
     /** Inside the transaction at this position: {@code events} row events and then {@code rows} rows taken. */
     public MySqlPosition inTransaction(long events, long rows) {
-        return new MySqlPosition(flavor, file, offset, events, rows, gtids, transactionGtid).parsed(parsedMySqlGtids);
+        return new MySqlPosition(flavor, file, offset, events, rows, gtids, transactionGtid, server)
+                .parsed(parsedMySqlGtids);
     }
 
     /** The start of the transaction {@code gtid} (null when it has none), whose positions inside carry it. */
     public MySqlPosition startOf(@Nullable String gtid) {
-        return new MySqlPosition(flavor, file, offset, 0, 0, gtids, gtid).parsed(parsedMySqlGtids);
+        return new MySqlPosition(flavor, file, offset, 0, 0, gtids, gtid, server).parsed(parsedMySqlGtids);
     }
 
     /**
@@ -151,6 +174,13 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     @Internal
     public static MySqlPosition restore(ServerFlavor flavor, String file, long offset, long eventsTaken,
             long rowsTaken, @Nullable String gtids, @Nullable String transactionGtid) {
+        return restore(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid, null);
+    }
+
+    /** A position read back from state, in the binlog of {@code server} ({@link #server()}) when not null. */
+    @Internal
+    public static MySqlPosition restore(ServerFlavor flavor, String file, long offset, long eventsTaken,
+            long rowsTaken, @Nullable String gtids, @Nullable String transactionGtid, @Nullable String server) {
         if (gtids != null) {
             gtids = flavor == ServerFlavor.MYSQL ? MySqlGtidSet.parse(gtids).toString()
                     : MariaDbGtidPosition.parse(gtids).toString();
@@ -163,7 +193,10 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         if (transactionGtid != null && eventsTaken == 0 && rowsTaken == 0) {
             transactionGtid = null; // between transactions
         }
-        return new MySqlPosition(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid);
+        if (server != null && server.isEmpty()) {
+            throw new IllegalArgumentException("an empty server identity");
+        }
+        return new MySqlPosition(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid, server);
     }
 
     public ServerFlavor flavor() {
@@ -190,6 +223,16 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     @Nullable
     public String transactionGtid() {
         return transactionGtid;
+    }
+
+    /**
+     * The server whose binlog the file and offset are in: Oracle MySQL's {@code @@server_uuid}, MariaDB's
+     * {@code @@server_id} (as decimal text); null when not known (a position given as text, or restored
+     * from state written before version 4 of {@code MySqlPositionSerializer}).
+     */
+    @Nullable
+    public String server() {
+        return server;
     }
 
     /** The executed GTIDs as text, or null when the position is by file and offset only. */
@@ -276,12 +319,12 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         MySqlPosition p = (MySqlPosition) o;
         return flavor == p.flavor && file.equals(p.file) && offset == p.offset && eventsTaken == p.eventsTaken
                 && rowsTaken == p.rowsTaken && Objects.equals(gtids, p.gtids)
-                && Objects.equals(transactionGtid, p.transactionGtid);
+                && Objects.equals(transactionGtid, p.transactionGtid) && Objects.equals(server, p.server);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid);
+        return Objects.hash(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid, server);
     }
 
     /** {@code mariadb-bin.000003:1234#2.5(0-1-78) [0-1-77]}: file:offset, events.rows taken (of GTID), GTIDs. */

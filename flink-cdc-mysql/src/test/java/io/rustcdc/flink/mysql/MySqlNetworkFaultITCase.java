@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Network faults between the source and MySQL/MariaDB, through a {@link FaultProxy}, under a real
  * restart strategy while writers change the tables: every connection (JDBC and binlog) cut during
  * the snapshot and during the stream, a short stall, a stall longer than {@code binlog.read-timeout}
- * and a half-open binlog connection during the stream, and every link slowed through the snapshot
+ * and a half-open binlog connection (either way) during the stream, and every link slowed through the snapshot
  * and the stream. Each ends with an exact changelog. The
  * source's own retry is off ({@code connect.max-retries} = 0), so these test Flink's restarts;
  * MySqlConnectionRetryITCase tests the retry.
@@ -142,9 +142,14 @@ class MySqlNetworkFaultITCase {
     }
 
     /**
-     * During the stream, first the binlog connection half-open: what the server sends is lost on the
-     * way, the client's side stays open and hears nothing, not even the heartbeats. Then every
-     * connection stalled, as in a partition, for longer than {@code binlog.read-timeout}. Each time
+     * During the stream, first the binlog connection half-open the other way: what the client sends is
+     * lost, what the server sends arrives. The binlog client sends nothing after its dump request, so
+     * the stream goes on exactly on that connection, with no failure (the proxy still acknowledges the
+     * server's bytes; over a real network the lost direction carries the client's TCP acknowledgements
+     * too, and the server's TCP stops sending new bytes at its first retransmission timeout: the client
+     * then hears nothing, which is what comes next). Then what the server sends on it is lost as well:
+     * the client's side stays open and hears nothing, not even the heartbeats. Then every connection
+     * stalled, as in a partition, for longer than {@code binlog.read-timeout}. Each of these two times
      * the stream fails within about that timeout (3 s here) instead of waiting, and the job resumes
      * exactly on new connections (after the stall, once it ends).
      */
@@ -156,9 +161,20 @@ class MySqlNetworkFaultITCase {
                 RestartingJob job = RestartingJob.start(cluster, source(proxy, READ_TIMEOUT))) {
             JsonChangelog changelog = snapshotted(job);
             FaultProxy.Link binlog;
-            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 2_500, SMALL_ROWS)) {
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 1_500, SMALL_ROWS)) {
                 changelog.drainUntil(job.records, () -> changelog.ops().containsKey("update"), Duration.ofSeconds(30));
                 binlog = busiestDownstream(proxy);
+                binlog.drop(FaultProxy.Direction.UPSTREAM);
+                long sent = binlog.forwarded(FaultProxy.Direction.DOWNSTREAM);
+                awaitExact(job, writers, changelog, 0, "binlog connection half-open upstream");
+                assertThat(binlog.forwarded(FaultProxy.Direction.DOWNSTREAM)).as("the binlog after the drop")
+                        .isGreaterThan(sent);
+            }
+            assertThat(job.failures()).as("failures with the client's bytes lost").isZero();
+            assertThat(binlog.isClosed()).as("the same binlog connection streamed").isFalse();
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 2_500, SMALL_ROWS)) {
+                int seen = changes(changelog);
+                changelog.drainUntil(job.records, () -> changes(changelog) > seen, Duration.ofSeconds(30));
                 binlog.drop(FaultProxy.Direction.DOWNSTREAM);
                 awaitFailureWithin(job, 1, "half-open binlog connection");
                 awaitExact(job, writers, changelog, 1, "half-open binlog connection");
@@ -215,6 +231,10 @@ class MySqlNetworkFaultITCase {
         return before.keySet().stream().filter(l -> !l.isClosed())
                 .max(Comparator.comparingLong(l -> l.forwarded(FaultProxy.Direction.DOWNSTREAM) - before.get(l)))
                 .orElseThrow(() -> new AssertionError("no link open"));
+    }
+
+    private static int changes(JsonChangelog changelog) {
+        return changelog.ops().values().stream().mapToInt(Integer::intValue).sum();
     }
 
     /** The job has {@code failures} failures within a few binlog read timeouts; the time is printed. */

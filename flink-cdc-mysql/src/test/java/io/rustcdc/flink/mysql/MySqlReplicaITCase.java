@@ -72,10 +72,22 @@ class MySqlReplicaITCase {
     private static MySqlServer primary;
     private static MySqlServer replica;
 
+    /** The servers' identities ({@link MySqlPosition#server()}). */
+    private static String primaryServer;
+    private static String replicaServer;
+
+    /**
+     * The replica names its binlog files as the primary does (as Oracle MySQL's default {@code binlog}
+     * does on every server), so a file and offset of one are those of a file of the other too.
+     */
     @BeforeAll
     static void servers() {
         primary = MySqlServer.startPrivate();
-        replica = MySqlServer.startReplicaOf(primary, 2);
+        String base = java.nio.file.Path.of(primary.value("SELECT @@log_bin_basename")).getFileName().toString();
+        replica = MySqlServer.startReplicaOf(primary, 2, "--log-bin=" + base);
+        String identity = primary.isMariaDb() ? "SELECT @@server_id" : "SELECT @@server_uuid";
+        primaryServer = primary.value(identity);
+        replicaServer = replica.value(identity);
     }
 
     @Test
@@ -99,6 +111,7 @@ class MySqlReplicaITCase {
             inside = taken.get(1).position();
             assertThat(inside.rowsTaken()).isEqualTo(2);
             assertThat(inside.file()).startsWith(primary.isMariaDb() ? "mariadb-bin." : "mysql-bin.");
+            assertThat(inside.server()).isEqualTo(primaryServer).isNotEqualTo(replicaServer);
         }
 
         replica.catchUpWith(primary);
@@ -109,7 +122,8 @@ class MySqlReplicaITCase {
             assertThat(rest.stream().map(r -> describe(r.event())))
                     .containsExactly("insert 3|c", "insert 4|d", "update 1|e");
             for (StreamRecord<MySqlPosition> r : rest) {
-                assertThat(r.position().file()).as("the replica's own binlog").startsWith("replica-bin.");
+                assertThat(r.position().server()).as("the replica's own binlog").isEqualTo(replicaServer);
+                assertThat(r.position().file()).as("named alike").startsWith(inside.file().replaceAll("\\.\\d+$", "."));
                 assertThat(r.position()).as("orders after the primary's position").isGreaterThan(inside);
             }
             // the primary's chunk mark orders against the replica's positions: the handoff survives the move
@@ -163,8 +177,8 @@ class MySqlReplicaITCase {
     /**
      * A job streaming from a position given as file and offset (no GTIDs), through an address that
      * is moved from the primary to its replica while the job runs: the changelog is exact up to the
-     * move, then the job fails naming the replica and why (the replica's binlog files are its own),
-     * instead of reading the replica's binlog at the primary's offset.
+     * move, then the job fails naming both servers, instead of reading the replica's binlog file of
+     * the same name at the primary's offset.
      */
     @Test
     @Order(1)
@@ -193,10 +207,13 @@ class MySqlReplicaITCase {
             CdcException failure = job.awaitFailure(Duration.ofSeconds(60));
             System.out.println("file/offset failover: " + failure.getMessage());
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.POSITION_LOST);
-            assertThat(failure).hasMessageContaining("Binlog file " + status.get(0))
-                    .hasMessageContaining("is not on " + (primary.isMariaDb() ? "MARIADB" : "MYSQL") + " at "
-                            + proxy.host() + ":" + proxy.port() + ", whose binlog files are replica-bin.*")
-                    .hasMessageContaining("read on another server").hasMessageContaining("Resume by GTIDs");
+            String variable = primary.isMariaDb() ? "@@server_id " : "@@server_uuid ";
+            assertThat(binlogFiles(replica)).as("the replica has a file of that name").contains(status.get(0));
+            assertThat(failure).hasMessageContaining("The position " + status.get(0) + ":")
+                    .hasMessageContaining("was read in the binlog of the server with " + variable + primaryServer)
+                    .hasMessageContaining("but " + (primary.isMariaDb() ? "MARIADB" : "MYSQL") + " at "
+                            + proxy.host() + ":" + proxy.port() + " is the server with " + variable + replicaServer)
+                    .hasMessageContaining("Resume by GTIDs");
             job.records.forEach(changelog::apply);
         }
         assertThat(changelog.violations()).isEmpty();
@@ -407,6 +424,18 @@ class MySqlReplicaITCase {
             }
             c.commit();
         }
+    }
+
+    private static List<String> binlogFiles(MySqlServer server) throws Exception {
+        List<String> files = new ArrayList<>();
+        try (Connection c = server.admin("");
+                Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
+            while (rs.next()) {
+                files.add(rs.getString(1));
+            }
+        }
+        return files;
     }
 
     private static void execute(MySqlServer server, String sql) throws Exception {

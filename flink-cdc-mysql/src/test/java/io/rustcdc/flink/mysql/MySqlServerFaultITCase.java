@@ -8,6 +8,7 @@ import io.rustcdc.flink.mysql.testing.MySqlServer;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.ConnectionRetry;
+import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.retry.RetryingConnector;
 import io.rustcdc.flink.source.spi.CatalogSession;
@@ -47,8 +48,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Faults of the MySQL/MariaDB server itself, on a server of this class's own (restarted by the
  * tests), with {@code net_write_timeout} = 2 s so that backpressure outlasts it in seconds: the
- * server restarted cleanly while the job streams (the source's retry reconnects, no task failure),
- * killed while the job snapshots (the retry or the restart strategy resumes it), and a sink blocked for several
+ * server restarted cleanly while the job streams, and killed while it streams from a file and offset
+ * (the source's retry reconnects, no task failure), killed or restarted cleanly while the job
+ * snapshots (the retry or the restart strategy resumes it), and a sink blocked for several
  * times the server's {@code net_write_timeout} (the binlog connection survives). Each ends with an
  * exact changelog. On MariaDB and on Oracle MySQL (the module's two executions).
  */
@@ -158,6 +160,40 @@ class MySqlServerFaultITCase {
     }
 
     /**
+     * The server killed (SIGKILL) while the job streams from a position given as file and offset (no
+     * GTIDs): the source's retry reopens the binlog at the same file and offset on the restarted server,
+     * the same server by its identity ({@link MySqlPosition#server()}; its binlog goes on in a new file),
+     * with no task failure, and the changelog is exact.
+     */
+    @Test
+    void aServerKilledWhileStreamingByFileAndOffsetIsRetriedExactly(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        db.execute("DELETE FROM t1", "DELETE FROM t2"); // the stream starts after them: its changelog starts empty
+        List<String> status = db.binlogStatus();
+        ConnectionRetry retry = ConnectionRetry.of(30, Duration.ofMillis(200), Duration.ofSeconds(1));
+        try (RestartingJob job = RestartingJob.startWithoutRestarts(cluster,
+                source(retry, StartupMode.position(status.get(0) + ":" + status.get(1))))) {
+            JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 800, ROWS)) {
+                writers.awaitEnd();
+            }
+            Map<String, Map<String, String>> before = rows();
+            changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, before), Duration.ofSeconds(60));
+            server.restart(Duration.ofSeconds(1), true);
+            try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 800, ROWS)) {
+                writers.awaitEnd();
+            }
+            Map<String, Map<String, String>> expected = rows();
+            changelog.drainUntil(job.records, () -> TwoTables.reached(changelog, expected), Duration.ofSeconds(90));
+            assertThat(changelog.violations()).isEmpty();
+            assertThat(job.failures()).as("task failures").isZero();
+            assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(changelog.ops()).doesNotContainKey("read");
+            System.out.println("server killed while streaming from " + status + ": ops " + changelog.ops());
+        }
+    }
+
+    /**
      * The server killed (SIGKILL: it recovers its binlog and tables at the next start) while the job is
      * in the middle of its snapshot, with writers having changed the tables under it: the chunk read
      * that was running fails, the restart strategy and the retry take the job on from its checkpoint,
@@ -165,6 +201,17 @@ class MySqlServerFaultITCase {
      */
     @Test
     void aServerKilledWhileSnapshottingResumesExactly(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        restartWhileSnapshotting(cluster, true);
+    }
+
+    /** The same with a clean shutdown (SIGTERM: the server ends the chunk read's session and writes its tables out). */
+    @Test
+    void aServerRestartedCleanlyWhileSnapshottingResumesExactly(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        restartWhileSnapshotting(cluster, false);
+    }
+
+    private void restartWhileSnapshotting(MiniCluster cluster, boolean kill) throws Exception {
         ConnectionRetry retry = ConnectionRetry.of(30, Duration.ofMillis(200), Duration.ofSeconds(1));
         try (RestartingJob job = RestartingJob.start(cluster, source(retry), s -> s.map(new SinkGate()))) {
             JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
@@ -175,7 +222,7 @@ class MySqlServerFaultITCase {
                 writers.awaitEnd();
             }
             assertThat(changelog.ops().get("read")).as("rows read when the server was killed").isLessThan(ROWS);
-            server.restart(Duration.ofSeconds(1), true);
+            server.restart(Duration.ofSeconds(1), kill);
             SinkGate.release();
             try (ConcurrentWriters writers = MySqlWriters.start(db, 2, 1_500, ROWS)) {
                 writers.awaitEnd();
@@ -185,7 +232,8 @@ class MySqlServerFaultITCase {
             assertThat(changelog.violations()).isEmpty();
             assertThat(job.failures()).isBetween(0, RestartingJob.ATTEMPTS);
             assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
-            System.out.println("server killed while snapshotting: " + job.failures() + " failures; ops "
+            System.out.println("server " + (kill ? "killed" : "restarted cleanly") + " while snapshotting: "
+                    + job.failures() + " failures; ops "
                     + changelog.ops());
         }
     }
@@ -242,9 +290,14 @@ class MySqlServerFaultITCase {
     }
 
     private CdcSource<String, MySqlPosition, MySqlPosition> source(ConnectionRetry retry) {
+        return source(retry, StartupMode.initial());
+    }
+
+    private CdcSource<String, MySqlPosition, MySqlPosition> source(ConnectionRetry retry, StartupMode startup) {
         return CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.builder(db).connectionRetry(retry).build()))
                 .includeTables(db.name() + ".t1", db.name() + ".t2")
+                .startupMode(startup)
                 .chunkSize(500)
                 .deserializer(ChangeEventDeserializer.json())
                 .build();

@@ -22,7 +22,13 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
     static final int VERSION_2 = 2;
     /** Version 2, then the GTID of the transaction the position is inside (nullable string). */
     static final int VERSION_3 = 3;
-    static final int CURRENT_VERSION = VERSION_3;
+    /**
+     * Version 3, then the server whose binlog the file and offset are in (nullable string: Oracle MySQL's
+     * {@code @@server_uuid}, MariaDB's {@code @@server_id}). Positions of earlier versions name no server:
+     * they resume by file and offset without the check that the server is the one they were read on.
+     */
+    static final int VERSION_4 = 4;
+    static final int CURRENT_VERSION = VERSION_4;
 
     /** The flavors in the order version 1 wrote their ordinals; frozen. */
     private static final ServerFlavor[] VERSION_1_FLAVORS = {ServerFlavor.MYSQL, ServerFlavor.MARIADB};
@@ -46,12 +52,13 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
         out.writeLong(position.rowsTaken());
         StateIO.writeNullableString(out, position.gtidText());
         StateIO.writeNullableString(out, position.transactionGtid());
+        StateIO.writeNullableString(out, position.server());
         return out.getCopyOfBuffer();
     }
 
     @Override
     public MySqlPosition deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION_1 && version != VERSION_2 && version != VERSION_3) {
+        if (version < VERSION_1 || version > VERSION_4) {
             throw StateIO.unknownVersion("a MySQL/MariaDB position", version, CURRENT_VERSION);
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
@@ -64,9 +71,10 @@ public final class MySqlPositionSerializer implements SimpleVersionedSerializer<
         long rows = in.readLong();
         String gtids = StateIO.readNullableString(in);
         String transactionGtid = version >= VERSION_3 ? StateIO.readNullableString(in) : null;
+        String server = version >= VERSION_4 ? StateIO.readNullableString(in) : null;
         StateIO.requireFullyRead(in, "a MySQL/MariaDB position");
         try {
-            return MySqlPosition.restore(flavor, file, offset, events, rows, gtids, transactionGtid);
+            return MySqlPosition.restore(flavor, file, offset, events, rows, gtids, transactionGtid, server);
         } catch (IllegalArgumentException e) {
             throw new IOException("Not a MySQL/MariaDB position in state: " + e.getMessage(), e);
         }
