@@ -1,0 +1,57 @@
+package io.rustcdc.flink.source.reader;
+
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.LazySession;
+import io.rustcdc.flink.source.split.ChunkKey;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * Asks the database which chunk holds keys whose order the connector does not reproduce ({@link
+ * ChunkKey#placedByServer}): a whole batch of keys per query, on a catalogue session of its own, opened
+ * on first use (a reader whose handoff holds no such table never opens it) and closed with the reader.
+ * Not thread-safe: the task thread's, as the handoff is.
+ */
+final class ServerPlacement<P extends SourcePosition & Comparable<P>, M extends Serializable> implements AutoCloseable {
+    private final LazySession<P, M> session;
+    private long queries;
+
+    ServerPlacement(CdcConnector<P, M> connector) {
+        this.session = new LazySession<>(connector);
+    }
+
+    /**
+     * For each of {@code keys}, how many of {@code bounds} (ascending, as the database found them) sort
+     * before it in the database's order of {@code key}; one query.
+     */
+    int[] place(TableId table, ChunkKey key, List<Object[]> bounds, List<Object[]> keys) {
+        if (keys.isEmpty()) {
+            return new int[0];
+        }
+        int[] ranks = session.get().placeKeys(table, key.columns(), key.types(), bounds, keys);
+        queries++;
+        if (ranks.length != keys.size()) {
+            throw new IllegalStateException("The connector placed " + ranks.length + " keys of " + table + " for "
+                    + keys.size() + " asked");
+        }
+        for (int r : ranks) {
+            if (r < 0 || r > bounds.size()) {
+                throw new IllegalStateException("The connector placed a key of " + table + " at " + r + " among "
+                        + bounds.size() + " chunk bounds");
+            }
+        }
+        return ranks;
+    }
+
+    /** The queries made so far. */
+    long queries() {
+        return queries;
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+}
