@@ -38,9 +38,16 @@ final class PgKeyPlacement {
                 s.setArray(1 + n + i, array(bounds, keyTypes, i));
             }
             int[] ranks = new int[keys.size()];
+            java.util.Arrays.fill(ranks, -1);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     ranks[rs.getInt(1) - 1] = rs.getInt(2);
+                }
+            }
+            for (int r : ranks) {
+                if (r < 0) {
+                    throw new IllegalStateException("PostgreSQL placed " + keys.size() + " keys of " + table
+                            + " but not all of them");
                 }
             }
             return ranks;

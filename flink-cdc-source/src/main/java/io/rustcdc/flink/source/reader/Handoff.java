@@ -218,11 +218,6 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         wanted.forEach(TableChunks::placeAhead);
     }
 
-    /** The queries made to place keys, since the reader started. */
-    long placementQueries() {
-        return placement.queries();
-    }
-
     /** Closes the session that placed keys, if one was opened. */
     void close() {
         placement.close();
@@ -473,6 +468,9 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
 
         /** Places {@code keys} by the database, in one query, for {@link #find}. */
         void placeAhead(List<Object[]> keys) {
+            if (chunks.isEmpty()) {
+                return; // a table being added, none of its chunks read yet: its changes wait for them
+            }
             List<Object[]> distinct = new ArrayList<>();
             for (Object[] k : keys) {
                 if (placed.putIfAbsent(new PlacedKey(k), -1) == null) {

@@ -16,7 +16,6 @@ import java.util.List;
  */
 final class ServerPlacement<P extends SourcePosition & Comparable<P>, M extends Serializable> implements AutoCloseable {
     private final LazySession<P, M> session;
-    private long queries;
 
     ServerPlacement(CdcConnector<P, M> connector) {
         this.session = new LazySession<>(connector);
@@ -27,11 +26,10 @@ final class ServerPlacement<P extends SourcePosition & Comparable<P>, M extends 
      * before it in the database's order of {@code key}; one query.
      */
     int[] place(TableId table, ChunkKey key, List<Object[]> bounds, List<Object[]> keys) {
-        if (keys.isEmpty()) {
-            return new int[0];
+        if (keys.isEmpty() || bounds.isEmpty()) {
+            return new int[keys.size()]; // one chunk (a table read whole): nothing to ask
         }
         int[] ranks = session.get().placeKeys(table, key.columns(), key.types(), bounds, keys);
-        queries++;
         if (ranks.length != keys.size()) {
             throw new IllegalStateException("The connector placed " + ranks.length + " keys of " + table + " for "
                     + keys.size() + " asked");
@@ -43,11 +41,6 @@ final class ServerPlacement<P extends SourcePosition & Comparable<P>, M extends 
             }
         }
         return ranks;
-    }
-
-    /** The queries made so far. */
-    long queries() {
-        return queries;
     }
 
     @Override

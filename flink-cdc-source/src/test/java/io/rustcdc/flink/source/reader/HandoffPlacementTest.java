@@ -106,6 +106,8 @@ class HandoffPlacementTest {
     void pendingChangesOfATableBeingAddedAreCheckedByTheDatabaseWhenTheirChunkArrives() {
         Handoff<TestPosition, HashSet<Long>> adding = new Handoff<>(connector, List.of(),
                 List.of(TablePlan.start(T, KEY)), false);
+        adding.prepare(List.of(StreamRecord.of(insert("A"), AT5)));
+        assertThat(connector.queries).as("no chunk read yet: nothing to ask").isZero();
         assertThat(adding.decide(insert("A"), AT5)).isNull();
         assertThat(adding.decide(insert("C"), new TestPosition(7))).isNull();
         adding.addChunk(chunk(0, null, "b", true), false);
@@ -114,6 +116,16 @@ class HandoffPlacementTest {
         ChunkSplit<HashSet<Long>> missesPosition7 = chunk(1, "b", null, true);
         assertThatThrownBy(() -> adding.addChunk(missesPosition7, true)).isInstanceOf(CdcException.class)
                 .hasMessageContaining("is not in the chunk read after it");
+    }
+
+    @Test
+    void aTableInOneChunkNeedsNoQuery() {
+        Handoff<TestPosition, HashSet<Long>> whole = new Handoff<>(connector, List.of(chunk(0, null, null, true)),
+                List.of(), false);
+        whole.prepare(List.of(StreamRecord.of(insert("a"), AT5)));
+        assertThat(whole.decide(insert("a"), AT5)).isNull();
+        assertThat(whole.decide(insert("z"), new TestPosition(6))).isNotNull();
+        assertThat(connector.queries).isZero();
     }
 
     @Test
