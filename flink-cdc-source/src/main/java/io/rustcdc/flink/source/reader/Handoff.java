@@ -424,7 +424,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         /** The upper bounds of {@link #chunks} in order, for the database's placement; null until asked. */
         @Nullable private List<Object[]> bounds;
         /** Keys placed by the database for the batch being decided ({@link #prepare}): how many bounds precede each. */
-        private Map<PlacedKey, Integer> placed = new HashMap<>();
+        private Map<ServerPlacement.Key, Integer> placed = new HashMap<>();
 
         TableChunks(ChunkKey key, List<ChunkSplit<M>> chunks, boolean complete) {
             this.key = key;
@@ -473,13 +473,13 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             }
             List<Object[]> distinct = new ArrayList<>();
             for (Object[] k : keys) {
-                if (placed.putIfAbsent(new PlacedKey(k), -1) == null) {
+                if (placed.putIfAbsent(new ServerPlacement.Key(k), -1) == null) {
                     distinct.add(k);
                 }
             }
             int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), distinct);
             for (int i = 0; i < ranks.length; i++) {
-                placed.put(new PlacedKey(distinct.get(i)), ranks[i]);
+                placed.put(new ServerPlacement.Key(distinct.get(i)), ranks[i]);
             }
         }
 
@@ -495,22 +495,9 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             return holding;
         }
 
-        /** The chunks' upper bounds, checked to follow one another without a gap. */
         private List<Object[]> bounds() {
             if (bounds == null) {
-                List<Object[]> b = new ArrayList<>();
-                Object[] previous = null;
-                for (ChunkSplit<M> c : chunks) {
-                    if (!java.util.Arrays.deepEquals(c.after(), previous) || (previous == null && !b.isEmpty())) {
-                        throw new IllegalStateException("The chunks of " + c.table() + " do not follow one another ("
-                                + c.splitId() + "), so the database cannot place keys among them");
-                    }
-                    if (c.upTo() != null) {
-                        b.add(c.upTo());
-                    }
-                    previous = c.upTo();
-                }
-                bounds = b;
+                bounds = ServerPlacement.bounds(chunks);
             }
             return bounds;
         }
@@ -547,7 +534,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             if (chunks.isEmpty()) {
                 return null; // a table being added, none of its chunks read yet
             }
-            Integer rank = placed.get(new PlacedKey(values));
+            Integer rank = placed.get(new ServerPlacement.Key(values));
             if (rank == null || rank < 0) {
                 rank = placement.place(chunks.get(0).table(), key, bounds(), List.<Object[]>of(values))[0];
             }
@@ -559,27 +546,6 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             }
             throw new IllegalStateException("No chunk of " + chunks.get(0).table() + " holds a key the database placed "
                     + "after its " + chunks.size() + " chunks; its chunks do not cover the key space");
-        }
-    }
-
-    /** A key's values as a map key: equal when their values are. */
-    private static final class PlacedKey {
-        private final Object[] values;
-        private final int hash;
-
-        PlacedKey(Object[] values) {
-            this.values = values;
-            this.hash = java.util.Arrays.deepHashCode(values);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof PlacedKey && java.util.Arrays.deepEquals(values, ((PlacedKey) o).values);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
         }
     }
 }

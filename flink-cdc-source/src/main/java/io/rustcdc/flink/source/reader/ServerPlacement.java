@@ -5,7 +5,10 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.LazySession;
 import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.ChunkSplit;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -43,8 +46,47 @@ final class ServerPlacement<P extends SourcePosition & Comparable<P>, M extends 
         return ranks;
     }
 
+    /** The chunks' upper bounds in order, checked to follow one another without a gap. */
+    static List<Object[]> bounds(List<? extends ChunkSplit<?>> chunks) {
+        List<Object[]> bounds = new ArrayList<>();
+        Object[] previous = null;
+        for (int i = 0; i < chunks.size(); i++) {
+            ChunkSplit<?> c = chunks.get(i);
+            if (!Arrays.deepEquals(c.after(), previous) || (previous == null && i > 0)) {
+                throw new IllegalStateException("The chunks of " + c.table() + " do not follow one another ("
+                        + c.splitId() + "), so the database cannot place keys among them");
+            }
+            if (c.upTo() != null) {
+                bounds.add(c.upTo());
+            }
+            previous = c.upTo();
+        }
+        return bounds;
+    }
+
     @Override
     public void close() {
         session.close();
+    }
+
+    /** A key's values as a map key: equal when their values are. */
+    static final class Key {
+        private final Object[] values;
+        private final int hash;
+
+        Key(Object[] values) {
+            this.values = values;
+            this.hash = Arrays.deepHashCode(values);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key && Arrays.deepEquals(values, ((Key) o).values);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 }
