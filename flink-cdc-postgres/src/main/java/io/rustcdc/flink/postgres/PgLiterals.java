@@ -21,6 +21,11 @@ final class PgLiterals {
         return quote(text(type.kind(), value)) + "::" + declared;
     }
 
+    /** The value's text as PostgreSQL reads it for a column of {@code type}, unquoted. */
+    static String text(ValueType type, Object value) {
+        return text(type.kind(), value);
+    }
+
     static String quoteIdentifier(String name) {
         return '"' + name.replace("\"", "\"\"") + '"';
     }

@@ -21,7 +21,8 @@ import org.apache.flink.annotation.Internal;
  * {@code infinity} last; text, varchar and name of a collation that compares bytes ({@link
  * #CODE_POINTS}, named so by {@link PgCollations}) by code point, which is UTF-8's byte order, and
  * character(n) so too with its trailing spaces ignored ({@link #CODE_POINTS_BLANK_PADDED}). Text of
- * any other collation is not ordered here. A null sorts last, as in {@code ORDER BY ... ASC}.
+ * any other collation is not ordered here: the server places such keys ({@link #placedByServer}, {@link
+ * PgKeyPlacement}). A null sorts last, as in {@code ORDER BY ... ASC}.
  */
 @Internal
 public enum PostgresKeyOrder implements KeyOrder {
@@ -38,6 +39,12 @@ public enum PostgresKeyOrder implements KeyOrder {
             return CODE_POINTS.equals(collation) || CODE_POINTS_BLANK_PADDED.equals(collation);
         }
         return orders(type);
+    }
+
+    /** Text of any other collation (linguistic, libc or ICU): PostgreSQL compares it ({@link PgKeyPlacement}). */
+    @Override
+    public boolean placedByServer(ValueType type, @Nullable String collation) {
+        return type.kind() == ValueKind.TEXT && collation != null && !orders(type, collation);
     }
 
     @Override

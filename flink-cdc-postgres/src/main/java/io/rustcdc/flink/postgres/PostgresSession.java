@@ -8,6 +8,7 @@ import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.RowFilters;
@@ -36,6 +37,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     private final Connection connection;
     private final PgCatalog catalog;
     private final CopyRowParser copyParser = new CopyRowParser();
+    private final PgKeyPlacement placement;
     /** The bytes of the chunks' rows read so far ({@link #bytesRead}). */
     private long bytesRead;
     /** Decoders of chunk keys, one per table and key: chunk boundaries are found many times per table. */
@@ -46,6 +48,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         this.connection = PgConnections.open(config);
         try {
             this.catalog = new PgCatalog(connection, config.database());
+            this.placement = new PgKeyPlacement(connection);
         } catch (SQLException e) {
             close();
             throw failure(e);
@@ -212,6 +215,16 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     @Override
     public long bytesRead() {
         return bytesRead;
+    }
+
+    @Override
+    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<Object[]> bounds,
+            List<Object[]> keys) {
+        try {
+            return placement.place(table, keyColumns, keyTypes, bounds, keys);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
     }
 
     @Override

@@ -36,12 +36,18 @@ class PostgresConsistencyITCase {
         ConsistencySuite.run(cluster, new Target(db, false), 2, true);
     }
 
-    /** PostgreSQL as the suite's target; with {@code partitioned}, each suite table is hash-partitioned in three. */
+    /**
+     * PostgreSQL as the suite's target; with {@code partitioned}, each suite table is hash-partitioned in three.
+     * The text key has an ICU collation that orders digits by number ('k9' before 'k10', unlike their bytes),
+     * which the connector does not reproduce: its changed keys are placed among the chunks by the server.
+     */
     static final class Target implements ConsistencyTarget {
         private static final int PARTITIONS = 3;
+        private static final String COLLATION = "suite_numeric_icu";
 
         private final PostgresDatabase db;
         private final boolean partitioned;
+        private boolean collationCreated;
 
         Target(PostgresDatabase db, boolean partitioned) {
             this.db = db;
@@ -61,7 +67,16 @@ class PostgresConsistencyITCase {
 
         @Override
         public Connection connect() throws SQLException {
+            if (!collationCreated) {
+                db.execute("CREATE COLLATION IF NOT EXISTS " + COLLATION + " (provider = icu, locale = 'und-u-kn-true')");
+                collationCreated = true;
+            }
             return db.admin();
+        }
+
+        @Override
+        public String textKeyCollation() {
+            return " COLLATE " + COLLATION;
         }
 
         @Override

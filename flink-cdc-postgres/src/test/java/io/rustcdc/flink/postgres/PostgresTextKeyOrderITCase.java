@@ -130,21 +130,53 @@ class PostgresTextKeyOrderITCase {
         }
     }
 
+    /**
+     * Text of a collation the key order does not reproduce (the first deterministic one of the server
+     * besides the byte-comparing ones, an ICU one, and a nondeterministic case-insensitive one), alone and
+     * after an int: split into chunks by the server, and every row placed by the server's placement into
+     * the chunk whose range predicates read it (checked by {@link ChunkedReads}).
+     */
     @Test
-    void textOfOtherCollationsIsReadAsOneChunk(PostgresDatabase db) {
+    void textOfOtherCollationsIsSplitAndPlacedByTheServer(PostgresDatabase db) {
+        long seed = KeyOrderOracle.seed(getClass());
+        Random random = new Random(seed);
         // the test server's operating system has C.utf8, which libc's strcoll compares: not ordered here
         List<String> others = db.queryColumn("SELECT quote_ident(collname) FROM pg_catalog.pg_collation "
                 + "WHERE collencoding IN (-1, 6) AND collname NOT IN ('C', 'POSIX', 'ucs_basic', 'default', 'pg_c_utf8') "
                 + "AND collisdeterministic ORDER BY collname LIMIT 1");
         assertThat(others).as("a collation the key order does not order").isNotEmpty();
-        db.execute("DROP TABLE IF EXISTS other_keyed", "CREATE TABLE other_keyed (k text COLLATE " + others.get(0)
-                + " PRIMARY KEY)",
-                "GRANT SELECT ON other_keyed TO " + db.replicationUser());
+        db.execute("CREATE COLLATION IF NOT EXISTS order_en_icu (provider = icu, locale = 'en-US')",
+                "CREATE COLLATION IF NOT EXISTS order_ci_icu (provider = icu, locale = 'und-u-ks-level2', "
+                        + "deterministic = false)");
+        List<String> collations = List.of(others.get(0), "order_en_icu", "order_ci_icu");
         try (CatalogSession<PostgresPosition, PostgresChunkMark> session = session(db)) {
-            TableDescription table = session.describe(TableId.of(db.name(), "public", "other_keyed"));
-            ChunkKey key = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, null, OPTION);
-            assertThat(key.collations().get(0)).contains(others.get(0).replace("\"", ""));
-            assertThat(key.splittable()).isFalse();
+            for (int c = 0; c < collations.size(); c++) {
+                String single = "other_keyed_" + c;
+                String pair = "other_pair_" + c;
+                db.execute("DROP TABLE IF EXISTS " + single + ", " + pair,
+                        "CREATE TABLE " + single + " (k text COLLATE " + collations.get(c) + " PRIMARY KEY)",
+                        "CREATE TABLE " + pair + " (a int, k varchar(40) COLLATE " + collations.get(c)
+                                + ", PRIMARY KEY (a, k))",
+                        "GRANT SELECT ON " + single + ", " + pair + " TO " + db.replicationUser());
+                List<String> inserts = new ArrayList<>();
+                for (int i = 0; i < 150; i++) {
+                    String text = RandomText.literal(RandomText.next(random, 4));
+                    inserts.add("INSERT INTO " + single + " VALUES (" + text + ") ON CONFLICT DO NOTHING");
+                    inserts.add("INSERT INTO " + pair + " VALUES (" + random.nextInt(3) + ", " + text
+                            + ") ON CONFLICT DO NOTHING");
+                }
+                db.execute(inserts.toArray(new String[0]));
+                for (String name : List.of(single, pair)) {
+                    TableDescription table = session.describe(TableId.of(db.name(), "public", name));
+                    ChunkKey key = ChunkKey.of(table, PostgresKeyOrder.INSTANCE, null, OPTION);
+                    assertThat(key.collations().get(key.columns().size() - 1))
+                            .contains(collations.get(c).replace("\"", ""));
+                    assertThat(key.splittable() && key.placedByServer()).as(name + " " + key.collations()).isTrue();
+                    int count = Integer.parseInt(db.queryValue("SELECT count(*) FROM " + name));
+                    assertThat(ChunkedReads.countInChunks(session, table, key, 7)).as(name + " (seed " + seed + ")")
+                            .isEqualTo(count);
+                }
+            }
         }
     }
 

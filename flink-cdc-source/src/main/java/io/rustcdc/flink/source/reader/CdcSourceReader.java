@@ -204,5 +204,9 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     @Override
     public void close() {
         worker.close();
+        StreamState<P, M> s = stream;
+        if (s != null) {
+            s.handoff.close();
+        }
     }
 }

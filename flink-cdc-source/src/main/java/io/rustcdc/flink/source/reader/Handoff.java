@@ -57,7 +57,13 @@ import org.apache.flink.annotation.Internal;
  * since the rows the failed attempt emitted may be older than what the new read shows.
  *
  * <p>A chunk of a table being added that was read from another table than the table's earlier chunks
- * (one replaced under its name between them, {@link ChunkOrigins}) fails the source. Not thread-safe.
+ * (one replaced under its name between them, {@link ChunkOrigins}) fails the source.
+ *
+ * <p>A table whose key order the connector does not reproduce ({@link ChunkKey#placedByServer}) has its
+ * changed keys placed among its chunks by the database ({@link ServerPlacement}): {@link #prepare} asks
+ * for the keys of a whole batch of records in one query per such table, before the batch's decisions,
+ * and the pending changes of a table being added are placed in one query per chunk that arrives. Not
+ * thread-safe.
  */
 @Internal
 final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializable> {
@@ -65,6 +71,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     private final Map<TableId, TableChunks> tables = new HashMap<>();
     private final Map<TableId, P> ends = new HashMap<>();
     private final ChunkOrigins<M> origins;
+    private final ServerPlacement<P, M> placement;
 
     /**
      * @param chunks the read chunks of every table in the handoff
@@ -82,6 +89,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             java.util.Set<TableId> captured, boolean redeliverAdding) {
         this.connector = connector;
         this.origins = new ChunkOrigins<>(connector::tableIdentity);
+        this.placement = new ServerPlacement<>(connector);
         for (TablePlan plan : adding) {
             TableChunks t = new TableChunks(plan.key(), new ArrayList<>(), false);
             t.redelivering = redeliverAdding || captured.contains(plan.table());
@@ -153,10 +161,12 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     void addChunk(ChunkSplit<M> chunk, boolean last) {
         origins.read(chunk);
         TableChunks t = tables.get(chunk.table());
-        t.chunks.add(t.redelivering ? chunk.redelivered() : chunk);
-        for (Iterator<Pending<P>> it = t.pending.iterator(); it.hasNext(); ) {
+        t.add(t.redelivering ? chunk.redelivered() : chunk);
+        List<ChunkSplit<M>> holding = t.key.placedByServer() ? t.placeAll(t.pending) : null;
+        int i = 0;
+        for (Iterator<Pending<P>> it = t.pending.iterator(); it.hasNext(); i++) {
             Pending<P> p = it.next();
-            if (chunk.contains(p.key)) {
+            if (holding != null ? holding.get(i) == t.chunks.get(t.chunks.size() - 1) : chunk.contains(p.key)) {
                 if (!connector.reflects(chunk.mark(), p.position)) {
                     throw new CdcException(CdcException.Kind.STATE, "A change of " + chunk.table() + " at " + p.position
                             + ", delivered while the table's snapshot was being read, is not in the chunk read after it ("
@@ -179,6 +189,38 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
 
     boolean isEmpty() {
         return tables.isEmpty();
+    }
+
+    /**
+     * Places the keys of {@code records}' changes of tables whose keys the database places, in one query
+     * per such table (and per set of chunks it holds), before their decisions; no query for a batch of
+     * other tables.
+     */
+    void prepare(List<? extends io.rustcdc.flink.source.spi.StreamRecord<P>> records) {
+        Map<TableChunks, List<Object[]>> wanted = new HashMap<>();
+        for (io.rustcdc.flink.source.spi.StreamRecord<P> r : records) {
+            ChangeEvent e = r.event();
+            TableChunks t = e == null ? null : tables.get(e.table());
+            if (t == null || !t.key.placedByServer()
+                    || (e.op() != Op.INSERT && e.op() != Op.UPDATE && e.op() != Op.DELETE)) {
+                continue;
+            }
+            for (Row row : new Row[] {e.before(), e.after()}) {
+                if (row != null && t.hasKey(row)) {
+                    wanted.computeIfAbsent(t, k -> new ArrayList<>()).add(t.key(row));
+                    if (t.earlier != null) {
+                        wanted.computeIfAbsent(t.earlier, k -> new ArrayList<>()).add(t.earlier.key(row));
+                    }
+                }
+            }
+        }
+        tables.values().forEach(t -> t.forgetPlaced());
+        wanted.forEach(TableChunks::placeAhead);
+    }
+
+    /** Closes the session that placed keys, if one was opened. */
+    void close() {
+        placement.close();
     }
 
     /** The chunks still consulted, for the stream split's state. */
@@ -379,6 +421,10 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
          */
         @Nullable TableChunks earlier;
         @Nullable P earlierEnd;
+        /** The upper bounds of {@link #chunks} in order, for the database's placement; null until asked. */
+        @Nullable private List<Object[]> bounds;
+        /** Keys placed by the database for the batch being decided ({@link #prepare}): how many bounds precede each. */
+        private Map<ServerPlacement.Key, Integer> placed = new HashMap<>();
 
         TableChunks(ChunkKey key, List<ChunkSplit<M>> chunks, boolean complete) {
             this.key = key;
@@ -405,9 +451,63 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             return values;
         }
 
+        void add(ChunkSplit<M> chunk) {
+            chunks.add(chunk);
+            bounds = null;
+            placed = new HashMap<>();
+        }
+
+        void forgetPlaced() {
+            if (!placed.isEmpty()) {
+                placed = new HashMap<>();
+            }
+            if (earlier != null) {
+                earlier.forgetPlaced();
+            }
+        }
+
+        /** Places {@code keys} by the database, in one query, for {@link #find}. */
+        void placeAhead(List<Object[]> keys) {
+            if (chunks.isEmpty()) {
+                return; // a table being added, none of its chunks read yet: its changes wait for them
+            }
+            List<Object[]> distinct = new ArrayList<>();
+            for (Object[] k : keys) {
+                if (placed.putIfAbsent(new ServerPlacement.Key(k), -1) == null) {
+                    distinct.add(k);
+                }
+            }
+            int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), distinct);
+            for (int i = 0; i < ranks.length; i++) {
+                placed.put(new ServerPlacement.Key(distinct.get(i)), ranks[i]);
+            }
+        }
+
+        /** The chunk holding each pending change's key, as {@link #find} says, in one query. */
+        List<ChunkSplit<M>> placeAll(List<Pending<P>> pending) {
+            List<Object[]> keys = new ArrayList<>();
+            pending.forEach(p -> keys.add(p.key));
+            int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), keys);
+            List<ChunkSplit<M>> holding = new ArrayList<>();
+            for (int r : ranks) {
+                holding.add(r < chunks.size() ? chunks.get(r) : null);
+            }
+            return holding;
+        }
+
+        private List<Object[]> bounds() {
+            if (bounds == null) {
+                bounds = ServerPlacement.bounds(chunks);
+            }
+            return bounds;
+        }
+
         /** The chunk holding {@code values}; null when it is not read yet (tables being added only). */
         @Nullable
         ChunkSplit<M> find(Object[] values) {
+            if (key.placedByServer()) {
+                return placedChunk(values);
+            }
             int low = 0;
             int high = chunks.size() - 1;
             while (low <= high) {
@@ -426,6 +526,26 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             }
             throw new IllegalStateException("No chunk of " + chunks.get(0).table() + " holds a key; its chunks do not "
                     + "cover the key space");
+        }
+
+        /** {@link #find} by the database's placement: placed ahead for the batch, else asked now alone. */
+        @Nullable
+        private ChunkSplit<M> placedChunk(Object[] values) {
+            if (chunks.isEmpty()) {
+                return null; // a table being added, none of its chunks read yet
+            }
+            Integer rank = placed.get(new ServerPlacement.Key(values));
+            if (rank == null || rank < 0) {
+                rank = placement.place(chunks.get(0).table(), key, bounds(), List.<Object[]>of(values))[0];
+            }
+            if (rank < chunks.size()) {
+                return chunks.get(rank);
+            }
+            if (!complete) {
+                return null;
+            }
+            throw new IllegalStateException("No chunk of " + chunks.get(0).table() + " holds a key the database placed "
+                    + "after its " + chunks.size() + " chunks; its chunks do not cover the key space");
         }
     }
 }

@@ -57,6 +57,7 @@ final class StreamEmitter<T, P extends SourcePosition & Comparable<P>, M extends
     void emit(List<StreamRecord<P>> batch, StreamState<P, M> stream) throws Exception {
         List<StreamRecord<P>> records = batch;
         while (true) {
+            stream.handoff.prepare(records); // the keys the database places, one query per such table
             for (int i = 0; i < records.size(); i++) {
                 if (cut.overBound(records.get(i))) {
                     rest = records.subList(i, records.size());

@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.spi.TableDescription;
@@ -126,6 +127,13 @@ final class RetryingSession<P extends SourcePosition & Comparable<P>, M extends 
                 backOff("reading a chunk of " + table.table(), e);
             }
         }
+    }
+
+    @Override
+    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes,
+            List<Object[]> bounds, List<Object[]> keys) {
+        return call("placing changed keys of " + table + " among its chunks",
+                s -> s.placeKeys(table, keyColumns, keyTypes, bounds, keys));
     }
 
     /** What every session opened so far has read: the count goes on across a reconnect. */

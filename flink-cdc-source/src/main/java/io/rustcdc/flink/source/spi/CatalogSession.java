@@ -1,8 +1,10 @@
 package io.rustcdc.flink.source.spi;
 
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
 import java.util.List;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
@@ -114,6 +116,23 @@ public interface CatalogSession<P, M> extends AutoCloseable {
      */
     default long bytesRead() {
         return 0;
+    }
+
+    /**
+     * Places {@code keys} among {@code bounds} by the database's own ascending order of {@code table}'s
+     * {@code keyColumns} (their collations included), in one query: for each key, how many bounds sort
+     * strictly before it (a key the order holds equal to a bound does not follow it). With the chunk ends
+     * of a table as {@code bounds}, that is the index of the chunk holding the key. {@code bounds} are in
+     * that order already (the database found them); {@code keyTypes} are the columns' value types; no
+     * value is null. Connectors whose {@link KeyOrder#placedByServer} is true for some column implement it.
+     *
+     * @throws CdcException (configuration) when the connector places no keys
+     */
+    default int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes,
+            List<Object[]> bounds, List<Object[]> keys) {
+        throw new CdcException(CdcException.Kind.CONFIGURATION,
+                "The connector cannot place keys of " + table + " " + keyColumns + " among chunk bounds; name a key column "
+                + "the connector orders with the chunk key option");
     }
 
     /** The change-log position now: a stream started here misses nothing committed later. */

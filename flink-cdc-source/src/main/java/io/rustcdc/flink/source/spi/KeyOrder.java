@@ -13,7 +13,9 @@ import org.apache.flink.annotation.PublicEvolving;
  * this order {@linkplain #orders orders}. A key with a column of any other type is read as one chunk.
  * Text is ordered by a collation: the connector names a column's collation in its {@link
  * TableDescription#collation description}, and the methods taking a {@code collation} (null for a
- * column without one) decide with it; a connector that orders no text need not override them.
+ * column without one) decide with it; a connector that orders no text need not override them. A
+ * column this order cannot compare may still be split when the database itself places keys among
+ * chunk bounds ({@link #placedByServer}, {@link CatalogSession#placeKeys}).
  * Supplied by the connector ({@link CdcConnector#keyOrder()}); stateless and thread-safe.
  *
  * <pre>{@code
@@ -51,6 +53,18 @@ public interface KeyOrder extends Serializable {
      */
     default int compare(ValueType type, @Nullable String collation, @Nullable Object a, @Nullable Object b) {
         return compare(type, a, b);
+    }
+
+    /**
+     * Whether the database places values of a column of {@code type} and {@code collation} among chunk
+     * bounds by its own comparison ({@link CatalogSession#placeKeys}), for a column this order does not
+     * compare ({@link #orders(ValueType, String)} false), such as text of a linguistic collation. Such
+     * a key is split into chunks too; the handoff then asks the database which chunk holds each changed
+     * key, one query per batch of the stream while the table is in the handoff. False unless the
+     * connector says.
+     */
+    default boolean placedByServer(ValueType type, @Nullable String collation) {
+        return false;
     }
 
     /** Whether every one of {@code types}, with its collation (null entries where none), is ordered. */

@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * {@link KeyOrder}) and whether the table may be split at all: only when that order {@linkplain
  * KeyOrder#orders orders} every key column's type with its collation and no key column is nullable
  * (a row whose key is NULL lies in no key range: {@code key > ?} and {@code key <= ?} are never true
- * for it). A table that may not be split is read as one chunk, still streamed in bounded memory.
- * Immutable.
+ * for it). A column the order cannot compare but the database places among chunk bounds ({@link
+ * KeyOrder#placedByServer}, text of a linguistic collation) is split too: {@link #placedByServer} is then
+ * true, and the handoff asks the database which chunk holds a changed key instead of {@link #compare}. A
+ * table that may not be split is read as one chunk, still streamed in bounded memory. Immutable.
  */
 @Internal
 public final class ChunkKey implements Serializable {
@@ -36,6 +38,7 @@ public final class ChunkKey implements Serializable {
     private final KeyOrder order;
     private final boolean nullable;
     private final boolean splittable;
+    private final boolean placedByServer;
 
     private ChunkKey(List<String> columns, List<ValueType> types, List<String> collations, KeyOrder order,
             boolean nullable) {
@@ -47,7 +50,19 @@ public final class ChunkKey implements Serializable {
         this.collations = Collections.unmodifiableList(new ArrayList<>(collations));
         this.order = Objects.requireNonNull(order, "order");
         this.nullable = nullable;
-        this.splittable = !nullable && order.orders(this.types, this.collations);
+        boolean ordered = order.orders(this.types, this.collations);
+        this.splittable = !nullable && (ordered || placeable(order, this.types, this.collations));
+        this.placedByServer = splittable && !ordered;
+    }
+
+    /** Whether each column is ordered by {@code order} or placed by the database. */
+    private static boolean placeable(KeyOrder order, List<ValueType> types, List<String> collations) {
+        for (int i = 0; i < types.size(); i++) {
+            if (!order.orders(types.get(i), collations.get(i)) && !order.placedByServer(types.get(i), collations.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -81,13 +96,21 @@ public final class ChunkKey implements Serializable {
             collations.add(table.collation(i));
             nullable |= table.shape().columns().get(i).nullable();
         }
-        if (nullable && order.orders(types, collations)) {
+        if (nullable && placeable(order, types, collations)) {
             LOG.warn("Table {} is read as one chunk: its chunk key column {} is nullable, and rows whose key is NULL "
                     + "lie in no key range. Declare the column NOT NULL, or name a NOT NULL column with '{}', to read "
                     + "the table in parallel chunks.", table.table().qualifiedName(), columns, optionName);
         }
         for (int i = 0; i < columns.size(); i++) {
-            if (!order.orders(types.get(i), collations.get(i))) {
+            if (!order.orders(types.get(i), collations.get(i)) && !nullable
+                    && order.placedByServer(types.get(i), collations.get(i))) {
+                LOG.info("Table {} is split into chunks by the database's order of its chunk key column {} (collation "
+                        + "{}), which the source does not reproduce: while the stream hands off from its snapshot, it asks "
+                        + "the database which chunk holds the changed keys, one query per batch of changes of the table.",
+                        table.table().qualifiedName(), columns.get(i), collations.get(i));
+                break;
+            }
+            if (!order.orders(types.get(i), collations.get(i)) && !order.placedByServer(types.get(i), collations.get(i))) {
                 LOG.warn("Table {} is read as one chunk (in one task, its rows streamed): the source cannot compare "
                         + "values of its chunk key column {} (type {}{}) as the database orders them, so it cannot "
                         + "tell which chunk a changed key falls into. To read it in parallel chunks, name a key column "
@@ -142,7 +165,19 @@ public final class ChunkKey implements Serializable {
         return order;
     }
 
-    /** Compares two keys of these columns as the database orders them. */
+    /**
+     * Whether the table is split though its order does not {@linkplain #compare compare} its keys: the
+     * database places them among chunk bounds ({@link io.rustcdc.flink.source.spi.CatalogSession#placeKeys}).
+     */
+    public boolean placedByServer() {
+        return placedByServer;
+    }
+
+    /**
+     * Compares two keys of these columns as the database orders them.
+     *
+     * @throws IllegalArgumentException when the key is {@linkplain #placedByServer placed by the database}
+     */
     public int compare(Object[] a, Object[] b) {
         return order.compare(types, collations, a, b);
     }
