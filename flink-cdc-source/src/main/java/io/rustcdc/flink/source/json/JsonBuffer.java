@@ -135,6 +135,26 @@ final class JsonBuffer {
         return this;
     }
 
+    /** A non-negative number's digits, zero-padded on the left to at least {@code width} digits. */
+    JsonBuffer padded(long n, int width) {
+        if (n < 0) {
+            throw new IllegalArgumentException("negative: " + n);
+        }
+        int digits = 1;
+        for (long rest = n / 10; rest != 0; rest /= 10) {
+            digits++;
+        }
+        int shown = Math.max(digits, width);
+        room(shown);
+        int at = length + shown;
+        for (int i = 0; i < shown; i++) {
+            bytes[--at] = (byte) ('0' + (int) (n % 10));
+            n /= 10;
+        }
+        length += shown;
+        return this;
+    }
+
     /** A finite double in Jackson's shortest exact form ({@code 1.0E23}, {@code 0.1}). */
     JsonBuffer number(double d) {
         return rawAscii(NumberOutput.toString(d, true));
