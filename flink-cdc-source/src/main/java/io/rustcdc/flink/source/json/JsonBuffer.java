@@ -135,6 +135,45 @@ final class JsonBuffer {
         return this;
     }
 
+    /** A non-negative number's digits, zero-padded on the left to at least {@code width} digits. */
+    JsonBuffer padded(long n, int width) {
+        if (n < 0) {
+            throw new IllegalArgumentException("negative: " + n);
+        }
+        if (n < 100 && width == 2) { // most of a timestamp: month, day, hour, minute, second
+            room(2);
+            int two = (int) n;
+            bytes[length++] = (byte) ('0' + two / 10);
+            bytes[length++] = (byte) ('0' + two % 10);
+            return this;
+        }
+        if (n > Integer.MAX_VALUE) {
+            return paddedLong(n, width);
+        }
+        int v = (int) n;
+        int digits = 1;
+        for (int rest = v / 10; rest != 0; rest /= 10) {
+            digits++;
+        }
+        int shown = Math.max(digits, width);
+        room(shown);
+        int at = length + shown;
+        for (int i = 0; i < shown; i++) {
+            bytes[--at] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        length += shown;
+        return this;
+    }
+
+    private JsonBuffer paddedLong(long n, int width) {
+        String digits = Long.toString(n);
+        for (int i = digits.length(); i < width; i++) {
+            ascii('0');
+        }
+        return rawAscii(digits);
+    }
+
     /** A finite double in Jackson's shortest exact form ({@code 1.0E23}, {@code 0.1}). */
     JsonBuffer number(double d) {
         return rawAscii(NumberOutput.toString(d, true));

@@ -178,7 +178,7 @@ public final class JsonRenderer implements Serializable {
             out.comma().raw(POSITION).string(s.position().toString());
         }
         if (s.commitTime() != null) {
-            out.comma().raw(COMMIT_TIME).string(TemporalText.instant(s.commitTime(), ValueType.UNSPECIFIED_PRECISION));
+            TemporalText.instant(out.comma().raw(COMMIT_TIME), s.commitTime(), ValueType.UNSPECIFIED_PRECISION);
         }
         out.comma().raw(SNAPSHOT).bool(s.snapshot());
         out.comma().raw(TYPE_MAPPING).string(s.typeMapping());

@@ -98,19 +98,28 @@ final class JsonValues implements Serializable {
                     g.raw(BASE64_FIELD).base64((byte[]) v).ascii('}');
                     break;
                 case DATE:
-                    g.string(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
-                            : TemporalText.date((LocalDate) v));
+                    if (v instanceof SpecialValue) {
+                        g.string(((SpecialValue) v).temporalText());
+                    } else {
+                        TemporalText.date(g, (LocalDate) v);
+                    }
                     break;
                 case TIME:
-                    g.string(TemporalText.time((Duration) v, type.precision()));
+                    TemporalText.time(g, (Duration) v, type.precision());
                     break;
                 case TIMESTAMP:
-                    g.string(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
-                            : TemporalText.timestamp((LocalDateTime) v, type.precision()));
+                    if (v instanceof SpecialValue) {
+                        g.string(((SpecialValue) v).temporalText());
+                    } else {
+                        TemporalText.timestamp(g, (LocalDateTime) v, type.precision());
+                    }
                     break;
                 case TIMESTAMP_TZ:
-                    g.string(v instanceof SpecialValue ? ((SpecialValue) v).temporalText()
-                            : TemporalText.instant((Instant) v, type.precision()));
+                    if (v instanceof SpecialValue) {
+                        g.string(((SpecialValue) v).temporalText());
+                    } else {
+                        TemporalText.instant(g, (Instant) v, type.precision());
+                    }
                     break;
                 case UUID:
                     g.string(((UUID) v).toString());

@@ -22,6 +22,8 @@ public final class TableId implements Serializable, Comparable<TableId> {
     private final String database;
     @Nullable private final String schema;
     private final String table;
+    /** The hash, computed once: a TableId is a key of the per-event lookups (0 until computed). */
+    private transient int hash;
 
     private TableId(String database, @Nullable String schema, String table) {
         this.database = Objects.requireNonNull(database, "database");
@@ -70,12 +72,18 @@ public final class TableId implements Serializable, Comparable<TableId> {
             return false;
         }
         TableId other = (TableId) o;
-        return database.equals(other.database) && Objects.equals(schema, other.schema) && table.equals(other.table);
+        return hashCode() == other.hashCode() && database.equals(other.database) && Objects.equals(schema, other.schema)
+                && table.equals(other.table);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(database, schema, table);
+        int h = hash;
+        if (h == 0) {
+            h = Objects.hash(database, schema, table);
+            hash = h;
+        }
+        return h;
     }
 
     @Override

@@ -50,6 +50,27 @@ class JsonBufferTest {
     }
 
     @Test
+    void paddedDigitsAsFormatPrintsThem() {
+        Random random = new Random(7);
+        for (int i = 0; i < 4_000; i++) {
+            long n = switch (i % 4) {
+                case 0 -> random.nextInt(100);
+                case 1 -> random.nextInt(1_000_000_000);
+                case 2 -> random.nextInt(Integer.MAX_VALUE) + (long) Integer.MAX_VALUE - 5;
+                default -> random.nextLong() >>> 1;
+            };
+            int width = random.nextInt(21);
+            String expected = width == 0 ? Long.toString(n) : String.format("%0" + width + "d", n);
+            String written = new JsonBuffer(4).reset(false).padded(n, width).toString();
+            if (!written.equals(expected)) {
+                assertThat(written).as(n + " width " + width).isEqualTo(expected);
+            }
+        }
+        assertThat(new JsonBuffer(4).reset(false).padded(0, 0).toString()).isEqualTo("0");
+        assertThat(new JsonBuffer(4).reset(false).padded(Long.MAX_VALUE, 2).toString()).isEqualTo("9223372036854775807");
+    }
+
+    @Test
     void everyUtf16UnitAloneAndBetweenLetters() throws IOException {
         for (int c = 0; c <= 0xFFFF; c++) {
             assertSameString(String.valueOf((char) c));
