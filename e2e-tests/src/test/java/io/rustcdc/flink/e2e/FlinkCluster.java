@@ -219,6 +219,20 @@ final class FlinkCluster implements AutoCloseable {
         return runToEnd(command, "sql-client", Duration.ofMinutes(3));
     }
 
+    /**
+     * Cancels a job through the REST API, as {@code flink cancel} does without a CLI JVM's start, and waits
+     * until it is CANCELED, so that its slots are free for the next job.
+     */
+    void cancel(String jobId) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + restPort + "/jobs/"
+                + jobId)).method("PATCH", HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 202) {
+            throw new AssertionError("Cancelling job " + jobId + " answered " + r.statusCode() + ": " + r.body());
+        }
+        Poll.until("job " + jobId + " to be cancelled", Duration.ofSeconds(60), () -> "CANCELED".equals(jobState(jobId)));
+    }
+
     /** The job's state from the REST API, e.g. RUNNING. */
     String jobState(String jobId) {
         String body = get("/jobs/" + jobId);
