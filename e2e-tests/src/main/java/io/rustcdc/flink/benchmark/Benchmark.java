@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * run of the peer that fails is reported as the peer's figure ({@code peer fails: <reason>}) and the
  * peer's other runs of that figure are not tried; a run of ours that fails fails the benchmark.
  *
- * <p>Options: {@code --quick true} (small data, one run: what CI runs), {@code --rows},
+ * <p>Options: {@code --quick true} (small data, one run, each run's JVM with C1 only: what CI runs), {@code --rows},
  * {@code --changes}, {@code --runs}, {@code --chunk-size}, {@code --latency-seconds},
  * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
  * side and the limits only, while working on speed), {@code --key bigint|text|composite} (the
@@ -93,7 +93,7 @@ public final class Benchmark {
         try (BenchmarkTarget target = target(database)) {
             say(target.server() + "; creating " + rows + " rows ...");
             target.create(rows, key);
-            SideRunner runner = new SideRunner(out, target, heap);
+            SideRunner runner = new SideRunner(out, target, heap, quick ? SideRunner.QUICK_JVM_OPTIONS : List.of());
             for (int p = 1; p <= 2; p++) {
                 for (BenchPath path : paths) {
                     if (path.runs(quick, "snapshot p" + p)) {
@@ -327,7 +327,9 @@ public final class Benchmark {
                 .append(snapshotOnly ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)
                 .append("; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
                 .append(runs == 1 ? " run" : " runs (median, then min–max)")
-                .append(" per figure; each run a JVM of its own with -Xmx").append(heap).append(".\n");
+                .append(" per figure; each run a JVM of its own with -Xmx").append(heap)
+                .append(quick ? " " + String.join(" ", SideRunner.QUICK_JVM_OPTIONS) + " (quick: C1 only)" : "")
+                .append(".\n");
         md.append("Command: `").append(command).append("`\n\n");
         md.append("| figure | ours | peer | limit | ours/peer | ours/limit |\n|---|---|---|---|---|---|\n");
         for (BenchPath path : BenchPath.values()) {

@@ -18,15 +18,27 @@ final class SideRunner {
     static final String OURS = "ours";
     static final String PEER = "peer";
 
+    /**
+     * The JIT of a quick run's JVMs, both sides': C1 only. A quick run's JVMs are mostly start-up (the
+     * MiniCluster, class loading, a few seconds of work), where C2 compiling costs about 40 % of the CPU a run
+     * takes; its figures check the harness and measure nothing.
+     */
+    static final List<String> QUICK_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
+
     private final Path out;
     private final BenchmarkTarget target;
     private final String heap;
+    private final List<String> jvmOptions;
 
-    /** @param heap each run's maximum heap, as for {@code -Xmx} */
-    SideRunner(Path out, BenchmarkTarget target, String heap) {
+    /**
+     * @param heap each run's maximum heap, as for {@code -Xmx}
+     * @param jvmOptions more options of each run's JVM, the same for both sides
+     */
+    SideRunner(Path out, BenchmarkTarget target, String heap, List<String> jvmOptions) {
         this.out = out;
         this.target = target;
         this.heap = heap;
+        this.jvmOptions = List.copyOf(jvmOptions);
     }
 
     /** The JFR recording of a run, named as {@link #run} names it. */
@@ -49,6 +61,7 @@ final class SideRunner {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(FlinkJvm.OPTIONS);
         command.add("-Xmx" + heap);
+        command.addAll(jvmOptions);
         command.add("-XX:StartFlightRecording=filename=" + recording(name) + ",settings=profile");
         command.add("-Dlog4j2.configurationFile=quickstart-log4j2.properties");
         command.add("-cp");

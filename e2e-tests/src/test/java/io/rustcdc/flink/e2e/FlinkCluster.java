@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,12 @@ final class FlinkCluster implements AutoCloseable {
     private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
     private static final Path HOME = Path.of(System.getProperty("rustcdc.flink.home", "target/flink"));
     private static final int METRICS_PORTS = 8;
+    /**
+     * The JIT of the client JVMs (the CLI, the SQL client, the snapshot control's command line and BashJavaUtils):
+     * C1 only. They are over in seconds of start-up and planning, where C2 compiling takes about 40 % of the CPU;
+     * the JobManager and the TaskManagers run with the JIT Flink's scripts give them.
+     */
+    private static final String CLIENT_JIT = "-XX:TieredStopAtLevel=1";
 
     private final Path dir;
     private final Path conf;
@@ -42,6 +49,8 @@ final class FlinkCluster implements AutoCloseable {
     private final int metricsPort;
     private final List<Process> processes = new ArrayList<>();
     private final List<Process> taskManagers = new ArrayList<>();
+    /** What BashJavaUtils printed for each of its questions: the same for every process of this config. */
+    private final Map<String, List<String>> resourceParams = new HashMap<>();
     private final HttpClient http = HttpClient.newHttpClient();
     private int started;
 
@@ -165,7 +174,7 @@ final class FlinkCluster implements AutoCloseable {
 
     /** Runs Flink's CLI ({@code flink run|stop|cancel ...}) and returns its output; fails when it fails. */
     String cli(String... args) throws Exception {
-        List<String> command = java("cli", "");
+        List<String> command = java("cli", CLIENT_JIT);
         command.add("org.apache.flink.client.cli.CliFrontend");
         command.addAll(List.of(args));
         return runToEnd(command, "cli", Duration.ofMinutes(3));
@@ -177,7 +186,7 @@ final class FlinkCluster implements AutoCloseable {
      * says; returns its exit code and output.
      */
     Map.Entry<Integer, String> control(Path jar, String... args) throws Exception {
-        List<String> command = java("control", "");
+        List<String> command = java("control", CLIENT_JIT);
         int cp = command.indexOf("-cp") + 1;
         command.set(cp, jar.toAbsolutePath() + ":" + command.get(cp));
         command.add("io.rustcdc.flink.source.control.SnapshotControl");
@@ -211,12 +220,26 @@ final class FlinkCluster implements AutoCloseable {
 
     /** Runs Flink's SQL client on {@code script} ({@code sql-client.sh -f}) and returns its output. */
     String sqlClient(Path script) throws Exception {
-        List<String> command = java("sql-client", "");
+        List<String> command = java("sql-client", CLIENT_JIT);
         int cp = command.indexOf("-cp") + 1;
         command.set(cp, command.get(cp) + ":" + HOME.resolve("opt").toAbsolutePath() + "/*");
         command.add("org.apache.flink.table.client.SqlClient");
         command.addAll(List.of("embedded", "-f", script.toString(), "-hist", dir.resolve("sql-history").toString()));
         return runToEnd(command, "sql-client", Duration.ofMinutes(3));
+    }
+
+    /**
+     * Cancels a job through the REST API, as {@code flink cancel} does without a CLI JVM's start, and waits
+     * until it is CANCELED, so that its slots are free for the next job.
+     */
+    void cancel(String jobId) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + restPort + "/jobs/"
+                + jobId)).method("PATCH", HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 202) {
+            throw new AssertionError("Cancelling job " + jobId + " answered " + r.statusCode() + ": " + r.body());
+        }
+        Poll.until("job " + jobId + " to be cancelled", Duration.ofSeconds(60), () -> "CANCELED".equals(jobState(jobId)));
     }
 
     /** The job's state from the REST API, e.g. RUNNING. */
@@ -260,7 +283,11 @@ final class FlinkCluster implements AutoCloseable {
 
     /** The JVM flags and the dynamic properties Flink's own scripts compute for a process of this config. */
     private List<String> resourceParams(String which) throws Exception {
-        List<String> command = java("bash-java-utils", "");
+        List<String> known = resourceParams.get(which);
+        if (known != null) {
+            return known;
+        }
+        List<String> command = java("bash-java-utils", CLIENT_JIT);
         command.add("org.apache.flink.runtime.util.bash.BashJavaUtils");
         command.addAll(List.of(which, "--configDir", conf.toString()));
         String out = runToEnd(command, "bash-java-utils", Duration.ofMinutes(1));
@@ -269,6 +296,7 @@ final class FlinkCluster implements AutoCloseable {
         if (results.size() != 2) {
             throw new IllegalStateException(which + " printed:\n" + out);
         }
+        resourceParams.put(which, results);
         return results;
     }
 

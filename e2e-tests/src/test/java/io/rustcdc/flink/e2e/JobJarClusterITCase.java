@@ -66,7 +66,7 @@ class JobJarClusterITCase {
         }
         orders.awaitSinkEqualsSource();
         assertThat(orders.ops()).containsKeys("read", "insert", "update", "delete");
-        cluster.cli("cancel", job);
+        cluster.cancel(job);
     }
 
     /**
@@ -112,7 +112,7 @@ class JobJarClusterITCase {
         orders.awaitSinkEqualsSource();
         assertThat(orders.ops()).containsKeys("read", "insert", "update", "delete");
         assertSlotGaugesAreScraped(cluster);
-        cluster.cli("cancel", job);
+        cluster.cancel(job);
     }
 
     @Test

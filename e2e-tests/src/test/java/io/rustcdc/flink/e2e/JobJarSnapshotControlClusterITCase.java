@@ -99,7 +99,7 @@ class JobJarSnapshotControlClusterITCase {
         }
         orders.awaitSinkEqualsSource(true);
         assertThat(orders.ops()).containsKeys("read", "insert", "update", "delete");
-        cluster.cli("cancel", job);
+        cluster.cancel(job);
     }
 
     /** The table's status in the state readout, read by the client API (no JVM started). */

@@ -113,13 +113,13 @@ class MySqlSqlClientClusterITCase {
             assertBinlogGaugesAreScraped(cluster, job, connector.substring("rustcdc-".length()));
         } catch (Throwable failure) {
             try {
-                cluster.cli("cancel", job); // so that its slots are free for the next test
+                cluster.cancel(job); // so that its slots are free for the next test
             } catch (Throwable cancel) {
                 failure.addSuppressed(cancel);
             }
             throw failure;
         }
-        cluster.cli("cancel", job);
+        cluster.cancel(job);
     }
 
     private static void killWhileStreamingAndCompare(FlinkCluster cluster, MySqlDatabase source, String job,

@@ -98,7 +98,7 @@ class SqlClientClusterITCase {
         Poll.until("the printed aggregate to equal " + expected, Duration.ofMinutes(2),
                 () -> printedTotals(cluster.lastTaskManagerOut()).equals(expected));
         assertAlertMetricsAreScraped(cluster, job);
-        cluster.cli("cancel", job);
+        cluster.cancel(job);
     }
 
     /**
