@@ -55,7 +55,7 @@ class MySqlTextKeyHandoffITCase {
         long seed = KeyOrderOracle.seed(getClass());
         Random random = new Random(seed);
         Set<String> distinct = new LinkedHashSet<>();
-        while (distinct.size() < 300) {
+        while (distinct.size() < 200) {
             distinct.add(RandomText.next(random, 3)); // at most 8 characters: they fit CHAR(10)
         }
         List<String> pool = new ArrayList<>(distinct);
@@ -92,7 +92,7 @@ class MySqlTextKeyHandoffITCase {
         try (SourceJob job = new SourceJob(source, 2)) {
             // the writers start with the snapshot, not before it (a slow start would leave the stream nothing)
             job.applyUntil(changelog, () -> !changelog.ops().isEmpty(), Duration.ofSeconds(60));
-            try (ConcurrentWriters writers = new ConcurrentWriters(db::admin, 2, 5_000, 2, seed,
+            try (ConcurrentWriters writers = new ConcurrentWriters(db::admin, 2, 4_000, 2, seed,
                     r -> statement(r, pool))) {
                 writers.awaitEnd();
                 assertThat(writers.transactions()).as("transactions committed").isGreaterThan(100);

@@ -162,7 +162,7 @@ class MySqlTextKeyOrderITCase {
                     "CREATE TABLE " + pair + " (a INT, k VARCHAR(40) " + type + ", PRIMARY KEY (a, k))"));
             StringBuilder singles = new StringBuilder("INSERT IGNORE INTO " + single + " VALUES ");
             StringBuilder pairs = new StringBuilder("INSERT IGNORE INTO " + pair + " VALUES ");
-            for (int i = 0; i < 60; i++) { // one statement a table: Oracle MySQL's test server commits slowly
+            for (int i = 0; i < 30; i++) { // one statement a table: Oracle MySQL's test server commits slowly
                 String text = RandomText.literal(RandomText.next(random, 4));
                 singles.append(i == 0 ? "(" : ", (").append(text).append(')');
                 pairs.append(i == 0 ? "(" : ", (").append(random.nextInt(3)).append(", ").append(text).append(')');
