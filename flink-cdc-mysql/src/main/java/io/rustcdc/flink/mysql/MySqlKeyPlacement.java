@@ -122,8 +122,11 @@ final class MySqlKeyPlacement {
             String collation) {
         switch (type.kind()) {
             case TEXT:
+                if ("uuid".equalsIgnoreCase(dataType)) {
+                    return "CAST(? AS UUID)"; // MariaDB's, ordered as the server stores it
+                }
                 if (charset == null || collation == null) {
-                    break; // MariaDB's UUID
+                    break;
                 }
                 return "CONVERT(? USING " + charset + ") COLLATE " + collation;
             case INTEGER:

@@ -169,6 +169,16 @@ class MySqlTextKeyOrderITCase {
             }
             statements.addAll(List.of(singles.toString(), pairs.toString()));
         }
+        if (mariaDb) { // a UUID before the text: the server places it, as it stores it (node first for version 1)
+            tables.add("ling_uuid");
+            StringBuilder uuids = new StringBuilder("INSERT IGNORE INTO ling_uuid VALUES ");
+            for (int i = 0; i < 30; i++) {
+                uuids.append(i == 0 ? "(" : ", (").append(i % 2 == 0 ? "UUID()" : "'0000000" + (i % 4) + "-0000-7000-8000-"
+                        + "000000000000'").append(", ").append(RandomText.literal(RandomText.next(random, 4))).append(')');
+            }
+            statements.addAll(List.of("DROP TABLE IF EXISTS ling_uuid", "CREATE TABLE ling_uuid (u UUID, k VARCHAR(40) "
+                    + "CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci, PRIMARY KEY (u, k))", uuids.toString()));
+        }
         db.execute(statements.toArray(new String[0]));
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
