@@ -14,10 +14,11 @@ import java.util.Map;
 /**
  * Places chunk keys among chunk bounds by the server's own comparison of the key columns, in one query:
  * what the handoff and a chunk's binlog backfill need for text of a collation {@link MySqlKeyOrder} does not
- * reproduce ({@link MySqlKeyOrder#placedByServer}). Keys and bounds go as two derived tables of {@code
+ * reproduce ({@link MySqlKeyOrder#placedByServer}). Keys and bounds go as one derived table of {@code
  * UNION ALL} rows, each text value {@code CONVERT(? USING charset) COLLATE} the column's collation (so
  * PAD SPACE, NO PAD, case and accents are the column's), each temporal value cast to its type, numbers and
- * bytes as they bind; a key's rank is the count of bounds whose row is less than its row. Not thread-safe.
+ * bytes as they bind; both sorted together ({@link #sql}), a key's rank is the count of bounds before it.
+ * Not thread-safe.
  */
 final class MySqlKeyPlacement {
     private final Connection connection;
@@ -55,27 +56,29 @@ final class MySqlKeyPlacement {
         return ranks;
     }
 
-    /** Keys numbered from 0, bounds after them; each key with its count of smaller bounds. */
+    /**
+     * Keys (kind 0) and bounds (kind 1) sorted together by the key columns, a bound after the keys it equals;
+     * each key's running sum of kinds is the count of bounds before it: O((keys + bounds) log) comparisons.
+     */
     static String sql(String[] expressions, int keys, int bounds) {
         StringBuilder names = new StringBuilder();
-        StringBuilder keyRow = new StringBuilder();
-        StringBuilder boundRow = new StringBuilder();
+        StringBuilder order = new StringBuilder();
         for (int i = 0; i < expressions.length; i++) {
-            String sep = i == 0 ? "" : ", ";
             names.append(", ").append(expressions[i]).append(" AS c").append(i);
-            keyRow.append(sep).append("k.c").append(i);
-            boundRow.append(sep).append("b.c").append(i);
+            order.append("x.c").append(i).append(", ");
         }
-        StringBuilder sql = new StringBuilder("SELECT k.i, COUNT(b.c0) FROM (");
-        rows(sql, names.toString(), keys);
-        sql.append(") k LEFT JOIN (");
-        rows(sql, names.toString(), bounds);
-        return sql.append(") b ON (").append(boundRow).append(") < (").append(keyRow).append(") GROUP BY k.i").toString();
+        StringBuilder sql = new StringBuilder("SELECT y.i, y.r FROM (SELECT x.kind, x.i, SUM(x.kind) OVER (ORDER BY ")
+                .append(order).append("x.kind ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM (");
+        rows(sql, names.toString(), 0, keys);
+        sql.append(" UNION ALL ");
+        rows(sql, names.toString(), 1, bounds);
+        return sql.append(") x) y WHERE y.kind = 0").toString();
     }
 
-    private static void rows(StringBuilder sql, String names, int count) {
+    private static void rows(StringBuilder sql, String names, int kind, int count) {
         for (int r = 0; r < count; r++) {
-            sql.append(r == 0 ? "" : " UNION ALL ").append("SELECT ").append(r).append(" AS i").append(names);
+            sql.append(r == 0 ? "" : " UNION ALL ").append("SELECT ").append(kind).append(" AS kind, ").append(r)
+                    .append(" AS i").append(names);
         }
     }
 
