@@ -3,6 +3,7 @@ package io.rustcdc.flink.mysql;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.TableId;
@@ -28,7 +29,15 @@ import javax.annotation.Nullable;
  * in the chunk's key range from the transactions not in the GTID set read before the snapshot (on
  * MariaDB: from a position read before it), up to the binlog position read after it. Full row
  * images (the server check requires {@code binlog_row_image = FULL}) set a key's row; a delete, or
- * the old key of an update that moves it, removes it. Not thread-safe.
+ * the old key of an update that moves it, removes it. Rows are keyed by their key values as stored
+ * (the binlog's images carry exactly those), so keys a case-insensitive collation holds equal are
+ * still two keys here, each set or removed by its own changes, as the rows that held them were.
+ *
+ * <p>A key of text in a collation {@link MySqlKeyOrder} does not order ({@link
+ * MySqlKeyOrder#placedByServer}) is placed in or out of the chunk's range by the server ({@link
+ * MySqlKeyPlacement}): the window's changes of the table are held until its end, then their keys
+ * placed in one query on the catalogue connection (the window is the moment the snapshot took to
+ * open, so it holds few) and the changes applied in binlog order. Not thread-safe.
  */
 final class ChunkBackfill {
     /** How long the binlog may stay silent before the backfill gives up (it is read without blocking). */
@@ -47,6 +56,12 @@ final class ChunkBackfill {
     @Nullable private final Object[] after;
     @Nullable private final Object[] upTo;
     private final Map<Object, Row> rows;
+    /** Places changed keys in or out of the range, for keys the server orders; else null. */
+    @Nullable private final MySqlKeyPlacement placement;
+    /** With {@link #placement}: the window's changes of the table, applied at its end. */
+    private final List<ChangeEvent> held = new ArrayList<>();
+    /** With {@link #placement}: whether each held change's key lies in the range, once placed. */
+    private final Map<Key, Boolean> placed = new java.util.HashMap<>();
     /** Keys whose last change removed them (a delete, or the old key of an update that moved it). */
     private final java.util.Set<Object> removed;
     /** Whether a TRUNCATE came: rows not set since are gone. */
@@ -68,6 +83,7 @@ final class ChunkBackfill {
         this.keyIndexes = new int[keyColumns.size()];
         this.keyTypes = new ArrayList<>();
         boolean ordered = true;
+        boolean placeable = true;
         for (int i = 0; i < keyIndexes.length; i++) {
             keyIndexes[i] = rowType.indexOf(keyColumns.get(i));
             if (keyIndexes[i] < 0) {
@@ -77,8 +93,12 @@ final class ChunkBackfill {
             keyTypes.add(type);
             keyCollations.add(table.collation(keyIndexes[i]));
             ordered &= MySqlKeyOrder.INSTANCE.orders(type, table.collation(keyIndexes[i]));
+            placeable &= MySqlKeyOrder.INSTANCE.orders(type, table.collation(keyIndexes[i]))
+                    || MySqlKeyOrder.INSTANCE.placedByServer(type, table.collation(keyIndexes[i]));
         }
-        if ((after != null || upTo != null) && !ordered) {
+        boolean ranged = after != null || upTo != null;
+        this.placement = ranged && !ordered && placeable ? new MySqlKeyPlacement(session) : null;
+        if (ranged && !ordered && !placeable) {
             throw new IllegalStateException("A chunk range over keys without an exact order: " + keyTypes);
         }
         this.after = after;
@@ -154,7 +174,7 @@ final class ChunkBackfill {
         // by GTIDs only, the file is not used
         MySqlPosition from = bound != null ? MySqlPosition.at(bound.file(), bound.offset(), low).on(bound.server())
                 : MySqlPosition.at(high.file(), 4, low).on(high.server());
-        return read(from, true, bound != null, high);
+        return read(from, true, bound != null, high) && applyHeld();
     }
 
     /**
@@ -164,7 +184,7 @@ final class ChunkBackfill {
      * schema changed in between (the chunk must be read again).
      */
     boolean applyFrom(MySqlPosition low, MySqlPosition high) {
-        return read(low, false, false, high);
+        return read(low, false, false, high) && applyHeld();
     }
 
     private boolean read(MySqlPosition start, boolean startByGtids, boolean atPosition, MySqlPosition high) {
@@ -247,11 +267,80 @@ final class ChunkBackfill {
         }
     }
 
-    /** Applies one change of the window (package-private for its test). */
+    /**
+     * Applies one change of the window (package-private for its test); with {@link #placement}, holds it
+     * for {@link #applyHeld} instead (a schema change or an inexact row image still ends the window).
+     */
     boolean apply(ChangeEvent event) {
         if (!event.table().equals(table.table())) {
             return true;
         }
+        if (placement != null && event.op() != Op.SCHEMA_CHANGE) {
+            if (!exactImages(event)) {
+                return false;
+            }
+            held.add(event);
+            return true;
+        }
+        return applyNow(event);
+    }
+
+    /** The held changes' keys placed by the server in one query, then the changes applied in binlog order. */
+    private boolean applyHeld() {
+        if (placement == null || held.isEmpty()) {
+            return true;
+        }
+        List<Key> keys = new ArrayList<>();
+        for (ChangeEvent e : held) {
+            for (Row row : new Row[] {e.before(), e.after()}) {
+                if (row != null && !placed.containsKey(key(row))) {
+                    placed.put(key(row), Boolean.FALSE);
+                    keys.add(key(row));
+                }
+            }
+        }
+        List<Object[]> bounds = new ArrayList<>();
+        if (after != null) {
+            bounds.add(after);
+        }
+        if (upTo != null) {
+            bounds.add(upTo);
+        }
+        int[] ranks;
+        try {
+            ranks = placement.place(table.table(), keyColumns(), keyTypes, bounds,
+                    keys.stream().map(k -> k.values).collect(java.util.stream.Collectors.toList()));
+        } catch (java.sql.SQLException e) {
+            throw MySqlConnections.failure(config, e);
+        }
+        int inside = after != null ? 1 : 0; // after < key <= upTo
+        for (int i = 0; i < ranks.length; i++) {
+            placed.put(keys.get(i), ranks[i] == inside);
+        }
+        for (ChangeEvent e : held) {
+            applyNow(e);
+        }
+        held.clear();
+        return true;
+    }
+
+    private List<String> keyColumns() {
+        List<String> names = new ArrayList<>();
+        for (int index : keyIndexes) {
+            names.add(rowType.name(index));
+        }
+        return names;
+    }
+
+    /** Whether the images a change sets or removes by are there and exact ({@link #set}, {@link #remove}). */
+    private boolean exactImages(ChangeEvent event) {
+        boolean sets = event.op() == Op.INSERT || event.op() == Op.UPDATE;
+        boolean removes = event.op() == Op.UPDATE || event.op() == Op.DELETE;
+        return (!sets || (event.after() != null && exact(event.after())))
+                && (!removes || (event.before() != null && exact(event.before())));
+    }
+
+    private boolean applyNow(ChangeEvent event) {
         switch (event.op()) {
             case INSERT:
                 return set(event.after());
@@ -304,6 +393,9 @@ final class ChunkBackfill {
     }
 
     private boolean inRange(Object[] key) {
+        if (placement != null) {
+            return placed.get(new Key(key));
+        }
         return (after == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations, key, after) > 0)
                 && (upTo == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations, key, upTo) <= 0);
     }

@@ -26,7 +26,9 @@ import org.apache.flink.annotation.Internal;
  * {@code utf8mb3_bin}) as if the shorter were padded with spaces ({@code 'a' = 'a '}, {@code 'a\t' <
  * 'a'}), NO PAD ones ({@code utf8mb4_0900_bin}, MariaDB's {@code utf8mb4_nopad_bin}) as they are,
  * VARCHAR only. Text of any other collation is not ordered here (a linguistic collation's order is its
- * own, and other character sets' bytes do not sort as their code points). MariaDB's UUID type, which
+ * own, and other character sets' bytes do not sort as their code points): CHAR, VARCHAR and TEXT of such
+ * a collation are placed among chunk bounds by the server ({@link #placedByServer}, {@link
+ * MySqlKeyPlacement}). MariaDB's UUID type, which
  * decodes to text and has no collation, is described with {@link #UUID} in its place and ordered as
  * the server stores it ({@link MariaDbUuidOrder}: time-based UUIDs by node, clock, then time). A null
  * sorts first, as in {@code ORDER BY ... ASC} on MySQL.
@@ -86,6 +88,20 @@ public enum MySqlKeyOrder implements KeyOrder {
             return PAD_SPACE_BINARY.contains(collation.substring(0, collation.length() - ON_CHAR.length()));
         }
         return PAD_SPACE_BINARY.contains(collation) || NO_PAD_BINARY.contains(collation);
+    }
+
+    /**
+     * CHAR, VARCHAR and the TEXT types of a collation not ordered here (utf8mb4_0900_ai_ci, utf8mb4_general_ci,
+     * MariaDB's uca1400 ones, latin1_swedish_ci, ...): the server compares them ({@link MySqlKeyPlacement}).
+     * Not ENUM and SET, which the server sorts by their members' numbers but compares with text as text.
+     */
+    @Override
+    public boolean placedByServer(ValueType type, @Nullable String collation) {
+        if (type.kind() != ValueKind.TEXT || collation == null || orders(type, collation)) {
+            return false;
+        }
+        int on = collation.indexOf(ON_OTHER);
+        return on < 0 || collation.endsWith(ON_CHAR) || collation.endsWith("TEXT");
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
@@ -40,6 +41,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     private final Connection connection;
     private final BinlogPositions positions;
     private final ChunkReader chunks;
+    private final MySqlKeyPlacement placement;
     /** Tables as described for their chunk boundaries, which are found many times per table. */
     private final Map<TableId, MySqlTable> keyTables = new HashMap<>();
 
@@ -48,6 +50,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         this.connection = MySqlConnections.connect(config);
         this.positions = new BinlogPositions(config, connection);
         this.chunks = new ChunkReader(config, connection, positions, ChunkTables.describing(this::table));
+        this.placement = new MySqlKeyPlacement(connection);
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION time_zone = '+00:00'");
             s.execute("SET SESSION net_write_timeout = " + CHUNK_WRITE_TIMEOUT_SECONDS);
@@ -170,6 +173,16 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     public MySqlPosition currentPosition() {
         return positions.current();
+    }
+
+    @Override
+    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<Object[]> bounds,
+            List<Object[]> keys) {
+        try {
+            return placement.place(table, keyColumns, keyTypes, bounds, keys);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
     }
 
     private CdcException failure(SQLException e) {

@@ -9,6 +9,7 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Examples of MySQL's key order; MySqlKeyOrderITCase checks it against the server. */
@@ -62,6 +63,29 @@ class MySqlKeyOrderTest {
         assertThat(ORDER.compare(text, noPad, "a", "a ")).isNegative();
         assertThat(ORDER.compare(text, noPad, "\uFFFF", "\uD83D\uDE00")).isNegative();
         assertThat(ORDER.compare(text, padSpace, null, "")).as("nulls first").isNegative();
+    }
+
+    /** Text the order does not compare is placed by the server, unless the server sorts it otherwise than it compares it. */
+    @Test
+    void textOfOtherCollationsIsPlacedByTheServer() {
+        ValueType text = ValueType.of(ValueKind.TEXT);
+        for (String type : List.of("varchar", "char", "text", "mediumtext")) {
+            for (String collation : List.of("utf8mb4_general_ci", "utf8mb4_0900_ai_ci", "utf8mb4_uca1400_ai_ci",
+                    "latin1_swedish_ci", "latin1_bin")) {
+                assertThat(ORDER.placedByServer(text, MySqlKeyOrder.collationName(type, collation)))
+                        .as(type + " " + collation).isTrue();
+            }
+        }
+        assertThat(ORDER.placedByServer(text, MySqlKeyOrder.collationName("char", "utf8mb4_0900_bin")))
+                .as("CHAR of a NO PAD binary collation").isTrue();
+        assertThat(ORDER.placedByServer(text, MySqlKeyOrder.collationName("varchar", "utf8mb4_bin")))
+                .as("ordered here").isFalse();
+        assertThat(ORDER.placedByServer(text, MySqlKeyOrder.collationName("enum", "utf8mb4_general_ci")))
+                .as("sorted by member number").isFalse();
+        assertThat(ORDER.placedByServer(text, MySqlKeyOrder.collationName("set", "utf8mb4_general_ci"))).isFalse();
+        assertThat(ORDER.placedByServer(text, MySqlKeyOrder.collationName("uuid", null))).isFalse();
+        assertThat(ORDER.placedByServer(text, null)).isFalse();
+        assertThat(ORDER.placedByServer(ValueType.of(ValueKind.BIGINT), null)).isFalse();
     }
 
     /** The order MariaDB 11.4 gave these UUIDs (ORDER BY of a UUID primary key and u < v alike). */

@@ -34,7 +34,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * PAD binary collation ({@code utf8mb4_0900_bin} on MySQL, {@code utf8mb4_nopad_bin} on MariaDB),
  * compared pairwise by {@link MySqlKeyOrder} and by the server's {@code ORDER BY}, then split into
  * chunks of 3 rows whose bounds the server found: each row lies in exactly the chunk the server's
- * range predicate read it in. A linguistic collation (the test servers' default) stays one chunk.
+ * range predicate read it in. Text of linguistic collations (case- and accent-insensitive, PAD SPACE
+ * and NO PAD, the test servers' default among them), alone and after an int, is split too, by the
+ * server's order, and each row placed by the server ({@link MySqlKeyPlacement}) in the chunk that read it.
  * Seeded: {@code -Drustcdc.keyorder.seed=N} replays a run.
  */
 @ExtendWith(MySqlExtension.class)
@@ -126,7 +128,68 @@ class MySqlTextKeyOrderITCase {
             }
             TableDescription ci = session.describe(TableId.of(db.name(), db.name(), "ci_keyed"));
             ChunkKey key = ChunkKey.of(ci, connector.keyOrder(), null, OPTION);
-            assertThat(key.splittable()).as("a case-insensitive collation: " + key.collations()).isFalse();
+            assertThat(key.splittable() && key.placedByServer()).as("the server's default collation: "
+                    + key.collations()).isTrue();
+            int count = Integer.parseInt(db.queryValue("SELECT COUNT(*) FROM ci_keyed"));
+            assertThat(ChunkedReads.countInChunks(session, ci, key, 3)).as("ci_keyed (seed " + seed + ")").isEqualTo(count);
+        }
+    }
+
+    /**
+     * CHAR and VARCHAR of linguistic collations (utf8mb4_general_ci and utf8mb4_unicode_ci, PAD SPACE;
+     * Oracle MySQL's utf8mb4_0900_ai_ci and utf8mb4_0900_as_cs, NO PAD; MariaDB's utf8mb4_uca1400_ai_ci and
+     * its NO PAD variant), alone and after an int, keyed by strings whose bytes sort otherwise than the
+     * collation does (case, accents, trailing spaces, punctuation, characters below a space): split into
+     * chunks of 3 by the server's order, and every row placed by the server in the chunk that read it.
+     */
+    @Test
+    void textOfLinguisticCollationsIsSplitAndPlacedByTheServer(MySqlDatabase db) {
+        long seed = KeyOrderOracle.seed(getClass()) + 2;
+        Random random = new Random(seed);
+        boolean mariaDb = db.queryValue("SELECT VERSION()").contains("MariaDB");
+        List<String> collations = new ArrayList<>(List.of("utf8mb4_general_ci", "utf8mb4_unicode_ci"));
+        collations.addAll(mariaDb ? List.of("utf8mb4_uca1400_ai_ci", "utf8mb4_uca1400_nopad_as_cs")
+                : List.of("utf8mb4_0900_ai_ci", "utf8mb4_0900_as_cs"));
+        List<String> tables = new ArrayList<>();
+        List<String> statements = new ArrayList<>();
+        for (int c = 0; c < collations.size(); c++) {
+            String type = "CHARACTER SET utf8mb4 COLLATE " + collations.get(c);
+            String single = "ling_" + c;
+            String pair = "ling_pair_" + c;
+            tables.addAll(List.of(single, pair));
+            statements.addAll(List.of("DROP TABLE IF EXISTS " + single, "DROP TABLE IF EXISTS " + pair,
+                    "CREATE TABLE " + single + " (k " + (c == 0 ? "CHAR(20) " : "VARCHAR(40) ") + type + " PRIMARY KEY)",
+                    "CREATE TABLE " + pair + " (a INT, k VARCHAR(40) " + type + ", PRIMARY KEY (a, k))"));
+            StringBuilder singles = new StringBuilder("INSERT IGNORE INTO " + single + " VALUES ");
+            StringBuilder pairs = new StringBuilder("INSERT IGNORE INTO " + pair + " VALUES ");
+            for (int i = 0; i < 30; i++) { // one statement a table: Oracle MySQL's test server commits slowly
+                String text = RandomText.literal(RandomText.next(random, 4));
+                singles.append(i == 0 ? "(" : ", (").append(text).append(')');
+                pairs.append(i == 0 ? "(" : ", (").append(random.nextInt(3)).append(", ").append(text).append(')');
+            }
+            statements.addAll(List.of(singles.toString(), pairs.toString()));
+        }
+        if (mariaDb) { // a UUID before the text: the server places it, as it stores it (node first for version 1)
+            tables.add("ling_uuid");
+            StringBuilder uuids = new StringBuilder("INSERT IGNORE INTO ling_uuid VALUES ");
+            for (int i = 0; i < 30; i++) {
+                uuids.append(i == 0 ? "(" : ", (").append(i % 2 == 0 ? "UUID()" : "'0000000" + (i % 4) + "-0000-7000-8000-"
+                        + "000000000000'").append(", ").append(RandomText.literal(RandomText.next(random, 4))).append(')');
+            }
+            statements.addAll(List.of("DROP TABLE IF EXISTS ling_uuid", "CREATE TABLE ling_uuid (u UUID, k VARCHAR(40) "
+                    + "CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci, PRIMARY KEY (u, k))", uuids.toString()));
+        }
+        db.execute(statements.toArray(new String[0]));
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            for (String name : tables) {
+                TableDescription table = session.describe(TableId.of(db.name(), db.name(), name));
+                ChunkKey key = ChunkKey.of(table, connector.keyOrder(), null, OPTION);
+                assertThat(key.splittable() && key.placedByServer()).as(name + " " + key.collations()).isTrue();
+                int count = Integer.parseInt(db.queryValue("SELECT COUNT(*) FROM " + name));
+                assertThat(ChunkedReads.countInChunks(session, table, key, 3)).as(name + " " + key.collations()
+                        + " (seed " + seed + ")").isEqualTo(count);
+            }
         }
     }
 

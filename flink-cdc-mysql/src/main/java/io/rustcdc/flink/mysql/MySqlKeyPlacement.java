@@ -1,0 +1,154 @@
+package io.rustcdc.flink.mysql;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Places chunk keys among chunk bounds by the server's own comparison of the key columns, in one query:
+ * what the handoff and a chunk's binlog backfill need for text of a collation {@link MySqlKeyOrder} does not
+ * reproduce ({@link MySqlKeyOrder#placedByServer}). Keys and bounds go as one derived table of {@code
+ * UNION ALL} rows, each text value {@code CONVERT(? USING charset) COLLATE} the column's collation (so
+ * PAD SPACE, NO PAD, case and accents are the column's), each temporal value cast to its type, numbers and
+ * bytes as they bind; both sorted together ({@link #sql}), a key's rank is the count of bounds before it.
+ * Not thread-safe.
+ */
+final class MySqlKeyPlacement {
+    private final Connection connection;
+    /** Per table and key: each column's value expression, from the catalogue. */
+    private final Map<String, String[]> columns = new HashMap<>();
+
+    MySqlKeyPlacement(Connection connection) {
+        this.connection = connection;
+    }
+
+    int[] place(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<Object[]> bounds,
+            List<Object[]> keys) throws SQLException {
+        int[] ranks = new int[keys.size()];
+        if (keys.isEmpty()) {
+            return ranks;
+        }
+        if (bounds.isEmpty()) {
+            return ranks; // no bound precedes any key
+        }
+        String[] expressions = describe(table, keyColumns, keyTypes);
+        try (PreparedStatement s = connection.prepareStatement(sql(expressions, keys.size(), bounds.size()))) {
+            int next = 1;
+            for (Object[] key : keys) {
+                next = MySqlSql.bind(s, next, values(table, key));
+            }
+            for (Object[] bound : bounds) {
+                next = MySqlSql.bind(s, next, values(table, bound));
+            }
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    ranks[rs.getInt(1)] = rs.getInt(2);
+                }
+            }
+        }
+        return ranks;
+    }
+
+    /**
+     * Keys (kind 0) and bounds (kind 1) sorted together by the key columns, a bound after the keys it equals;
+     * each key's running sum of kinds is the count of bounds before it: O((keys + bounds) log) comparisons.
+     */
+    static String sql(String[] expressions, int keys, int bounds) {
+        StringBuilder names = new StringBuilder();
+        StringBuilder order = new StringBuilder();
+        for (int i = 0; i < expressions.length; i++) {
+            names.append(", ").append(expressions[i]).append(" AS c").append(i);
+            order.append("x.c").append(i).append(", ");
+        }
+        StringBuilder sql = new StringBuilder("SELECT y.i, y.r FROM (SELECT x.kind, x.i, SUM(x.kind) OVER (ORDER BY ")
+                .append(order).append("x.kind ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM (");
+        rows(sql, names.toString(), 0, keys);
+        sql.append(" UNION ALL ");
+        rows(sql, names.toString(), 1, bounds);
+        return sql.append(") x) y WHERE y.kind = 0").toString();
+    }
+
+    private static void rows(StringBuilder sql, String names, int kind, int count) {
+        for (int r = 0; r < count; r++) {
+            sql.append(r == 0 ? "" : " UNION ALL ").append("SELECT ").append(kind).append(" AS kind, ").append(r)
+                    .append(" AS i").append(names);
+        }
+    }
+
+    private static Object[] values(TableId table, Object[] key) {
+        for (Object v : key) {
+            if (v == null) {
+                throw new IllegalArgumentException("A chunk key of " + table + " to place holds a null");
+            }
+        }
+        return key;
+    }
+
+    private String[] describe(TableId table, List<String> keyColumns, List<ValueType> keyTypes) throws SQLException {
+        String cacheKey = table + " " + keyColumns;
+        String[] d = columns.get(cacheKey);
+        if (d != null) {
+            return d;
+        }
+        d = new String[keyColumns.size()];
+        try (PreparedStatement s = connection.prepareStatement("SELECT DATA_TYPE, CHARACTER_SET_NAME, COLLATION_NAME "
+                + "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
+            for (int i = 0; i < d.length; i++) {
+                s.setString(1, table.database());
+                s.setString(2, table.table());
+                s.setString(3, keyColumns.get(i));
+                try (ResultSet rs = s.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new CdcException(CdcException.Kind.STATE, "Table " + table.qualifiedName() + " or its "
+                                + "chunk key column " + keyColumns.get(i) + " is gone from the server, whose collation "
+                                + "placed the table's changed keys among its snapshot chunks. Start the source without "
+                                + "state to snapshot the table again, or leave the table out.");
+                    }
+                    d[i] = expression(table, keyColumns.get(i), keyTypes.get(i), rs.getString(1), rs.getString(2),
+                            rs.getString(3));
+                }
+            }
+        }
+        columns.put(cacheKey, d);
+        return d;
+    }
+
+    /** A parameter as a value of the column: its collation for text, its type for temporal ones. */
+    private static String expression(TableId table, String column, ValueType type, String dataType, String charset,
+            String collation) {
+        switch (type.kind()) {
+            case TEXT:
+                if ("uuid".equalsIgnoreCase(dataType)) {
+                    return "CAST(? AS UUID)"; // MariaDB's, ordered as the server stores it
+                }
+                if (charset == null || collation == null) {
+                    break;
+                }
+                return "CONVERT(? USING " + charset + ") COLLATE " + collation;
+            case INTEGER:
+            case BIGINT:
+            case UNSIGNED_BIGINT:
+            case DECIMAL:
+            case BYTES:
+                return "?";
+            case DATE:
+                return "CAST(? AS DATE)";
+            case TIMESTAMP:
+            case TIMESTAMP_TZ:
+                return "CAST(? AS DATETIME(6))";
+            default:
+                break;
+        }
+        throw new CdcException(CdcException.Kind.CONFIGURATION, "The server cannot place keys of " + table.qualifiedName()
+                + " among its chunks: its chunk key column " + column + " (" + dataType + ") is not one the source "
+                + "places with a text key of a linguistic collation. Name other key columns with "
+                + "'scan.incremental.snapshot.chunk.key-column'.");
+    }
+}
