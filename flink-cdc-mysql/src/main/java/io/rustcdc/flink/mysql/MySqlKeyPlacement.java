@@ -16,8 +16,8 @@ import java.util.Map;
  * what the handoff and a chunk's binlog backfill need for text of a collation {@link MySqlKeyOrder} does not
  * reproduce ({@link MySqlKeyOrder#placedByServer}). Keys and bounds go as one derived table of {@code
  * UNION ALL} rows, each text value {@code CONVERT(? USING charset) COLLATE} the column's collation (so
- * PAD SPACE, NO PAD, case and accents are the column's), each temporal value cast to its type, numbers and
- * bytes as they bind; both sorted together ({@link #sql}), a key's rank is the count of bounds before it.
+ * PAD SPACE, NO PAD, case and accents are the column's), each temporal value as its fixed-width text in byte
+ * order, numbers and bytes as they bind; both sorted together ({@link #sql}), a key's rank is the count of bounds before it.
  * Not thread-safe.
  */
 final class MySqlKeyPlacement {
@@ -139,10 +139,11 @@ final class MySqlKeyPlacement {
             case BYTES:
                 return "?";
             case DATE:
-                return "CAST(? AS DATE)";
             case TIMESTAMP:
             case TIMESTAMP_TZ:
-                return "CAST(? AS DATETIME(6))";
+                // their fixed-width text (MySqlSql.bind) in byte order: the column's order, zero dates included
+                // ('0000-00-00' first, '2024-00-00' before '2024-01-01'), which a CAST could turn into NULL
+                return "CONVERT(? USING ascii) COLLATE ascii_bin";
             default:
                 break;
         }

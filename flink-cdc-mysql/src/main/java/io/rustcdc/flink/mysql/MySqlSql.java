@@ -17,7 +17,7 @@ import javax.annotation.Nullable;
 
 /** Identifiers, key tuples and key parameters in MySQL's SQL. */
 final class MySqlSql {
-    private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+    private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
 
     private MySqlSql() {}
 
