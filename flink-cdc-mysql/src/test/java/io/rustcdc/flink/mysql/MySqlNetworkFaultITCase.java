@@ -166,6 +166,8 @@ class MySqlNetworkFaultITCase {
                 binlog = busiestDownstream(proxy);
                 binlog.drop(FaultProxy.Direction.UPSTREAM);
                 long sent = binlog.forwarded(FaultProxy.Direction.DOWNSTREAM);
+                // a change surely after the drop (the writers may be done by now), outside the writers' keys
+                db.execute("INSERT INTO t1 VALUES (10000000, 'after the drop', 0)");
                 awaitExact(job, writers, changelog, 0, "binlog connection half-open upstream");
                 assertThat(binlog.forwarded(FaultProxy.Direction.DOWNSTREAM)).as("the binlog after the drop")
                         .isGreaterThan(sent);
