@@ -293,9 +293,9 @@ final class ChunkBackfill {
         List<Key> keys = new ArrayList<>();
         for (ChangeEvent e : held) {
             for (Row row : new Row[] {e.before(), e.after()}) {
-                if (row != null && !placed.containsKey(key(row))) {
-                    placed.put(key(row), Boolean.FALSE);
-                    keys.add(key(row));
+                Key key = row == null ? null : key(row);
+                if (key != null && placed.putIfAbsent(key, Boolean.FALSE) == null) {
+                    keys.add(key);
                 }
             }
         }
@@ -317,11 +317,12 @@ final class ChunkBackfill {
         for (int i = 0; i < ranks.length; i++) {
             placed.put(keys.get(i), ranks[i] == inside);
         }
-        for (ChangeEvent e : held) {
-            applyNow(e);
+        boolean applied = true;
+        for (int i = 0; i < held.size() && applied; i++) {
+            applied = applyNow(held.get(i)); // false: the window ends, the chunk is read again (as unheld)
         }
         held.clear();
-        return true;
+        return applied;
     }
 
     private List<String> keyColumns() {
