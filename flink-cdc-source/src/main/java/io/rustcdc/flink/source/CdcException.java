@@ -14,9 +14,9 @@ public class CdcException extends RuntimeException {
 
     /**
      * What kind of failure this is; decides whether a retry can help. Every kind but {@link
-     * #CONNECTION} is final: the source marks it so that Flink fails the job once instead of
-     * restarting it (see {@link FinalFailure}). A connector picks the kind by the cause, so a refused
-     * login is a {@link #PREREQUISITE}, not a {@link #CONNECTION}.
+     * #CONNECTION} and {@link #RESTART} is final: the source marks it so that Flink fails the job once
+     * instead of restarting it (see {@link FinalFailure}). A connector picks the kind by the cause, so a
+     * refused login is a {@link #PREREQUISITE}, not a {@link #CONNECTION}.
      */
     public enum Kind {
         /** An option is missing, malformed or contradicts another. Fix the configuration. */
@@ -31,8 +31,18 @@ public class CdcException extends RuntimeException {
         SCHEMA_HISTORY,
         /** The connection to the database failed; a retry may help. */
         CONNECTION,
-        /** Checkpointed state cannot be read. */
-        STATE
+        /**
+         * Checkpointed state cannot be read, or the tables changed so that no changelog can show them
+         * exactly.
+         */
+        STATE,
+        /**
+         * The source overtook the database: it read rows before a change it had already received was
+         * visible to the read (a commit is streamed a moment before new snapshots see it). Nothing was
+         * lost; Flink restarts the task from its last checkpoint, which reads them again. Not retried in
+         * place, as a connection failure is.
+         */
+        RESTART
     }
 
     private final Kind kind;
@@ -53,10 +63,10 @@ public class CdcException extends RuntimeException {
 
     /**
      * Whether a restart cannot cure this failure: the same configuration, database and state fail
-     * the same way again. Only {@link Kind#CONNECTION} may be transient.
+     * the same way again. Only {@link Kind#CONNECTION} and {@link Kind#RESTART} may be transient.
      */
     public boolean isFinal() {
-        return kind != Kind.CONNECTION;
+        return kind != Kind.CONNECTION && kind != Kind.RESTART;
     }
 
     @Override

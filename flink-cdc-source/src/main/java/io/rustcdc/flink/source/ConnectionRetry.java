@@ -99,7 +99,7 @@ public final class ConnectionRetry implements Serializable {
                 return false;
             }
             if (!decided && t instanceof CdcException) {
-                connection = !((CdcException) t).isFinal();
+                connection = ((CdcException) t).kind() == CdcException.Kind.CONNECTION;
                 decided = true;
             }
         }

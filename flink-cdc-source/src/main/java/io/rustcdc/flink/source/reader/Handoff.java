@@ -155,8 +155,8 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      * Adds a chunk of a table being added, read after every change emitted so far; {@code last}
      * completes the table.
      *
-     * @throws CdcException when a change dropped for this chunk is not in it, or the chunk was read from
-     *     another table than the table's chunks before it
+     * @throws CdcException when a change dropped for this chunk is not in it (a {@link CdcException.Kind#RESTART}),
+     *     or the chunk was read from another table than the table's chunks before it
      */
     void addChunk(ChunkSplit<M> chunk, boolean last) {
         origins.read(chunk);
@@ -168,7 +168,8 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             Pending<P> p = it.next();
             if (holding != null ? holding.get(i) == t.chunks.get(t.chunks.size() - 1) : chunk.contains(p.key)) {
                 if (!connector.reflects(chunk.mark(), p.position)) {
-                    throw new CdcException(CdcException.Kind.STATE, "A change of " + chunk.table() + " at " + p.position
+                    // the stream may deliver a commit a moment before new snapshots see it: a restart reads again
+                    throw new CdcException(CdcException.Kind.RESTART, "A change of " + chunk.table() + " at " + p.position
                             + ", delivered while the table's snapshot was being read, is not in the chunk read after it ("
                             + chunk.splitId() + "). Nothing was lost: the source fails so that it restarts from its last "
                             + "checkpoint and reads the chunk again.");

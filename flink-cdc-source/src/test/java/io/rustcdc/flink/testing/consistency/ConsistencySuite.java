@@ -56,7 +56,13 @@ public final class ConsistencySuite {
         System.out.println("Consistency suite on " + target.server() + ": seeds " + Arrays.toString(seeds)
                 + " (replay one with -D" + SEED_PROPERTY + "=<seed>)");
         for (long seed : seeds) {
-            runOne(cluster, target, new Workload(seed, atLeastOnceSinks, target.taskManagerLoss()));
+            try {
+                runOne(cluster, target, new Workload(seed, atLeastOnceSinks, target.taskManagerLoss()));
+            } catch (Exception e) {
+                // a job that failed ends the run with Flink's exception: name the seed there too
+                throw new AssertionError("Consistency run on " + target.server() + " with seed " + seed + " failed: " + e
+                        + "\n  replay it with -D" + SEED_PROPERTY + "=" + seed, e);
+            }
         }
     }
 
