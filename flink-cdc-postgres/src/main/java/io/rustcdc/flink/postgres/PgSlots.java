@@ -80,8 +80,12 @@ final class PgSlots {
         }
         requireUsable(state, config);
         if (state.confirmedFlush == null) {
-            throw new CdcException(CdcException.Kind.PREREQUISITE, "Replication slot '" + config.slotName()
-                    + "' has no confirmed position yet; wait until its creation has finished");
+            // being created on another connection (a first start that a restart cut short, say): its creation
+            // waits for the transactions running then to end, and ends; transient, so retried (final, it failed
+            // a job restored from a savepoint taken during its first start)
+            throw new CdcException(CdcException.Kind.CONNECTION, "Replication slot '" + config.slotName()
+                    + "' is being created by another connection and has no confirmed position yet (its creation waits "
+                    + "for the transactions running then to end); tried again");
         }
         return state.confirmedFlush;
     }

@@ -18,9 +18,12 @@ import io.rustcdc.flink.testing.StreamTestSupport;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.BeforeEach;
@@ -187,6 +190,36 @@ class PostgresFailuresITCase {
             db.execute("ALTER TABLE orders REPLICA IDENTITY FULL");
             session.prepareStream(List.of(orders), true);
         }
+    }
+
+    /**
+     * A first start that finds the slot still being created (by a first start a restart cut short) tries again
+     * (a transient failure): a final one failed a job restored from a savepoint taken during its first start.
+     */
+    @Test
+    void slotStillBeingCreatedIsTriedAgain() throws Exception {
+        PostgresSourceConfig config = PostgresTestConfigs.streaming(db, name);
+        try (Connection open = db.admin();
+                Connection creating = db.admin();
+                Statement s = open.createStatement()) {
+            open.setAutoCommit(false);
+            s.execute("INSERT INTO orders VALUES (1, 'a')"); // a transaction with an xid: the creation waits for it
+            CompletableFuture<Void> created = CompletableFuture.runAsync(() -> {
+                try (Statement c = creating.createStatement()) {
+                    c.execute("SELECT pg_create_logical_replication_slot('" + name + "', 'pgoutput')");
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Poll.until("the slot's creation to start", Duration.ofSeconds(30), () -> "1".equals(db.queryValue(
+                    "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + name + "'")));
+            assertKind(() -> prepare(config), CdcException.Kind.CONNECTION)
+                    .hasMessageContaining("Replication slot '" + name + "' is being created by another connection");
+            open.commit();
+            created.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(prepare(config).lsn()).isEqualTo(Lsn.valueOf(db.queryValue(
+                "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '" + name + "'")));
     }
 
     @Test
