@@ -35,9 +35,10 @@ import javax.annotation.Nullable;
  *
  * <p>A key of text in a collation {@link MySqlKeyOrder} does not order ({@link
  * MySqlKeyOrder#placedByServer}) is placed in or out of the chunk's range by the server ({@link
- * MySqlKeyPlacement}): the window's changes of the table are held until its end, then their keys
- * placed in one query on the catalogue connection (the window is the moment the snapshot took to
- * open, so it holds few) and the changes applied in binlog order. Not thread-safe.
+ * MySqlKeyPlacement}, the session's, which reads a key's catalogue once): the window's changes of the
+ * table are held until its end, then their keys placed in one query on the catalogue connection (the
+ * window is the moment the snapshot took to open, so it holds few) and the changes applied in binlog
+ * order. Not thread-safe.
  */
 final class ChunkBackfill {
     /** How long the binlog may stay silent before the backfill gives up (it is read without blocking). */
@@ -56,7 +57,7 @@ final class ChunkBackfill {
     @Nullable private final Object[] after;
     @Nullable private final Object[] upTo;
     private final Map<Object, Row> rows;
-    /** Places changed keys in or out of the range, for keys the server orders; else null. */
+    /** The session's, which places changed keys in or out of the range, for keys the server orders; else null. */
     @Nullable private final MySqlKeyPlacement placement;
     /** With {@link #placement}: the window's changes of the table, applied at its end. */
     private final List<ChangeEvent> held = new ArrayList<>();
@@ -73,8 +74,9 @@ final class ChunkBackfill {
     /** Where the read reached the high position, with the GTIDs executed before it, once the chunk is complete. */
     @Nullable private MySqlPosition reachedHigh;
 
-    ChunkBackfill(MySqlSourceConfig config, Connection session, Map<Integer, String> charsets, TableDescription table,
-            List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo, List<Row> snapshot) {
+    ChunkBackfill(MySqlSourceConfig config, Connection session, MySqlKeyPlacement placement, Map<Integer, String> charsets,
+            TableDescription table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
+            List<Row> snapshot) {
         this.config = config;
         this.session = session;
         this.charsets = charsets;
@@ -97,7 +99,7 @@ final class ChunkBackfill {
                     || MySqlKeyOrder.INSTANCE.placedByServer(type, table.collation(keyIndexes[i]));
         }
         boolean ranged = after != null || upTo != null;
-        this.placement = ranged && !ordered && placeable ? new MySqlKeyPlacement(session) : null;
+        this.placement = ranged && !ordered && placeable ? java.util.Objects.requireNonNull(placement) : null;
         if (ranged && !ordered && !placeable) {
             throw new IllegalStateException("A chunk range over keys without an exact order: " + keyTypes);
         }
@@ -308,7 +310,7 @@ final class ChunkBackfill {
         }
         int[] ranks;
         try {
-            ranks = placement.place(table.table(), keyColumns(), keyTypes, bounds,
+            ranks = placement.place(session, table.table(), keyColumns(), keyTypes, keyCollations, bounds,
                     keys.stream().map(k -> k.values).collect(java.util.stream.Collectors.toList()));
         } catch (java.sql.SQLException e) {
             throw MySqlConnections.failure(config, e);

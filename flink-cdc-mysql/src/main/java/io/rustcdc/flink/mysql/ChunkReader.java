@@ -49,6 +49,8 @@ final class ChunkReader {
     /** Describes a table on the session's connection (inside a chunk's transaction, as it reads it). */
     private final Function<TableId, MySqlTable> describe;
     private final SourceInfo snapshotSource;
+    /** The session's, which places a chunk's changed keys of text the server orders ({@link ChunkBackfill}). */
+    private final MySqlKeyPlacement placement;
     /** The catalogue connection of a MariaDB chunk's binlog window while it is read, else null. */
     @Nullable
     private volatile Connection windowConnection;
@@ -60,11 +62,12 @@ final class ChunkReader {
     @Nullable private MySqlPosition backfillBound;
 
     ChunkReader(MySqlSourceConfig config, Connection connection, BinlogPositions positions,
-            Function<TableId, MySqlTable> describe) {
+            Function<TableId, MySqlTable> describe, MySqlKeyPlacement placement) {
         this.config = config;
         this.connection = connection;
         this.positions = positions;
         this.describe = describe;
+        this.placement = placement;
         this.snapshotSource = SourceInfo.snapshot(config.flavor().sourceName(), null);
     }
 
@@ -149,8 +152,8 @@ final class ChunkReader {
         ChunkBackfill window;
         try (Connection catalogue = MySqlConnections.connect(config)) {
             windowConnection = catalogue; // so that abortWindow() ends a read blocked on it too
-            window = new ChunkBackfill(config, catalogue, positions.charsets(), described.description, keyColumns,
-                    after, upTo, List.of());
+            window = new ChunkBackfill(config, catalogue, placement, positions.charsets(), described.description,
+                    keyColumns, after, upTo, List.of());
             if (!window.applyFrom(low, high) || (rowFilter != null && window.touched())) {
                 return false;
             }
@@ -229,8 +232,8 @@ final class ChunkReader {
 
     private ChunkBackfill backfill(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, List<Row> held) {
-        return new ChunkBackfill(config, connection, positions.charsets(), described.description, keyColumns, after,
-                upTo, held);
+        return new ChunkBackfill(config, connection, placement, positions.charsets(), described.description, keyColumns,
+                after, upTo, held);
     }
 
     private void emit(ChunkBackfill backfill, TableDescription d, Consumer<ChangeEvent> out) {

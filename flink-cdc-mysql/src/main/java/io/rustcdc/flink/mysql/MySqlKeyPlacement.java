@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * Places chunk keys among chunk bounds by the server's own comparison of the key columns, in one query:
@@ -18,19 +19,19 @@ import java.util.Map;
  * UNION ALL} rows, each text value {@code CONVERT(? USING charset) COLLATE} the column's collation (so
  * PAD SPACE, NO PAD, case and accents are the column's), each temporal value as its fixed-width text in byte
  * order, numbers and bytes as they bind; both sorted together ({@link #sql}), a key's rank is the count of bounds before it.
- * Not thread-safe.
+ * One per session: the handoff's and every chunk backfill's placements read a table key's catalogue once. Not thread-safe.
  */
 final class MySqlKeyPlacement {
-    private final Connection connection;
-    /** Per table and key: each column's value expression, from the catalogue. */
+    /** Per table, key and the key's collations as the caller described them: each column's value expression. */
     private final Map<String, String[]> columns = new HashMap<>();
 
-    MySqlKeyPlacement(Connection connection) {
-        this.connection = connection;
-    }
-
-    int[] place(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<Object[]> bounds,
-            List<Object[]> keys) throws SQLException {
+    /**
+     * Each key's rank among the bounds, by a query on {@code connection}. {@code collations} are the key columns' as
+     * the caller's description of the table names them ({@link MySqlKeyOrder#collationName}): a table described with
+     * others since has its catalogue read again; null where the caller has no description.
+     */
+    int[] place(Connection connection, TableId table, List<String> keyColumns, List<ValueType> keyTypes,
+            @Nullable List<String> collations, List<Object[]> bounds, List<Object[]> keys) throws SQLException {
         int[] ranks = new int[keys.size()];
         if (keys.isEmpty()) {
             return ranks;
@@ -38,7 +39,7 @@ final class MySqlKeyPlacement {
         if (bounds.isEmpty()) {
             return ranks; // no bound precedes any key
         }
-        String[] expressions = describe(table, keyColumns, keyTypes);
+        String[] expressions = describe(connection, table, keyColumns, keyTypes, collations);
         try (PreparedStatement s = connection.prepareStatement(sql(expressions, keys.size(), bounds.size()))) {
             int next = 1;
             for (Object[] key : keys) {
@@ -91,8 +92,9 @@ final class MySqlKeyPlacement {
         return key;
     }
 
-    private String[] describe(TableId table, List<String> keyColumns, List<ValueType> keyTypes) throws SQLException {
-        String cacheKey = table + " " + keyColumns;
+    private String[] describe(Connection connection, TableId table, List<String> keyColumns, List<ValueType> keyTypes,
+            @Nullable List<String> collations) throws SQLException {
+        String cacheKey = table + " " + keyColumns + " " + keyTypes + " " + collations;
         String[] d = columns.get(cacheKey);
         if (d != null) {
             return d;

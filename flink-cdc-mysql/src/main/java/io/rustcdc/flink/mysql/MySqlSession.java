@@ -49,8 +49,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         this.config = config;
         this.connection = MySqlConnections.connect(config);
         this.positions = new BinlogPositions(config, connection);
-        this.chunks = new ChunkReader(config, connection, positions, ChunkTables.describing(this::table));
-        this.placement = new MySqlKeyPlacement(connection);
+        this.placement = new MySqlKeyPlacement();
+        this.chunks = new ChunkReader(config, connection, positions, ChunkTables.describing(this::table), placement);
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION time_zone = '+00:00'");
             s.execute("SET SESSION net_write_timeout = " + CHUNK_WRITE_TIMEOUT_SECONDS);
@@ -179,7 +179,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<Object[]> bounds,
             List<Object[]> keys) {
         try {
-            return placement.place(table, keyColumns, keyTypes, bounds, keys);
+            return placement.place(connection, table, keyColumns, keyTypes, null, bounds, keys);
         } catch (SQLException e) {
             throw failure(e);
         }

@@ -74,7 +74,7 @@ class ChunkBackfillMergeTest {
     }
 
     private static ChunkBackfill backfill(List<Row> snapshot) {
-        return new ChunkBackfill(null, null, Map.of(), TABLE, List.of("id"), null, null, snapshot);
+        return new ChunkBackfill(null, null, null, Map.of(), TABLE, List.of("id"), null, null, snapshot);
     }
 
     private static ChangeEvent change(Random random) {

@@ -61,8 +61,8 @@ class MySqlOracleSnapshotITCase {
             MySqlPosition high = MySqlPosition.at(ServerFlavor.MYSQL, status.get(0), Long.parseLong(status.get(1)));
             db.execute("UPDATE t SET v = 'after H' WHERE id = 6"); // after the end position: not applied
 
-            ChunkBackfill backfill = new ChunkBackfill(config, catalogue, BinlogTables.charsets(catalogue), table,
-                    List.of("id"), after, upTo, stale);
+            ChunkBackfill backfill = new ChunkBackfill(config, catalogue, new MySqlKeyPlacement(),
+                    BinlogTables.charsets(catalogue), table, List.of("id"), after, upTo, stale);
             assertThat(backfill.apply(low, high, null)).isTrue();
             assertThat(backfill.nextBound()).isNotNull();
             assertThat(backfill.nextBound().compareTo(high)).isLessThanOrEqualTo(0);

@@ -60,7 +60,7 @@ class MySqlRowFilterTest {
     }
 
     private static ChunkBackfill window() {
-        return new ChunkBackfill(null, null, Map.of(), TABLE, List.of("id"), new Object[] {1L}, new Object[] {10L},
+        return new ChunkBackfill(null, null, null, Map.of(), TABLE, List.of("id"), new Object[] {1L}, new Object[] {10L},
                 List.of());
     }
 

@@ -68,7 +68,7 @@ import org.apache.flink.annotation.Internal;
 @Internal
 final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializable> {
     private final CdcConnector<P, M> connector;
-    private final Map<TableId, TableChunks> tables = new HashMap<>();
+    private final Map<TableId, TableChunks<P, M>> tables = new HashMap<>();
     private final Map<TableId, P> ends = new HashMap<>();
     private final ChunkOrigins<M> origins;
     private final ServerPlacement<P, M> placement;
@@ -91,7 +91,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         this.origins = new ChunkOrigins<>(connector::tableIdentity);
         this.placement = new ServerPlacement<>(connector);
         for (TablePlan plan : adding) {
-            TableChunks t = new TableChunks(plan.key(), new ArrayList<>(), false);
+            TableChunks<P, M> t = new TableChunks<>(placement, plan.key(), new ArrayList<>(), false);
             t.redelivering = redeliverAdding || captured.contains(plan.table());
             tables.put(plan.table(), t);
         }
@@ -102,7 +102,8 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         }
         byTable.forEach((table, list) -> {
             list.sort(Comparator.comparingInt(ChunkSplit::index));
-            TableChunks t = tables.computeIfAbsent(table, k -> new TableChunks(list.get(0).key(), new ArrayList<>(), true));
+            TableChunks<P, M> t = tables.computeIfAbsent(table,
+                    k -> new TableChunks<>(placement, list.get(0).key(), new ArrayList<>(), true));
             t.chunks.addAll(list);
             if (t.complete) {
                 list.forEach(c -> extendEnd(c));
@@ -115,7 +116,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      * redelivered}: an attempt that failed may have emitted some (see the class comment).
      */
     void startTable(TableId table, ChunkKey key, boolean redelivered) {
-        TableChunks t = new TableChunks(key, new ArrayList<>(), false);
+        TableChunks<P, M> t = new TableChunks<>(placement, key, new ArrayList<>(), false);
         t.redelivering = redelivered;
         tables.putIfAbsent(table, t);
     }
@@ -130,9 +131,9 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      * downstream has it from that chunk, and the new read delivers the row again.
      */
     void rereadTable(TableId table, ChunkKey key) {
-        TableChunks t = new TableChunks(key, new ArrayList<>(), false);
+        TableChunks<P, M> t = new TableChunks<>(placement, key, new ArrayList<>(), false);
         t.redelivering = true;
-        TableChunks before = tables.get(table);
+        TableChunks<P, M> before = tables.get(table);
         P end = ends.get(table);
         if (before != null && before.complete && end != null && before.key.equals(key)) {
             // the stream has not passed the chunks downstream holds yet: a change they show was delivered with them
@@ -160,12 +161,12 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      */
     void addChunk(ChunkSplit<M> chunk, boolean last) {
         origins.read(chunk);
-        TableChunks t = tables.get(chunk.table());
+        TableChunks<P, M> t = tables.get(chunk.table());
         t.add(t.redelivering ? chunk.redelivered() : chunk);
         List<ChunkSplit<M>> holding = t.key.placedByServer() ? t.placeAll(t.pending) : null;
         int i = 0;
-        for (Iterator<Pending<P>> it = t.pending.iterator(); it.hasNext(); i++) {
-            Pending<P> p = it.next();
+        for (Iterator<TableChunks.Pending<P>> it = t.pending.iterator(); it.hasNext(); i++) {
+            TableChunks.Pending<P> p = it.next();
             if (holding != null ? holding.get(i) == t.chunks.get(t.chunks.size() - 1) : chunk.contains(p.key)) {
                 if (!connector.reflects(chunk.mark(), p.position)) {
                     // the stream may deliver a commit a moment before new snapshots see it: a restart reads again
@@ -198,10 +199,10 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      * other tables.
      */
     void prepare(List<? extends io.rustcdc.flink.source.spi.StreamRecord<P>> records) {
-        Map<TableChunks, List<Object[]>> wanted = new HashMap<>();
+        Map<TableChunks<P, M>, List<Object[]>> wanted = new HashMap<>();
         for (io.rustcdc.flink.source.spi.StreamRecord<P> r : records) {
             ChangeEvent e = r.event();
-            TableChunks t = e == null ? null : tables.get(e.table());
+            TableChunks<P, M> t = e == null ? null : tables.get(e.table());
             if (t == null || !t.key.placedByServer()
                     || (e.op() != Op.INSERT && e.op() != Op.UPDATE && e.op() != Op.DELETE)) {
                 continue;
@@ -246,7 +247,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     /** What to emit for {@code event} at {@code position}: the event, a narrowed event, or null for nothing. */
     @Nullable
     ChangeEvent decide(ChangeEvent event, P position) {
-        TableChunks chunks = tables.get(event.table());
+        TableChunks<P, M> chunks = tables.get(event.table());
         if (chunks == null) {
             return event;
         }
@@ -270,7 +271,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     }
 
     @Nullable
-    private ChangeEvent update(TableChunks chunks, ChangeEvent event, P position) {
+    private ChangeEvent update(TableChunks<P, M> chunks, ChangeEvent event, P position) {
         Row before = event.before();
         boolean beforeHasKey = before != null && chunks.hasKey(before);
         boolean oldReflected = reflected(chunks, beforeHasKey ? before : event.after(), position);
@@ -286,7 +287,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         return oldReflected ? narrowed.after(event.after()).build() : narrowed.before(before).build();
     }
 
-    private int reflecting(TableChunks chunks, P position) {
+    private int reflecting(TableChunks<P, M> chunks, P position) {
         int reflecting = 0;
         for (ChunkSplit<M> c : chunks.chunks) {
             if (connector.reflects(c.mark(), position)) {
@@ -317,7 +318,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      * two tables, which no changelog shows exactly, so the source fails.
      */
     @Nullable
-    private ChangeEvent tableEnded(TableChunks chunks, ChangeEvent event, P position) {
+    private ChangeEvent tableEnded(TableChunks<P, M> chunks, ChangeEvent event, P position) {
         int reflecting = reflecting(chunks, position);
         if (reflecting == 0) {
             return event;
@@ -347,7 +348,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
      * some chunks read before it and some after may come from two tables, which no changelog shows exactly,
      * so the source fails rather than mix them silently. Every chunk on one side of it: the event as it is.
      */
-    private ChangeEvent unclassifiedCreate(TableChunks chunks, ChangeEvent event, P position) {
+    private ChangeEvent unclassifiedCreate(TableChunks<P, M> chunks, ChangeEvent event, P position) {
         int reflecting = reflecting(chunks, position);
         if (reflecting == 0 || reflecting == chunks.chunks.size()) {
             return event;
@@ -363,7 +364,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     }
 
     @Nullable
-    private ChangeEvent truncate(TableChunks chunks, ChangeEvent event, P position) {
+    private ChangeEvent truncate(TableChunks<P, M> chunks, ChangeEvent event, P position) {
         int reflecting = reflecting(chunks, position);
         if (reflecting == 0) {
             return event; // chunks read later (of a table being added) show the truncate by themselves
@@ -377,7 +378,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
                 + "snapshot the table again.");
     }
 
-    private boolean reflected(TableChunks chunks, Row row, P position) {
+    private boolean reflected(TableChunks<P, M> chunks, Row row, P position) {
         Object[] key = chunks.key(row);
         if (chunks.earlier != null && position.compareTo(chunks.earlierEnd) < 0) {
             ChunkSplit<M> shown = chunks.earlier.find(key);
@@ -390,163 +391,9 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             if (chunks.redelivering) {
                 return false;
             }
-            chunks.pending.add(new Pending<>(key, position)); // its chunk, read later, will show it
+            chunks.pending.add(new TableChunks.Pending<>(key, position)); // its chunk, read later, will show it
             return true;
         }
         return !chunk.isRedelivered() && connector.reflects(chunk.mark(), position);
-    }
-
-    /** A change dropped because the chunk of its key was not read yet. */
-    private static final class Pending<P> {
-        final Object[] key;
-        final P position;
-
-        Pending(Object[] key, P position) {
-            this.key = key;
-            this.position = position;
-        }
-    }
-
-    /** One table's read chunks, in key order. */
-    private final class TableChunks {
-        final ChunkKey key;
-        final List<ChunkSplit<M>> chunks;
-        final String[] columns;
-        final List<Pending<P>> pending = new ArrayList<>();
-        boolean complete;
-        /** Whether the chunks still to be read are redelivered (see the class comment). */
-        boolean redelivering;
-        /**
-         * A table read again: its chunks downstream holds, until the stream passes {@link #earlierEnd} (null
-         * after a restore, which leaves out nothing then).
-         */
-        @Nullable TableChunks earlier;
-        @Nullable P earlierEnd;
-        /** The upper bounds of {@link #chunks} in order, for the database's placement; null until asked. */
-        @Nullable private List<Object[]> bounds;
-        /** Keys placed by the database for the batch being decided ({@link #prepare}): how many bounds precede each. */
-        private Map<ServerPlacement.Key, Integer> placed = new HashMap<>();
-
-        TableChunks(ChunkKey key, List<ChunkSplit<M>> chunks, boolean complete) {
-            this.key = key;
-            this.chunks = chunks;
-            this.columns = key.columns().toArray(new String[0]);
-            this.complete = complete;
-        }
-
-        boolean hasKey(Row row) {
-            for (String c : columns) {
-                int i = row.type().indexOf(c);
-                if (i < 0 || !row.isPresent(i)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        Object[] key(Row row) {
-            Object[] values = new Object[columns.length];
-            for (int i = 0; i < columns.length; i++) {
-                values[i] = row.get(columns[i]);
-            }
-            return values;
-        }
-
-        void add(ChunkSplit<M> chunk) {
-            chunks.add(chunk);
-            bounds = null;
-            placed = new HashMap<>();
-        }
-
-        void forgetPlaced() {
-            if (!placed.isEmpty()) {
-                placed = new HashMap<>();
-            }
-            if (earlier != null) {
-                earlier.forgetPlaced();
-            }
-        }
-
-        /** Places {@code keys} by the database, in one query, for {@link #find}. */
-        void placeAhead(List<Object[]> keys) {
-            if (chunks.isEmpty()) {
-                return; // a table being added, none of its chunks read yet: its changes wait for them
-            }
-            List<Object[]> distinct = new ArrayList<>();
-            for (Object[] k : keys) {
-                if (placed.putIfAbsent(new ServerPlacement.Key(k), -1) == null) {
-                    distinct.add(k);
-                }
-            }
-            int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), distinct);
-            for (int i = 0; i < ranks.length; i++) {
-                placed.put(new ServerPlacement.Key(distinct.get(i)), ranks[i]);
-            }
-        }
-
-        /** The chunk holding each pending change's key, as {@link #find} says, in one query. */
-        List<ChunkSplit<M>> placeAll(List<Pending<P>> pending) {
-            List<Object[]> keys = new ArrayList<>();
-            pending.forEach(p -> keys.add(p.key));
-            int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), keys);
-            List<ChunkSplit<M>> holding = new ArrayList<>();
-            for (int r : ranks) {
-                holding.add(r < chunks.size() ? chunks.get(r) : null);
-            }
-            return holding;
-        }
-
-        private List<Object[]> bounds() {
-            if (bounds == null) {
-                bounds = ServerPlacement.bounds(chunks);
-            }
-            return bounds;
-        }
-
-        /** The chunk holding {@code values}; null when it is not read yet (tables being added only). */
-        @Nullable
-        ChunkSplit<M> find(Object[] values) {
-            if (key.placedByServer()) {
-                return placedChunk(values);
-            }
-            int low = 0;
-            int high = chunks.size() - 1;
-            while (low <= high) {
-                int mid = (low + high) >>> 1;
-                ChunkSplit<M> c = chunks.get(mid);
-                if (c.after() != null && key.compare(values, c.after()) <= 0) {
-                    high = mid - 1;
-                } else if (c.upTo() != null && key.compare(values, c.upTo()) > 0) {
-                    low = mid + 1;
-                } else {
-                    return c;
-                }
-            }
-            if (!complete) {
-                return null;
-            }
-            throw new IllegalStateException("No chunk of " + chunks.get(0).table() + " holds a key; its chunks do not "
-                    + "cover the key space");
-        }
-
-        /** {@link #find} by the database's placement: placed ahead for the batch, else asked now alone. */
-        @Nullable
-        private ChunkSplit<M> placedChunk(Object[] values) {
-            if (chunks.isEmpty()) {
-                return null; // a table being added, none of its chunks read yet
-            }
-            Integer rank = placed.get(new ServerPlacement.Key(values));
-            if (rank == null || rank < 0) {
-                rank = placement.place(chunks.get(0).table(), key, bounds(), List.<Object[]>of(values))[0];
-            }
-            if (rank < chunks.size()) {
-                return chunks.get(rank);
-            }
-            if (!complete) {
-                return null;
-            }
-            throw new IllegalStateException("No chunk of " + chunks.get(0).table() + " holds a key the database placed "
-                    + "after its " + chunks.size() + " chunks; its chunks do not cover the key space");
-        }
     }
 }

@@ -1,0 +1,48 @@
+package io.rustcdc.flink.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.mysql.testing.MySqlDatabase;
+import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * One {@link MySqlKeyPlacement} per session, used by every chunk's backfill on its own connection: a key's
+ * catalogue is read once, and again only for a table described with other collations.
+ */
+@ExtendWith(MySqlExtension.class)
+@Timeout(120)
+class MySqlKeyPlacementITCase {
+    private static final List<String> KEY = List.of("k");
+    private static final List<ValueType> TYPES = List.of(ValueType.of(ValueKind.TEXT));
+    private static final List<Object[]> BOUNDS = List.<Object[]>of(new Object[] {"B"});
+    private static final List<Object[]> KEYS = List.<Object[]>of(new Object[] {"a"});
+
+    @Test
+    void aKeysCatalogueIsReadOnceUntilTheTableIsDescribedWithOtherCollations(MySqlDatabase db) throws SQLException {
+        db.execute("DROP TABLE IF EXISTS placed",
+                "CREATE TABLE placed (k VARCHAR(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci PRIMARY KEY)");
+        TableId table = TableId.of(db.name(), db.name(), "placed");
+        MySqlKeyPlacement placement = new MySqlKeyPlacement();
+        try (Connection first = db.admin();
+                Connection second = db.admin()) {
+            List<String> general = List.of("utf8mb4_general_ci");
+            assertThat(placement.place(first, table, KEY, TYPES, general, BOUNDS, KEYS)).as("'a' < 'B' in general_ci")
+                    .containsExactly(0);
+            db.execute("ALTER TABLE placed MODIFY k VARCHAR(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+            // described as before: the collation read for it is used again, on another connection
+            assertThat(placement.place(second, table, KEY, TYPES, general, BOUNDS, KEYS)).containsExactly(0);
+            // described with the new collation: the catalogue is read again
+            assertThat(placement.place(second, table, KEY, TYPES, List.of("utf8mb4_bin"), BOUNDS, KEYS))
+                    .as("'B' < 'a' in utf8mb4_bin").containsExactly(1);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.rustcdc.flink.source.reader;
+
+import io.rustcdc.flink.source.model.Row;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.ChunkSplit;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+
+/**
+ * One table's read chunks in the {@link Handoff}, in key order: finds the chunk holding a key, by the key's order or by
+ * the database's placement ({@link ServerPlacement}), and holds the changes dropped for chunks not read yet. Not
+ * thread-safe.
+ */
+final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Serializable> {
+    private final ServerPlacement<P, M> placement;
+    final ChunkKey key;
+    final List<ChunkSplit<M>> chunks;
+    final String[] columns;
+    final List<Pending<P>> pending = new ArrayList<>();
+    boolean complete;
+    /** Whether the chunks still to be read are redelivered (see {@link Handoff}). */
+    boolean redelivering;
+    /**
+     * A table read again: its chunks downstream holds, until the stream passes {@link #earlierEnd} (null
+     * after a restore, which leaves out nothing then).
+     */
+    @Nullable TableChunks<P, M> earlier;
+    @Nullable P earlierEnd;
+    /** The upper bounds of {@link #chunks} in order, for the database's placement; null until asked. */
+    @Nullable private List<Object[]> bounds;
+    /** Keys placed by the database for the batch being decided ({@link Handoff#prepare}): how many bounds precede each. */
+    private Map<ServerPlacement.Key, Integer> placed = new HashMap<>();
+
+    TableChunks(ServerPlacement<P, M> placement, ChunkKey key, List<ChunkSplit<M>> chunks, boolean complete) {
+        this.placement = placement;
+        this.key = key;
+        this.chunks = chunks;
+        this.columns = key.columns().toArray(new String[0]);
+        this.complete = complete;
+    }
+
+    boolean hasKey(Row row) {
+        for (String c : columns) {
+            int i = row.type().indexOf(c);
+            if (i < 0 || !row.isPresent(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    Object[] key(Row row) {
+        Object[] values = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            values[i] = row.get(columns[i]);
+        }
+        return values;
+    }
+
+    void add(ChunkSplit<M> chunk) {
+        chunks.add(chunk);
+        bounds = null;
+        placed = new HashMap<>();
+    }
+
+    void forgetPlaced() {
+        if (!placed.isEmpty()) {
+            placed = new HashMap<>();
+        }
+        if (earlier != null) {
+            earlier.forgetPlaced();
+        }
+    }
+
+    /** Places {@code keys} by the database, in one query, for {@link #find}. */
+    void placeAhead(List<Object[]> keys) {
+        if (chunks.isEmpty()) {
+            return; // a table being added, none of its chunks read yet: its changes wait for them
+        }
+        List<Object[]> distinct = new ArrayList<>();
+        for (Object[] k : keys) {
+            if (placed.putIfAbsent(new ServerPlacement.Key(k), -1) == null) {
+                distinct.add(k);
+            }
+        }
+        int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), distinct);
+        for (int i = 0; i < ranks.length; i++) {
+            placed.put(new ServerPlacement.Key(distinct.get(i)), ranks[i]);
+        }
+    }
+
+    /** The chunk holding each pending change's key, as {@link #find} says, in one query. */
+    List<ChunkSplit<M>> placeAll(List<Pending<P>> pending) {
+        List<Object[]> keys = new ArrayList<>();
+        pending.forEach(p -> keys.add(p.key));
+        int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), keys);
+        List<ChunkSplit<M>> holding = new ArrayList<>();
+        for (int r : ranks) {
+            holding.add(r < chunks.size() ? chunks.get(r) : null);
+        }
+        return holding;
+    }
+
+    private List<Object[]> bounds() {
+        if (bounds == null) {
+            bounds = ServerPlacement.bounds(chunks);
+        }
+        return bounds;
+    }
+
+    /** The chunk holding {@code values}; null when it is not read yet (tables being added only). */
+    @Nullable
+    ChunkSplit<M> find(Object[] values) {
+        if (key.placedByServer()) {
+            return placedChunk(values);
+        }
+        int low = 0;
+        int high = chunks.size() - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            ChunkSplit<M> c = chunks.get(mid);
+            if (c.after() != null && key.compare(values, c.after()) <= 0) {
+                high = mid - 1;
+            } else if (c.upTo() != null && key.compare(values, c.upTo()) > 0) {
+                low = mid + 1;
+            } else {
+                return c;
+            }
+        }
+        if (!complete) {
+            return null;
+        }
+        throw new IllegalStateException("No chunk of " + chunks.get(0).table() + " holds a key; its chunks do not "
+                + "cover the key space");
+    }
+
+    /** {@link #find} by the database's placement: placed ahead for the batch, else asked now alone. */
+    @Nullable
+    private ChunkSplit<M> placedChunk(Object[] values) {
+        if (chunks.isEmpty()) {
+            return null; // a table being added, none of its chunks read yet
+        }
+        Integer rank = placed.get(new ServerPlacement.Key(values));
+        if (rank == null || rank < 0) {
+            rank = placement.place(chunks.get(0).table(), key, bounds(), List.<Object[]>of(values))[0];
+        }
+        if (rank < chunks.size()) {
+            return chunks.get(rank);
+        }
+        if (!complete) {
+            return null;
+        }
+        throw new IllegalStateException("No chunk of " + chunks.get(0).table() + " holds a key the database placed "
+                + "after its " + chunks.size() + " chunks; its chunks do not cover the key space");
+    }
+
+    /** A change dropped because the chunk of its key was not read yet. */
+    static final class Pending<P> {
+        final Object[] key;
+        final P position;
+
+        Pending(Object[] key, P position) {
+            this.key = key;
+            this.position = position;
+        }
+    }
+}
