@@ -75,7 +75,7 @@ class PostgresConsistencyITCase {
         }
 
         @Override
-        public String textKeyCollation() {
+        public String textKeyCollation(long seed) {
             return " COLLATE " + COLLATION;
         }
 

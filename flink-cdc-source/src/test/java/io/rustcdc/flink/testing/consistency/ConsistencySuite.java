@@ -203,7 +203,7 @@ public final class ConsistencySuite {
             // created and prepared (its owner, replica identity) in one transaction where the target can: a table
             // created while the job runs is then not found by the source before the role may read it
             c.setAutoCommit(!target.preparesInCreatingTransaction());
-            s.execute(t.create(target.textKeyCollation(), target.tableClause(t.keyColumns)));
+            s.execute(t.create(target.textKeyCollation(workload.seed), target.tableClause(t.keyColumns)));
             target.prepareTable(c, t.name);
             if (target.preparesInCreatingTransaction()) {
                 c.commit();

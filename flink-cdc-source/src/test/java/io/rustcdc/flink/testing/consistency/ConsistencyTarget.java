@@ -19,11 +19,11 @@ public interface ConsistencyTarget {
     Connection connect() throws SQLException;
 
     /**
-     * What follows the type of the text key ({@code k VARCHAR(40)}): a collation the connector splits
-     * into chunks where the database's default is not one (empty: the default). The composite key's
-     * text part keeps the default, so a table whose key is not ordered is covered too where it is not.
+     * What follows the type of the text key ({@code k VARCHAR(40)}) in the run of {@code seed}: a
+     * collation, which a target may pick by the seed among several (empty: the default). The composite
+     * key's text part keeps the default.
      */
-    default String textKeyCollation() {
+    default String textKeyCollation(long seed) {
         return "";
     }
 
