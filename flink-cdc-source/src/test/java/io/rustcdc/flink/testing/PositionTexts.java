@@ -45,7 +45,13 @@ public final class PositionTexts {
             assertThat(bytes).as("JSON bytes (" + context + ")").isEqualTo(expected);
         }
         assertEqual(NATIVE.renderToString(event), NATIVE.renderToString(asString), "JSON string", context);
-        assertEqual(DEBEZIUM.render(event), DEBEZIUM.render(asString), "Debezium JSON", context);
+        assertEqual(beforeRenderTime(DEBEZIUM.render(event)), beforeRenderTime(DEBEZIUM.render(asString)),
+                "Debezium JSON", context);
+    }
+
+    /** A Debezium document up to its last {@code ts_ms}, the clock's time when rendered: the source is before it. */
+    private static String beforeRenderTime(String json) {
+        return json.substring(0, json.lastIndexOf("\"ts_ms\":"));
     }
 
     private static void assertEqual(String written, String expected, String what, String context) {
