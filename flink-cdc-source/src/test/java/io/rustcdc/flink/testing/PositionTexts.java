@@ -27,37 +27,39 @@ public final class PositionTexts {
 
     private PositionTexts() {}
 
-    /** Fails naming {@code context} (the test's seed) when {@code p} writes other text than its {@code toString()}. */
+    /**
+     * Fails naming {@code context} (the test's seed) when {@code p} writes other text than its {@code toString()}.
+     * Writes first, then asks for {@code toString()}: a position may keep the String once made.
+     */
     public static void check(SourcePosition p, String context) {
-        String text = p.toString();
         StringBuilder written = new StringBuilder();
         p.writeTo(new Plain(written));
-        if (!written.toString().equals(text)) {
-            assertThat(written.toString()).as("written text of " + text + " (" + context + ")").isEqualTo(text);
-        }
         ChangeEvent event = event(p);
-        ChangeEvent asString = event(new AsString(text));
         byte[] bytes = NATIVE.render(event);
+        String chars = NATIVE.renderToString(event);
+        String debezium = beforeRenderTime(DEBEZIUM.render(event));
+        String text = p.toString();
+        assertEqual(written.toString(), text, "written text", context);
+        ChangeEvent asString = event(new AsString(text));
         byte[] expected = NATIVE.render(asString);
         if (!Arrays.equals(bytes, expected)) {
             assertEqual(new String(bytes, StandardCharsets.UTF_8), new String(expected, StandardCharsets.UTF_8),
                     "JSON bytes", context);
             assertThat(bytes).as("JSON bytes (" + context + ")").isEqualTo(expected);
         }
-        assertEqual(NATIVE.renderToString(event), NATIVE.renderToString(asString), "JSON string", context);
-        assertEqual(beforeRenderTime(DEBEZIUM.render(event)), beforeRenderTime(DEBEZIUM.render(asString)),
-                "Debezium JSON", context);
-    }
-
-    /** A Debezium document up to its last {@code ts_ms}, the clock's time when rendered: the source is before it. */
-    private static String beforeRenderTime(String json) {
-        return json.substring(0, json.lastIndexOf("\"ts_ms\":"));
+        assertEqual(chars, NATIVE.renderToString(asString), "JSON string", context);
+        assertEqual(debezium, beforeRenderTime(DEBEZIUM.render(asString)), "Debezium JSON", context);
     }
 
     private static void assertEqual(String written, String expected, String what, String context) {
         if (!written.equals(expected)) {
             assertThat(written).as(what + " (" + context + ")").isEqualTo(expected);
         }
+    }
+
+    /** A Debezium document up to its last {@code ts_ms}, the clock's time when rendered: the source is before it. */
+    private static String beforeRenderTime(String json) {
+        return json.substring(0, json.lastIndexOf("\"ts_ms\":"));
     }
 
     private static ChangeEvent event(SourcePosition p) {
