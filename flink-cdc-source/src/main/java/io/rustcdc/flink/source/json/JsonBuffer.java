@@ -169,11 +169,19 @@ final class JsonBuffer implements PositionText {
     }
 
     private JsonBuffer paddedLong(long n, int width) {
-        String digits = Long.toString(n);
-        for (int i = digits.length(); i < width; i++) {
-            ascii('0');
+        int digits = 1;
+        for (long rest = n / 10; rest != 0; rest /= 10) {
+            digits++;
         }
-        return rawAscii(digits);
+        int shown = Math.max(digits, width);
+        room(shown);
+        int at = length + shown;
+        for (int i = 0; i < shown; i++) {
+            bytes[--at] = (byte) ('0' + (int) (n % 10));
+            n /= 10;
+        }
+        length += shown;
+        return this;
     }
 
     /** A finite double in Jackson's shortest exact form ({@code 1.0E23}, {@code 0.1}). */
