@@ -21,10 +21,16 @@ import org.apache.flink.annotation.Internal;
 @Internal
 final class JsonBuffer implements PositionText {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+    /** 00, 01, ... 99: a number's digits are written two at a time. */
+    private static final byte[] DIGIT_PAIRS = new byte[200];
     /** Per ASCII character: 0 written as is, -1 as a six-character unicode escape, else the letter after a backslash. */
     private static final byte[] ESCAPES = new byte[128];
 
     static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
+            DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
         for (int c = 0; c < 0x20; c++) {
             ESCAPES[c] = -1;
         }
@@ -125,16 +131,35 @@ final class JsonBuffer implements PositionText {
             n = -n;
         }
         int digits = 1;
-        for (long rest = n / 10; rest != 0; rest /= 10) {
+        for (long bound = 10; digits < 19 && n >= bound; bound *= 10) { // comparisons, not divisions
             digits++;
         }
-        int at = length + digits;
-        do {
-            bytes[--at] = (byte) ('0' + (int) (n % 10));
-            n /= 10;
-        } while (n != 0);
         length += digits;
+        int at = length;
+        while (n > Integer.MAX_VALUE) {
+            long q = n / 100;
+            at = pair(at, (int) (n - q * 100));
+            n = q;
+        }
+        int v = (int) n;
+        while (v >= 100) {
+            int q = v / 100;
+            at = pair(at, v - q * 100);
+            v = q;
+        }
+        if (v >= 10) {
+            pair(at, v);
+        } else {
+            bytes[at - 1] = (byte) ('0' + v);
+        }
         return this;
+    }
+
+    /** Writes {@code two} (0 to 99) as two digits ending before {@code end}; returns where they start. */
+    private int pair(int end, int two) {
+        bytes[end - 1] = DIGIT_PAIRS[2 * two + 1];
+        bytes[end - 2] = DIGIT_PAIRS[2 * two];
+        return end - 2;
     }
 
     /** A non-negative number's digits, zero-padded on the left to at least {@code width} digits. */

@@ -56,6 +56,32 @@ class JsonBufferTest {
     }
 
     @Test
+    void numbersAsTheJdkPrintsThem() {
+        Random random = new Random(13);
+        for (int i = 0; i < 20_000; i++) {
+            long n = switch (i % 4) {
+                case 0 -> random.nextInt(1000) - 500;
+                case 1 -> random.nextInt();
+                case 2 -> random.nextLong() >> random.nextInt(64);
+                default -> random.nextLong();
+            };
+            String written = new JsonBuffer(1).reset(false).number(n).toString();
+            if (!written.equals(Long.toString(n))) {
+                assertThat(written).isEqualTo(Long.toString(n));
+            }
+        }
+        long power = 1;
+        for (int k = 0; k <= 18; k++, power *= 10) { // each digit count's bounds
+            for (long n : new long[] {power - 1, power, power + 1, -power + 1, -power, -power - 1}) {
+                assertThat(new JsonBuffer(1).reset(false).number(n).toString()).isEqualTo(Long.toString(n));
+            }
+        }
+        for (long n : new long[] {Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, Integer.MAX_VALUE + 1L}) {
+            assertThat(new JsonBuffer(1).reset(false).number(n).toString()).isEqualTo(Long.toString(n));
+        }
+    }
+
+    @Test
     void hexDigitsAsTheJdkPrintsThem() {
         Random random = new Random(11);
         for (int i = 0; i < 4_000; i++) {
