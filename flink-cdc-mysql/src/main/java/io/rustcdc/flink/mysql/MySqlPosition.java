@@ -1,6 +1,7 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.PositionText;
 import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.Objects;
 import javax.annotation.Nullable;
@@ -45,7 +46,7 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
     @Nullable private transient MariaDbGtidPosition parsedMariaDbGtids;
     /** The parsed MySQL set, kept as positions derive from one another: every commit adds to it. */
     @Nullable private transient MySqlGtidSet parsedMySqlGtids;
-    /** {@link #toString}, written once: every event's source carries it. */
+    /** {@link #toString}, written once when asked for (the JSON renderers take {@link #writeTo} instead). */
     @Nullable private transient String text;
 
     private MySqlPosition(ServerFlavor flavor, String file, long offset, long eventsTaken, long rowsTaken,
@@ -337,5 +338,24 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
                     + (gtids == null ? "" : " [" + gtids + "]");
         }
         return text;
+    }
+
+    /** {@link #toString()}'s text in pieces, without building it (each row of a transaction has its own position). */
+    @Override
+    public void writeTo(PositionText out) {
+        if (text != null) {
+            out.text(text);
+            return;
+        }
+        out.text(file).text(":").decimal(offset);
+        if (eventsTaken != 0 || rowsTaken != 0) {
+            out.text("#").decimal(eventsTaken).text(".").decimal(rowsTaken);
+            if (transactionGtid != null) {
+                out.text("(").text(transactionGtid).text(")");
+            }
+        }
+        if (gtids != null) {
+            out.text(" [").text(gtids).text("]");
+        }
     }
 }

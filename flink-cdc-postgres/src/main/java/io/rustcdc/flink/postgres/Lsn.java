@@ -1,5 +1,6 @@
 package io.rustcdc.flink.postgres;
 
+import io.rustcdc.flink.source.model.PositionText;
 import java.io.Serializable;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -72,5 +73,10 @@ public final class Lsn implements Comparable<Lsn>, Serializable {
     @Override
     public String toString() {
         return Long.toHexString(value >>> 32).toUpperCase() + "/" + Long.toHexString(value & 0xFFFFFFFFL).toUpperCase();
+    }
+
+    /** {@link #toString()}'s text, in pieces. */
+    public void writeTo(PositionText out) {
+        out.hex(value >>> 32, 1).text("/").hex(value & 0xFFFFFFFFL, 1);
     }
 }

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.postgres;
 
+import io.rustcdc.flink.source.model.PositionText;
 import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
@@ -83,5 +84,14 @@ public final class PostgresPosition implements SourcePosition, Comparable<Postgr
     @Override
     public String toString() {
         return eventsTaken == 0 ? lsn.toString() : lsn + "#" + eventsTaken;
+    }
+
+    /** {@link #toString()}'s text, in pieces: every event's source carries it. */
+    @Override
+    public void writeTo(PositionText out) {
+        lsn.writeTo(out);
+        if (eventsTaken != 0) {
+            out.text("#").decimal(eventsTaken);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.sqlserver;
 
+import io.rustcdc.flink.source.model.PositionText;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -110,5 +111,19 @@ public final class Lsn implements Serializable, Comparable<Lsn> {
     public String toString() {
         String hex = HEX.formatHex(bytes);
         return hex.substring(0, 8) + ":" + hex.substring(8, 16) + ":" + hex.substring(16);
+    }
+
+    /** {@link #toString()}'s text, in pieces. */
+    public void writeTo(PositionText out) {
+        out.hex(unsigned(0, 4), 8).text(":").hex(unsigned(4, 4), 8).text(":").hex(unsigned(8, 2), 4);
+    }
+
+    /** {@code n} bytes from {@code from} as an unsigned big-endian number. */
+    private long unsigned(int from, int n) {
+        long v = 0;
+        for (int i = from; i < from + n; i++) {
+            v = v << 8 | (bytes[i] & 0xFF);
+        }
+        return v;
     }
 }

@@ -1,6 +1,7 @@
 package io.rustcdc.flink.sqlserver;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.PositionText;
 import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.Comparator;
 import java.util.Objects;
@@ -171,5 +172,16 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
     public String toString() {
         return seqval == null ? commitLsn.toString()
                 : commitLsn + "/" + commandId + "/" + seqval + "#" + operation.code();
+    }
+
+    /** {@link #toString()}'s text, in pieces: every event's source carries it. */
+    @Override
+    public void writeTo(PositionText out) {
+        commitLsn.writeTo(out);
+        if (seqval != null) {
+            out.text("/").decimal(commandId).text("/");
+            seqval.writeTo(out);
+            out.text("#").decimal(operation.code());
+        }
     }
 }

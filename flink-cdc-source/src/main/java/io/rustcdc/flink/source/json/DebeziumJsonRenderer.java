@@ -150,7 +150,8 @@ public final class DebeziumJsonRenderer implements Serializable {
         out.comma().name("schema").string(e.table().schema());
         out.comma().name("table").string(e.table().table());
         if (s.position() != null) {
-            out.comma().name("position").string(s.position().toString());
+            s.position().writeTo(out.comma().name("position").ascii('"'));
+            out.ascii('"');
         }
         out.ascii('}');
     }

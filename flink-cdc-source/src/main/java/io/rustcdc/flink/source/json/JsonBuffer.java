@@ -2,6 +2,7 @@ package io.rustcdc.flink.source.json;
 
 import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.io.NumberOutput;
+import io.rustcdc.flink.source.model.PositionText;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import javax.annotation.Nullable;
@@ -14,15 +15,22 @@ import org.apache.flink.annotation.Internal;
  * for floating point, supplementary characters as 4-byte UTF-8), and {@link #toString()} gives the
  * same characters Jackson's character generator wrote, which keeps an unpaired surrogate as it is
  * where the byte form escapes it (&#92;uD800). Commas and nesting are the caller's: a value or a
- * field name is written after {@link #comma()} where one is needed. Not thread-safe: one per thread.
+ * field name is written after {@link #comma()} where one is needed. A source position writes its text
+ * into it ({@link PositionText}) between quotes the caller writes. Not thread-safe: one per thread.
  */
 @Internal
-final class JsonBuffer {
+final class JsonBuffer implements PositionText {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+    /** 00, 01, ... 99: a number's digits are written two at a time. */
+    private static final byte[] DIGIT_PAIRS = new byte[200];
     /** Per ASCII character: 0 written as is, -1 as a six-character unicode escape, else the letter after a backslash. */
     private static final byte[] ESCAPES = new byte[128];
 
     static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
+            DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
         for (int c = 0; c < 0x20; c++) {
             ESCAPES[c] = -1;
         }
@@ -123,16 +131,35 @@ final class JsonBuffer {
             n = -n;
         }
         int digits = 1;
-        for (long rest = n / 10; rest != 0; rest /= 10) {
+        for (long bound = 10; digits < 19 && n >= bound; bound *= 10) { // comparisons, not divisions
             digits++;
         }
-        int at = length + digits;
-        do {
-            bytes[--at] = (byte) ('0' + (int) (n % 10));
-            n /= 10;
-        } while (n != 0);
         length += digits;
+        int at = length;
+        while (n > Integer.MAX_VALUE) {
+            long q = n / 100;
+            at = pair(at, (int) (n - q * 100));
+            n = q;
+        }
+        int v = (int) n;
+        while (v >= 100) {
+            int q = v / 100;
+            at = pair(at, v - q * 100);
+            v = q;
+        }
+        if (v >= 10) {
+            pair(at, v);
+        } else {
+            bytes[at - 1] = (byte) ('0' + v);
+        }
         return this;
+    }
+
+    /** Writes {@code two} (0 to 99) as two digits ending before {@code end}; returns where they start. */
+    private int pair(int end, int two) {
+        bytes[end - 1] = DIGIT_PAIRS[2 * two + 1];
+        bytes[end - 2] = DIGIT_PAIRS[2 * two];
+        return end - 2;
     }
 
     /** A non-negative number's digits, zero-padded on the left to at least {@code width} digits. */
@@ -167,11 +194,19 @@ final class JsonBuffer {
     }
 
     private JsonBuffer paddedLong(long n, int width) {
-        String digits = Long.toString(n);
-        for (int i = digits.length(); i < width; i++) {
-            ascii('0');
+        int digits = 1;
+        for (long rest = n / 10; rest != 0; rest /= 10) {
+            digits++;
         }
-        return rawAscii(digits);
+        int shown = Math.max(digits, width);
+        room(shown);
+        int at = length + shown;
+        for (int i = 0; i < shown; i++) {
+            bytes[--at] = (byte) ('0' + (int) (n % 10));
+            n /= 10;
+        }
+        length += shown;
+        return this;
     }
 
     /** A finite double in Jackson's shortest exact form ({@code 1.0E23}, {@code 0.1}). */
@@ -196,11 +231,44 @@ final class JsonBuffer {
         if (s == null) {
             return nullValue();
         }
+        room(s.length() * 6 + 2); // the widest form of a char: a six-character unicode escape
+        bytes[length++] = '"';
+        length = escape(s, bytes, length);
+        bytes[length++] = '"';
+        return this;
+    }
+
+    /** Characters of a string value, escaped, inside quotes the caller writes. */
+    @Override
+    public JsonBuffer text(String s) {
+        room(s.length() * 6);
+        length = escape(s, bytes, length);
+        return this;
+    }
+
+    /** The same digits as {@link #number(long)}, inside quotes the caller writes. */
+    @Override
+    public JsonBuffer decimal(long n) {
+        return number(n);
+    }
+
+    @Override
+    public JsonBuffer hex(long n, int width) {
+        int digits = Math.max(1, (67 - Long.numberOfLeadingZeros(n)) / 4);
+        int shown = Math.max(digits, width);
+        room(shown);
+        int at = length + shown;
+        for (int i = 0; i < shown; i++) {
+            bytes[--at] = HEX[(int) (n & 0xF)];
+            n >>>= 4;
+        }
+        length += shown;
+        return this;
+    }
+
+    /** Writes {@code s} escaped from {@code at} in {@code b}, which has room for 6 bytes a char; returns the end. */
+    private int escape(String s, byte[] b, int at) {
         int n = s.length();
-        room(n * 6 + 2); // the widest form of a char: a six-character unicode escape
-        byte[] b = bytes;
-        int at = length;
-        b[at++] = '"';
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
@@ -231,9 +299,7 @@ final class JsonBuffer {
                 b[at++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        b[at++] = '"';
-        length = at;
-        return this;
+        return at;
     }
 
     private static int unicodeEscape(byte[] b, int at, char c) {

@@ -175,7 +175,8 @@ public final class JsonRenderer implements Serializable {
             out.comma().raw(TABLE).string(table.table());
         }
         if (s.position() != null) {
-            out.comma().raw(POSITION).string(s.position().toString());
+            s.position().writeTo(out.comma().raw(POSITION).ascii('"'));
+            out.ascii('"');
         }
         if (s.commitTime() != null) {
             TemporalText.instant(out.comma().raw(COMMIT_TIME), s.commitTime(), ValueType.UNSPECIFIED_PRECISION);

@@ -81,8 +81,11 @@ final class JsonValues implements Serializable {
                     writeWide(g, ((BigInteger) v).toString());
                     break;
                 case DECIMAL:
-                    g.string(v instanceof SpecialValue ? ((SpecialValue) v).numericText()
-                            : ((BigDecimal) v).toPlainString());
+                    if (v instanceof SpecialValue) {
+                        g.string(((SpecialValue) v).numericText());
+                    } else {
+                        DecimalText.write(g, (BigDecimal) v);
+                    }
                     break;
                 case FLOAT32:
                     writeFloat(g, (Float) v);

@@ -13,4 +13,12 @@ public interface SourcePosition extends Serializable {
     /** The position in the database's own notation, e.g. {@code 0/16B3748}. */
     @Override
     String toString();
+
+    /**
+     * Writes {@link #toString()} into {@code out}, the same characters: the JSON renderers call it for
+     * every event. Connectors may write the pieces of their text instead of building a String.
+     */
+    default void writeTo(PositionText out) {
+        out.text(toString());
+    }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -44,9 +45,63 @@ class JsonBufferTest {
         return out.toByteArray();
     }
 
+    /** {@code s} as a string value, and as text between quotes (a position's pieces). */
     private static void assertSameString(String s) throws IOException {
-        assertThat(new JsonBuffer(16).reset(false).string(s).toString()).isEqualTo(jacksonChars(g -> g.writeString(s)));
-        assertThat(new JsonBuffer(16).reset(true).string(s).toByteArray()).isEqualTo(jacksonBytes(g -> g.writeString(s)));
+        String chars = jacksonChars(g -> g.writeString(s));
+        byte[] bytes = jacksonBytes(g -> g.writeString(s));
+        assertThat(new JsonBuffer(16).reset(false).string(s).toString()).isEqualTo(chars);
+        assertThat(new JsonBuffer(16).reset(true).string(s).toByteArray()).isEqualTo(bytes);
+        assertThat(new JsonBuffer(16).reset(false).ascii('"').text(s).ascii('"').toString()).isEqualTo(chars);
+        assertThat(new JsonBuffer(16).reset(true).ascii('"').text(s).ascii('"').toByteArray()).isEqualTo(bytes);
+    }
+
+    @Test
+    void numbersAsTheJdkPrintsThem() {
+        Random random = new Random(13);
+        for (int i = 0; i < 20_000; i++) {
+            long n = switch (i % 4) {
+                case 0 -> random.nextInt(1000) - 500;
+                case 1 -> random.nextInt();
+                case 2 -> random.nextLong() >> random.nextInt(64);
+                default -> random.nextLong();
+            };
+            String written = new JsonBuffer(1).reset(false).number(n).toString();
+            if (!written.equals(Long.toString(n))) {
+                assertThat(written).isEqualTo(Long.toString(n));
+            }
+        }
+        long power = 1;
+        for (int k = 0; k <= 18; k++, power *= 10) { // each digit count's bounds
+            for (long n : new long[] {power - 1, power, power + 1, -power + 1, -power, -power - 1}) {
+                assertThat(new JsonBuffer(1).reset(false).number(n).toString()).isEqualTo(Long.toString(n));
+            }
+        }
+        for (long n : new long[] {Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, Integer.MAX_VALUE + 1L}) {
+            assertThat(new JsonBuffer(1).reset(false).number(n).toString()).isEqualTo(Long.toString(n));
+        }
+    }
+
+    @Test
+    void hexDigitsAsTheJdkPrintsThem() {
+        Random random = new Random(11);
+        for (int i = 0; i < 4_000; i++) {
+            long n = switch (i % 4) {
+                case 0 -> random.nextInt(256);
+                case 1 -> random.nextInt() & 0xFFFF_FFFFL;
+                case 2 -> random.nextLong() >>> random.nextInt(64);
+                default -> random.nextLong();
+            };
+            int width = random.nextInt(21);
+            String digits = Long.toHexString(n).toUpperCase(Locale.ROOT);
+            String expected = "0".repeat(Math.max(0, width - digits.length())) + digits;
+            String written = new JsonBuffer(4).reset(false).hex(n, width).toString();
+            if (!written.equals(expected)) {
+                assertThat(written).as(Long.toHexString(n) + " width " + width).isEqualTo(expected);
+            }
+        }
+        assertThat(new JsonBuffer(4).reset(false).hex(0, 0).toString()).isEqualTo("0");
+        assertThat(new JsonBuffer(4).reset(false).hex(-1, 1).toString()).isEqualTo("FFFFFFFFFFFFFFFF");
+        assertThat(new JsonBuffer(4).reset(false).hex(0x2D, 8).decimal(-12).toString()).isEqualTo("0000002D-12");
     }
 
     @Test

@@ -1,0 +1,111 @@
+package io.rustcdc.flink.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.source.json.DebeziumJsonRenderer;
+import io.rustcdc.flink.source.json.JsonRenderer;
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.PositionText;
+import io.rustcdc.flink.source.model.SourceInfo;
+import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TableId;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Checks that a position's {@link SourcePosition#writeTo} writes exactly its {@link SourcePosition#toString()}:
+ * into plain text, and in the JSON renderers' documents, whose bytes and characters must equal those of the same
+ * event whose position only has that String (the renderers' path before positions wrote their pieces).
+ */
+public final class PositionTexts {
+    private static final JsonRenderer NATIVE = JsonRenderer.create();
+    private static final DebeziumJsonRenderer DEBEZIUM = DebeziumJsonRenderer.create();
+    private static final TableId TABLE = TableId.of("db", "public", "t");
+
+    private PositionTexts() {}
+
+    /**
+     * Fails naming {@code context} (the test's seed) when {@code p} writes other text than its {@code toString()}.
+     * Writes first, then asks for {@code toString()}: a position may keep the String once made.
+     */
+    public static void check(SourcePosition p, String context) {
+        StringBuilder written = new StringBuilder();
+        p.writeTo(new Plain(written));
+        ChangeEvent event = event(p);
+        byte[] bytes = NATIVE.render(event);
+        String chars = NATIVE.renderToString(event);
+        String debezium = beforeRenderTime(DEBEZIUM.render(event));
+        String text = p.toString();
+        assertEqual(written.toString(), text, "written text", context);
+        ChangeEvent asString = event(new AsString(text));
+        byte[] expected = NATIVE.render(asString);
+        if (!Arrays.equals(bytes, expected)) {
+            assertEqual(new String(bytes, StandardCharsets.UTF_8), new String(expected, StandardCharsets.UTF_8),
+                    "JSON bytes", context);
+            assertThat(bytes).as("JSON bytes (" + context + ")").isEqualTo(expected);
+        }
+        assertEqual(chars, NATIVE.renderToString(asString), "JSON string", context);
+        assertEqual(debezium, beforeRenderTime(DEBEZIUM.render(asString)), "Debezium JSON", context);
+    }
+
+    private static void assertEqual(String written, String expected, String what, String context) {
+        if (!written.equals(expected)) {
+            assertThat(written).as(what + " (" + context + ")").isEqualTo(expected);
+        }
+    }
+
+    /** A Debezium document up to its last {@code ts_ms}, the clock's time when rendered: the source is before it. */
+    private static String beforeRenderTime(String json) {
+        return json.substring(0, json.lastIndexOf("\"ts_ms\":"));
+    }
+
+    private static ChangeEvent event(SourcePosition p) {
+        return ChangeEvent.builder(Op.TRUNCATE, TABLE, SourceInfo.stream("test", p, Instant.ofEpochSecond(1))).build();
+    }
+
+    /** Text as {@link StringBuilder} and {@code java.lang} print it. */
+    private static final class Plain implements PositionText {
+        private final StringBuilder out;
+
+        Plain(StringBuilder out) {
+            this.out = out;
+        }
+
+        @Override
+        public PositionText text(String s) {
+            out.append(s);
+            return this;
+        }
+
+        @Override
+        public PositionText decimal(long n) {
+            out.append(n);
+            return this;
+        }
+
+        @Override
+        public PositionText hex(long n, int width) {
+            String digits = Long.toHexString(n).toUpperCase(Locale.ROOT);
+            out.append("0".repeat(Math.max(0, width - digits.length()))).append(digits);
+            return this;
+        }
+    }
+
+    /** A position that is only its text, written by the interface's default. */
+    private static final class AsString implements SourcePosition {
+        private static final long serialVersionUID = 1L;
+        private final String text;
+
+        AsString(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+}
