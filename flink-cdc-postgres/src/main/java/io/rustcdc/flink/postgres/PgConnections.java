@@ -242,9 +242,15 @@ final class PgConnections {
                                 + ". Check host, port, network and the 'tls.mode' option."
                         : "PostgreSQL at " + where + " failed for now (SQLSTATE " + state + "): " + message, cause);
             default:
+                String known = message.contains("could not map file") && message.contains("to relation OID")
+                        ? " This is a PostgreSQL bug in logical decoding (a table created while the slot was being "
+                                + "created, its catalogue changes missed by the slot's snapshot builder): every decoding "
+                                + "of this slot fails alike. Drop the slot, create it again when no DDL runs, and start "
+                                + "the job without state."
+                        : "";
                 return new CdcException(failure.kind(), "PostgreSQL at " + where + " failed (SQLSTATE "
                         + (state.isEmpty() ? "none" : state) + "): " + message + ". Not retried: the same request "
-                        + "would fail alike.", cause);
+                        + "would fail alike." + known, cause);
         }
     }
 

@@ -83,6 +83,7 @@ public final class ConsistencySuite {
             for (Workload.TimedFault f : workload.faults) {
                 if (!created && workload.createLaterMillis <= f.atMillis) {
                     pumpUntil(job, replay, start + TimeUnit.MILLISECONDS.toNanos(workload.createLaterMillis));
+                    target.beforeTableCreated(run);
                     createTable(target, workload, SuiteTable.CREATED_LATER);
                     created = true;
                 }
@@ -100,6 +101,7 @@ public final class ConsistencySuite {
             }
             if (!created) {
                 pumpUntil(job, replay, start + TimeUnit.MILLISECONDS.toNanos(workload.createLaterMillis));
+                target.beforeTableCreated(run);
                 createTable(target, workload, SuiteTable.CREATED_LATER);
             }
             // past their deadline the writers go on until the stream has carried their changes for a while

@@ -74,4 +74,10 @@ public interface ConsistencyTarget {
 
     /** Drops what the run's source left on the server (a replication slot); called after its job ended. */
     default void finish(String run) throws Exception {}
+
+    /**
+     * Waits, before the suite creates a table while run {@code run}'s job runs, until the database
+     * can take DDL without a server bug the source cannot help (nothing: at once).
+     */
+    default void beforeTableCreated(String run) throws Exception {}
 }
