@@ -40,11 +40,12 @@ public final class BenchmarkRun {
         BenchmarkArgs args = new BenchmarkArgs(rawArgs);
         String phase = args.get("phase");
         String result;
-        try (MemorySampler memory = new MemorySampler(); TaskCpu taskCpu = new TaskCpu()) {
+        try (MemorySampler memory = new MemorySampler(); ThreadCpu threadCpu = new ThreadCpu()) {
             long start = System.nanoTime();
             long cpuStart = processCpuNanos();
             AutoCloseable running = job.start(args);
-            String measured = "latency".equals(phase) ? latency(args, commitMillis) : throughput(args, start, cpuStart, taskCpu);
+            String measured = "latency".equals(phase) ? latency(args, commitMillis)
+                    : throughput(args, start, cpuStart, threadCpu);
             result = String.format(Locale.ROOT, "{\"phase\":\"%s\",\"parallelism\":%d,%s,\"peak_heap_bytes\":%d,"
                     + "\"peak_rss_bytes\":%d}", phase, args.getInt("parallelism"), measured, memory.peakHeapBytes(),
                     MemorySampler.peakRssBytes());
@@ -59,21 +60,26 @@ public final class BenchmarkRun {
     }
 
     /**
-     * Events, seconds and events/s from the job's submission to the last event; the CPU time this JVM
-     * used meanwhile (all its threads, the job's start included) and its task threads' ({@link TaskCpu}),
-     * which a shared machine's load distorts far less than the wall time.
+     * Events, seconds and events/s from the job's submission to the last event, and the seconds to the first;
+     * the CPU time this JVM used meanwhile (all its threads, the job's start included) and that of its task,
+     * reader, GC and JIT threads ({@link ThreadCpu}), which a shared machine's load distorts far less than the
+     * wall time.
      */
-    private static String throughput(BenchmarkArgs args, long startNanos, long cpuStartNanos, TaskCpu taskCpu)
+    private static String throughput(BenchmarkArgs args, long startNanos, long cpuStartNanos, ThreadCpu threadCpu)
             throws InterruptedException {
         long events = args.getLong("events");
         await(() -> Measurement.count() >= events, TimeUnit.MINUTES.toNanos(30), "events: " + events);
         double cpuSeconds = (processCpuNanos() - cpuStartNanos) / 1e9;
-        double taskCpuSeconds = taskCpu.seconds();
+        StringBuilder byKind = new StringBuilder();
+        for (ThreadCpu.Kind kind : ThreadCpu.Kind.values()) {
+            byKind.append(String.format(Locale.ROOT, ",\"%s_cpu_seconds\":%.3f", kind.name().toLowerCase(Locale.ROOT),
+                    threadCpu.seconds(kind)));
+        }
         Thread.sleep(200); // an event too many would show here
         double seconds = (Measurement.lastArrivalNanos() - startNanos) / 1e9;
         return String.format(Locale.ROOT, "\"events\":%d,\"seconds\":%.3f,\"events_per_second\":%.0f,"
-                + "\"cpu_seconds\":%.3f,\"task_cpu_seconds\":%.3f", Measurement.count(), seconds,
-                Measurement.count() / seconds, cpuSeconds, taskCpuSeconds);
+                + "\"first_event_seconds\":%.3f,\"cpu_seconds\":%.3f%s", Measurement.count(), seconds,
+                Measurement.count() / seconds, (Measurement.firstArrivalNanos() - startNanos) / 1e9, cpuSeconds, byKind);
     }
 
     private static long processCpuNanos() {

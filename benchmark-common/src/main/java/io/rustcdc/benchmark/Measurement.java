@@ -10,6 +10,7 @@ import java.util.function.ToLongFunction;
  */
 public final class Measurement {
     private static final AtomicLong COUNT = new AtomicLong();
+    private static volatile long firstArrivalNanos;
     private static volatile long lastArrivalNanos;
     private static volatile long measureFromMillis = Long.MAX_VALUE;
     private static volatile ToLongFunction<String> commitMillis;
@@ -41,8 +42,11 @@ public final class Measurement {
 
     /** Counts an arrival; whether its latency is to be measured. */
     private static boolean countedWhileMeasuringLatency() {
-        COUNT.incrementAndGet();
-        lastArrivalNanos = System.nanoTime();
+        long now = System.nanoTime();
+        if (COUNT.incrementAndGet() == 1) {
+            firstArrivalNanos = now;
+        }
+        lastArrivalNanos = now;
         return measureFromMillis != Long.MAX_VALUE;
     }
 
@@ -72,6 +76,10 @@ public final class Measurement {
 
     static long count() {
         return COUNT.get();
+    }
+
+    static long firstArrivalNanos() {
+        return firstArrivalNanos;
     }
 
     static long lastArrivalNanos() {

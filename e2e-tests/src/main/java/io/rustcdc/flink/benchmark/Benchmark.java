@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,6 +56,8 @@ public final class Benchmark {
     private final List<String> rawRuns = new ArrayList<>();
     /** The first id of the next latency run's rows: each run writes rows of its own. */
     private long latencyFirstId = 1;
+    /** The database server's CPU time, read around each throughput run and limit. */
+    private ServerCpu serverCpu;
 
     private Benchmark(Map<String, String> options, PrintStream print) {
         this.options = options;
@@ -93,6 +96,8 @@ public final class Benchmark {
         try (BenchmarkTarget target = target(database)) {
             say(target.server() + "; creating " + rows + " rows ...");
             target.create(rows, key);
+            List<String> connection = target.connection();
+            serverCpu = ServerCpu.listeningOn(Integer.parseInt(connection.get(connection.indexOf("--port") + 1)));
             SideRunner runner = new SideRunner(out, target, heap, quick ? SideRunner.QUICK_JVM_OPTIONS : List.of());
             for (int p = 1; p <= 2; p++) {
                 for (BenchPath path : paths) {
@@ -161,7 +166,9 @@ public final class Benchmark {
                     record(name, result, side, speed, memoryPhase, runner);
                 }
             }
+            double cpu = serverCpu.seconds();
             speed.limit.add(target.snapshotLimit());
+            addServerCpu(speed, cpu, rows);
         }
     }
 
@@ -200,8 +207,10 @@ public final class Benchmark {
                 }
             }
             // one raw read per run, the limit of either path
+            double cpu = serverCpu.seconds();
             double limit = target.streamLimit("drain-limit-r" + r, changes);
             draining.forEach(path -> figure(path.figure("stream drain"), "events/s").limit.add(limit));
+            draining.forEach(path -> addServerCpu(figure(path.figure("stream drain"), "events/s"), cpu, changes));
         }
     }
 
@@ -248,7 +257,9 @@ public final class Benchmark {
             return null;
         }
         try {
-            return runner.run(side, name, args);
+            double cpu = serverCpu.seconds();
+            String result = runner.run(side, name, args);
+            return result.substring(0, result.lastIndexOf('}')) + ServerCpu.field(cpu, serverCpu.seconds()) + "}";
         } catch (SideRunner.RunFailure e) {
             if (!peer) {
                 throw e;
@@ -271,13 +282,27 @@ public final class Benchmark {
         rawRuns.add(withName(name, result));
         say(name + ": " + result);
         speed.of(side).add(number(result, "events_per_second"));
-        // CPU time per event, of the run's JVM (its start included) and of the job's task threads: steadier
-        // than rows/s on a shared machine
+        // CPU time per event, of the run's JVM (its start included) and of its task, reader, GC and JIT threads:
+        // steadier than rows/s on a shared machine; and the job's start apart from its pace
         if (result.contains("\"task_cpu_seconds\"")) {
             double events = number(result, "events");
             figure("CPU per event, " + speed.name, "µs").of(side).add(number(result, "cpu_seconds") * 1e6 / events);
-            figure("task CPU per event, " + speed.name, "µs").of(side)
-                    .add(number(result, "task_cpu_seconds") * 1e6 / events);
+            for (String threads : List.of("task", "reader", "GC", "JIT")) {
+                String field = threads.toLowerCase(Locale.ROOT) + "_cpu_seconds";
+                if (result.contains("\"" + field + "\"")) {
+                    figure(threads + " CPU per event, " + speed.name, "µs").of(side).add(number(result, field) * 1e6 / events);
+                }
+            }
+        }
+        if (result.contains("\"server_cpu_seconds\"")) {
+            figure("database CPU per event, " + speed.name, "µs").of(side)
+                    .add(number(result, "server_cpu_seconds") * 1e6 / number(result, "events"));
+        }
+        if (result.contains("\"first_event_seconds\"")) {
+            double first = number(result, "first_event_seconds");
+            figure("first event after, " + speed.name, "s").of(side).add(first);
+            figure(speed.name + " after the first event", speed.unit).of(side)
+                    .add((number(result, "events") - 1) / (number(result, "seconds") - first));
         }
         if (memoryPhase != null) {
             figure("peak heap, " + memoryPhase, "MiB").of(side).add(number(result, "peak_heap_bytes") / (1 << 20));
@@ -286,6 +311,14 @@ public final class Benchmark {
         String phase = speed.name + ", " + side;
         if (!hotFrames.containsKey(phase)) {
             hotFrames.put(phase, HotFrames.top(runner.recording(name), 3));
+        }
+    }
+
+    /** The database server's CPU per event in a limit's read of {@code events}, from its reading {@code before}. */
+    private void addServerCpu(Figure speed, double before, long events) {
+        double after = serverCpu.seconds();
+        if (!Double.isNaN(before) && !Double.isNaN(after)) {
+            figure("database CPU per event, " + speed.name, "µs").limit.add((after - before) * 1e6 / events);
         }
     }
 
