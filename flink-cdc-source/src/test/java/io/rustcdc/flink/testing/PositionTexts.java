@@ -51,6 +51,18 @@ public final class PositionTexts {
         assertEqual(debezium, beforeRenderTime(DEBEZIUM.render(asString)), "Debezium JSON", context);
     }
 
+    /**
+     * Fails unless {@code p} writes and prints exactly {@code expected}, a text written by hand: writes first (a
+     * position may keep its String once made), then checks as {@link #check} does and asks for {@code toString()}.
+     */
+    public static void assertText(SourcePosition p, String expected) {
+        StringBuilder written = new StringBuilder();
+        p.writeTo(new Plain(written));
+        assertThat(written.toString()).as("written text").isEqualTo(expected);
+        check(p, "expected " + expected);
+        assertThat(p.toString()).as("toString()").isEqualTo(expected);
+    }
+
     private static void assertEqual(String written, String expected, String what, String context) {
         if (!written.equals(expected)) {
             assertThat(written).as(what + " (" + context + ")").isEqualTo(expected);
