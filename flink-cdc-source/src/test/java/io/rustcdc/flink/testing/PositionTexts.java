@@ -17,8 +17,11 @@ import java.util.Locale;
 
 /**
  * Checks that a position's {@link SourcePosition#writeTo} writes exactly its {@link SourcePosition#toString()}:
- * into plain text, and in the JSON renderers' documents, whose bytes and characters must equal those of the same
- * event whose position only has that String (the renderers' path before positions wrote their pieces).
+ * into plain text printed as {@code java.lang} prints numbers, and in the JSON renderers' documents, whose bytes and
+ * characters must equal those of the same event whose position only has that String (the renderers' path before
+ * positions wrote their pieces). Where {@code toString()} is made of {@code writeTo} too ({@code PositionString}),
+ * this checks the receivers agree on the pieces; {@link #assertText} checks the text itself, against one written by
+ * hand.
  */
 public final class PositionTexts {
     private static final JsonRenderer NATIVE = JsonRenderer.create();
