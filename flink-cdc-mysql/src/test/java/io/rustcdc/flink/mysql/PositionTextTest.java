@@ -48,15 +48,13 @@ class PositionTextTest {
 
     @Test
     void randomPositionsWriteTheirText() {
-        for (long seed : Seeds.of("position.seed", "position.runs", 2)) {
-            System.out.println("PositionTextTest seed " + seed + " (replay: -Dposition.seed=" + seed + ")");
-            Random random = new Random(seed);
+        Seeds.forEach("position.seed", "position.runs", 2, random -> {
             for (int i = 0; i < POSITIONS; i++) {
                 MySqlPosition p = random.nextBoolean() ? restored(random) : derived(random);
-                PositionTexts.check(p, "seed " + seed);
-                PositionTexts.check(p, "seed " + seed + ", its text kept");
+                PositionTexts.check(p, "random position");
+                PositionTexts.check(p, "random position, its text kept");
             }
-        }
+        });
     }
 
     private static MySqlPosition restored(Random random) {

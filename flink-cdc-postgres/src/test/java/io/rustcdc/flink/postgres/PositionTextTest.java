@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rustcdc.flink.testing.PositionTexts;
 import io.rustcdc.flink.testing.Seeds;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,9 +37,7 @@ class PositionTextTest {
 
     @Test
     void randomPositionsWriteTheirText() {
-        for (long seed : Seeds.of("position.seed", "position.runs", 2)) {
-            System.out.println("PositionTextTest seed " + seed + " (replay: -Dposition.seed=" + seed + ")");
-            Random random = new Random(seed);
+        Seeds.forEach("position.seed", "position.runs", 2, random -> {
             for (int i = 0; i < POSITIONS; i++) {
                 Lsn lsn = Lsn.valueOf(switch (random.nextInt(4)) {
                     case 0 -> random.nextInt(4096);
@@ -55,8 +52,8 @@ class PositionTextTest {
                 };
                 PostgresPosition p = events == 0 && random.nextBoolean() ? PostgresPosition.at(lsn)
                         : PostgresPosition.inTransaction(lsn, events, random.nextInt() & 0xFFFF_FFFFL);
-                PositionTexts.check(p, "seed " + seed);
+                PositionTexts.check(p, "random position");
             }
-        }
+        });
     }
 }

@@ -31,7 +31,7 @@ public final class PositionTexts {
     private PositionTexts() {}
 
     /**
-     * Fails naming {@code context} (the test's seed) when {@code p} writes other text than its {@code toString()}.
+     * Fails naming {@code context} (which position of the test) when {@code p} writes other text than its {@code toString()}.
      * Writes first, then asks for {@code toString()}: a position may keep the String once made.
      */
     public static void check(SourcePosition p, String context) {

@@ -47,9 +47,7 @@ class PositionTextTest {
 
     @Test
     void randomPositionsWriteTheirText() {
-        for (long seed : Seeds.of("position.seed", "position.runs", 2)) {
-            System.out.println("PositionTextTest seed " + seed + " (replay: -Dposition.seed=" + seed + ")");
-            Random random = new Random(seed);
+        Seeds.forEach("position.seed", "position.runs", 2, random -> {
             for (int i = 0; i < POSITIONS; i++) {
                 Lsn commit = lsn(random);
                 SqlServerPosition p = switch (random.nextInt(4)) {
@@ -60,9 +58,9 @@ class PositionTextTest {
                             : random.nextInt(Integer.MAX_VALUE), lsn(random),
                             ChangeOperation.of(1 + random.nextInt(4)));
                 };
-                PositionTexts.check(p, "seed " + seed);
+                PositionTexts.check(p, "random position");
             }
-        }
+        });
     }
 
     private static Lsn lsn(Random random) {
