@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
@@ -99,7 +100,7 @@ final class ChunkBackfill {
                     || MySqlKeyOrder.INSTANCE.placedByServer(type, table.collation(keyIndexes[i]));
         }
         boolean ranged = after != null || upTo != null;
-        this.placement = ranged && !ordered && placeable ? java.util.Objects.requireNonNull(placement) : null;
+        this.placement = ranged && !ordered && placeable ? Objects.requireNonNull(placement) : null;
         if (ranged && !ordered && !placeable) {
             throw new IllegalStateException("A chunk range over keys without an exact order: " + keyTypes);
         }

@@ -1,6 +1,7 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.PositionString;
 import io.rustcdc.flink.source.model.PositionText;
 import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.Objects;
@@ -328,19 +329,19 @@ public final class MySqlPosition implements SourcePosition, Comparable<MySqlPosi
         return Objects.hash(flavor, file, offset, eventsTaken, rowsTaken, gtids, transactionGtid, server);
     }
 
-    /** {@code mariadb-bin.000003:1234#2.5(0-1-78) [0-1-77]}: file:offset, events.rows taken (of GTID), GTIDs. */
+    /** As {@link #writeTo} writes it, made once when first asked for. */
     @Override
     public String toString() {
         if (text == null) {
-            boolean inside = eventsTaken != 0 || rowsTaken != 0;
-            text = file + ":" + offset + (inside ? "#" + eventsTaken + "." + rowsTaken : "")
-                    + (inside && transactionGtid != null ? "(" + transactionGtid + ")" : "")
-                    + (gtids == null ? "" : " [" + gtids + "]");
+            text = PositionString.of(this::writeTo);
         }
         return text;
     }
 
-    /** {@link #toString()}'s text in pieces, without building it (each row of a transaction has its own position). */
+    /**
+     * {@code mariadb-bin.000003:1234#2.5(0-1-78) [0-1-77]}: file:offset, events.rows taken (of GTID), GTIDs; the
+     * server left out. Written in pieces, without building a String (each row of a transaction has its own position).
+     */
     @Override
     public void writeTo(PositionText out) {
         if (text != null) {

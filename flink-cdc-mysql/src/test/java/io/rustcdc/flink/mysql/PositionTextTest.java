@@ -8,7 +8,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link MySqlPosition#writeTo}'s pieces against its {@code toString()}, for random positions of both flavors:
+ * The text of positions, written by hand ({@code file:offset#events.rows(transaction GTID) [GTIDs]}, the server
+ * left out); and {@link MySqlPosition#writeTo}'s pieces against its {@code toString()}, for random positions of both flavors:
  * binlog files named as servers name them and with characters JSON escapes (quotes, backslashes, control and
  * non-ASCII characters, unpaired surrogates), offsets and rows taken up to the largest, with and without GTIDs and
  * a transaction's GTID, read back from state or derived as a stream derives them. Each is checked before and after
@@ -19,17 +20,41 @@ class PositionTextTest {
     private static final int POSITIONS = 10_000;
     private static final String[] ODD = {"\"", "\\", "\n", "\u0001", "\u007f", "é", "\ud800", "\udfff", "/", "#", "["};
 
+    private static final String UUID_A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+    private static final String UUID_B = "a1b2c3d4-0000-4000-8000-00000000000f";
+
+    @Test
+    void positionsWriteTheirText() {
+        PositionTexts.assertText(MySqlPosition.at(ServerFlavor.MYSQL, "mysql-bin.000003", 4), "mysql-bin.000003:4");
+        MySqlPosition mysql = MySqlPosition.at("mysql-bin.000003", 1234, MySqlGtidSet.parse(UUID_A + ":1-77"));
+        PositionTexts.assertText(mysql, "mysql-bin.000003:1234 [" + UUID_A + ":1-77]");
+        MySqlPosition inside = mysql.startOf(UUID_A + ":78").inTransaction(2, 5);
+        PositionTexts.assertText(inside, "mysql-bin.000003:1234#2.5(" + UUID_A + ":78) [" + UUID_A + ":1-77]");
+        PositionTexts.assertText(inside.on("7"), "mysql-bin.000003:1234#2.5(" + UUID_A + ":78) [" + UUID_A + ":1-77]");
+        PositionTexts.assertText(inside.committed("mysql-bin.000003", 1500, UUID_A + ":78"),
+                "mysql-bin.000003:1500 [" + UUID_A + ":1-78]");
+        PositionTexts.assertText(MySqlPosition.restore(ServerFlavor.MYSQL, "mysql-bin.000004", 4, 0, 1,
+                UUID_B + ":1-3:5," + UUID_A + ":1-77", null, UUID_A),
+                "mysql-bin.000004:4#0.1 [" + UUID_A + ":1-77," + UUID_B + ":1-3:5]");
+        PositionTexts.assertText(MySqlPosition.at("mariadb-bin.000003", 1234, MariaDbGtidPosition.parse("0-1-77"))
+                .startOf("0-1-78").inTransaction(2, 5), "mariadb-bin.000003:1234#2.5(0-1-78) [0-1-77]");
+        PositionTexts.assertText(MySqlPosition.at(ServerFlavor.MARIADB, "mariadb-bin.000001", 256).inTransaction(0, 3),
+                "mariadb-bin.000001:256#0.3");
+        PositionTexts.assertText(MySqlPosition.restore(ServerFlavor.MARIADB, "bin\"\u00e9", Long.MAX_VALUE,
+                Long.MAX_VALUE, Long.MAX_VALUE, "1-2-3,0-1-9223372036854775807", "0-1-4", "1"),
+                "bin\"\u00e9:9223372036854775807#9223372036854775807.9223372036854775807(0-1-4) "
+                        + "[0-1-9223372036854775807,1-2-3]");
+    }
+
     @Test
     void randomPositionsWriteTheirText() {
-        for (long seed : Seeds.of("position.seed", "position.runs", 2)) {
-            System.out.println("PositionTextTest seed " + seed + " (replay: -Dposition.seed=" + seed + ")");
-            Random random = new Random(seed);
+        Seeds.forEach("position.seed", "position.runs", 2, random -> {
             for (int i = 0; i < POSITIONS; i++) {
                 MySqlPosition p = random.nextBoolean() ? restored(random) : derived(random);
-                PositionTexts.check(p, "seed " + seed);
-                PositionTexts.check(p, "seed " + seed + ", its text kept");
+                PositionTexts.check(p, "random position");
+                PositionTexts.check(p, "random position, its text kept");
             }
-        }
+        });
     }
 
     private static MySqlPosition restored(Random random) {

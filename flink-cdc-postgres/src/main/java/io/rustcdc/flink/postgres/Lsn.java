@@ -1,5 +1,6 @@
 package io.rustcdc.flink.postgres;
 
+import io.rustcdc.flink.source.model.PositionString;
 import io.rustcdc.flink.source.model.PositionText;
 import java.io.Serializable;
 import org.apache.flink.annotation.PublicEvolving;
@@ -70,12 +71,13 @@ public final class Lsn implements Comparable<Lsn>, Serializable {
         return Long.hashCode(value);
     }
 
+    /** {@code 16/B374D848}, as {@link #writeTo} writes it. */
     @Override
     public String toString() {
-        return Long.toHexString(value >>> 32).toUpperCase() + "/" + Long.toHexString(value & 0xFFFFFFFFL).toUpperCase();
+        return PositionString.of(this::writeTo);
     }
 
-    /** {@link #toString()}'s text, in pieces. */
+    /** PostgreSQL's notation: the high and low 32 bits in upper-case hex, unpadded, {@code 16/B374D848}. */
     public void writeTo(PositionText out) {
         out.hex(value >>> 32, 1).text("/").hex(value & 0xFFFFFFFFL, 1);
     }

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.postgres;
 
+import io.rustcdc.flink.source.model.PositionString;
 import io.rustcdc.flink.source.model.PositionText;
 import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.Objects;
@@ -80,13 +81,16 @@ public final class PostgresPosition implements SourcePosition, Comparable<Postgr
         return Objects.hash(lsn, eventsTaken, xid);
     }
 
-    /** The LSN in PostgreSQL notation, with the events taken when inside a transaction: {@code 0/16B3748#3}. */
+    /** As {@link #writeTo} writes it, {@code 0/16B3748#3}. */
     @Override
     public String toString() {
-        return eventsTaken == 0 ? lsn.toString() : lsn + "#" + eventsTaken;
+        return PositionString.of(this::writeTo);
     }
 
-    /** {@link #toString()}'s text, in pieces: every event's source carries it. */
+    /**
+     * The LSN in PostgreSQL notation, with the events taken when inside a transaction: {@code 0/16B3748#3}. Every
+     * event's source carries it.
+     */
     @Override
     public void writeTo(PositionText out) {
         lsn.writeTo(out);

@@ -17,8 +17,11 @@ import java.util.Locale;
 
 /**
  * Checks that a position's {@link SourcePosition#writeTo} writes exactly its {@link SourcePosition#toString()}:
- * into plain text, and in the JSON renderers' documents, whose bytes and characters must equal those of the same
- * event whose position only has that String (the renderers' path before positions wrote their pieces).
+ * into plain text printed as {@code java.lang} prints numbers, and in the JSON renderers' documents, whose bytes and
+ * characters must equal those of the same event whose position only has that String (the renderers' path before
+ * positions wrote their pieces). Where {@code toString()} is made of {@code writeTo} too ({@code PositionString}),
+ * this checks the receivers agree on the pieces; {@link #assertText} checks the text itself, against one written by
+ * hand.
  */
 public final class PositionTexts {
     private static final JsonRenderer NATIVE = JsonRenderer.create();
@@ -28,7 +31,7 @@ public final class PositionTexts {
     private PositionTexts() {}
 
     /**
-     * Fails naming {@code context} (the test's seed) when {@code p} writes other text than its {@code toString()}.
+     * Fails naming {@code context} (which position of the test) when {@code p} writes other text than its {@code toString()}.
      * Writes first, then asks for {@code toString()}: a position may keep the String once made.
      */
     public static void check(SourcePosition p, String context) {
@@ -49,6 +52,18 @@ public final class PositionTexts {
         }
         assertEqual(chars, NATIVE.renderToString(asString), "JSON string", context);
         assertEqual(debezium, beforeRenderTime(DEBEZIUM.render(asString)), "Debezium JSON", context);
+    }
+
+    /**
+     * Fails unless {@code p} writes and prints exactly {@code expected}, a text written by hand: writes first (a
+     * position may keep its String once made), then checks as {@link #check} does and asks for {@code toString()}.
+     */
+    public static void assertText(SourcePosition p, String expected) {
+        StringBuilder written = new StringBuilder();
+        p.writeTo(new Plain(written));
+        assertThat(written.toString()).as("written text").isEqualTo(expected);
+        check(p, "expected " + expected);
+        assertThat(p.toString()).as("toString()").isEqualTo(expected);
     }
 
     private static void assertEqual(String written, String expected, String what, String context) {

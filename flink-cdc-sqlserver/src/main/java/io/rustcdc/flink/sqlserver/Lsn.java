@@ -1,5 +1,6 @@
 package io.rustcdc.flink.sqlserver;
 
+import io.rustcdc.flink.source.model.PositionString;
 import io.rustcdc.flink.source.model.PositionText;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -107,13 +108,13 @@ public final class Lsn implements Serializable, Comparable<Lsn> {
         return Arrays.hashCode(bytes);
     }
 
+    /** {@code 0000002D:000001A8:0003}, as {@link #writeTo} writes it. */
     @Override
     public String toString() {
-        String hex = HEX.formatHex(bytes);
-        return hex.substring(0, 8) + ":" + hex.substring(8, 16) + ":" + hex.substring(16);
+        return PositionString.of(this::writeTo);
     }
 
-    /** {@link #toString()}'s text, in pieces. */
+    /** As {@code sys.dm_db_log_stats} prints an LSN: upper-case hex, zero-padded to 8:8:4 digits. */
     public void writeTo(PositionText out) {
         out.hex(unsigned(0, 4), 8).text(":").hex(unsigned(4, 4), 8).text(":").hex(unsigned(8, 2), 4);
     }

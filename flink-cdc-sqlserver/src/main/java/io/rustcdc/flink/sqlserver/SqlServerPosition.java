@@ -1,6 +1,7 @@
 package io.rustcdc.flink.sqlserver;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.PositionString;
 import io.rustcdc.flink.source.model.PositionText;
 import io.rustcdc.flink.source.model.SourcePosition;
 import java.util.Comparator;
@@ -168,13 +169,16 @@ public final class SqlServerPosition implements SourcePosition, Comparable<SqlSe
         return Objects.hash(commitLsn, commandId, seqval, operation);
     }
 
+    /** As {@link #writeTo} writes it. */
     @Override
     public String toString() {
-        return seqval == null ? commitLsn.toString()
-                : commitLsn + "/" + commandId + "/" + seqval + "#" + operation.code();
+        return PositionString.of(this::writeTo);
     }
 
-    /** {@link #toString()}'s text, in pieces: every event's source carries it. */
+    /**
+     * {@code 0000002D:000001A8:0003} after a commit, {@code 0000002D:000001A8:0003/7/0000002D:000001A0:0002#4} after
+     * a change (commit LSN / command id / sequence value # operation code). Every event's source carries it.
+     */
     @Override
     public void writeTo(PositionText out) {
         commitLsn.writeTo(out);

@@ -5,7 +5,8 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * Where a {@link SourcePosition} writes its text piece by piece, without building a String first:
  * the JSON renderers write it straight into their buffer, escaping it there. The pieces, in order,
- * must make exactly the position's {@link SourcePosition#toString()}.
+ * must make exactly the position's {@link SourcePosition#toString()}; {@link PositionString} makes that String of
+ * them.
  */
 @PublicEvolving
 public interface PositionText {

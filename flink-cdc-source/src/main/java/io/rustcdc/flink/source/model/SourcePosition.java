@@ -16,7 +16,8 @@ public interface SourcePosition extends Serializable {
 
     /**
      * Writes {@link #toString()} into {@code out}, the same characters: the JSON renderers call it for
-     * every event. Connectors may write the pieces of their text instead of building a String.
+     * every event. Connectors may write the pieces of their text instead of building a String, and make
+     * {@code toString()} of the same pieces with {@link PositionString#of}, so the layout is written once.
      */
     default void writeTo(PositionText out) {
         out.text(toString());

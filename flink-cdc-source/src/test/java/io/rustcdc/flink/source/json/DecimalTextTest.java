@@ -19,19 +19,16 @@ class DecimalTextTest {
 
     @Test
     void randomDecimalsPrintAsToPlainString() {
-        for (long seed : Seeds.of("decimal.seed", "decimal.runs", 2)) {
-            System.out.println("DecimalTextTest seed " + seed + " (replay: -Ddecimal.seed=" + seed + ")");
-            Random random = new Random(seed);
+        Seeds.forEach("decimal.seed", "decimal.runs", 2, random -> {
             for (int i = 0; i < VALUES; i++) {
                 BigDecimal v = decimal(random);
                 String written = written(v);
                 String expected = "\"" + v.toPlainString() + "\"";
                 if (!written.equals(expected)) {
-                    assertThat(written).as("unscaled " + v.unscaledValue() + " scale " + v.scale() + " (seed " + seed + ")")
-                            .isEqualTo(expected);
+                    assertThat(written).as("unscaled " + v.unscaledValue() + " scale " + v.scale()).isEqualTo(expected);
                 }
             }
-        }
+        });
     }
 
     @Test
