@@ -9,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -16,6 +17,9 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
+import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.highavailability.nonha.embedded.HaLeadershipControl;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -80,6 +84,31 @@ final class SuiteJob implements AutoCloseable {
         }, "consistency-collect");
         collector.setDaemon(true);
         collector.start();
+    }
+
+    /**
+     * Whether the JobManager may be failed over now: when the job collects through Flink's collect sink, only once
+     * every task of its current attempt runs, which a task does after its operators opened. Flink's collect sink
+     * closed before it opened throws a NullPointerException in its task's exception handler (its buffer lock is
+     * still null, FLINK-39330), which Flink takes as fatal: the MiniCluster's one TaskManager terminates and the
+     * restarted job waits for slots that never come, its changelog stalled where it stood.
+     */
+    boolean mayFailOverJobManager() throws Exception {
+        if (results == null) {
+            return true;
+        }
+        checkRunning();
+        try {
+            AccessExecutionGraph graph = cluster.getExecutionGraph(client.getJobID()).get(10, TimeUnit.SECONDS);
+            for (AccessExecutionVertex task : graph.getAllExecutionVertices()) {
+                if (task.getExecutionState() != ExecutionState.RUNNING) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (ExecutionException | TimeoutException noLeaderYet) {
+            return false;
+        }
     }
 
     /** Fails when the job has ended, which none of the suite's jobs does by itself. */
