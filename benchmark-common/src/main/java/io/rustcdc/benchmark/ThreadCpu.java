@@ -44,6 +44,8 @@ final class ThreadCpu implements AutoCloseable {
     private static final long TICK_NANOS = 10_000_000L;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final Map<Kind, Map<Long, Long>> cpuByThread = new EnumMap<>(Kind.class);
+    /** The kind of each native thread seen, by its id; null for a thread of no kind here: each name is read once. */
+    private final Map<Long, Kind> nativeKinds = new HashMap<>();
     private final Thread thread;
     private volatile boolean stop;
 
@@ -84,14 +86,18 @@ final class ThreadCpu implements AutoCloseable {
     /** A JVM thread of its own (GC, JIT), which Java's thread API does not list: its CPU time from /proc. */
     private void sampleNative(Path task) {
         try {
-            String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim();
-            Kind kind = GC.matcher(name).matches() ? Kind.GC : JIT.matcher(name).matches() ? Kind.JIT : null;
+            long id = Long.parseLong(task.getFileName().toString());
+            if (!nativeKinds.containsKey(id)) {
+                String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim();
+                nativeKinds.put(id, GC.matcher(name).matches() ? Kind.GC : JIT.matcher(name).matches() ? Kind.JIT : null);
+            }
+            Kind kind = nativeKinds.get(id);
             if (kind != null) {
                 // after the name in parentheses: state, then 10 numbers, then utime and stime (fields 14, 15)
                 String stat = Files.readString(task.resolve("stat"), StandardCharsets.UTF_8);
                 String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                 long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                record(kind, -Long.parseLong(task.getFileName().toString()), ticks * TICK_NANOS);
+                record(kind, -id, ticks * TICK_NANOS);
             }
         } catch (IOException | RuntimeException e) {
             // the thread has ended
