@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Random;
+import java.util.function.BiFunction;
 
 /**
  * Checks that a position's {@link SourcePosition#writeTo} writes exactly its {@link SourcePosition#toString()}:
@@ -79,6 +81,29 @@ public final class PositionTexts {
 
     private static ChangeEvent event(SourcePosition p) {
         return ChangeEvent.builder(Op.TRUNCATE, TABLE, SourceInfo.stream("test", p, Instant.ofEpochSecond(1))).build();
+    }
+
+    /**
+     * {@code written(n, width)}, a {@link PositionText}'s {@code hex(n, width)}, against the JDK's printing: 4,000
+     * numbers of every size (a fixed seed) and widths up to 20.
+     */
+    public static void assertHexAsTheJdkPrints(BiFunction<Long, Integer, String> written) {
+        Random random = new Random(11);
+        for (int i = 0; i < 4_000; i++) {
+            long n = switch (i % 4) {
+                case 0 -> random.nextInt(256);
+                case 1 -> random.nextInt() & 0xFFFF_FFFFL;
+                case 2 -> random.nextLong() >>> random.nextInt(64);
+                default -> random.nextLong();
+            };
+            int width = random.nextInt(21);
+            String digits = Long.toHexString(n).toUpperCase(Locale.ROOT);
+            String expected = "0".repeat(Math.max(0, width - digits.length())) + digits;
+            String text = written.apply(n, width);
+            if (!text.equals(expected)) {
+                assertThat(text).as(Long.toHexString(n) + " width " + width).isEqualTo(expected);
+            }
+        }
     }
 
     /** Text as {@link StringBuilder} and {@code java.lang} print it. */

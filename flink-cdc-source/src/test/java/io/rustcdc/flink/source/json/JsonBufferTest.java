@@ -10,7 +10,7 @@ import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.util.Locale;
+import io.rustcdc.flink.testing.PositionTexts;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -83,22 +83,7 @@ class JsonBufferTest {
 
     @Test
     void hexDigitsAsTheJdkPrintsThem() {
-        Random random = new Random(11);
-        for (int i = 0; i < 4_000; i++) {
-            long n = switch (i % 4) {
-                case 0 -> random.nextInt(256);
-                case 1 -> random.nextInt() & 0xFFFF_FFFFL;
-                case 2 -> random.nextLong() >>> random.nextInt(64);
-                default -> random.nextLong();
-            };
-            int width = random.nextInt(21);
-            String digits = Long.toHexString(n).toUpperCase(Locale.ROOT);
-            String expected = "0".repeat(Math.max(0, width - digits.length())) + digits;
-            String written = new JsonBuffer(4).reset(false).hex(n, width).toString();
-            if (!written.equals(expected)) {
-                assertThat(written).as(Long.toHexString(n) + " width " + width).isEqualTo(expected);
-            }
-        }
+        PositionTexts.assertHexAsTheJdkPrints((n, width) -> new JsonBuffer(4).reset(false).hex(n, width).toString());
         assertThat(new JsonBuffer(4).reset(false).hex(0, 0).toString()).isEqualTo("0");
         assertThat(new JsonBuffer(4).reset(false).hex(-1, 1).toString()).isEqualTo("FFFFFFFFFFFFFFFF");
         assertThat(new JsonBuffer(4).reset(false).hex(0x2D, 8).decimal(-12).toString()).isEqualTo("0000002D-12");

@@ -2,30 +2,14 @@ package io.rustcdc.flink.source.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Locale;
-import java.util.Random;
+import io.rustcdc.flink.testing.PositionTexts;
 import org.junit.jupiter.api.Test;
 
 /** {@link PositionString}'s pieces against the JDK's printing of the same numbers. */
 class PositionStringTest {
     @Test
     void hexDigitsAsTheJdkPrintsThem() {
-        Random random = new Random(11);
-        for (int i = 0; i < 4_000; i++) {
-            long n = switch (i % 4) {
-                case 0 -> random.nextInt(256);
-                case 1 -> random.nextInt() & 0xFFFF_FFFFL;
-                case 2 -> random.nextLong() >>> random.nextInt(64);
-                default -> random.nextLong();
-            };
-            int width = random.nextInt(21);
-            String digits = Long.toHexString(n).toUpperCase(Locale.ROOT);
-            String expected = "0".repeat(Math.max(0, width - digits.length())) + digits;
-            String written = PositionString.of(t -> t.hex(n, width));
-            if (!written.equals(expected)) {
-                assertThat(written).as(Long.toHexString(n) + " width " + width).isEqualTo(expected);
-            }
-        }
+        PositionTexts.assertHexAsTheJdkPrints((n, width) -> PositionString.of(t -> t.hex(n, width)));
         assertThat(PositionString.of(t -> t.hex(0, 0))).isEqualTo("0");
         assertThat(PositionString.of(t -> t.hex(-1, 1))).isEqualTo("FFFFFFFFFFFFFFFF");
         assertThat(PositionString.of(t -> t.hex(0xB374D848L, 1))).isEqualTo("B374D848");

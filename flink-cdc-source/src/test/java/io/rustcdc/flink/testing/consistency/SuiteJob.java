@@ -114,9 +114,31 @@ final class SuiteJob implements AutoCloseable {
     /** Fails when the job has ended, which none of the suite's jobs does by itself. */
     void checkRunning() throws Exception {
         if (client.getJobExecutionResult().isDone()) {
-            client.getJobExecutionResult().get(); // throws the job's failure
+            try {
+                client.getJobExecutionResult().get();
+            } catch (ExecutionException failed) {
+                throw new IllegalStateException("The job failed" + taskFailures(), failed);
+            }
             throw new AssertionError("The job ended by itself");
         }
+    }
+
+    /**
+     * The failures of the job's tasks as Flink recorded them, each task's last: the job's own failure need not name
+     * them (a stop with savepoint that fails says only that a task did not finish).
+     */
+    private String taskFailures() {
+        StringBuilder out = new StringBuilder();
+        try {
+            for (AccessExecutionVertex task : cluster.getExecutionGraph(client.getJobID()).get(10, TimeUnit.SECONDS)
+                    .getAllExecutionVertices()) {
+                task.getFailureInfo().ifPresent(e -> out.append("\n  task ").append(task.getTaskNameWithSubtaskIndex())
+                        .append(" failed: ").append(e.getExceptionAsString()));
+            }
+        } catch (Exception e) {
+            out.append("\n  (its tasks' failures could not be read: ").append(e).append(')');
+        }
+        return out.toString();
     }
 
     void inject(Workload.Fault fault) throws Exception {
