@@ -48,6 +48,7 @@ public final class FailoverDrill {
             changelog.drainUntil(records, () -> changelog.ops().getOrDefault("update", 0) >= 50, LIMIT);
             restartTaskManager(cluster); // during the stream
             changelog.drainUntil(records, () -> changelog.ops().getOrDefault("update", 0) >= 150, LIMIT);
+            changelog.drainUntil(records, () -> FreshCollect.tasksRunning(cluster, job.getJobID()), LIMIT); // FLINK-39330
             HaLeadershipControl leadership = cluster.getHaLeadershipControl().orElseThrow();
             leadership.revokeJobMasterLeadership(job.getJobID()).get(30, TimeUnit.SECONDS);
             leadership.grantJobMasterLeadership(job.getJobID());

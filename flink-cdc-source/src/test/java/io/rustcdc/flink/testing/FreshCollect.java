@@ -1,6 +1,14 @@
 package io.rustcdc.flink.testing;
 
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
+import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.util.CloseableIterator;
 
@@ -18,5 +26,28 @@ public final class FreshCollect {
     public static <T> CloseableIterator<T> collectAsync(DataStream<T> stream) {
         String uid = "collect-" + UUID.randomUUID();
         return stream.map(r -> r, stream.getType()).uid(uid).name("to the collect sink").collectAsync();
+    }
+
+    /**
+     * Whether every task of {@code job}'s current attempt runs, which a task does once its operators opened: only
+     * then may a test fail the JobManager over. Flink's collect sink closed before it opened throws a
+     * NullPointerException in its task's exception handler (its buffer lock is still null, FLINK-39330), which Flink
+     * takes as fatal: the MiniCluster's TaskManager terminates and the restarted job waits for slots for good.
+     */
+    public static boolean tasksRunning(MiniCluster cluster, JobID job) {
+        try {
+            AccessExecutionGraph graph = cluster.getExecutionGraph(job).get(10, TimeUnit.SECONDS);
+            for (AccessExecutionVertex task : graph.getAllExecutionVertices()) {
+                if (task.getExecutionState() != ExecutionState.RUNNING) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (ExecutionException | TimeoutException noLeaderYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }

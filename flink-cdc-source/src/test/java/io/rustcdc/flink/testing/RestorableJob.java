@@ -22,7 +22,7 @@ import org.apache.flink.util.CloseableIterator;
  * A source job on the test's MiniCluster (parallelism 2, checkpoints every 300 ms), optionally
  * restored from a savepoint, whose records reach {@link #records}; stopped with a savepoint to be
  * restored as another job, possibly with another source configuration (the source keeps its uid); or
- * its JobManager failed over.
+ * its JobManager failed over (once all its tasks run).
  */
 public final class RestorableJob implements AutoCloseable {
     public final BlockingQueue<String> records = new LinkedBlockingQueue<>();
@@ -81,6 +81,12 @@ public final class RestorableJob implements AutoCloseable {
     public void failOverJobManager(MiniCluster cluster, Callable<?> whileNoLeader) throws Exception {
         HaLeadershipControl leadership = cluster.getHaLeadershipControl().orElseThrow();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (!FreshCollect.tasksRunning(cluster, client.getJobID())) { // FLINK-39330: see tasksRunning
+            if (System.nanoTime() > deadline || client.getJobExecutionResult().isDone()) {
+                throw new AssertionError("The job's tasks were not all running within 90 s, or the job ended");
+            }
+            Thread.sleep(50);
+        }
         while (true) {
             try {
                 leadership.revokeJobMasterLeadership(client.getJobID()).get(30, TimeUnit.SECONDS);

@@ -9,7 +9,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -17,8 +16,6 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.execution.ExecutionState;
-import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
 import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.highavailability.nonha.embedded.HaLeadershipControl;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -88,27 +85,14 @@ final class SuiteJob implements AutoCloseable {
 
     /**
      * Whether the JobManager may be failed over now: when the job collects through Flink's collect sink, only once
-     * every task of its current attempt runs, which a task does after its operators opened. Flink's collect sink
-     * closed before it opened throws a NullPointerException in its task's exception handler (its buffer lock is
-     * still null, FLINK-39330), which Flink takes as fatal: the MiniCluster's one TaskManager terminates and the
-     * restarted job waits for slots that never come, its changelog stalled where it stood.
+     * every task of its current attempt runs ({@link FreshCollect#tasksRunning}).
      */
     boolean mayFailOverJobManager() throws Exception {
         if (results == null) {
             return true;
         }
         checkRunning();
-        try {
-            AccessExecutionGraph graph = cluster.getExecutionGraph(client.getJobID()).get(10, TimeUnit.SECONDS);
-            for (AccessExecutionVertex task : graph.getAllExecutionVertices()) {
-                if (task.getExecutionState() != ExecutionState.RUNNING) {
-                    return false;
-                }
-            }
-            return true;
-        } catch (ExecutionException | TimeoutException noLeaderYet) {
-            return false;
-        }
+        return FreshCollect.tasksRunning(cluster, client.getJobID());
     }
 
     /** Fails when the job has ended, which none of the suite's jobs does by itself. */
