@@ -301,7 +301,7 @@ public final class Benchmark {
         if (result.contains("\"first_event_seconds\"")) {
             double first = number(result, "first_event_seconds");
             figure("first event after, " + speed.name, "s").of(side).add(first);
-            figure(speed.name + " after the first event", speed.unit).of(side)
+            figure("pace after the first event, " + speed.name, speed.unit).of(side)
                     .add((number(result, "events") - 1) / (number(result, "seconds") - first));
         }
         if (memoryPhase != null) {

@@ -48,14 +48,13 @@ class BenchmarkQuickITCase {
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String md = Files.readString(report);
         List<String> rows = md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| figure")).toList();
-        List<String> json = List.of("snapshot p1", "peak heap, snapshot p1", "peak RSS, snapshot p1",
-                "CPU per event, snapshot p1", "task CPU per event, snapshot p1", "snapshot p2", "CPU per event, snapshot p2",
-                "task CPU per event, snapshot p2", "stream drain", "peak heap, stream drain", "peak RSS, stream drain",
-                "CPU per event, stream drain", "task CPU per event, stream drain", "latency p50 at 200 rows/s",
-                "latency p99 at 200 rows/s", "latency max at 200 rows/s");
+        List<String> json = new ArrayList<>();
+        json.addAll(throughput("snapshot p1", true));
+        json.addAll(throughput("snapshot p2", false));
+        json.addAll(throughput("stream drain", true));
+        json.addAll(List.of("latency p50 at 200 rows/s", "latency p99 at 200 rows/s", "latency max at 200 rows/s"));
         // the SQL path: the p1 snapshot alone in a quick run
-        List<String> sql = List.of("snapshot p1, SQL", "peak heap, snapshot p1, SQL", "peak RSS, snapshot p1, SQL",
-                "CPU per event, snapshot p1, SQL", "task CPU per event, snapshot p1, SQL");
+        List<String> sql = throughput("snapshot p1, SQL", true);
         List<String> expected = new ArrayList<>(json);
         if (path.equals("both")) {
             expected.addAll(sql);
@@ -67,18 +66,36 @@ class BenchmarkQuickITCase {
             if (database.equals("mysql")) { // the peer's error where it has a figure, none for CPU (not measured)
                 assertThat(cells[3].trim()).as("peer in %s", row).satisfiesAnyOf(
                         peer -> assertThat(peer).startsWith("peer fails: ").contains("MASTER STATUS"),
-                        peer -> assertThat(row).contains("CPU per event").contains("| n/a |"));
+                        peer -> assertThat(row).containsAnyOf("CPU per event", "first event").contains("| n/a |"));
             } else {
                 assertThat(cells[3].trim()).as("peer in %s", row).matches("[0-9.,]+");
             }
         }
         assertThat(rows.get(0).split("\\|")[4].trim()).as(snapshotLimit).matches("[0-9.,]+");
-        assertThat(rows.get(8).split("\\|")[4].trim()).as("the raw stream limit").matches("[0-9.,]+");
+        assertThat(row(rows, "stream drain").split("\\|")[4].trim()).as("the raw stream limit").matches("[0-9.,]+");
         assertThat(md).contains("Hottest frames").contains("snapshot p1, ours: ");
         if (path.equals("both")) {
-            assertThat(rows.get(16).split("\\|")[4].trim()).as(snapshotLimit + ", SQL path").matches("[0-9.,]+");
+            assertThat(row(rows, "snapshot p1, SQL").split("\\|")[4].trim()).as(snapshotLimit + ", SQL path")
+                    .matches("[0-9.,]+");
             assertThat(md).contains("snapshot p1, SQL, ours: ").contains("snapshot p1, SQL, peer: ");
         }
         assertThat(Path.of(out, "report.json")).exists();
+    }
+
+    /** A throughput figure's rows, in the report's order: speed, memory (where measured), CPU by thread, the start. */
+    private static List<String> throughput(String speed, boolean memory) {
+        List<String> rows = new ArrayList<>(List.of(speed));
+        if (memory) {
+            rows.addAll(List.of("peak heap, " + speed, "peak RSS, " + speed));
+        }
+        for (String cpu : List.of("", "task ", "reader ", "GC ", "JIT ", "database ")) {
+            rows.add(cpu + "CPU per event, " + speed);
+        }
+        rows.addAll(List.of("first event after, " + speed, "pace after the first event, " + speed));
+        return rows;
+    }
+
+    private static String row(List<String> rows, String figure) {
+        return rows.stream().filter(r -> r.startsWith("| " + figure + " (")).findFirst().orElseThrow();
     }
 }
