@@ -30,8 +30,8 @@ public final class Measurement {
 
     /**
      * Called by a sink whose events are not the JSON text the run's {@link BenchmarkRun#main} reads
-     * commit times from (the SQL path's rows): {@code commitOf} gives an event's commit time in epoch
-     * milliseconds, and is called only while latency is measured.
+     * commit times from (the SQL path's rows, our JSON path's bytes), or which reads them itself: {@code
+     * commitOf} gives an event's commit time in epoch milliseconds, and is called only while latency is measured.
      */
     public static <T> void arrived(T event, ToLongFunction<? super T> commitOf) {
         if (countedWhileMeasuringLatency()) {

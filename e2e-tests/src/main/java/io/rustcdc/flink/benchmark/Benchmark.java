@@ -31,7 +31,9 @@ import java.util.regex.Pattern;
  * {@code wal.transport} = {@code sql-peek} in the drain and latency runs instead of a replication stream; the
  * peer, which has no such transport, streams as before), {@code --path json|sql|both} (default both: every
  * figure on the JSON path and on the SQL path, {@link BenchPath}; a quick run's SQL path is the p1 snapshot
- * alone). The peers' classpaths come from {@code
+ * alone), {@code --json-output bytes|string} (default string: our JSON path's runs emit byte[] with {@code
+ * ChangeEventDeserializer.jsonBytes()} into a sink of byte[], or Strings with {@code json()}; the peer's are
+ * Strings). The peers' classpaths come from {@code
  * -Dbenchmark.peer.classpath} and {@code -Dbenchmark.peer-mysql.classpath}.
  */
 public final class Benchmark {
@@ -48,6 +50,8 @@ public final class Benchmark {
     private final boolean snapshotOnly;
     /** Our side's {@code wal.transport} in the stream phases (PostgreSQL): {@code streaming} or {@code sql-peek}. */
     private final String walTransport;
+    /** Whether our JSON path's runs emit UTF-8 bytes ({@code jsonBytes()}) rather than Strings. */
+    private final boolean jsonBytes;
     /** The paths measured, {@code json} and/or {@code sql} ({@link BenchPath}). */
     private final List<BenchPath> paths;
     private final PrintStream print;
@@ -72,6 +76,7 @@ public final class Benchmark {
         this.key = BenchKey.of(options.getOrDefault("key", "bigint"));
         this.snapshotOnly = "snapshot".equals(options.getOrDefault("phases", "all"));
         this.walTransport = walTransport(options);
+        this.jsonBytes = jsonBytes(options.getOrDefault("json-output", "string"));
         this.paths = BenchPath.of(options.getOrDefault("path", "both"));
         this.print = print;
     }
@@ -136,6 +141,22 @@ public final class Benchmark {
                 ? List.of("--wal-transport", walTransport) : List.of();
     }
 
+    private static boolean jsonBytes(String output) {
+        if (!"bytes".equals(output) && !"string".equals(output)) {
+            throw new IllegalArgumentException("--json-output " + output + ": expected bytes or string");
+        }
+        return "bytes".equals(output);
+    }
+
+    /** A run's arguments for its path, and on our JSON path the JSON output when it is bytes. */
+    private List<String> pathArgs(String side, BenchPath path) {
+        List<String> args = new ArrayList<>(path.args());
+        if (jsonBytes && SideRunner.OURS.equals(side) && path == BenchPath.JSON) {
+            args.addAll(List.of("--json-output", "bytes"));
+        }
+        return args;
+    }
+
     static BenchmarkTarget target(String database) {
         switch (database) {
             case "postgres":
@@ -159,7 +180,7 @@ public final class Benchmark {
                 args.addAll(List.of("--phase", "snapshot", "--parallelism", String.valueOf(parallelism),
                         "--events", String.valueOf(rows), "--chunk-size", String.valueOf(chunkSize),
                         "--key", key.name().toLowerCase(java.util.Locale.ROOT)));
-                args.addAll(path.args());
+                args.addAll(pathArgs(side, path));
                 String result = run(runner, side, name, args, withMemory(speed, memoryPhase));
                 target.release(name);
                 if (result != null) {
@@ -198,7 +219,7 @@ public final class Benchmark {
                     args.addAll(List.of("--phase", "drain", "--parallelism", "1", "--events", String.valueOf(changes),
                             "--chunk-size", String.valueOf(chunkSize)));
                     args.addAll(streamArgs(side));
-                    args.addAll(path.args());
+                    args.addAll(pathArgs(side, path));
                     String result = run(runner, side, name, args, withMemory(speed, speed.name));
                     target.release(name);
                     if (result != null) {
@@ -231,7 +252,7 @@ public final class Benchmark {
                 args.addAll(List.of("--phase", "latency", "--parallelism", "1", "--rate", rate, "--seconds", seconds,
                         "--first-id", String.valueOf(latencyFirstId), "--chunk-size", String.valueOf(chunkSize)));
                 args.addAll(streamArgs(side));
-                args.addAll(path.args());
+                args.addAll(pathArgs(side, path));
                 String result = run(runner, side, name, args, List.of(p50, p99, max));
                 target.release(name);
                 if (result == null) {
@@ -355,6 +376,8 @@ public final class Benchmark {
         md.append("Ours: rustcdc on Flink 2.3.0")
                 .append("streaming".equals(walTransport) ? "" : ", reading the slot with wal.transport = "
                         + walTransport + " in the drain and latency runs (the peer streams)")
+                .append(jsonBytes && paths.contains(BenchPath.JSON) ? ", JSON output as byte[] (jsonBytes(); "
+                        + "the peer's as String)" : "")
                 .append(". ").append(target.peerAndLimits()).append("\n");
         md.append("Data: ").append(rows).append(" rows snapshotted, a backlog of ").append(changes)
                 .append(snapshotOnly ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)

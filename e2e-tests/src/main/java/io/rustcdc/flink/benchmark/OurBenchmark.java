@@ -20,8 +20,10 @@ import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.spi.CdcConnector;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -52,27 +54,38 @@ public final class OurBenchmark {
         return () -> job.cancel().get(30, TimeUnit.SECONDS);
     }
 
-    /** The JSON path: the DataStream source rendering native JSON, into a sink of parallelism 1 that counts. */
+    /**
+     * The JSON path: the DataStream source rendering native JSON, as Strings or, with {@code --json-output
+     * bytes}, as UTF-8 bytes ({@code jsonBytes()}), into a sink of parallelism 1 that counts.
+     */
     private static JobClient submitJson(StreamExecutionEnvironment env, BenchmarkArgs args) throws Exception {
+        return args.has("json-output") && "bytes".equals(args.get("json-output"))
+                ? submitJson(env, args, ChangeEventDeserializer.jsonBytes(), OurBenchmark::commitMillis)
+                : submitJson(env, args, ChangeEventDeserializer.json(), OurBenchmark::commitMillis);
+    }
+
+    private static <T> JobClient submitJson(StreamExecutionEnvironment env, BenchmarkArgs args,
+            ChangeEventDeserializer<T> deserializer, CommitMillis<T> commitMillis) throws Exception {
         boolean mysqlFamily = args.mysqlFamily();
         StartupMode startup = "snapshot".equals(args.get("phase")) ? StartupMode.snapshot()
                 : args.has("position") ? StartupMode.position(args.get("position")) : StartupMode.committed();
         String table = mysqlFamily ? args.get("database") + "." + args.get("table") : args.get("table");
-        CdcSource<String, ?, ?> source = mysqlFamily ? source(mySql(args), table, startup, args)
-                : source(postgres(args), table, startup, args);
+        CdcSource<T, ?, ?> source = mysqlFamily ? source(mySql(args), table, startup, args, deserializer)
+                : source(postgres(args), table, startup, args, deserializer);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "rustcdc")
-                .sinkTo(new CountingSink()).setParallelism(1);
+                .sinkTo(new CountingSink<>(commitMillis)).setParallelism(1);
         return env.executeAsync("benchmark rustcdc");
     }
 
-    private static <P extends SourcePosition & Comparable<P>, M extends Serializable> CdcSource<String, P, M> source(
-            CdcConnector<P, M> connector, String table, StartupMode startup, BenchmarkArgs args) {
+    private static <T, P extends SourcePosition & Comparable<P>, M extends Serializable> CdcSource<T, P, M> source(
+            CdcConnector<P, M> connector, String table, StartupMode startup, BenchmarkArgs args,
+            ChangeEventDeserializer<T> deserializer) {
         return CdcSource.builder()
                 .connector(connector)
                 .includeTables(table)
                 .chunkSize(args.getInt("chunk-size"))
                 .startupMode(startup)
-                .deserializer(ChangeEventDeserializer.json())
+                .deserializer(deserializer)
                 .build();
     }
 
@@ -122,15 +135,29 @@ public final class OurBenchmark {
         return Instant.parse(event.substring(at, event.indexOf('"', at))).toEpochMilli();
     }
 
-    private static final class CountingSink extends JobSink<String> {
+    /** The commit time of a JSON document in bytes: {@link #commitMillis(String)} of its UTF-8 text. */
+    static long commitMillis(byte[] event) {
+        return commitMillis(new String(event, StandardCharsets.UTF_8));
+    }
+
+    /** An event's commit time in epoch milliseconds; travels with the job's sink. */
+    private interface CommitMillis<T> extends ToLongFunction<T>, Serializable {}
+
+    /** Counts each event; reads its commit time only while latency is measured. */
+    private static final class CountingSink<T> extends JobSink<T> {
         private static final long serialVersionUID = 1L;
+        private final CommitMillis<T> commitMillis;
+
+        CountingSink(CommitMillis<T> commitMillis) {
+            this.commitMillis = commitMillis;
+        }
 
         @Override
-        public SinkWriter<String> createWriter(WriterInitContext context) {
+        public SinkWriter<T> createWriter(WriterInitContext context) {
             return new SinkWriter<>() {
                 @Override
-                public void write(String event, Context context) {
-                    Measurement.arrived(event);
+                public void write(T event, Context context) {
+                    Measurement.arrived(event, commitMillis);
                 }
 
                 @Override

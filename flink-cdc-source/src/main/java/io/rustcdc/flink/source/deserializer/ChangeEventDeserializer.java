@@ -29,7 +29,8 @@ public interface ChangeEventDeserializer<T> extends Serializable {
     /**
      * The begin or end of a source transaction, around the events of it this deserializer is given
      * (see {@link TransactionMarker}); by default nothing is emitted for it. A deserializer that wants
-     * transaction boundaries in its output emits a record here: {@link #json(JsonRenderer, boolean)} does.
+     * transaction boundaries in its output emits a record here: {@link #json(JsonRenderer, boolean)} and
+     * {@link #jsonBytes(JsonRenderer, boolean)} do.
      */
     default void transactionMarker(TransactionMarker marker, Collector<T> out) throws Exception {}
 
@@ -86,26 +87,32 @@ public interface ChangeEventDeserializer<T> extends Serializable {
      * {@code begin} or {@code end} ({@link JsonRenderer#renderToString(TransactionMarker)}).
      */
     static ChangeEventDeserializer<String> json(JsonRenderer renderer, boolean transactionMarkers) {
-        return new ChangeEventDeserializer<>() {
-            private static final long serialVersionUID = 1L;
+        return JsonDeserializer.strings(renderer, transactionMarkers);
+    }
 
-            @Override
-            public void deserialize(ChangeEvent event, Collector<String> out) {
-                out.collect(renderer.renderToString(event));
-            }
+    /**
+     * Each event as one native JSON document in UTF-8, with default rendering settings: for a sink that
+     * takes bytes (Kafka, files). See {@link #jsonBytes(JsonRenderer, boolean)}.
+     */
+    static ChangeEventDeserializer<byte[]> jsonBytes() {
+        return jsonBytes(JsonRenderer.create());
+    }
 
-            @Override
-            public void transactionMarker(TransactionMarker marker, Collector<String> out) {
-                if (transactionMarkers) {
-                    out.collect(renderer.renderToString(marker));
-                }
-            }
+    /** Each event as one native JSON document in UTF-8, rendered by {@code renderer}. */
+    static ChangeEventDeserializer<byte[]> jsonBytes(JsonRenderer renderer) {
+        return jsonBytes(renderer, false);
+    }
 
-            @Override
-            public TypeInformation<String> producedType() {
-                return Types.STRING;
-            }
-        };
+    /**
+     * Each event as one native JSON document in UTF-8, exactly the bytes of {@link
+     * JsonRenderer#render(ChangeEvent)}, rendered by {@code renderer}; with {@code transactionMarkers}, each
+     * transaction's begin and end too ({@link JsonRenderer#render(TransactionMarker)}). The same documents as
+     * {@link #json(JsonRenderer, boolean)}'s, but for an unpaired surrogate, which the bytes escape as
+     * {@code \uD800}. Of type {@code byte[]}, which Flink copies whole between tasks rather than character by
+     * character as a String.
+     */
+    static ChangeEventDeserializer<byte[]> jsonBytes(JsonRenderer renderer, boolean transactionMarkers) {
+        return JsonDeserializer.bytes(renderer, transactionMarkers);
     }
 
     /**

@@ -98,7 +98,18 @@ public final class JsonRenderer implements Serializable {
         return out.toString();
     }
 
-    /** A transaction's begin or end marker as a JSON string (see {@link MarkerJson} for its fields). */
+    /** A transaction's begin or end marker as UTF-8 JSON (see {@link MarkerJson} for its fields). */
+    public byte[] render(TransactionMarker marker) {
+        JsonBuffer out = BUFFER.get().reset(true);
+        MarkerJson.write(out, marker);
+        return out.toByteArray();
+    }
+
+    /**
+     * A transaction's begin or end marker as a JSON string: the same document as {@link
+     * #render(TransactionMarker)}, decoded from UTF-8 (an unpaired surrogate, which the bytes escape as
+     * {@code \uD800}, is kept as it is).
+     */
     public String renderToString(TransactionMarker marker) {
         JsonBuffer out = BUFFER.get().reset(false);
         MarkerJson.write(out, marker);
