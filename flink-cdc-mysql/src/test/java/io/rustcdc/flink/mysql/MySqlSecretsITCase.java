@@ -17,6 +17,7 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.CapturedLogs;
+import io.rustcdc.flink.testing.FailingJob;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -114,14 +115,14 @@ class MySqlSecretsITCase {
             assertThat(run(source())).hasSize(5);
 
             Files.writeString(passwordFile, wrong, StandardCharsets.UTF_8); // a failed login
-            assertThatThrownBy(() -> run(source())).satisfies(e -> assertThat(causeMessages(e))
-                    .anySatisfy(m -> assertThat(m).contains("as '" + user + "'", "Check host, port, user and password")));
+            assertThat(causeMessages(FailingJob.failureOf(environment(), source())))
+                    .anySatisfy(m -> assertThat(m).contains("as '" + user + "'", "Check host, port, user and password"));
 
             Files.writeString(passwordFile, password, StandardCharsets.UTF_8); // an error of the driver mid-session
             db.execute("ALTER USER '" + user + "'@'%' WITH MAX_QUERIES_PER_HOUR 3", "FLUSH USER_RESOURCES");
             try {
-                assertThatThrownBy(() -> run(source())).satisfies(e -> assertThat(causeMessages(e))
-                        .anySatisfy(m -> assertThat(m).contains("has exceeded the '")));
+                assertThat(causeMessages(FailingJob.failureOf(environment(), source())))
+                        .anySatisfy(m -> assertThat(m).contains("has exceeded the '"));
             } finally {
                 db.execute("ALTER USER '" + user + "'@'%' WITH MAX_QUERIES_PER_HOUR 0", "FLUSH USER_RESOURCES");
             }

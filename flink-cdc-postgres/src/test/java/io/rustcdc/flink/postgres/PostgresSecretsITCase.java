@@ -16,6 +16,7 @@ import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.TlsMode;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.CapturedLogs;
+import io.rustcdc.flink.testing.FailingJob;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,17 +119,17 @@ class PostgresSecretsITCase {
             assertThat(run(source("public.items"))).hasSize(50);
 
             Files.writeString(passwordFile, wrong, StandardCharsets.UTF_8); // a failed login
-            assertThatThrownBy(() -> run(source("public.items"))).satisfies(e -> assertThat(causeMessages(e))
-                    .anySatisfy(m -> assertThat(m).contains("refused the login of " + role)));
+            assertThat(causeMessages(FailingJob.failureOf(environment(), source("public.items"))))
+                    .anySatisfy(m -> assertThat(m).contains("refused the login of " + role));
 
             Files.writeString(passwordFile, password, StandardCharsets.UTF_8); // a prerequisite the source checks
-            assertThatThrownBy(() -> run(source("public.hidden"))).satisfies(e -> assertThat(causeMessages(e))
-                    .anySatisfy(m -> assertThat(m).contains("may not read \"public\".\"hidden\"")));
+            assertThat(causeMessages(FailingJob.failureOf(environment(), source("public.hidden"))))
+                    .anySatisfy(m -> assertThat(m).contains("may not read \"public\".\"hidden\""));
 
             db.execute("REVOKE CONNECT ON DATABASE " + db.name() + " FROM PUBLIC"); // an error of the driver
             try {
-                assertThatThrownBy(() -> run(source("public.items"))).satisfies(e -> assertThat(causeMessages(e))
-                        .anySatisfy(m -> assertThat(m).contains("permission denied for database")));
+                assertThat(causeMessages(FailingJob.failureOf(environment(), source("public.items"))))
+                        .anySatisfy(m -> assertThat(m).contains("permission denied for database"));
             } finally {
                 db.execute("GRANT CONNECT ON DATABASE " + db.name() + " TO PUBLIC");
             }
