@@ -3,6 +3,7 @@ package io.rustcdc.flink.source.json;
 import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.io.NumberOutput;
 import io.rustcdc.flink.source.model.PositionText;
+import io.rustcdc.flink.source.model.RowType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import javax.annotation.Nullable;
@@ -44,6 +45,9 @@ final class JsonBuffer implements PositionText {
     }
 
     private byte[] bytes;
+    /** A string's characters, copied at once: reading a char[] is faster than String.charAt in the loop. */
+    private char[] chars = new char[256];
+    private final FieldNames fieldNames = new FieldNames();
     private int length;
     /** Whether an unpaired surrogate was written, as 3 bytes that UTF-8 does not allow ({@link #toString()}). */
     private boolean unpairedSurrogate;
@@ -61,6 +65,9 @@ final class JsonBuffer implements PositionText {
     JsonBuffer reset(boolean forBytes) {
         if (bytes.length > 1 << 20) {
             bytes = new byte[4096]; // a huge event once does not pin a huge buffer
+        }
+        if (chars.length > 1 << 19) {
+            chars = new char[256];
         }
         length = 0;
         unpairedSurrogate = false;
@@ -106,6 +113,12 @@ final class JsonBuffer implements PositionText {
     JsonBuffer name(String name) {
         string(name);
         return ascii(':');
+    }
+
+    /** The name of {@code type}'s field {@code i} and its colon, as {@link #name(String)} writes it ({@link FieldNames}). */
+    JsonBuffer name(RowType type, int i) {
+        byte[] encoded = fieldNames.of(type)[i];
+        return encoded != null ? raw(encoded) : name(type.name(i));
     }
 
     /** {@code "name":} as bytes, to be written with {@link #raw}. */
@@ -179,17 +192,27 @@ final class JsonBuffer implements PositionText {
         }
         int v = (int) n;
         int digits = 1;
-        for (int rest = v / 10; rest != 0; rest /= 10) {
+        for (int bound = 10; digits < 10 && v >= bound; bound *= 10) { // comparisons, not divisions
             digits++;
         }
         int shown = Math.max(digits, width);
         room(shown);
-        int at = length + shown;
-        for (int i = 0; i < shown; i++) {
-            bytes[--at] = (byte) ('0' + v % 10);
-            v /= 10;
+        int end = length + shown;
+        int at = end;
+        while (v >= 100) {
+            int q = v / 100;
+            at = pair(at, v - q * 100);
+            v = q;
         }
-        length += shown;
+        if (v >= 10) {
+            at = pair(at, v);
+        } else {
+            bytes[--at] = (byte) ('0' + v);
+        }
+        while (at > length) {
+            bytes[--at] = '0';
+        }
+        length = end;
         return this;
     }
 
@@ -266,11 +289,29 @@ final class JsonBuffer implements PositionText {
         return this;
     }
 
-    /** Writes {@code s} escaped from {@code at} in {@code b}, which has room for 6 bytes a char; returns the end. */
+    /**
+     * Writes {@code s} escaped from {@code at} in {@code b}, which has room for 6 bytes a char; returns the end. The
+     * characters that are written as they are (ASCII but quotes, backslashes and controls) are copied in a first,
+     * tight loop; the rest from the first other one.
+     */
     private int escape(String s, byte[] b, int at) {
         int n = s.length();
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
+        if (chars.length < n) {
+            chars = new char[Math.max(n, chars.length * 2)];
+        }
+        char[] cs = chars;
+        s.getChars(0, n, cs, 0);
+        int i = 0;
+        for (; i < n; i++) {
+            char c = cs[i];
+            if (c >= 0x80 || ESCAPES[c] != 0) {
+                break;
+            }
+            b[at + i] = (byte) c;
+        }
+        at += i;
+        for (; i < n; i++) {
+            char c = cs[i];
             if (c < 0x80) {
                 byte escape = ESCAPES[c];
                 if (escape == 0) {
@@ -284,8 +325,8 @@ final class JsonBuffer implements PositionText {
             } else if (c < 0x800) {
                 b[at++] = (byte) (0xC0 | (c >> 6));
                 b[at++] = (byte) (0x80 | (c & 0x3F));
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                int cp = Character.toCodePoint(c, s.charAt(++i));
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(cs[i + 1])) {
+                int cp = Character.toCodePoint(c, cs[++i]);
                 b[at++] = (byte) (0xF0 | (cp >> 18));
                 b[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
                 b[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));

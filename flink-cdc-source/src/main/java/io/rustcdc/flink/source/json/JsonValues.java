@@ -51,7 +51,7 @@ final class JsonValues implements Serializable {
                 out.comma();
             }
             first = false;
-            out.name(type.name(i));
+            out.name(type, i);
             if (present) {
                 writeValue(out, type.type(i), row.get(i), type.name(i));
             } else {

@@ -106,6 +106,15 @@ class JsonBufferTest {
                 assertThat(written).as(n + " width " + width).isEqualTo(expected);
             }
         }
+        for (long power = 1; power > 0 && power <= Long.MAX_VALUE / 10 * 10; power *= 10) { // each count of digits
+            for (long n : new long[] {power - 1, power, power + 1, Integer.MAX_VALUE, Integer.MAX_VALUE + 1L}) {
+                for (int width = 0; width <= 20; width++) {
+                    String expected = width == 0 ? Long.toString(n) : String.format("%0" + width + "d", n);
+                    assertThat(new JsonBuffer(4).reset(false).padded(n, width).toString()).as(n + " width " + width)
+                            .isEqualTo(expected);
+                }
+            }
+        }
         assertThat(new JsonBuffer(4).reset(false).padded(0, 0).toString()).isEqualTo("0");
         assertThat(new JsonBuffer(4).reset(false).padded(Long.MAX_VALUE, 2).toString()).isEqualTo("9223372036854775807");
     }
