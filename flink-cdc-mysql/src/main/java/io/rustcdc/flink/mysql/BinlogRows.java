@@ -31,6 +31,11 @@ final class BinlogRows {
     private final StreamFailures failures;
     private final Queue<StreamRecord<MySqlPosition>> pending;
     private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
+    /**
+     * The table of the last row event, reused while row events name the same table: each row's lookups by its table
+     * (the handoff, the shapes, the transaction's counts) then find the table they stored by identity.
+     */
+    @Nullable private TableId lastTable;
 
     BinlogRows(MySqlSourceConfig config, TableFilter filter, BinlogTables tables, HeldShapes heldShapes,
             BinlogCursor cursor, StreamFailures failures, Queue<StreamRecord<MySqlPosition>> pending) {
@@ -64,7 +69,7 @@ final class BinlogRows {
                     + header.getPosition() + " names table id " + tableId
                     + " without a table map before it in its transaction.");
         }
-        TableId table = TableId.of(map.getDatabase(), map.getDatabase(), map.getTable());
+        TableId table = tableOf(map);
         if (!filter.matches(table)) {
             return;
         }
@@ -98,5 +103,13 @@ final class BinlogRows {
             }
             pending.add(StreamRecord.of(event.build(), position));
         }
+    }
+
+    private TableId tableOf(TableMapEventData map) {
+        TableId last = lastTable;
+        if (last == null || !last.table().equals(map.getTable()) || !last.database().equals(map.getDatabase())) {
+            lastTable = TableId.of(map.getDatabase(), map.getDatabase(), map.getTable());
+        }
+        return lastTable;
     }
 }

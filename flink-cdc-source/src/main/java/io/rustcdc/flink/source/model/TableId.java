@@ -80,7 +80,8 @@ public final class TableId implements Serializable, Comparable<TableId> {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Objects.hash(database, schema, table);
+            // Objects.hash(database, schema, table), without its array
+            h = 31 * (31 * (31 + database.hashCode()) + Objects.hashCode(schema)) + table.hashCode();
             hash = h;
         }
         return h;
