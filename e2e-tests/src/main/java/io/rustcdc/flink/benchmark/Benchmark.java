@@ -33,8 +33,9 @@ import java.util.regex.Pattern;
  * figure on the JSON path and on the SQL path, {@link BenchPath}; a quick run's SQL path is the p1 snapshot
  * alone), {@code --json-output bytes|string} (default string: our JSON path's runs emit byte[] with {@code
  * ChangeEventDeserializer.jsonBytes()} into a sink of byte[], or Strings with {@code json()}; the peer's are
- * Strings). The peers' classpaths come from {@code
- * -Dbenchmark.peer.classpath} and {@code -Dbenchmark.peer-mysql.classpath}.
+ * Strings), {@code --object-reuse true|false} (default false: our side's runs with Flink's {@code
+ * pipeline.object-reuse}, so that records are not copied between chained operators; the peer's without). The
+ * peers' classpaths come from {@code -Dbenchmark.peer.classpath} and {@code -Dbenchmark.peer-mysql.classpath}.
  */
 public final class Benchmark {
 
@@ -52,6 +53,8 @@ public final class Benchmark {
     private final String walTransport;
     /** Whether our JSON path's runs emit UTF-8 bytes ({@code jsonBytes()}) rather than Strings. */
     private final boolean jsonBytes;
+    /** Whether our side's runs set {@code pipeline.object-reuse}. */
+    private final boolean objectReuse;
     /** The paths measured, {@code json} and/or {@code sql} ({@link BenchPath}). */
     private final List<BenchPath> paths;
     private final PrintStream print;
@@ -77,6 +80,7 @@ public final class Benchmark {
         this.snapshotOnly = "snapshot".equals(options.getOrDefault("phases", "all"));
         this.walTransport = walTransport(options);
         this.jsonBytes = jsonBytes(options.getOrDefault("json-output", "string"));
+        this.objectReuse = objectReuse(options.getOrDefault("object-reuse", "false"));
         this.paths = BenchPath.of(options.getOrDefault("path", "both"));
         this.print = print;
     }
@@ -148,11 +152,24 @@ public final class Benchmark {
         return "bytes".equals(output);
     }
 
-    /** A run's arguments for its path, and on our JSON path the JSON output when it is bytes. */
+    private static boolean objectReuse(String value) {
+        if (!"true".equals(value) && !"false".equals(value)) {
+            throw new IllegalArgumentException("--object-reuse " + value + ": expected true or false");
+        }
+        return "true".equals(value);
+    }
+
+    /**
+     * A run's arguments for its path, and on our side object reuse when asked, and on our JSON path the JSON output
+     * when it is bytes.
+     */
     private List<String> pathArgs(String side, BenchPath path) {
         List<String> args = new ArrayList<>(path.args());
         if (jsonBytes && SideRunner.OURS.equals(side) && path == BenchPath.JSON) {
             args.addAll(List.of("--json-output", "bytes"));
+        }
+        if (objectReuse && SideRunner.OURS.equals(side)) {
+            args.addAll(List.of("--object-reuse", "true"));
         }
         return args;
     }
@@ -378,6 +395,7 @@ public final class Benchmark {
                         + walTransport + " in the drain and latency runs (the peer streams)")
                 .append(jsonBytes && paths.contains(BenchPath.JSON) ? ", JSON output as byte[] (jsonBytes(); "
                         + "the peer's as String)" : "")
+                .append(objectReuse ? ", with pipeline.object-reuse (the peer without)" : "")
                 .append(". ").append(target.peerAndLimits()).append("\n");
         md.append("Data: ").append(rows).append(" rows snapshotted, a backlog of ").append(changes)
                 .append(snapshotOnly ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)

@@ -28,6 +28,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -46,6 +47,7 @@ public final class OurBenchmark {
     private static AutoCloseable start(BenchmarkArgs args) throws Exception {
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
+        conf.set(PipelineOptions.OBJECT_REUSE, args.has("object-reuse") && "true".equals(args.get("object-reuse")));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(args.getInt("parallelism"));
         env.enableCheckpointing(args.getLong("checkpoint-ms"));
