@@ -7,6 +7,7 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -18,7 +19,10 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.TimeType;
+import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * Converts one column's typed values into Flink's internal data, straight from the value: no JSON,
@@ -51,7 +55,7 @@ interface FieldConverter extends Serializable {
                 return v -> decimal(v, d, where);
             }
             case VARCHAR:
-                return v -> StringData.fromString(text(v));
+                return v -> utf8(text(v));
             case VARBINARY:
                 return v -> v;
             case DATE:
@@ -62,24 +66,27 @@ interface FieldConverter extends Serializable {
                     return (int) ((LocalDate) v).toEpochDay();
                 };
             case TIME_WITHOUT_TIME_ZONE: {
-                long granularity =
-                        (long) Math.pow(10, 9 - ((org.apache.flink.table.types.logical.TimeType) target).getPrecision());
+                long granularity = granularity(((TimeType) target).getPrecision());
                 return v -> time((Duration) v, granularity, where);
             }
-            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITHOUT_TIME_ZONE: {
+                long granularity = granularity(((TimestampType) target).getPrecision());
                 return v -> {
                     if (!(v instanceof LocalDateTime)) {
                         throw unfit(where, "an infinity or zero timestamp, which TIMESTAMP cannot hold");
                     }
-                    return TimestampData.fromLocalDateTime((LocalDateTime) v);
+                    return timestamp(TimestampData.fromLocalDateTime((LocalDateTime) v), granularity, where);
                 };
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+            }
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+                long granularity = granularity(((LocalZonedTimestampType) target).getPrecision());
                 return v -> {
                     if (!(v instanceof Instant)) {
                         throw unfit(where, "an infinity or zero timestamp, which TIMESTAMP_LTZ cannot hold");
                     }
-                    return TimestampData.fromInstant((Instant) v);
+                    return timestamp(TimestampData.fromInstant((Instant) v), granularity, where);
                 };
+            }
             case ARRAY: {
                 FieldConverter element = of(source.element(), ((ArrayType) target).getElementType(), where);
                 return v -> {
@@ -153,6 +160,31 @@ interface FieldConverter extends Serializable {
             throw unfit(where, "a time finer than the declared precision (Flink SQL's TIME holds at most milliseconds)");
         }
         return (int) d.toMillis();
+    }
+
+    /**
+     * {@code s} as Flink's string data, encoded to UTF-8 here, once, by the JDK (an unpaired surrogate, which
+     * text decoded from a database does not hold, becomes '?', as in Flink's own encoder).
+     */
+    static StringData utf8(String s) {
+        return StringData.fromBytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Nanoseconds per unit of a fractional-second precision. */
+    private static long granularity(int precision) {
+        long g = 1;
+        for (int i = precision; i < 9; i++) {
+            g *= 10;
+        }
+        return g;
+    }
+
+    /** {@code t}, unless it is finer than the declared precision, which would drop its last digits. */
+    private static TimestampData timestamp(TimestampData t, long granularity, String where) {
+        if ((t.getNanoOfMillisecond() + t.getMillisecond() % 1000 * 1_000_000L) % granularity != 0) {
+            throw unfit(where, "a timestamp finer than the declared precision");
+        }
+        return t;
     }
 
     private static String text(Object v) {

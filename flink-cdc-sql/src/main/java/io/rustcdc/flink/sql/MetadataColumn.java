@@ -5,7 +5,6 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import java.time.Instant;
 import java.util.Locale;
 import org.apache.flink.table.api.DataTypes;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.RowKind;
@@ -15,7 +14,7 @@ enum MetadataColumn {
     DATABASE_NAME(DataTypes.STRING().notNull()),
     SCHEMA_NAME(DataTypes.STRING()),
     TABLE_NAME(DataTypes.STRING().notNull()),
-    /** The commit time; for snapshot rows 1970-01-01T00:00:00Z, as in Apache Flink CDC. */
+    /** The commit time, to the millisecond; for snapshot rows 1970-01-01T00:00:00Z, as in Apache Flink CDC. */
     OP_TS(DataTypes.TIMESTAMP_LTZ(3).notNull()),
     /** +I, -U, +U or -D. */
     ROW_KIND(DataTypes.STRING().notNull()),
@@ -46,25 +45,26 @@ enum MetadataColumn {
     Object value(ChangeEvent e, RowKind kind) {
         switch (this) {
             case DATABASE_NAME:
-                return StringData.fromString(e.table().database());
+                return FieldConverter.utf8(e.table().database());
             case SCHEMA_NAME:
-                return e.table().schema() == null ? null : StringData.fromString(e.table().schema());
+                return e.table().schema() == null ? null : FieldConverter.utf8(e.table().schema());
             case TABLE_NAME:
-                return StringData.fromString(e.table().table());
+                return FieldConverter.utf8(e.table().table());
             case OP_TS: {
                 Instant commit = e.source().commitTime();
-                return TimestampData.fromInstant(commit == null ? Instant.EPOCH : commit);
+                // to the millisecond, as the column's type says; the digits after it are dropped here, once
+                return TimestampData.fromEpochMillis(commit == null ? 0 : commit.toEpochMilli());
             }
             case ROW_KIND:
-                return StringData.fromString(kind.shortString());
+                return FieldConverter.utf8(kind.shortString());
             case SHAPE_ID:
-                return e.shape() == null ? null : StringData.fromString(e.shape().id());
+                return e.shape() == null ? null : FieldConverter.utf8(e.shape().id());
             case SHAPE:
-                return e.shape() == null ? null : StringData.fromString(RENDERER.renderShape(e.shape()));
+                return e.shape() == null ? null : FieldConverter.utf8(RENDERER.renderShape(e.shape()));
             case SOURCE_POSITION:
-                return e.source().position() == null ? null : StringData.fromString(e.source().position().toString());
+                return e.source().position() == null ? null : FieldConverter.utf8(e.source().position().toString());
             case TRANSACTION_ID:
-                return e.transaction() == null ? null : StringData.fromString(e.transaction().id());
+                return e.transaction() == null ? null : FieldConverter.utf8(e.transaction().id());
             default:
                 throw new IllegalStateException();
         }

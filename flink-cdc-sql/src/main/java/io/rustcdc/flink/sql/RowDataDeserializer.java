@@ -9,6 +9,7 @@ import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.TableId;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -17,8 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -54,6 +55,7 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private final boolean rereadsUnsent;
     private final TypeInformation<RowData> producedType;
     private transient Map<String, FieldConverter[]> converters;
+    private transient BinaryRows rows;
     /** Per table, declared columns whose source type changed, with the type before, until its next row checks them. */
     private transient Map<TableId, Map<String, String>> retyped;
     /** Tables the source captured whose rows are not this table's (see {@link SourceTables}), logged once each. */
@@ -233,7 +235,8 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
 
     private RowData row(ChangeEvent e, Row values, RowKind kind) {
         FieldConverter[] convert = converters(e.shape(), e);
-        GenericRowData row = new GenericRowData(kind, columns.names.size() + metadata.size());
+        BinaryRows row = rows();
+        row.start(kind);
         for (int i = 0; i < convert.length; i++) {
             String name = columns.names.get(i);
             int field = values.type().indexOf(name);
@@ -247,12 +250,21 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
                         + columns.connector.unsentValuesRemedy(e.table()));
             }
             Object v = values.get(field);
-            row.setField(i, v == null ? null : convert[i].convert(v));
+            row.set(i, v == null ? null : convert[i].convert(v));
         }
         for (int i = 0; i < metadata.size(); i++) {
-            row.setField(convert.length + i, metadata.get(i).value(e, kind));
+            row.set(convert.length + i, metadata.get(i).value(e, kind));
         }
-        return row;
+        return row.finish();
+    }
+
+    private BinaryRows rows() {
+        if (rows == null) {
+            List<LogicalType> types = new ArrayList<>(columns.types);
+            metadata.forEach(m -> types.add(m.type.getLogicalType()));
+            rows = new BinaryRows(types);
+        }
+        return rows;
     }
 
     private FieldConverter[] converters(RowShape shape, ChangeEvent e) {
