@@ -7,7 +7,6 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -55,7 +54,7 @@ interface FieldConverter extends Serializable {
                 return v -> decimal(v, d, where);
             }
             case VARCHAR:
-                return v -> utf8(text(v));
+                return v -> StringData.fromString(text(v));
             case VARBINARY:
                 return v -> v;
             case DATE:
@@ -160,14 +159,6 @@ interface FieldConverter extends Serializable {
             throw unfit(where, "a time finer than the declared precision (Flink SQL's TIME holds at most milliseconds)");
         }
         return (int) d.toMillis();
-    }
-
-    /**
-     * {@code s} as Flink's string data, encoded to UTF-8 here, once, by the JDK (an unpaired surrogate, which
-     * text decoded from a database does not hold, becomes '?', as in Flink's own encoder).
-     */
-    static StringData utf8(String s) {
-        return StringData.fromBytes(s.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Nanoseconds per unit of a fractional-second precision. */

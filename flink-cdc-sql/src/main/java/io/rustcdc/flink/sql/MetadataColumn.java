@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import java.time.Instant;
 import java.util.Locale;
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.RowKind;
@@ -45,26 +46,26 @@ enum MetadataColumn {
     Object value(ChangeEvent e, RowKind kind) {
         switch (this) {
             case DATABASE_NAME:
-                return FieldConverter.utf8(e.table().database());
+                return StringData.fromString(e.table().database());
             case SCHEMA_NAME:
-                return e.table().schema() == null ? null : FieldConverter.utf8(e.table().schema());
+                return e.table().schema() == null ? null : StringData.fromString(e.table().schema());
             case TABLE_NAME:
-                return FieldConverter.utf8(e.table().table());
+                return StringData.fromString(e.table().table());
             case OP_TS: {
                 Instant commit = e.source().commitTime();
                 // to the millisecond, as the column's type says; the digits after it are dropped here, once
                 return TimestampData.fromEpochMillis(commit == null ? 0 : commit.toEpochMilli());
             }
             case ROW_KIND:
-                return FieldConverter.utf8(kind.shortString());
+                return StringData.fromString(kind.shortString());
             case SHAPE_ID:
-                return e.shape() == null ? null : FieldConverter.utf8(e.shape().id());
+                return e.shape() == null ? null : StringData.fromString(e.shape().id());
             case SHAPE:
-                return e.shape() == null ? null : FieldConverter.utf8(RENDERER.renderShape(e.shape()));
+                return e.shape() == null ? null : StringData.fromString(RENDERER.renderShape(e.shape()));
             case SOURCE_POSITION:
-                return e.source().position() == null ? null : FieldConverter.utf8(e.source().position().toString());
+                return e.source().position() == null ? null : StringData.fromString(e.source().position().toString());
             case TRANSACTION_ID:
-                return e.transaction() == null ? null : FieldConverter.utf8(e.transaction().id());
+                return e.transaction() == null ? null : StringData.fromString(e.transaction().id());
             default:
                 throw new IllegalStateException();
         }

@@ -7,11 +7,13 @@ import io.rustcdc.flink.source.model.DdlType;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.SchemaChangeRows;
 import io.rustcdc.flink.source.model.TableId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,6 +58,8 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
     private final TypeInformation<RowData> producedType;
     private transient Map<String, FieldConverter[]> converters;
     private transient BinaryRows rows;
+    /** By row type (the same object for the rows of one table version), see {@link #fields}. */
+    private transient Map<RowType, int[]> fields;
     /** Per table, declared columns whose source type changed, with the type before, until its next row checks them. */
     private transient Map<TableId, Map<String, String>> retyped;
     /** Tables the source captured whose rows are not this table's (see {@link SourceTables}), logged once each. */
@@ -237,9 +241,10 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
         FieldConverter[] convert = converters(e.shape(), e);
         BinaryRows row = rows();
         row.start(kind);
+        int[] fields = fields(values.type());
         for (int i = 0; i < convert.length; i++) {
             String name = columns.names.get(i);
-            int field = values.type().indexOf(name);
+            int field = fields[i];
             if (field < 0 || !values.isPresent(field)) {
                 if (kind == RowKind.DELETE && upsert && !columns.primaryKey.contains(name)) {
                     continue; // an upsert delete needs only its key
@@ -256,6 +261,22 @@ final class RowDataDeserializer implements ChangeEventDeserializer<RowData> {
             row.set(convert.length + i, metadata.get(i).value(e, kind));
         }
         return row.finish();
+    }
+
+    /** The field of {@code type} of each declared column (-1 where it has none), looked up once per row type. */
+    private int[] fields(RowType type) {
+        if (fields == null || fields.size() > 64) {
+            fields = new IdentityHashMap<>();
+        }
+        int[] known = fields.get(type);
+        if (known == null) {
+            known = new int[columns.names.size()];
+            for (int i = 0; i < known.length; i++) {
+                known[i] = type.indexOf(columns.names.get(i));
+            }
+            fields.put(type, known);
+        }
+        return known;
     }
 
     private BinaryRows rows() {

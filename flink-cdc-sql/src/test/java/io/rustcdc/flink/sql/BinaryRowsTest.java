@@ -85,14 +85,6 @@ class BinaryRowsTest {
         }
     }
 
-    @Test
-    void textIsEncodedAsFlinkEncodesIt() {
-        for (String s : List.of("", "a", "héllo wörld", "日本語テキスト", "emoji \uD83D\uDE00 pair", "lone \uD800 high",
-                "lone \uDC00 low", "end \uD83D", "x".repeat(1000))) {
-            assertThat(FieldConverter.utf8(s).toBytes()).as(s).isEqualTo(StringData.fromString(s).toBytes());
-        }
-    }
-
     private static boolean same(Object got, Object want, LogicalType type) {
         if (got == null || want == null) {
             return got == want;
@@ -144,7 +136,7 @@ class BinaryRowsTest {
                         d.getScale()), d.getPrecision(), d.getScale());
             }
             case VARCHAR:
-                return FieldConverter.utf8(text(r));
+                return StringData.fromString(text(r));
             case VARBINARY: {
                 byte[] b = new byte[r.nextInt(40)];
                 r.nextBytes(b);

@@ -32,14 +32,18 @@ final class TransactionMarkers {
     @Nullable private String id;
     private String connector;
     @Nullable private Instant commitTime;
-    private final Map<TableId, Long> events = new HashMap<>();
+    /** Events emitted of the transaction begun, by table: a count each, changed in place. */
+    private final Map<TableId, long[]> events = new HashMap<>();
+    /** The table of the last event counted and its count: a run of one table's events looks it up once. */
+    @Nullable private TableId lastTable;
+    private long[] lastCount;
 
     TransactionMarkers(@Nullable OpenTransaction open) {
         if (open != null) {
             id = open.id();
             connector = open.connector();
             commitTime = open.commitTime();
-            events.putAll(open.eventsPerTable());
+            open.eventsPerTable().forEach((table, count) -> events.put(table, new long[] {count}));
         }
     }
 
@@ -61,7 +65,12 @@ final class TransactionMarkers {
             commitTime = event.source().commitTime();
             sink.marker(TransactionMarker.begin(id, event.source()));
         }
-        events.merge(event.table(), 1L, Long::sum);
+        TableId table = event.table();
+        if (table != lastTable) {
+            lastCount = events.computeIfAbsent(table, t -> new long[1]);
+            lastTable = table;
+        }
+        lastCount[0]++;
     }
 
     /** At a transaction's end record, whose position is {@code after}: ends the transaction begun, if any. */
@@ -74,14 +83,22 @@ final class TransactionMarkers {
     /** The transaction begun and not ended, for the stream split; null between transactions. */
     @Nullable
     OpenTransaction open() {
-        return id == null ? null : new OpenTransaction(id, connector, commitTime, events);
+        return id == null ? null : new OpenTransaction(id, connector, commitTime, counts());
     }
 
     private void end(SourcePosition after, Sink sink) throws Exception {
-        TransactionMarker end = TransactionMarker.end(id, SourceInfo.stream(connector, after, commitTime), events);
+        TransactionMarker end = TransactionMarker.end(id, SourceInfo.stream(connector, after, commitTime), counts());
         id = null;
         commitTime = null;
         events.clear();
+        lastTable = null;
+        lastCount = null;
         sink.marker(end);
+    }
+
+    private Map<TableId, Long> counts() {
+        Map<TableId, Long> counts = new HashMap<>();
+        events.forEach((table, count) -> counts.put(table, count[0]));
+        return counts;
     }
 }
