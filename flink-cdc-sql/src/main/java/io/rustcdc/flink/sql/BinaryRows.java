@@ -1,5 +1,6 @@
 package io.rustcdc.flink.sql;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -20,6 +21,8 @@ import org.apache.flink.types.RowKind;
 final class BinaryRows {
     private final LogicalType[] types;
     private final TypeSerializer<?>[] serializers;
+    /** Whether each field is text (its value a {@link org.apache.flink.table.data.StringData} made from a String). */
+    private final boolean[] text;
     private final BinaryRowData row;
     private final BinaryRowWriter writer;
     private final boolean[] set;
@@ -27,10 +30,13 @@ final class BinaryRows {
     BinaryRows(List<LogicalType> types) {
         this.types = types.toArray(new LogicalType[0]);
         this.serializers = new TypeSerializer<?>[this.types.length];
+        this.text = new boolean[this.types.length];
         for (int i = 0; i < this.types.length; i++) {
-            if (this.types[i].getTypeRoot() == LogicalTypeRoot.ARRAY) {
+            LogicalTypeRoot root = this.types[i].getTypeRoot();
+            if (root == LogicalTypeRoot.ARRAY) {
                 serializers[i] = InternalSerializers.create(this.types[i]);
             }
+            text[i] = root == LogicalTypeRoot.VARCHAR || root == LogicalTypeRoot.CHAR;
         }
         this.row = new BinaryRowData(this.types.length);
         this.writer = new BinaryRowWriter(row);
@@ -48,6 +54,10 @@ final class BinaryRows {
     void set(int pos, Object value) {
         if (value == null) {
             writer.setNullAt(pos);
+        } else if (text[pos]) {
+            // Flink's writer would encode the String char by char (through a thread-local buffer); the JDK's
+            // encoder does it at once, and a string field is laid out as a binary one (BinaryRowsTest compares)
+            writer.writeBinary(pos, value.toString().getBytes(StandardCharsets.UTF_8));
         } else {
             BinaryWriter.write(writer, pos, value, types[pos], serializers[pos]);
         }
