@@ -19,21 +19,13 @@ import org.apache.flink.types.RowKind;
  * {@link FieldConverter}); a field never set is null. Not thread-safe: one per reader.
  */
 final class BinaryRows {
-    private static final int MAX_EXPECTED_SIZE = 1 << 16;
-
     private final LogicalType[] types;
     private final TypeSerializer<?>[] serializers;
     /** Whether each field is text (its value a {@link org.apache.flink.table.data.StringData} made from a String). */
     private final boolean[] text;
-    private BinaryRowData row;
-    private BinaryRowWriter writer;
+    private final BinaryRowData row;
+    private final BinaryRowWriter writer;
     private final boolean[] set;
-    /**
-     * Bytes to give the next row's variable-length part: the last row's, or more after a longer row, falling back
-     * by a sixteenth a row, at most 64 KiB; so that most rows are written without growing and emitted without a
-     * copy, each in an array at most that much longer than its bytes.
-     */
-    private int expectedVariableSize = 64;
 
     BinaryRows(List<LogicalType> types) {
         this.types = types.toArray(new LogicalType[0]);
@@ -46,13 +38,13 @@ final class BinaryRows {
             }
             text[i] = root == LogicalTypeRoot.VARCHAR || root == LogicalTypeRoot.CHAR;
         }
+        this.row = new BinaryRowData(this.types.length);
+        this.writer = new BinaryRowWriter(row);
         this.set = new boolean[this.types.length];
     }
 
     /** Starts a row of {@code kind}, every field null until set. */
     void start(RowKind kind) {
-        row = new BinaryRowData(types.length);
-        writer = new BinaryRowWriter(row, expectedVariableSize);
         writer.reset();
         writer.writeRowKind(kind);
         Arrays.fill(set, false);
@@ -80,12 +72,6 @@ final class BinaryRows {
             }
         }
         writer.complete();
-        int variable = row.getSizeInBytes() - row.getFixedLengthPartSize();
-        expectedVariableSize = Math.min(MAX_EXPECTED_SIZE,
-                Math.max(variable, expectedVariableSize - (expectedVariableSize >> 4)));
-        BinaryRowData written = row;
-        row = null;
-        writer = null;
-        return written;
+        return row.copy();
     }
 }
