@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.flink.table.api.DataTypes;
+import io.rustcdc.flink.testing.Seeds;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericArrayData;
@@ -34,8 +35,6 @@ import org.junit.jupiter.api.Test;
  * encoded as Flink encodes it). Replay a run with {@code -Drustcdc.binaryrows.seed=N}.
  */
 class BinaryRowsTest {
-    private static final String SEED_PROPERTY = "rustcdc.binaryrows.seed";
-
     private static final List<DataType> TYPES = List.of(DataTypes.BOOLEAN(), DataTypes.TINYINT(), DataTypes.SMALLINT(),
             DataTypes.INT(), DataTypes.BIGINT(), DataTypes.FLOAT(), DataTypes.DOUBLE(), DataTypes.DECIMAL(10, 2),
             DataTypes.DECIMAL(18, 0), DataTypes.DECIMAL(19, 4), DataTypes.DECIMAL(38, 10), DataTypes.STRING(),
@@ -46,10 +45,10 @@ class BinaryRowsTest {
 
     @Test
     void everyRowReadsBackAsFlinkWritesIt() {
-        String given = System.getProperty(SEED_PROPERTY);
-        long seed = given != null ? Long.parseLong(given) : System.nanoTime();
-        System.out.println("BinaryRowsTest seed " + seed + " (replay with -D" + SEED_PROPERTY + "=" + seed + ")");
-        Random random = new Random(seed);
+        Seeds.forEach("rustcdc.binaryrows.seed", "rustcdc.binaryrows.runs", 1, BinaryRowsTest::rowsOfOneType);
+    }
+
+    private static void rowsOfOneType(Random random) {
         List<LogicalType> types = new ArrayList<>();
         for (int i = 0; i < 60; i++) {
             types.add(TYPES.get(random.nextInt(TYPES.size())).getLogicalType());

@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.model.TransactionInfo;
 import io.rustcdc.flink.source.model.TransactionMarker;
 import io.rustcdc.flink.source.split.OpenTransaction;
 import io.rustcdc.flink.source.split.TestPosition;
+import io.rustcdc.flink.testing.Seeds;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,14 +26,18 @@ import org.junit.jupiter.api.Test;
  * (a checkpoint inside a transaction). Replay a run with {@code -Drustcdc.markers.seed=N}.
  */
 class TransactionMarkersTest {
-    private static final String SEED_PROPERTY = "rustcdc.markers.seed";
-
     @Test
-    void endMarkersCountEveryEmittedEventByTable() throws Exception {
-        String given = System.getProperty(SEED_PROPERTY);
-        long seed = given != null ? Long.parseLong(given) : System.nanoTime();
-        System.out.println("TransactionMarkersTest seed " + seed + " (replay with -D" + SEED_PROPERTY + "=" + seed + ")");
-        Random random = new Random(seed);
+    void endMarkersCountEveryEmittedEventByTable() {
+        Seeds.forEach("rustcdc.markers.seed", "rustcdc.markers.runs", 1, random -> {
+            try {
+                transactions(random);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private static void transactions(Random random) throws Exception {
         List<TransactionMarker> markers = new ArrayList<>();
         TransactionMarkers.Sink sink = markers::add;
         TransactionMarkers tracker = new TransactionMarkers(null);
@@ -62,7 +67,7 @@ class TransactionMarkersTest {
             TransactionMarker end = markers.get(markers.size() - 1);
             assertThat(end.kind()).isEqualTo(TransactionMarker.Kind.END);
             assertThat(end.id()).isEqualTo(id);
-            assertThat(end.eventsPerTable()).as("transaction %s (seed %s)", id, seed).isEqualTo(expected);
+            assertThat(end.eventsPerTable()).as("transaction %s", id).isEqualTo(expected);
             assertThat(markers.stream().filter(m -> m.kind() == TransactionMarker.Kind.BEGIN).count()).isEqualTo(tx + 1);
         }
     }
