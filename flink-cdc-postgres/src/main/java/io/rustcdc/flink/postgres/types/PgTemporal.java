@@ -10,63 +10,66 @@ import java.time.ZoneOffset;
 /**
  * Parses PostgreSQL's ISO temporal output ({@code DateStyle=ISO}): years past 9999 and {@code BC}
  * included (as astronomical years: 1 BC is year 0), {@code infinity} and {@code -infinity} kept,
- * {@code 24:00:00} kept for {@code time}. Nothing is rounded.
+ * {@code 24:00:00} kept for {@code time}. Nothing is rounded. The text is read in place, digit by
+ * digit (a snapshot decodes a timestamp per row and column); {@link LocalDate#of} checks the date.
  */
 final class PgTemporal {
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long SECONDS_PER_DAY = 86_400L;
+    /** {@link ZoneOffset}'s bound; PostgreSQL's own is under 16 hours. */
+    private static final int MAX_OFFSET_SECONDS = 18 * 3600;
+
     private PgTemporal() {}
 
     static Object date(String text) {
-        return withEra(text, (body, bc) -> parseDate(body, bc, text));
-    }
-
-    static Duration time(String text) {
-        return timeOfDay(text, 0, text.length(), text);
-    }
-
-    static Object timestamp(String text) {
-        return withEra(text, (body, bc) -> localTimestamp(body, bc, text));
-    }
-
-    private static LocalDateTime localTimestamp(String body, boolean bc, String text) {
-        int space = body.indexOf(' ');
-        if (space < 0) {
-            throw malformed("timestamp", text);
-        }
-        LocalDate date = parseDate(body.substring(0, space), bc, text);
-        Duration time = timeOfDay(body, space + 1, body.length(), text);
-        return date.atStartOfDay().plus(time);
-    }
-
-    static Object timestampTz(String text) {
-        return withEra(text, (body, bc) -> instant(body, bc, text));
-    }
-
-    private static Instant instant(String body, boolean bc, String text) {
-        int space = body.indexOf(' ');
-        int sign = Math.max(body.lastIndexOf('+'), body.lastIndexOf('-'));
-        if (space < 0 || sign < space) {
-            throw malformed("timestamptz", text);
-        }
-        LocalDate date = parseDate(body.substring(0, space), bc, text);
-        Duration time = timeOfDay(body, space + 1, sign, text);
-        ZoneOffset offset = offset(body.substring(sign), text);
-        LocalDateTime local = date.atStartOfDay().plus(time);
-        return Instant.ofEpochSecond(local.toEpochSecond(offset), local.getNano());
-    }
-
-    /** What an era-aware parser reads: the text without its {@code BC} suffix, and whether it had one. */
-    private interface EraParser {
-        Object parse(String body, boolean bc);
-    }
-
-    /** {@code infinity} and {@code -infinity} as special values; anything else through {@code parser}. */
-    private static Object withEra(String text, EraParser parser) {
         SpecialValue special = infinity(text);
         if (special != null) {
             return special;
         }
-        boolean bc = text.endsWith(" BC");
-        return parser.parse(bc ? text.substring(0, text.length() - 3) : text, bc);
+        int end = eraEnd(text);
+        return date(text, 0, end, end < text.length(), text);
+    }
+
+    static Duration time(String text) {
+        return Duration.ofNanos(nanoOfDay(text, 0, text.length(), text));
+    }
+
+    static Object timestamp(String text) {
+        SpecialValue special = infinity(text);
+        if (special != null) {
+            return special;
+        }
+        int end = eraEnd(text);
+        int space = text.indexOf(' ');
+        if (space < 0 || space >= end) {
+            throw malformed("timestamp", text);
+        }
+        long day = date(text, 0, space, end < text.length(), text).toEpochDay();
+        long nanos = nanoOfDay(text, space + 1, end, text);
+        return LocalDateTime.ofEpochSecond(day * SECONDS_PER_DAY + nanos / NANOS_PER_SECOND,
+                (int) (nanos % NANOS_PER_SECOND), ZoneOffset.UTC);
+    }
+
+    static Object timestampTz(String text) {
+        SpecialValue special = infinity(text);
+        if (special != null) {
+            return special;
+        }
+        int end = eraEnd(text);
+        int space = text.indexOf(' ');
+        int sign = Math.max(text.lastIndexOf('+', end - 1), text.lastIndexOf('-', end - 1));
+        if (space < 0 || sign < space) {
+            throw malformed("timestamptz", text);
+        }
+        long day = date(text, 0, space, end < text.length(), text).toEpochDay();
+        long nanos = nanoOfDay(text, space + 1, sign, text);
+        long local = day * SECONDS_PER_DAY + nanos / NANOS_PER_SECOND;
+        return Instant.ofEpochSecond(local - offsetSeconds(text, sign, end), nanos % NANOS_PER_SECOND);
+    }
+
+    /** Where the text ends without its {@code BC} suffix. */
+    private static int eraEnd(String text) {
+        return text.endsWith(" BC") ? text.length() - 3 : text.length();
     }
 
     private static SpecialValue infinity(String text) {
@@ -79,58 +82,82 @@ final class PgTemporal {
         return null;
     }
 
-    private static LocalDate parseDate(String s, boolean bc, String whole) {
-        int first = s.indexOf('-');
-        int second = s.indexOf('-', first + 1);
-        if (first <= 0 || second != first + 3 || s.length() != second + 3) {
+    /** {@code Y...-MM-DD} between {@code from} and {@code to}: a year of 1 to 9 digits. */
+    private static LocalDate date(String s, int from, int to, boolean bc, String whole) {
+        int dash = to - 6;
+        if (dash <= from || s.charAt(dash) != '-' || s.charAt(dash + 3) != '-') {
             throw malformed("date", whole);
         }
-        int year = Integer.parseInt(s.substring(0, first));
-        int month = Integer.parseInt(s.substring(first + 1, second));
-        int day = Integer.parseInt(s.substring(second + 1));
+        int year = digits(s, from, dash, "date", whole);
+        int month = digits(s, dash + 1, dash + 3, "date", whole);
+        int day = digits(s, dash + 4, to, "date", whole);
         return LocalDate.of(bc ? 1 - year : year, month, day);
     }
 
-    /** {@code HH:MM:SS[.fraction]} between {@code from} and {@code to}; 24:00:00 allowed. */
-    private static Duration timeOfDay(String s, int from, int to, String whole) {
+    /** {@code HH:MM:SS[.fraction]} between {@code from} and {@code to}, in nanoseconds; 24:00:00 allowed. */
+    private static long nanoOfDay(String s, int from, int to, String whole) {
         if (to - from < 8 || s.charAt(from + 2) != ':' || s.charAt(from + 5) != ':') {
             throw malformed("time", whole);
         }
-        long hours = Integer.parseInt(s, from, from + 2, 10);
-        long minutes = Integer.parseInt(s, from + 3, from + 5, 10);
-        long seconds = Integer.parseInt(s, from + 6, from + 8, 10);
+        long hours = digits(s, from, from + 2, "time", whole);
+        long minutes = digits(s, from + 3, from + 5, "time", whole);
+        long seconds = digits(s, from + 6, from + 8, "time", whole);
         long nanos = 0;
         if (to > from + 8) {
-            if (s.charAt(from + 8) != '.' || to - from - 9 > 9 || to - from - 9 < 1) {
+            int fraction = to - from - 9;
+            if (s.charAt(from + 8) != '.' || fraction < 1 || fraction > 9) {
                 throw malformed("time", whole);
             }
-            int digits = to - from - 9;
-            nanos = Integer.parseInt(s, from + 9, to, 10);
-            for (int i = digits; i < 9; i++) {
+            nanos = digits(s, from + 9, to, "time", whole);
+            for (int i = fraction; i < 9; i++) {
                 nanos *= 10;
             }
         }
         if (minutes > 59 || seconds > 59 || hours > 24 || (hours == 24 && (minutes | seconds | nanos) != 0)) {
             throw malformed("time", whole);
         }
-        return Duration.ofSeconds(hours * 3600 + minutes * 60 + seconds, nanos);
+        return (hours * 3600 + minutes * 60 + seconds) * NANOS_PER_SECOND + nanos;
     }
 
-    /** {@code +HH}, {@code +HH:MM} or {@code +HH:MM:SS}. */
-    private static ZoneOffset offset(String s, String whole) {
-        int sign = s.charAt(0) == '-' ? -1 : 1;
-        String[] parts = s.substring(1).split(":");
-        if (parts.length > 3 || parts[0].length() != 2) {
-            throw malformed("time zone offset", whole);
+    /** {@code +HH}, {@code +HH:MM} or {@code +HH:MM:SS} from {@code sign} to {@code to}, in seconds east of UTC. */
+    private static int offsetSeconds(String s, int sign, int to) {
+        int length = to - sign;
+        if (length != 3 && length != 6 && length != 9) {
+            throw malformed("time zone offset", s);
         }
-        int seconds = Integer.parseInt(parts[0]) * 3600;
-        if (parts.length > 1) {
-            seconds += Integer.parseInt(parts[1]) * 60;
+        int hours = digits(s, sign + 1, sign + 3, "time zone offset", s);
+        int minutes = length > 3 ? sixtieths(s, sign + 3) : 0;
+        int seconds = length > 6 ? sixtieths(s, sign + 6) : 0;
+        int total = hours * 3600 + minutes * 60 + seconds;
+        if (total > MAX_OFFSET_SECONDS) {
+            throw malformed("time zone offset", s);
         }
-        if (parts.length > 2) {
-            seconds += Integer.parseInt(parts[2]);
+        return s.charAt(sign) == '-' ? -total : total;
+    }
+
+    /** {@code :NN} at {@code colon}, NN at most 59. */
+    private static int sixtieths(String s, int colon) {
+        int value = s.charAt(colon) == ':' ? digits(s, colon + 1, colon + 3, "time zone offset", s) : 60;
+        if (value > 59) {
+            throw malformed("time zone offset", s);
         }
-        return ZoneOffset.ofTotalSeconds(sign * seconds);
+        return value;
+    }
+
+    /** The decimal digits between {@code from} and {@code to}: 1 to 9 of them, nothing else. */
+    private static int digits(String s, int from, int to, String what, String whole) {
+        if (to <= from || to - from > 9) {
+            throw malformed(what, whole);
+        }
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            int digit = s.charAt(i) - '0';
+            if (digit < 0 || digit > 9) {
+                throw malformed(what, whole);
+            }
+            value = value * 10 + digit;
+        }
+        return value;
     }
 
     private static IllegalArgumentException malformed(String what, String whole) {
