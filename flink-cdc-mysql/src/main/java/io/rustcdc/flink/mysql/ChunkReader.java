@@ -177,8 +177,9 @@ final class ChunkReader {
      * not in it, in binlog order) up to {@code H} is then applied to the rows by key, full row images
      * setting or removing a row: for each key the last change before {@code H} decides, and a key
      * without one is as the snapshot read it, as no transaction after {@code L} touched it. The rows are
-     * then the table's at {@code H}, which is the chunk's mark. A schema change of the table in that
-     * window reads the chunk again.
+     * then the table's at {@code H}, which is the chunk's mark. Only the keys the window changed are
+     * held by key: the rows stream through them as read ({@link ChunkBackfill#merge}), then the rows
+     * the window added follow. A schema change of the table in that window reads the chunk again.
      */
     private MySqlPosition readChunkWithBackfill(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
@@ -203,13 +204,14 @@ final class ChunkReader {
             } catch (SQLException e) {
                 throw RowFilters.chunkFailure(connection, tableId, rowFilter, e, f -> MySqlConnections.failure(config, f));
             }
-            ChunkBackfill backfill = backfill(read.described, keyColumns, after, upTo, held);
+            ChunkBackfill backfill = new ChunkBackfill(config, connection, placement, positions.charsets(),
+                    read.described.description, keyColumns, after, upTo, List.of());
             boolean complete = backfill.apply(low, read.high, backfillBound);
             if (backfill.nextBound() != null) {
                 backfillBound = backfill.nextBound();
             }
             if (complete && (rowFilter == null || !backfill.touched())) {
-                emit(backfill, read.described.description, out);
+                emit(backfill, held, read.described.description, out);
                 // with its GTIDs, the mark still orders against the stream after a move to a replica
                 return backfill.high(read.high);
             }
@@ -230,14 +232,13 @@ final class ChunkReader {
         return JdbcTransactions.committed(read, () -> s.execute("COMMIT"), () -> s.execute("ROLLBACK"));
     }
 
-    private ChunkBackfill backfill(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, List<Row> held) {
-        return new ChunkBackfill(config, connection, placement, positions.charsets(), described.description, keyColumns,
-                after, upTo, held);
-    }
-
-    private void emit(ChunkBackfill backfill, TableDescription d, Consumer<ChangeEvent> out) {
-        backfill.rows().forEach(row -> out.accept(read(d, row)));
+    /**
+     * The snapshot's rows through what the window changed (a key's last change, or nothing when it
+     * removed the key), then the rows the window added: no map of every row of the chunk by key.
+     */
+    private void emit(ChunkBackfill window, List<Row> snapshot, TableDescription d, Consumer<ChangeEvent> out) {
+        snapshot.forEach(row -> window.merge(row, changed -> out.accept(read(d, changed))));
+        window.rows().forEach(row -> out.accept(read(d, row)));
     }
 
     private ChangeEvent read(TableDescription d, Row row) {

@@ -61,16 +61,13 @@ public final class MySqlTemporal {
 
     /** {@code YYYY-MM-DD}. */
     public static Object dateText(String text) {
-        return date(Integer.parseInt(text.substring(0, 4)), Integer.parseInt(text.substring(5, 7)),
-                Integer.parseInt(text.substring(8, 10)));
+        return date(number(text, 0, 4), number(text, 5, 7), number(text, 8, 10));
     }
 
     /** {@code YYYY-MM-DD HH:MM:SS[.ffffff]}. */
     public static Object dateTimeText(String text) {
-        return dateTime(Integer.parseInt(text.substring(0, 4)), Integer.parseInt(text.substring(5, 7)),
-                Integer.parseInt(text.substring(8, 10)), Integer.parseInt(text.substring(11, 13)),
-                Integer.parseInt(text.substring(14, 16)), Integer.parseInt(text.substring(17, 19)),
-                micros(text, 19));
+        return dateTime(number(text, 0, 4), number(text, 5, 7), number(text, 8, 10), number(text, 11, 13),
+                number(text, 14, 16), number(text, 17, 19), micros(text, 19));
     }
 
     /** {@code [-]H...H:MM:SS[.ffffff]}. */
@@ -78,18 +75,45 @@ public final class MySqlTemporal {
         boolean negative = text.startsWith("-");
         int start = negative ? 1 : 0;
         int colon = text.indexOf(':', start);
-        return time(negative, Long.parseLong(text.substring(start, colon)),
-                Integer.parseInt(text.substring(colon + 1, colon + 3)),
-                Integer.parseInt(text.substring(colon + 4, colon + 6)), micros(text, colon + 6));
+        return time(negative, number(text, start, colon), number(text, colon + 1, colon + 3),
+                number(text, colon + 4, colon + 6), micros(text, colon + 6));
     }
 
-    /** The microseconds of a fraction starting with its dot at {@code dot}, 0 when there is none. */
+    /** The microseconds of a fraction of 1 to 6 digits starting with its dot at {@code dot}, 0 when there is none. */
     private static int micros(String text, int dot) {
         if (text.length() <= dot + 1 || text.charAt(dot) != '.') {
             return 0;
         }
-        String digits = (text.substring(dot + 1) + "000000").substring(0, 6);
-        return Integer.parseInt(digits);
+        int digits = text.length() - dot - 1;
+        if (digits > 6) {
+            throw new NumberFormatException("a fraction of more than 6 digits");
+        }
+        int micros = number(text, dot + 1, text.length());
+        for (int i = digits; i < 6; i++) {
+            micros *= 10;
+        }
+        return micros;
+    }
+
+    /**
+     * The decimal digits of {@code text} from {@code from} to {@code to}, read in place (a snapshot reads
+     * several per temporal value).
+     *
+     * @throws NumberFormatException when there are none, more than 9, or anything but digits
+     */
+    private static int number(String text, int from, int to) {
+        if (from < 0 || to > text.length() || to <= from || to - from > 9) {
+            throw new NumberFormatException("not 1 to 9 digits at " + from + " of " + text.length() + " characters");
+        }
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            int digit = text.charAt(i) - '0';
+            if (digit < 0 || digit > 9) {
+                throw new NumberFormatException("not a digit at " + i + " of " + text.length() + " characters");
+            }
+            value = value * 10 + digit;
+        }
+        return value;
     }
 
     private static String dateText(int year, int month, int day) {
