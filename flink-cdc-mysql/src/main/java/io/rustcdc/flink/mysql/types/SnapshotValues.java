@@ -1,6 +1,6 @@
 package io.rustcdc.flink.mysql.types;
 
-import java.math.BigDecimal;
+import io.rustcdc.flink.source.spi.DecimalNumerals;
 import java.math.BigInteger;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -78,7 +78,7 @@ public final class SnapshotValues {
             case BIGINT:
                 return c.unsigned() && c.family() == MySqlColumn.Family.BIGINT ? new BigInteger(text) : Long.valueOf(text);
             case DECIMAL:
-                return new BigDecimal(text);
+                return DecimalNumerals.parse(text);
             case FLOAT: {
                 double wide = Double.parseDouble(text);
                 float value = (float) wide;
