@@ -1,15 +1,42 @@
 package io.rustcdc.flink.postgres;
 
+import io.rustcdc.flink.source.model.Row;
 import java.nio.charset.StandardCharsets;
 
 /**
  * Splits one row of {@code COPY ... TO STDOUT} text format into its columns' text: tab between
  * columns, {@code \N} for NULL, backslash escapes for special characters. The column text is what
- * the type's output function wrote, the same text pgoutput sends. Not thread-safe: it reuses a
- * buffer across rows.
+ * the type's output function wrote, the same text pgoutput sends. Not thread-safe: it reuses buffers
+ * across rows.
  */
 final class CopyRowParser {
     private byte[] scratch = new byte[256];
+    /** Of each column of the row last split: where its text starts and ends, and whether it has a backslash. */
+    private int[] starts = new int[16];
+    private int[] ends = new int[16];
+    private boolean[] escaped = new boolean[16];
+
+    /**
+     * Sets each column of {@code out} to the value {@code decoder} reads from the column's text in
+     * {@code row} (which may end in a newline), in place where the text has no escapes.
+     *
+     * @throws IllegalStateException when the row does not have exactly as many columns as the decoder
+     */
+    void decode(byte[] row, RowDecoder decoder, Row.Builder out) {
+        int count = decoder.size();
+        split(row, count);
+        for (int i = 0; i < count; i++) {
+            int from = starts[i];
+            int to = ends[i];
+            if (!escaped[i]) {
+                out.set(i, decoder.decode(i, row, from, to));
+            } else if (isNull(row, from, to)) {
+                out.set(i, null);
+            } else {
+                out.set(i, decoder.decode(i, scratch, 0, unescape(row, from, to)));
+            }
+        }
+    }
 
     /**
      * Fills {@code columns} with the text of each column of {@code row} (which may end in a
@@ -18,6 +45,25 @@ final class CopyRowParser {
      * @throws IllegalStateException when the row does not have exactly {@code columns.length} columns
      */
     void parse(byte[] row, String[] columns) {
+        split(row, columns.length);
+        for (int i = 0; i < columns.length; i++) {
+            int from = starts[i];
+            int to = ends[i];
+            if (!escaped[i]) {
+                columns[i] = new String(row, from, to - from, StandardCharsets.UTF_8);
+            } else {
+                columns[i] = isNull(row, from, to) ? null
+                        : new String(scratch, 0, unescape(row, from, to), StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    private void split(byte[] row, int expected) {
+        if (starts.length < expected) {
+            starts = new int[expected];
+            ends = new int[expected];
+            escaped = new boolean[expected];
+        }
         int end = row.length;
         if (end > 0 && row[end - 1] == '\n') {
             end--;
@@ -26,32 +72,33 @@ final class CopyRowParser {
         int column = 0;
         while (true) {
             int tab = start;
-            boolean escaped = false;
+            boolean backslash = false;
             while (tab < end && row[tab] != '\t') {
-                escaped |= row[tab] == '\\';
+                backslash |= row[tab] == '\\';
                 tab++;
             }
-            if (column == columns.length) {
-                throw new IllegalStateException("COPY sent more than " + columns.length + " columns");
+            if (column == expected) {
+                throw new IllegalStateException("COPY sent more than " + expected + " columns");
             }
-            columns[column++] = text(row, start, tab, escaped);
+            starts[column] = start;
+            ends[column] = tab;
+            escaped[column++] = backslash;
             if (tab >= end) {
                 break;
             }
             start = tab + 1;
         }
-        if (column != columns.length) {
-            throw new IllegalStateException("COPY sent " + column + " columns, expected " + columns.length);
+        if (column != expected) {
+            throw new IllegalStateException("COPY sent " + column + " columns, expected " + expected);
         }
     }
 
-    private String text(byte[] row, int from, int to, boolean escaped) {
-        if (!escaped) {
-            return new String(row, from, to - from, StandardCharsets.UTF_8);
-        }
-        if (to - from == 2 && row[from] == '\\' && row[from + 1] == 'N') {
-            return null;
-        }
+    private static boolean isNull(byte[] row, int from, int to) {
+        return to - from == 2 && row[from] == '\\' && row[from + 1] == 'N';
+    }
+
+    /** Writes the text {@code row[from, to)} without its escapes into {@code scratch}; returns its length. */
+    private int unescape(byte[] row, int from, int to) {
         if (scratch.length < to - from) {
             scratch = new byte[Math.max(to - from, scratch.length * 2)];
         }
@@ -106,7 +153,7 @@ final class CopyRowParser {
                     }
             }
         }
-        return new String(scratch, 0, n, StandardCharsets.UTF_8);
+        return n;
     }
 
     private static int hex(byte b) {

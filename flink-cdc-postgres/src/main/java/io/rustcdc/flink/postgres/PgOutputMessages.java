@@ -58,12 +58,11 @@ final class PgOutputMessages {
                     break; // unchanged TOAST value: not sent, so absent
                 case 't': {
                     int length = buffer.getInt();
-                    String text = new String(buffer.array(), buffer.arrayOffset() + buffer.position(), length,
-                            StandardCharsets.UTF_8);
+                    int from = buffer.arrayOffset() + buffer.position();
                     buffer.position(buffer.position() + length);
-                    row.set(i, decoder.decode(i, text));
+                    row.set(i, decoder.decode(i, buffer.array(), from, from + length));
                     if (identityTexts != null && relation.identity[i]) {
-                        identityTexts[i] = text;
+                        identityTexts[i] = new String(buffer.array(), from, length, StandardCharsets.UTF_8);
                     }
                     break;
                 }

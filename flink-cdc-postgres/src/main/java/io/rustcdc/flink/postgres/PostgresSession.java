@@ -253,18 +253,14 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         TableDescription table = pgTable.description;
         RowShape shape = table.shape();
         RowDecoder decoder = pgTable.decoder();
-        String[] texts = new String[decoder.size()];
         String sql = chunkSql(table, keyColumns, after, upTo, rowFilter);
         CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql);
         try {
             byte[] line;
             while ((line = copy.readFromCopy()) != null) {
                 bytesRead += line.length;
-                copyParser.parse(line, texts);
                 Row.Builder row = Row.builder(table.rowType());
-                for (int i = 0; i < texts.length; i++) {
-                    row.set(i, decoder.decode(i, texts[i]));
-                }
+                copyParser.decode(line, decoder, row);
                 out.accept(ChangeEvent.builder(Op.READ, table.table(), SNAPSHOT).after(row.build()).shape(shape).build());
             }
         } finally {

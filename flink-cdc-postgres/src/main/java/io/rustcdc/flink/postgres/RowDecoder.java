@@ -44,12 +44,24 @@ final class RowDecoder {
         }
         try {
             return decoders[i].decode(text);
-        } catch (PgTextException e) {
-            throw failure(i, e.getMessage());
         } catch (RuntimeException e) {
-            // JDK parsers quote their input: keep only what kind of failure it was
-            throw failure(i, "not a valid value of the type (" + e.getClass().getSimpleName() + ")");
+            throw failure(i, e);
         }
+    }
+
+    /** The value of column {@code i} from its UTF-8 text {@code text[from, to)}, read in place. */
+    Object decode(int i, byte[] text, int from, int to) {
+        try {
+            return decoders[i].decode(text, from, to);
+        } catch (RuntimeException e) {
+            throw failure(i, e);
+        }
+    }
+
+    private CdcException failure(int i, RuntimeException e) {
+        // JDK parsers quote their input: of theirs keep only what kind of failure it was
+        return failure(i, e instanceof PgTextException ? e.getMessage()
+                : "not a valid value of the type (" + e.getClass().getSimpleName() + ")");
     }
 
     private CdcException failure(int i, String why) {

@@ -3,7 +3,8 @@ package io.rustcdc.flink.postgres.types;
 import io.rustcdc.flink.source.model.SpecialValue;
 import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
-import java.math.BigDecimal;
+import io.rustcdc.flink.source.spi.DecimalNumerals;
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.UUID;
@@ -31,6 +32,8 @@ public final class PgType {
     static final int NUMERIC = 1700;
     static final int UUID_OID = 2950;
 
+    private static final TextDecoder INTEGER = TextDecoder.inPlace(PgType::integer);
+
     private final String declared;
     private final ValueType valueType;
     private final TextDecoder decoder;
@@ -48,32 +51,34 @@ public final class PgType {
     static PgType scalar(int oid, int typmod, String declared) {
         switch (oid) {
             case BOOL:
-                return new PgType(declared, ValueType.of(ValueKind.BOOLEAN), PgType::bool);
+                return new PgType(declared, ValueType.of(ValueKind.BOOLEAN), TextDecoder.inPlace(PgType::bool));
             case BYTEA:
                 return new PgType(declared, ValueType.of(ValueKind.BYTES), PgType::bytea);
             case INT8:
-                return new PgType(declared, ValueType.of(ValueKind.BIGINT), Long::valueOf);
+                return new PgType(declared, ValueType.of(ValueKind.BIGINT), INTEGER);
             case INT2:
             case INT4:
             case OID:
             case XID:
             case CID:
-                return new PgType(declared, ValueType.of(ValueKind.INTEGER), Long::valueOf);
+                return new PgType(declared, ValueType.of(ValueKind.INTEGER), INTEGER);
             case FLOAT4:
                 return new PgType(declared, ValueType.of(ValueKind.FLOAT32), Float::valueOf);
             case FLOAT8:
                 return new PgType(declared, ValueType.of(ValueKind.FLOAT64), Double::valueOf);
             case NUMERIC:
-                return new PgType(declared, ValueType.of(ValueKind.DECIMAL), PgType::numeric);
+                return new PgType(declared, ValueType.of(ValueKind.DECIMAL), TextDecoder.inPlace(PgType::numeric));
             case DATE:
-                return new PgType(declared, ValueType.of(ValueKind.DATE), PgTemporal::date);
+                return new PgType(declared, ValueType.of(ValueKind.DATE), TextDecoder.inPlace(PgTemporal::date));
             case TIME:
-                return new PgType(declared, ValueType.temporal(ValueKind.TIME, precision(typmod)), PgTemporal::time);
+                return new PgType(declared, ValueType.temporal(ValueKind.TIME, precision(typmod)),
+                        TextDecoder.inPlace(PgTemporal::time));
             case TIMESTAMP:
-                return new PgType(declared, ValueType.temporal(ValueKind.TIMESTAMP, precision(typmod)), PgTemporal::timestamp);
+                return new PgType(declared, ValueType.temporal(ValueKind.TIMESTAMP, precision(typmod)),
+                        TextDecoder.inPlace(PgTemporal::timestamp));
             case TIMESTAMPTZ:
                 return new PgType(declared, ValueType.temporal(ValueKind.TIMESTAMP_TZ, precision(typmod)),
-                        PgTemporal::timestampTz);
+                        TextDecoder.inPlace(PgTemporal::timestampTz));
             case UUID_OID:
                 return new PgType(declared, ValueType.of(ValueKind.UUID), UUID::fromString);
             default:
@@ -111,15 +116,38 @@ public final class PgType {
         return typmod < 0 ? ValueType.UNSPECIFIED_PRECISION : typmod;
     }
 
-    private static Boolean bool(String s) {
-        switch (s) {
-            case "t":
-                return Boolean.TRUE;
-            case "f":
-                return Boolean.FALSE;
-            default:
-                throw new PgTextException("not a boolean");
+    private static Boolean bool(byte[] t, int from, int to) {
+        if (to - from == 1 && t[from] == 't') {
+            return Boolean.TRUE;
         }
+        if (to - from == 1 && t[from] == 'f') {
+            return Boolean.FALSE;
+        }
+        throw new PgTextException("not a boolean");
+    }
+
+    /**
+     * A signed decimal integer that a long holds, as int2, int4, int8, oid, xid and cid print; accumulated
+     * below zero, as {@link Long#parseLong} does, so that the least long fits.
+     */
+    private static Long integer(byte[] t, int from, int to) {
+        boolean negative = from < to && t[from] == '-';
+        int first = negative ? from + 1 : from;
+        if (first == to || to - first > 19) {
+            throw new PgTextException("not an integer a long holds");
+        }
+        long value = 0;
+        for (int i = first; i < to; i++) {
+            int digit = t[i] - '0';
+            if (digit < 0 || digit > 9 || value < Long.MIN_VALUE / 10 || value * 10 < Long.MIN_VALUE + digit) {
+                throw new PgTextException("not an integer a long holds");
+            }
+            value = value * 10 - digit;
+        }
+        if (!negative && value == Long.MIN_VALUE) {
+            throw new PgTextException("not an integer a long holds");
+        }
+        return negative ? value : -value;
     }
 
     private static byte[] bytea(String s) {
@@ -129,17 +157,20 @@ public final class PgType {
         return HexFormat.of().parseHex(s, 2, s.length());
     }
 
-    private static Object numeric(String s) {
-        switch (s) {
-            case "NaN":
-                return SpecialValue.NAN;
-            case "Infinity":
-                return SpecialValue.POSITIVE_INFINITY;
-            case "-Infinity":
-                return SpecialValue.NEGATIVE_INFINITY;
-            default:
-                return new BigDecimal(s);
+    private static Object numeric(byte[] t, int from, int to) {
+        if (to - from <= 9 && from < to && !Character.isDigit(t[to - 1])) {
+            switch (new String(t, from, to - from, StandardCharsets.US_ASCII)) {
+                case "NaN":
+                    return SpecialValue.NAN;
+                case "Infinity":
+                    return SpecialValue.POSITIVE_INFINITY;
+                case "-Infinity":
+                    return SpecialValue.NEGATIVE_INFINITY;
+                default:
+                    break;
+            }
         }
+        return DecimalNumerals.parse(t, from, to);
     }
 
     @Override

@@ -12,7 +12,6 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Random;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,21 +56,22 @@ class PgTemporalTest {
                 "2024-03-30 23:30:00+5", "2024-03-30 23:30:00+05:3", "2024-03-30 23:30:00.1234567890+00",
                 "2024-03-30 23:30:00.+00", "2024-03-30 23:30+00", "2024-3-30 23:30:00+00", "-2024-03-30 23:30:00+00",
                 "2024-03-30 BC", "1234567890-01-01 00:00:00+00", "2024-03-30 23:30:00+00:00:0x"}) {
-            assertThatThrownBy(() -> PgTemporal.timestampTz(text)).as(text).isInstanceOf(PgTextException.class)
+            assertThatThrownBy(() -> InPlaceText.decode(PgTemporal::timestampTz, text))
+                    .as(text).isInstanceOf(PgTextException.class)
                     .hasMessageNotContaining("2024");
         }
-        assertThatThrownBy(() -> PgTemporal.date("2023-02-29")).isInstanceOf(DateTimeException.class);
-        assertThatThrownBy(() -> PgTemporal.timestamp("2024-03-30")).isInstanceOf(PgTextException.class);
-        assertThatThrownBy(() -> PgTemporal.time("12:00:00.")).isInstanceOf(PgTextException.class);
+        assertThatThrownBy(() -> InPlaceText.decode(PgTemporal::date, "2023-02-29")).isInstanceOf(DateTimeException.class);
+        assertThatThrownBy(() -> InPlaceText.decode(PgTemporal::timestamp, "2024-03-30")).isInstanceOf(PgTextException.class);
+        assertThatThrownBy(() -> InPlaceText.decode(PgTemporal::time, "12:00:00.")).isInstanceOf(PgTextException.class);
     }
 
-    private static void assertParses(Random random, String text, Function<String, Object> parser, Object expected) {
-        assertThat(parser.apply(text)).as(text).isEqualTo(expected);
+    private static void assertParses(Random random, String text, TextDecoder.InPlace parser, Object expected) {
+        assertThat(InPlaceText.decode(parser, text, random)).as(text).isEqualTo(expected);
         char[] mutated = text.toCharArray();
         mutated[random.nextInt(mutated.length)] = MUTATIONS.charAt(random.nextInt(MUTATIONS.length()));
         String other = new String(mutated);
         try {
-            parser.apply(other);
+            InPlaceText.decode(parser, other, random);
         } catch (PgTextException e) {
             assertThat(e.getMessage()).as(other).doesNotContain(other.substring(0, Math.min(4, other.length())));
         } catch (DateTimeException e) {

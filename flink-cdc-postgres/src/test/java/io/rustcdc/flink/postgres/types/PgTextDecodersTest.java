@@ -16,25 +16,28 @@ class PgTextDecodersTest {
 
     @Test
     void temporalEdgeCases() {
-        assertThat(PgTemporal.date("0044-03-15 BC")).isEqualTo(LocalDate.of(-43, 3, 15));
-        assertThat(PgTemporal.date("5874897-12-31")).isEqualTo(LocalDate.of(5874897, 12, 31));
-        assertThat(PgTemporal.date("-infinity")).isEqualTo(SpecialValue.NEGATIVE_INFINITY);
-        assertThat(PgTemporal.time("24:00:00")).isEqualTo(Duration.ofHours(24));
-        assertThat(PgTemporal.time("01:02:03.000001")).isEqualTo(Duration.ofSeconds(3723, 1000));
-        assertThat(PgTemporal.timestamp("2024-03-30 23:30:00.5"))
+        assertThat(InPlaceText.decode(PgTemporal::date, "0044-03-15 BC")).isEqualTo(LocalDate.of(-43, 3, 15));
+        assertThat(InPlaceText.decode(PgTemporal::date, "5874897-12-31")).isEqualTo(LocalDate.of(5874897, 12, 31));
+        assertThat(InPlaceText.decode(PgTemporal::date, "-infinity")).isEqualTo(SpecialValue.NEGATIVE_INFINITY);
+        assertThat(InPlaceText.decode(PgTemporal::time, "24:00:00")).isEqualTo(Duration.ofHours(24));
+        assertThat(InPlaceText.decode(PgTemporal::time, "01:02:03.000001")).isEqualTo(Duration.ofSeconds(3723, 1000));
+        assertThat(InPlaceText.decode(PgTemporal::timestamp, "2024-03-30 23:30:00.5"))
                 .isEqualTo(LocalDateTime.of(2024, 3, 30, 23, 30, 0, 500_000_000));
-        assertThat(PgTemporal.timestampTz("2024-03-30 23:30:00+00")).isEqualTo(Instant.parse("2024-03-30T23:30:00Z"));
-        assertThat(PgTemporal.timestampTz("2024-03-30 23:30:00.25-05:30")).isEqualTo(Instant.parse("2024-03-31T05:00:00.25Z"));
-        assertThat(PgTemporal.timestampTz("1900-01-01 00:00:00+00:19:32")).isEqualTo(Instant.parse("1899-12-31T23:40:28Z"));
-        assertThat(PgTemporal.timestampTz("infinity")).isEqualTo(SpecialValue.POSITIVE_INFINITY);
+        assertThat(InPlaceText.decode(PgTemporal::timestampTz, "2024-03-30 23:30:00+00"))
+                .isEqualTo(Instant.parse("2024-03-30T23:30:00Z"));
+        assertThat(InPlaceText.decode(PgTemporal::timestampTz, "2024-03-30 23:30:00.25-05:30"))
+                .isEqualTo(Instant.parse("2024-03-31T05:00:00.25Z"));
+        assertThat(InPlaceText.decode(PgTemporal::timestampTz, "1900-01-01 00:00:00+00:19:32"))
+                .isEqualTo(Instant.parse("1899-12-31T23:40:28Z"));
+        assertThat(InPlaceText.decode(PgTemporal::timestampTz, "infinity")).isEqualTo(SpecialValue.POSITIVE_INFINITY);
     }
 
     @Test
     void malformedTextFailsWithoutQuotingIt() {
-        assertThatThrownBy(() -> PgTemporal.time("25:00:00")).isInstanceOf(PgTextException.class)
+        assertThatThrownBy(() -> InPlaceText.decode(PgTemporal::time, "25:00:00")).isInstanceOf(PgTextException.class)
                 .hasMessageNotContaining("25:00");
-        assertThatThrownBy(() -> PgTemporal.time("24:00:01")).isInstanceOf(PgTextException.class);
-        assertThatThrownBy(() -> PgTemporal.date("2024/03/30")).isInstanceOf(PgTextException.class)
+        assertThatThrownBy(() -> InPlaceText.decode(PgTemporal::time, "24:00:01")).isInstanceOf(PgTextException.class);
+        assertThatThrownBy(() -> InPlaceText.decode(PgTemporal::date, "2024/03/30")).isInstanceOf(PgTextException.class)
                 .hasMessageNotContaining("2024");
     }
 
