@@ -1,6 +1,9 @@
 package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.model.Row;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,6 +13,11 @@ import java.nio.charset.StandardCharsets;
  * across rows.
  */
 final class CopyRowParser {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long TABS = ONES * '\t';
+    private static final long BACKSLASHES = ONES * '\\';
     private byte[] scratch = new byte[256];
     /** Of each column of the row last split: where its text starts and ends, and whether it has a backslash. */
     private int[] starts = new int[16];
@@ -73,6 +81,19 @@ final class CopyRowParser {
         while (true) {
             int tab = start;
             boolean backslash = false;
+            // eight bytes at a time while they hold no tab, then byte by byte
+            while (tab + Long.BYTES <= end) {
+                long word = (long) LONGS.get(row, tab);
+                long tabs = zeroBytes(word ^ TABS);
+                long backslashes = zeroBytes(word ^ BACKSLASHES);
+                if (tabs != 0) {
+                    backslash |= backslashes != 0 && Long.numberOfTrailingZeros(backslashes) < Long.numberOfTrailingZeros(tabs);
+                    tab += Long.numberOfTrailingZeros(tabs) >>> 3;
+                    break;
+                }
+                backslash |= backslashes != 0;
+                tab += Long.BYTES;
+            }
             while (tab < end && row[tab] != '\t') {
                 backslash |= row[tab] == '\\';
                 tab++;
@@ -91,6 +112,14 @@ final class CopyRowParser {
         if (column != expected) {
             throw new IllegalStateException("COPY sent " + column + " columns, expected " + expected);
         }
+    }
+
+    /**
+     * The high bit of each byte of {@code x} that is zero, and of no byte below the first such: the lowest set bit
+     * marks the first zero byte exactly (the bytes are read little-endian, so the lowest is the first).
+     */
+    private static long zeroBytes(long x) {
+        return (x - ONES) & ~x & HIGHS;
     }
 
     private static boolean isNull(byte[] row, int from, int to) {
