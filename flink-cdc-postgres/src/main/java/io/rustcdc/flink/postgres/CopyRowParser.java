@@ -41,7 +41,8 @@ final class CopyRowParser {
             } else if (isNull(row, from, to)) {
                 out.set(i, null);
             } else {
-                out.set(i, decoder.decode(i, scratch, 0, unescape(row, from, to)));
+                int length = unescape(row, from, to); // first: it may replace the scratch buffer
+                out.set(i, decoder.decode(i, scratch, 0, length));
             }
         }
     }
@@ -59,9 +60,11 @@ final class CopyRowParser {
             int to = ends[i];
             if (!escaped[i]) {
                 columns[i] = new String(row, from, to - from, StandardCharsets.UTF_8);
+            } else if (isNull(row, from, to)) {
+                columns[i] = null;
             } else {
-                columns[i] = isNull(row, from, to) ? null
-                        : new String(scratch, 0, unescape(row, from, to), StandardCharsets.UTF_8);
+                int length = unescape(row, from, to); // first: it may replace the scratch buffer
+                columns[i] = new String(scratch, 0, length, StandardCharsets.UTF_8);
             }
         }
     }
