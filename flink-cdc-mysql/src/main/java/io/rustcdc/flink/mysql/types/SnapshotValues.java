@@ -1,6 +1,6 @@
 package io.rustcdc.flink.mysql.types;
 
-import io.rustcdc.flink.source.spi.DecimalNumerals;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -78,7 +78,7 @@ public final class SnapshotValues {
             case BIGINT:
                 return c.unsigned() && c.family() == MySqlColumn.Family.BIGINT ? new BigInteger(text) : Long.valueOf(text);
             case DECIMAL:
-                return DecimalNumerals.parse(text);
+                return new BigDecimal(text);
             case FLOAT: {
                 double wide = Double.parseDouble(text);
                 float value = (float) wide;

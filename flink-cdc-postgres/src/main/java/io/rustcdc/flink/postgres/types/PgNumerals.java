@@ -1,36 +1,24 @@
-package io.rustcdc.flink.source.spi;
+package io.rustcdc.flink.postgres.types;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Decimal numerals as databases write them in text ({@code -123.4500}), read into {@link BigDecimal}s equal
- * to {@code new BigDecimal(text)} (same unscaled value and scale). A plain numeral of up to 18 digits is
- * read digit by digit into a long; any other text goes to {@link BigDecimal#BigDecimal(String)}, which
- * reads it or throws {@link NumberFormatException}.
+ * Numerics as PostgreSQL prints them ({@code -123.4500}), read from the bytes COPY or pgoutput sent into
+ * {@link BigDecimal}s equal to {@code new BigDecimal(text)} (same unscaled value and scale). A plain numeral
+ * of up to 18 digits is read in place, digit by digit, into a long; any other text goes to {@link
+ * BigDecimal#BigDecimal(String)}, which reads it or throws {@link NumberFormatException}.
  */
-public final class DecimalNumerals {
+final class PgNumerals {
     /** The most digits a long holds whatever they are. */
     private static final int LONG_DIGITS = 18;
 
-    private DecimalNumerals() {}
+    private PgNumerals() {}
 
     /** The numeral in the UTF-8 text {@code text[from, to)}. */
-    public static BigDecimal parse(byte[] text, int from, int to) {
+    static BigDecimal parse(byte[] text, int from, int to) {
         BigDecimal plain = plain(text, from, to);
         return plain != null ? plain : new BigDecimal(new String(text, from, to - from, StandardCharsets.UTF_8));
-    }
-
-    public static BigDecimal parse(String text) {
-        if (text.length() <= LONG_DIGITS + 2) {
-            // a character past Latin-1 becomes '?', which sends the text to BigDecimal's own parser
-            byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
-            BigDecimal plain = plain(bytes, 0, bytes.length);
-            if (plain != null) {
-                return plain;
-            }
-        }
-        return new BigDecimal(text);
     }
 
     /** {@code -?D+(.D+)?} of at most 18 digits, else null. */
