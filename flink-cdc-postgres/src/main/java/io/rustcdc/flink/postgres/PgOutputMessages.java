@@ -58,6 +58,11 @@ final class PgOutputMessages {
                     break; // unchanged TOAST value: not sent, so absent
                 case 't': {
                     int length = buffer.getInt();
+                    if (length < 0 || length > buffer.remaining()) {
+                        throw new CdcException(CdcException.Kind.DECODE, "pgoutput sent a column of " + length
+                                + " bytes for " + relation.table.qualifiedName() + " with " + buffer.remaining()
+                                + " bytes left in its message");
+                    }
                     int from = buffer.arrayOffset() + buffer.position();
                     buffer.position(buffer.position() + length);
                     row.set(i, decoder.decode(i, buffer.array(), from, from + length));

@@ -84,7 +84,7 @@ class CopyRowParserTest {
         }
         StringBuilder value = new StringBuilder();
         for (int n = random.nextInt(20) == 0 ? random.nextInt(400) : random.nextInt(12); n > 0; n--) {
-            switch (random.nextInt(8)) {
+            switch (random.nextInt(9)) {
                 case 0:
                     line.append("\\t");
                     value.append('\t');
@@ -105,6 +105,14 @@ class CopyRowParserTest {
                     line.append("\u00e9\uD83C\uDF89");
                     value.append("\u00e9\uD83C\uDF89");
                     break;
+                case 5: {
+                    // what COPY sends unescaped: other control bytes, DEL, space; UTF-8 with bytes 0xDC and 0x89
+                    String raw = "\u0001\u0007\u000e\u001f\u007f \u0710\u0849";
+                    char c = raw.charAt(random.nextInt(raw.length()));
+                    line.append(c);
+                    value.append(c);
+                    break;
+                }
                 default:
                     char c = (char) ('!' + random.nextInt(90));
                     if (c == '\\') {

@@ -132,7 +132,7 @@ public final class PgType {
     private static Long integer(byte[] t, int from, int to) {
         boolean negative = from < to && t[from] == '-';
         int first = negative ? from + 1 : from;
-        if (first == to || to - first > 19) {
+        if (first >= to || to - first > 19) {
             throw new PgTextException("not an integer a long holds");
         }
         long value = 0;

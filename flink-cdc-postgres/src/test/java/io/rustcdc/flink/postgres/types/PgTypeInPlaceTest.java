@@ -49,6 +49,8 @@ class PgTypeInPlaceTest {
             assertThatThrownBy(() -> decode(INT8, text, new Random(text.hashCode()))).as(text)
                     .isInstanceOf(PgTextException.class);
         }
+        // a range that ends before it starts (a length below zero) is no integer, not zero
+        assertThatThrownBy(() -> INT8.decode(new byte[] {'1', '2'}, 2, 1)).isInstanceOf(PgTextException.class);
     }
 
     @Test
