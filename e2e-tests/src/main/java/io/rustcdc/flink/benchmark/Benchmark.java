@@ -39,6 +39,9 @@ import java.util.regex.Pattern;
  */
 public final class Benchmark {
 
+    /** The figure of Flink's start ({@link #floor}). */
+    static final String FLOOR = "Flink's start: a job of one record, no database, its first event after";
+
     private final Map<String, String> options;
     private final boolean quick;
     private final long rows;
@@ -108,6 +111,11 @@ public final class Benchmark {
             List<String> connection = target.connection();
             serverCpu = ServerCpu.listeningOn(Integer.parseInt(connection.get(connection.indexOf("--port") + 1)));
             SideRunner runner = new SideRunner(out, target, heap, quick ? SideRunner.QUICK_JVM_OPTIONS : List.of());
+            for (BenchPath path : paths) {
+                if (path.runs(quick, "floor")) {
+                    floor(target, runner, path);
+                }
+            }
             for (int p = 1; p <= 2; p++) {
                 for (BenchPath path : paths) {
                     if (path.runs(quick, "snapshot p" + p)) {
@@ -207,6 +215,25 @@ public final class Benchmark {
             double cpu = serverCpu.seconds();
             speed.limit.add(target.snapshotLimit());
             addServerCpu(speed, cpu, rows);
+        }
+    }
+
+    /**
+     * Flink's own start, the floor under every figure timed from submission: our side's JVM with a job of one record
+     * and no database ({@code --phase floor}), the seconds from its submission to that record at the sink.
+     */
+    private void floor(BenchmarkTarget target, SideRunner runner, BenchPath path) throws Exception {
+        Figure start = figure(path.figure(FLOOR), "s");
+        for (int r = 1; r <= runs; r++) {
+            String name = "floor-" + SideRunner.OURS + path.run() + "-r" + r;
+            List<String> args = new ArrayList<>(target.snapshot(name));
+            args.addAll(List.of("--phase", "floor", "--parallelism", "1", "--events", "1"));
+            args.addAll(pathArgs(SideRunner.OURS, path));
+            String result = runner.run(SideRunner.OURS, name, args);
+            target.release(name);
+            rawRuns.add(withName(name, result));
+            say(name + ": " + result);
+            start.of(SideRunner.OURS).add(number(result, "first_event_seconds"));
         }
     }
 
