@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
  * side and the limits only, while working on speed), {@code --key bigint|text|composite} (the
  * snapshotted table's primary key, {@link BenchKey}), {@code --phases snapshot} (the snapshots only,
- * no drain or latency), {@code --wal-transport sql-peek} (PostgreSQL only: our side reads the slot with
+ * no drain or latency) or {@code stream} (the drain and latency only), {@code --wal-transport sql-peek}
+ * (PostgreSQL only: our side reads the slot with
  * {@code wal.transport} = {@code sql-peek} in the drain and latency runs instead of a replication stream; the
  * peer, which has no such transport, streams as before), {@code --path json|sql|both} (default both: every
  * figure on the JSON path and on the SQL path, {@link BenchPath}; a quick run's SQL path is the p1 snapshot
@@ -51,7 +52,10 @@ public final class Benchmark {
     private final String[] sides;
     private final String heap;
     private final BenchKey key;
+    /** {@code --phases snapshot}: the snapshots alone. */
     private final boolean snapshotOnly;
+    /** {@code --phases stream}: the drain and latency alone, no snapshots. */
+    private final boolean streamOnly;
     /** Our side's {@code wal.transport} in the stream phases (PostgreSQL): {@code streaming} or {@code sql-peek}. */
     private final String walTransport;
     /** Whether our JSON path's runs emit UTF-8 bytes ({@code jsonBytes()}) rather than Strings. */
@@ -80,7 +84,8 @@ public final class Benchmark {
                 ? new String[] {SideRunner.OURS, SideRunner.PEER} : new String[] {SideRunner.OURS};
         this.heap = options.getOrDefault("heap", "2g");
         this.key = BenchKey.of(options.getOrDefault("key", "bigint"));
-        this.snapshotOnly = "snapshot".equals(options.getOrDefault("phases", "all"));
+        this.snapshotOnly = "snapshot".equals(phases(options));
+        this.streamOnly = "stream".equals(phases(options));
         this.walTransport = walTransport(options);
         this.jsonBytes = jsonBytes(options.getOrDefault("json-output", "string"));
         this.objectReuse = objectReuse(options.getOrDefault("object-reuse", "false"));
@@ -116,7 +121,7 @@ public final class Benchmark {
                     floor(target, runner, path);
                 }
             }
-            for (int p = 1; p <= 2; p++) {
+            for (int p = 1; p <= 2 && !streamOnly; p++) {
                 for (BenchPath path : paths) {
                     if (path.runs(quick, "snapshot p" + p)) {
                         snapshot(target, runner, p, path);
@@ -133,6 +138,14 @@ public final class Benchmark {
             }
             return report(out, target, commandArgs);
         }
+    }
+
+    private static String phases(Map<String, String> options) {
+        String phases = options.getOrDefault("phases", "all");
+        if (!List.of("all", "snapshot", "stream").contains(phases)) {
+            throw new IllegalArgumentException("--phases " + phases + ": expected all, snapshot or stream");
+        }
+        return phases;
     }
 
     private static String walTransport(Map<String, String> options) {
@@ -224,6 +237,7 @@ public final class Benchmark {
      */
     private void floor(BenchmarkTarget target, SideRunner runner, BenchPath path) throws Exception {
         Figure start = figure(path.figure(FLOOR), "s");
+        awaitQuietServer();
         for (int r = 1; r <= runs; r++) {
             String name = "floor-" + SideRunner.OURS + path.run() + "-r" + r;
             List<String> args = new ArrayList<>(target.snapshot(name));
@@ -234,6 +248,24 @@ public final class Benchmark {
             rawRuns.add(withName(name, result));
             say(name + ": " + result);
             start.of(SideRunner.OURS).add(number(result, "first_event_seconds"));
+        }
+    }
+
+    /**
+     * Waits until the database server has used under 5% of a core for a second (at most two minutes): after the
+     * tables are loaded, MariaDB's and MySQL's background threads flush and purge for a while, which would slow
+     * the floor's runs, whose job does not touch the database.
+     */
+    private void awaitQuietServer() throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+        double before = serverCpu.seconds();
+        while (!Double.isNaN(before) && System.nanoTime() < deadline) {
+            Thread.sleep(1_000);
+            double now = serverCpu.seconds();
+            if (now - before < 0.05) {
+                return;
+            }
+            before = now;
         }
     }
 
@@ -273,8 +305,13 @@ public final class Benchmark {
             }
             // one raw read per run, the limit of either path
             double cpu = serverCpu.seconds();
-            double limit = target.streamLimit("drain-limit-r" + r, changes);
-            draining.forEach(path -> figure(path.figure("stream drain"), "events/s").limit.add(limit));
+            BenchmarkTarget.StreamLimit limit = target.streamLimit("drain-limit-r" + r, changes);
+            for (BenchPath path : draining) {
+                figure(path.figure("stream drain"), "events/s").limit.add(limit.perSecond());
+                figure("first event after, " + path.figure("stream drain"), "s").limit.add(limit.firstSeconds());
+                figure("pace after the first event, " + path.figure("stream drain"), "events/s").limit
+                        .add(limit.paceAfterFirst());
+            }
             draining.forEach(path -> addServerCpu(figure(path.figure("stream drain"), "events/s"), cpu, changes));
         }
     }
@@ -424,7 +461,8 @@ public final class Benchmark {
                         + "the peer's as String)" : "")
                 .append(objectReuse ? ", with pipeline.object-reuse (the peer without)" : "")
                 .append(". ").append(target.peerAndLimits()).append("\n");
-        md.append("Data: ").append(rows).append(" rows snapshotted, a backlog of ").append(changes)
+        md.append("Data: ").append(rows).append(streamOnly ? " rows (not snapshotted)" : " rows snapshotted")
+                .append(", a backlog of ").append(changes)
                 .append(snapshotOnly ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)
                 .append("; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
                 .append(runs == 1 ? " run" : " runs (median, then min–max)")

@@ -43,8 +43,23 @@ interface BenchmarkTarget extends AutoCloseable {
     /** Rows per second of the raw snapshot read of {@code bench}, nothing decoded. */
     double snapshotLimit() throws Exception;
 
-    /** Change events per second of the raw stream over the backlog, from where {@code run} was taken. */
-    double streamLimit(String run, long changes) throws Exception;
+    /** The raw stream's read of the backlog, from where {@code run} was taken. */
+    StreamLimit streamLimit(String run, long changes) throws Exception;
+
+    /**
+     * A raw read of {@code events} changes: their count per second from the read's start to the last, and the
+     * seconds from its start to the first (for PostgreSQL, the slot's decoding of the backlog's first transaction).
+     */
+    record StreamLimit(long events, double seconds, double firstSeconds) {
+        double perSecond() {
+            return events / seconds;
+        }
+
+        /** The changes after the first, per second from the first to the last. */
+        double paceAfterFirst() {
+            return (events - 1) / (seconds - firstSeconds);
+        }
+    }
 
     @Override
     default void close() {}

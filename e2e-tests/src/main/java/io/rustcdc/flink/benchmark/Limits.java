@@ -32,10 +32,11 @@ final class Limits {
     }
 
     /**
-     * Change events per second read raw from {@code slot} with pgoutput until {@code events} insert,
-     * update and delete messages have arrived.
+     * A raw read of {@code slot} with pgoutput until {@code events} insert, update and delete messages have
+     * arrived, timed from the stream's start to the last and to the first.
      */
-    static double replication(PostgresDatabase db, String slot, String publication, long events) throws Exception {
+    static BenchmarkTarget.StreamLimit replication(PostgresDatabase db, String slot, String publication, long events)
+            throws Exception {
         try (Connection c = connect(db, true)) {
             long start = System.nanoTime();
             PGReplicationStream stream = c.unwrap(PGConnection.class).getReplicationAPI().replicationStream().logical()
@@ -45,16 +46,19 @@ final class Limits {
                     .withStatusInterval(10, TimeUnit.SECONDS)
                     .start();
             long seen = 0;
+            long first = 0;
             while (seen < events) {
                 ByteBuffer message = stream.read();
                 byte type = message.get(message.position());
                 if (type == 'I' || type == 'U' || type == 'D') {
-                    seen++;
+                    if (seen++ == 0) {
+                        first = System.nanoTime();
+                    }
                 }
             }
-            double perSecond = seen / ((System.nanoTime() - start) / 1e9);
+            long end = System.nanoTime();
             stream.close();
-            return perSecond;
+            return new BenchmarkTarget.StreamLimit(seen, (end - start) / 1e9, (first - start) / 1e9);
         }
     }
 

@@ -174,7 +174,7 @@ final class MySqlFamilyTarget implements BenchmarkTarget {
     }
 
     @Override
-    public double streamLimit(String run, long changes) throws Exception {
+    public StreamLimit streamLimit(String run, long changes) throws Exception {
         String position = positions.remove(run);
         int colon = position.lastIndexOf(':');
         BinaryLogClient client = new BinaryLogClient(db.host(), db.port(), db.cdcUser(), db.cdcPassword());
@@ -183,13 +183,19 @@ final class MySqlFamilyTarget implements BenchmarkTarget {
         client.setBinlogPosition(Long.parseLong(position.substring(colon + 1)));
         client.setSSLMode(com.github.shyiko.mysql.binlog.network.SSLMode.DISABLED);
         AtomicLong seen = new AtomicLong();
+        AtomicLong first = new AtomicLong();
+        AtomicLong end = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
         client.registerEventListener(event -> {
             EventData data = event.getData();
             long rows = data instanceof WriteRowsEventData ? ((WriteRowsEventData) data).getRows().size()
                     : data instanceof UpdateRowsEventData ? ((UpdateRowsEventData) data).getRows().size()
                     : data instanceof DeleteRowsEventData ? ((DeleteRowsEventData) data).getRows().size() : 0;
-            if (seen.addAndGet(rows) >= changes) {
+            if (rows > 0 && seen.get() == 0) {
+                first.set(System.nanoTime());
+            }
+            if (seen.addAndGet(rows) >= changes && done.getCount() > 0) {
+                end.set(System.nanoTime());
                 done.countDown();
             }
         });
@@ -199,7 +205,7 @@ final class MySqlFamilyTarget implements BenchmarkTarget {
             if (!done.await(10, TimeUnit.MINUTES)) {
                 throw new IllegalStateException("The raw binlog read saw " + seen.get() + " of " + changes + " changes");
             }
-            return seen.get() / ((System.nanoTime() - start) / 1e9);
+            return new StreamLimit(seen.get(), (end.get() - start) / 1e9, (first.get() - start) / 1e9);
         } finally {
             client.disconnect();
         }

@@ -77,7 +77,7 @@ final class PostgresTarget implements BenchmarkTarget {
     }
 
     @Override
-    public double streamLimit(String run, long changes) throws Exception {
+    public StreamLimit streamLimit(String run, long changes) throws Exception {
         try {
             return Limits.replication(db.db(), slot(run), "churn_pub", changes);
         } finally {
