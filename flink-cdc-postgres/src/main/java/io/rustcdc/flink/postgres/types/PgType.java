@@ -133,20 +133,24 @@ public final class PgType {
         boolean negative = from < to && t[from] == '-';
         int first = negative ? from + 1 : from;
         if (first >= to || to - first > 19) {
-            throw new PgTextException("not an integer a long holds");
+            throw notAnInteger();
         }
         long value = 0;
         for (int i = first; i < to; i++) {
             int digit = t[i] - '0';
             if (digit < 0 || digit > 9 || value < Long.MIN_VALUE / 10 || value * 10 < Long.MIN_VALUE + digit) {
-                throw new PgTextException("not an integer a long holds");
+                throw notAnInteger();
             }
             value = value * 10 - digit;
         }
         if (!negative && value == Long.MIN_VALUE) {
-            throw new PgTextException("not an integer a long holds");
+            throw notAnInteger();
         }
         return negative ? value : -value;
+    }
+
+    private static PgTextException notAnInteger() {
+        return new PgTextException("not an integer a long holds");
     }
 
     private static byte[] bytea(String s) {
