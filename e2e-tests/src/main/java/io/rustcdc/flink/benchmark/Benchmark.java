@@ -257,16 +257,19 @@ public final class Benchmark {
      * the floor's runs, whose job does not touch the database.
      */
     private void awaitQuietServer() throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+        long start = System.nanoTime();
+        long deadline = start + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
         double before = serverCpu.seconds();
         while (!Double.isNaN(before) && System.nanoTime() < deadline) {
             Thread.sleep(1_000);
             double now = serverCpu.seconds();
             if (now - before < 0.05) {
-                return;
+                break;
             }
             before = now;
         }
+        say(String.format(Locale.ROOT, "Flink's start, the database server quiet after %.0f s (120 at most) ...",
+                (System.nanoTime() - start) / 1e9));
     }
 
     private void drain(BenchmarkTarget target, SideRunner runner) throws Exception {

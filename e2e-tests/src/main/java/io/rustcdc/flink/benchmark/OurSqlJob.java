@@ -17,16 +17,18 @@ final class OurSqlJob {
     private OurSqlJob() {}
 
     static JobClient submit(StreamExecutionEnvironment env, BenchmarkArgs args) {
-        StreamTableEnvironment tables = StreamTableEnvironment.create(env);
-        tables.executeSql(SqlPath.source(args, options(args)));
-        tables.executeSql(SqlPath.sink(args));
-        return tables.executeSql(SqlPath.INSERT).getJobClient().orElseThrow();
+        return insert(env, args, options(args));
     }
 
     /** Flink's own start on the SQL path: the same tables, the source one row of Flink's {@code datagen}. */
     static JobClient submitFloor(StreamExecutionEnvironment env, BenchmarkArgs args) {
+        return insert(env, args, Map.of("connector", "datagen", "number-of-rows", "1"));
+    }
+
+    /** {@code INSERT INTO counted SELECT * FROM src}, {@code src} with the connector options {@code source}. */
+    private static JobClient insert(StreamExecutionEnvironment env, BenchmarkArgs args, Map<String, String> source) {
         StreamTableEnvironment tables = StreamTableEnvironment.create(env);
-        tables.executeSql(SqlPath.source(args, Map.of("connector", "datagen", "number-of-rows", "1")));
+        tables.executeSql(SqlPath.source(args, source));
         tables.executeSql(SqlPath.sink(args));
         return tables.executeSql(SqlPath.INSERT).getJobClient().orElseThrow();
     }
