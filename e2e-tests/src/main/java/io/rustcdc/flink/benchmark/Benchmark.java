@@ -52,10 +52,8 @@ public final class Benchmark {
     private final String[] sides;
     private final String heap;
     private final BenchKey key;
-    /** {@code --phases snapshot}: the snapshots alone. */
-    private final boolean snapshotOnly;
-    /** {@code --phases stream}: the drain and latency alone, no snapshots. */
-    private final boolean streamOnly;
+    /** {@code --phases}: {@code all}, {@code snapshot} (the snapshots alone) or {@code stream} (the drain and latency). */
+    private final String phases;
     /** Our side's {@code wal.transport} in the stream phases (PostgreSQL): {@code streaming} or {@code sql-peek}. */
     private final String walTransport;
     /** Whether our JSON path's runs emit UTF-8 bytes ({@code jsonBytes()}) rather than Strings. */
@@ -84,8 +82,7 @@ public final class Benchmark {
                 ? new String[] {SideRunner.OURS, SideRunner.PEER} : new String[] {SideRunner.OURS};
         this.heap = options.getOrDefault("heap", "2g");
         this.key = BenchKey.of(options.getOrDefault("key", "bigint"));
-        this.snapshotOnly = "snapshot".equals(phases(options));
-        this.streamOnly = "stream".equals(phases(options));
+        this.phases = phases(options);
         this.walTransport = walTransport(options);
         this.jsonBytes = jsonBytes(options.getOrDefault("json-output", "string"));
         this.objectReuse = objectReuse(options.getOrDefault("object-reuse", "false"));
@@ -116,19 +113,20 @@ public final class Benchmark {
             List<String> connection = target.connection();
             serverCpu = ServerCpu.listeningOn(Integer.parseInt(connection.get(connection.indexOf("--port") + 1)));
             SideRunner runner = new SideRunner(out, target, heap, quick ? SideRunner.QUICK_JVM_OPTIONS : List.of());
+            awaitQuietServer();
             for (BenchPath path : paths) {
                 if (path.runs(quick, "floor")) {
                     floor(target, runner, path);
                 }
             }
-            for (int p = 1; p <= 2 && !streamOnly; p++) {
+            for (int p = 1; p <= 2 && !"stream".equals(phases); p++) {
                 for (BenchPath path : paths) {
                     if (path.runs(quick, "snapshot p" + p)) {
                         snapshot(target, runner, p, path);
                     }
                 }
             }
-            if (!snapshotOnly) {
+            if (!"snapshot".equals(phases)) {
                 drain(target, runner);
                 for (BenchPath path : paths) {
                     if (path.runs(quick, "latency")) {
@@ -237,7 +235,6 @@ public final class Benchmark {
      */
     private void floor(BenchmarkTarget target, SideRunner runner, BenchPath path) throws Exception {
         Figure start = figure(path.figure(FLOOR), "s");
-        awaitQuietServer();
         for (int r = 1; r <= runs; r++) {
             String name = "floor-" + SideRunner.OURS + path.run() + "-r" + r;
             List<String> args = new ArrayList<>(target.snapshot(name));
@@ -464,9 +461,9 @@ public final class Benchmark {
                         + "the peer's as String)" : "")
                 .append(objectReuse ? ", with pipeline.object-reuse (the peer without)" : "")
                 .append(". ").append(target.peerAndLimits()).append("\n");
-        md.append("Data: ").append(rows).append(streamOnly ? " rows (not snapshotted)" : " rows snapshotted")
+        md.append("Data: ").append(rows).append("stream".equals(phases) ? " rows (not snapshotted)" : " rows snapshotted")
                 .append(", a backlog of ").append(changes)
-                .append(snapshotOnly ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)
+                .append("snapshot".equals(phases) ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)
                 .append("; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
                 .append(runs == 1 ? " run" : " runs (median, then min–max)")
                 .append(" per figure; each run a JVM of its own with -Xmx").append(heap)
