@@ -1,5 +1,6 @@
 package io.rustcdc.flink.postgres;
 
+import io.rustcdc.flink.postgres.types.BinaryDecoder;
 import io.rustcdc.flink.postgres.types.PgType;
 import io.rustcdc.flink.postgres.types.TextDecoder;
 import io.rustcdc.flink.source.model.RowShape;
@@ -27,6 +28,7 @@ final class PgTable {
         List<RowShape.Column> shapeColumns = new ArrayList<>();
         List<io.rustcdc.flink.source.model.ValueType> valueTypes = new ArrayList<>();
         TextDecoder[] decoders = new TextDecoder[columns.size()];
+        BinaryDecoder[] binaryDecoders = new BinaryDecoder[columns.size()];
         for (int i = 0; i < columns.size(); i++) {
             int field = all.indexOf(columns.get(i));
             if (field < 0) {
@@ -35,8 +37,10 @@ final class PgTable {
             shapeColumns.add(description.shape().columns().get(field));
             valueTypes.add(all.type(field));
             decoders[i] = types.get(field).decoder();
+            binaryDecoders[i] = types.get(field).binaryDecoder();
         }
-        return new RowDecoder(description.table(), RowType.of(columns, valueTypes), shapeColumns, decoders);
+        return new RowDecoder(description.table(), RowType.of(columns, valueTypes), shapeColumns, decoders,
+                binaryDecoders);
     }
 
     /** A decoder of every column. */

@@ -10,37 +10,50 @@ import java.util.UUID;
 
 /**
  * A column type as declared ({@code format_type} of its type OID and modifier), the value type
- * its values decode to, and the decoder from PostgreSQL's text form. Immutable.
+ * its values decode to, the decoder from PostgreSQL's text form, and for the built-in types whose
+ * binary form is read here the decoder from that form, which gives the same values. Immutable.
  */
 public final class PgType {
     // OIDs of built-in types (pg_type.dat); stable across PostgreSQL versions.
     static final int BOOL = 16;
     static final int BYTEA = 17;
+    static final int NAME = 19;
     static final int INT8 = 20;
     static final int INT2 = 21;
     static final int INT4 = 23;
+    static final int TEXT = 25;
     static final int OID = 26;
     static final int XID = 28;
     static final int CID = 29;
+    static final int JSON = 114;
     static final int FLOAT4 = 700;
     static final int FLOAT8 = 701;
+    static final int BPCHAR = 1042;
+    static final int VARCHAR = 1043;
     static final int DATE = 1082;
     static final int TIME = 1083;
     static final int TIMESTAMP = 1114;
     static final int TIMESTAMPTZ = 1184;
     static final int NUMERIC = 1700;
     static final int UUID_OID = 2950;
+    static final int JSONB = 3802;
 
     private static final TextDecoder INTEGER = TextDecoder.inPlace(PgType::integer);
 
     private final String declared;
     private final ValueType valueType;
     private final TextDecoder decoder;
+    private final BinaryDecoder binaryDecoder;
 
-    private PgType(String declared, ValueType valueType, TextDecoder decoder) {
+    private PgType(String declared, ValueType valueType, TextDecoder decoder, BinaryDecoder binaryDecoder) {
         this.declared = Objects.requireNonNull(declared, "declared");
         this.valueType = valueType;
         this.decoder = decoder;
+        this.binaryDecoder = binaryDecoder;
+    }
+
+    private static PgType of(String declared, ValueKind kind, TextDecoder decoder, BinaryDecoder binaryDecoder) {
+        return new PgType(declared, ValueType.of(kind), decoder, binaryDecoder);
     }
 
     /**
@@ -50,52 +63,64 @@ public final class PgType {
     static PgType scalar(int oid, int typmod, String declared) {
         switch (oid) {
             case BOOL:
-                return new PgType(declared, ValueType.of(ValueKind.BOOLEAN), TextDecoder.inPlace(PgType::bool));
+                return of(declared, ValueKind.BOOLEAN, TextDecoder.inPlace(PgType::bool), PgBinary::bool);
             case BYTEA:
-                return new PgType(declared, ValueType.of(ValueKind.BYTES), PgType::bytea);
+                return of(declared, ValueKind.BYTES, PgType::bytea, PgBinary::bytea);
             case INT8:
-                return new PgType(declared, ValueType.of(ValueKind.BIGINT), INTEGER);
+                return of(declared, ValueKind.BIGINT, INTEGER, PgBinary::int8);
             case INT2:
+                return of(declared, ValueKind.INTEGER, INTEGER, PgBinary::int2);
             case INT4:
+                return of(declared, ValueKind.INTEGER, INTEGER, PgBinary::int4);
             case OID:
             case XID:
             case CID:
-                return new PgType(declared, ValueType.of(ValueKind.INTEGER), INTEGER);
+                return of(declared, ValueKind.INTEGER, INTEGER, PgBinary::uint4);
             case FLOAT4:
-                return new PgType(declared, ValueType.of(ValueKind.FLOAT32), Float::valueOf);
+                return of(declared, ValueKind.FLOAT32, Float::valueOf, PgBinary::float4);
             case FLOAT8:
-                return new PgType(declared, ValueType.of(ValueKind.FLOAT64), Double::valueOf);
+                return of(declared, ValueKind.FLOAT64, Double::valueOf, PgBinary::float8);
             case NUMERIC:
-                return new PgType(declared, ValueType.of(ValueKind.DECIMAL), TextDecoder.inPlace(PgType::numeric));
+                return of(declared, ValueKind.DECIMAL, TextDecoder.inPlace(PgType::numeric), PgBinary::numeric);
             case DATE:
-                return new PgType(declared, ValueType.of(ValueKind.DATE), TextDecoder.inPlace(PgTemporal::date));
+                return of(declared, ValueKind.DATE, TextDecoder.inPlace(PgTemporal::date), PgBinary::date);
             case TIME:
                 return new PgType(declared, ValueType.temporal(ValueKind.TIME, precision(typmod)),
-                        TextDecoder.inPlace(PgTemporal::time));
+                        TextDecoder.inPlace(PgTemporal::time), PgBinary::time);
             case TIMESTAMP:
                 return new PgType(declared, ValueType.temporal(ValueKind.TIMESTAMP, precision(typmod)),
-                        TextDecoder.inPlace(PgTemporal::timestamp));
+                        TextDecoder.inPlace(PgTemporal::timestamp), PgBinary::timestamp);
             case TIMESTAMPTZ:
                 return new PgType(declared, ValueType.temporal(ValueKind.TIMESTAMP_TZ, precision(typmod)),
-                        TextDecoder.inPlace(PgTemporal::timestampTz));
+                        TextDecoder.inPlace(PgTemporal::timestampTz), PgBinary::timestampTz);
             case UUID_OID:
-                return new PgType(declared, ValueType.of(ValueKind.UUID), UUID::fromString);
+                return of(declared, ValueKind.UUID, UUID::fromString, PgBinary::uuid);
+            case TEXT:
+            case VARCHAR:
+            case BPCHAR:
+            case NAME:
+            case JSON:
+                // their binary form is their text
+                return of(declared, ValueKind.TEXT, s -> s, PgBinary::text);
+            case JSONB:
+                return of(declared, ValueKind.TEXT, s -> s, PgBinary::jsonb);
             default:
-                // text, varchar, bpchar, name, json, jsonb, xml, interval, inet, timetz, money, bit strings,
-                // enums, domains, ranges, composites: kept as PostgreSQL's own text
+                // xml, interval, inet, timetz, money, bit strings and the like: kept as PostgreSQL's own text,
+                // and read as text only
                 return text(declared);
         }
     }
 
+    /** A type kept as its PostgreSQL text, read as text only (enums, domains, ranges, composites too). */
     static PgType text(String declared) {
-        return new PgType(declared, ValueType.of(ValueKind.TEXT), s -> s);
+        return of(declared, ValueKind.TEXT, s -> s, null);
     }
 
     /** An array of {@code element}, whose elements are separated by {@code delimiter}. */
     static PgType array(String declared, PgType element, char delimiter) {
         TextDecoder elementDecoder = element.decoder;
         return new PgType(declared, ValueType.arrayOf(element.valueType),
-                s -> PgArrays.parse(s, delimiter, elementDecoder));
+                s -> PgArrays.parse(s, delimiter, elementDecoder), null);
     }
 
     /** The declared type as {@code format_type()} writes it, e.g. {@code numeric(12,4)}. */
@@ -109,6 +134,11 @@ public final class PgType {
 
     public TextDecoder decoder() {
         return decoder;
+    }
+
+    /** The decoder from the type's binary form, or null when it is read as text only. */
+    public BinaryDecoder binaryDecoder() {
+        return binaryDecoder;
     }
 
     private static int precision(int typmod) {
