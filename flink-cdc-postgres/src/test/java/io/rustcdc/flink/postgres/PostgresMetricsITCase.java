@@ -77,8 +77,10 @@ class PostgresMetricsITCase {
             assertThat(value(id, "enumerator.table.public.t1.chunksRead")).contains(11);
             assertThat(value(id, "enumerator.table.public.t1.planningComplete")).contains(1);
             assertThat(value(id, "enumerator.snapshotTablesBeingPlanned")).contains(0);
-            // numBytesIn: the snapshot's rows as COPY sent them (nothing was written since, so nothing streamed)
-            long copied = copyBytes(db, "COPY (SELECT id, v, n FROM public.t1) TO STDOUT");
+            // numBytesIn: the snapshot's rows as COPY sent them (nothing was written since, so nothing streamed), in
+            // the binary format (every column's type has a binary decoder), whose header and end (19 and 2 bytes)
+            // each of the 11 chunks sent: 10 more times than one COPY of the table
+            long copied = copyBytes(db, "COPY (SELECT id, v, n FROM public.t1) TO STDOUT (FORMAT binary)") + 10 * (19 + 2);
             Poll.until("numBytesIn to be the " + copied + " bytes COPY sent", Duration.ofSeconds(30),
                     () -> sum(id, "numBytesIn") == copied);
             db.execute("INSERT INTO t1 VALUES (100001, 'x', 1)");
@@ -144,7 +146,7 @@ class PostgresMetricsITCase {
         }
     }
 
-    /** The bytes of the rows {@code copy} sends: each row's line, its end included. */
+    /** The bytes {@code copy} sends: each CopyData message's. */
     private static long copyBytes(PostgresDatabase db, String copy) throws Exception {
         try (Connection c = db.admin()) {
             CopyOut out = c.unwrap(PGConnection.class).getCopyAPI().copyOut(copy);
