@@ -32,7 +32,7 @@ final class CopyBinaryParser {
     /**
      * Passes each row of {@code message} to {@code out}, decoded.
      *
-     * @throws IllegalStateException when the message is not binary {@code COPY} of as many columns as the decoder
+     * @throws CopyFormatException when the message is not binary {@code COPY} of as many columns as the decoder
      */
     void rows(byte[] message, Consumer<Row> out) {
         int at = 0;
@@ -42,7 +42,7 @@ final class CopyBinaryParser {
         }
         while (at < message.length) {
             if (ended) {
-                throw new IllegalStateException("COPY sent data after its end");
+                throw new CopyFormatException("COPY sent data after its end");
             }
             int count = int16(message, at);
             at += 2;
@@ -51,7 +51,7 @@ final class CopyBinaryParser {
                 continue;
             }
             if (count != decoder.size()) {
-                throw new IllegalStateException("COPY sent " + count + " columns, expected " + decoder.size());
+                throw new CopyFormatException("COPY sent " + count + " columns, expected " + decoder.size());
             }
             Row.Builder row = Row.builder(rowType);
             for (int i = 0; i < count; i++) {
@@ -62,7 +62,7 @@ final class CopyBinaryParser {
                     continue;
                 }
                 if (length < 0 || length > message.length - at) {
-                    throw new IllegalStateException("COPY sent a field longer than its message");
+                    throw new CopyFormatException("COPY sent a field longer than its message");
                 }
                 row.set(i, decoder.decodeBinary(i, message, at, at + length));
                 at += length;
@@ -71,29 +71,41 @@ final class CopyBinaryParser {
         }
     }
 
+    /**
+     * Checks, once {@code COPY} ended, that it sent the header and the end: a read cut short must not pass for
+     * a whole chunk.
+     *
+     * @throws CopyFormatException when it did not
+     */
+    void finish() {
+        if (!ended) {
+            throw new CopyFormatException("COPY ended without the binary format's end marker");
+        }
+    }
+
     private static int header(byte[] message) {
         int fixed = SIGNATURE.length + 8;
         if (message.length < fixed || !Arrays.equals(message, 0, SIGNATURE.length, SIGNATURE, 0, SIGNATURE.length)) {
-            throw new IllegalStateException("COPY did not start with the binary format's signature");
+            throw new CopyFormatException("COPY did not start with the binary format's signature");
         }
         int flags = int32(message, SIGNATURE.length);
         int extension = int32(message, SIGNATURE.length + 4);
         if ((flags & KNOWN_ONLY) != 0 || extension < 0 || extension > message.length - fixed) {
-            throw new IllegalStateException("COPY's binary header is not one this reader knows");
+            throw new CopyFormatException("COPY's binary header is not one this reader knows");
         }
         return fixed + extension;
     }
 
     private static int int16(byte[] b, int at) {
         if (at + 2 > b.length) {
-            throw new IllegalStateException("COPY sent a row cut short");
+            throw new CopyFormatException("COPY sent a row cut short");
         }
         return (short) ((b[at] & 0xFF) << 8 | (b[at + 1] & 0xFF));
     }
 
     private static int int32(byte[] b, int at) {
         if (at + 4 > b.length) {
-            throw new IllegalStateException("COPY sent a row cut short");
+            throw new CopyFormatException("COPY sent a row cut short");
         }
         return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
     }

@@ -28,7 +28,7 @@ final class CopyRowParser {
      * Sets each column of {@code out} to the value {@code decoder} reads from the column's text in
      * {@code row} (which may end in a newline), in place where the text has no escapes.
      *
-     * @throws IllegalStateException when the row does not have exactly as many columns as the decoder
+     * @throws CopyFormatException when the row does not have exactly as many columns as the decoder
      */
     void decode(byte[] row, RowDecoder decoder, Row.Builder out) {
         int count = decoder.size();
@@ -51,7 +51,7 @@ final class CopyRowParser {
      * Fills {@code columns} with the text of each column of {@code row} (which may end in a
      * newline), null for NULL.
      *
-     * @throws IllegalStateException when the row does not have exactly {@code columns.length} columns
+     * @throws CopyFormatException when the row does not have exactly {@code columns.length} columns
      */
     void parse(byte[] row, String[] columns) {
         split(row, columns.length);
@@ -102,7 +102,7 @@ final class CopyRowParser {
                 tab++;
             }
             if (column == expected) {
-                throw new IllegalStateException("COPY sent more than " + expected + " columns");
+                throw new CopyFormatException("COPY sent more than " + expected + " columns");
             }
             starts[column] = start;
             ends[column] = tab;
@@ -113,7 +113,7 @@ final class CopyRowParser {
             start = tab + 1;
         }
         if (column != expected) {
-            throw new IllegalStateException("COPY sent " + column + " columns, expected " + expected);
+            throw new CopyFormatException("COPY sent " + column + " columns, expected " + expected);
         }
     }
 

@@ -211,7 +211,10 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         }
     }
 
-    /** The bytes of the chunks' rows as {@code COPY ... TO STDOUT} sent them: each row's text line, its end included. */
+    /**
+     * The bytes of the chunks' rows as {@code COPY ... TO STDOUT} sent them: each CopyData message (a row's text
+     * line, its end included; or a row in the binary format, and its header and end once per chunk).
+     */
     @Override
     public long bytesRead() {
         return bytesRead;
@@ -275,6 +278,12 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                     emit.accept(row.build());
                 }
             }
+            if (binary != null) {
+                binary.finish();
+            }
+        } catch (CopyFormatException e) {
+            throw new CdcException(CdcException.Kind.DECODE, "Cannot read a snapshot chunk of table "
+                    + table.table().qualifiedName() + ": " + e.getMessage());
         } finally {
             if (copy.isActive()) {
                 copy.cancelCopy();

@@ -56,6 +56,7 @@ class CopyBinaryParserTest {
                 messages.add(message.toByteArray());
                 List<Row> read = new ArrayList<>();
                 messages.forEach(m -> parser.rows(m, read::add));
+                parser.finish();
                 assertThat(read).hasSize(rows.size());
                 for (int r = 0; r < rows.size(); r++) {
                     for (int c = 0; c < count; c++) {
@@ -67,7 +68,7 @@ class CopyBinaryParserTest {
     }
 
     @Test
-    void aWrongHeaderColumnCountOrLengthIsAnError() {
+    void aWrongHeaderColumnCountLengthOrEndIsAnError() {
         ByteArrayOutputStream bad = new ByteArrayOutputStream();
         bad.writeBytes("PGCOPY\n\u00ff\r\n\u0001".getBytes(StandardCharsets.ISO_8859_1));
         assertThatThrownBy(() -> new CopyBinaryParser(decoder(1)).rows(pad(bad.toByteArray()), row -> { }))
@@ -90,6 +91,12 @@ class CopyBinaryParserTest {
         cut.writeBytes(new byte[] {'a'});
         assertThatThrownBy(() -> new CopyBinaryParser(decoder(1)).rows(cut.toByteArray(), row -> { }))
                 .hasMessageContaining("longer than its message");
+        ByteArrayOutputStream unended = new ByteArrayOutputStream();
+        header(unended, 0);
+        write(unended, List.of("a"));
+        CopyBinaryParser cutShort = new CopyBinaryParser(decoder(1));
+        cutShort.rows(unended.toByteArray(), row -> { });
+        assertThatThrownBy(cutShort::finish).isInstanceOf(CopyFormatException.class).hasMessageContaining("end marker");
         ByteArrayOutputStream after = new ByteArrayOutputStream();
         header(after, 0);
         short16(after, -1);

@@ -66,14 +66,18 @@ final class PgBinary {
         return Integer.toUnsignedLong(int32(b, from));
     }
 
+    /** A NaN as {@link Float#NaN}, whatever its bits: its text, {@code NaN}, reads as that one. */
     static Float float4(byte[] b, int from, int to) {
         length(from, to, 4, "real");
-        return Float.intBitsToFloat(int32(b, from));
+        float value = Float.intBitsToFloat(int32(b, from));
+        return Float.isNaN(value) ? Float.NaN : value;
     }
 
+    /** A NaN as {@link Double#NaN}, whatever its bits (x86's {@code Infinity - Infinity} is another). */
     static Double float8(byte[] b, int from, int to) {
         length(from, to, 8, "double precision");
-        return Double.longBitsToDouble(int64(b, from));
+        double value = Double.longBitsToDouble(int64(b, from));
+        return Double.isNaN(value) ? Double.NaN : value;
     }
 
     static String text(byte[] b, int from, int to) {

@@ -89,6 +89,15 @@ class PgBinaryTest {
                         .isEqualTo(Float.valueOf(Float.toString(f)));
             }
         });
+        // a NaN of other bits (x86's Infinity - Infinity) is the NaN the text "NaN" reads as, to the bit
+        double otherNan = Double.longBitsToDouble(0xFFF8000000000000L);
+        assertThat(Double.doubleToRawLongBits((Double) decode(PgBinary::float8,
+                ByteBuffer.allocate(8).putDouble(otherNan).array())))
+                .isEqualTo(Double.doubleToRawLongBits(Double.valueOf("NaN")));
+        float otherFloatNan = Float.intBitsToFloat(0xFFC00001);
+        assertThat(Float.floatToRawIntBits((Float) decode(PgBinary::float4,
+                ByteBuffer.allocate(4).putFloat(otherFloatNan).array())))
+                .isEqualTo(Float.floatToRawIntBits(Float.valueOf("NaN")));
         assertThat(decode(PgBinary::bool, new byte[] {1})).isEqualTo(true);
         assertThat(decode(PgBinary::bool, new byte[] {0})).isEqualTo(false);
         assertThatThrownBy(() -> decode(PgBinary::bool, new byte[] {2})).isInstanceOf(PgTextException.class);
