@@ -12,6 +12,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.UUID;
+import java.util.stream.LongStream;
 
 /**
  * Reads the binary forms PostgreSQL's send functions write (big-endian), into the same values as the text
@@ -33,7 +34,8 @@ final class PgBinary {
     private static final int NUMERIC_BASE = 10_000;
     /** Base-10000 digits whose value a long holds whatever they are: 4 of them, 16 decimal digits. */
     private static final int LONG_NUMERIC_DIGITS = 4;
-    private static final long[] POWERS_OF_TEN = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L};
+    /** 10^0 to 10^16: every power {@link #small} multiplies or divides by. */
+    private static final long[] POWERS_OF_TEN = LongStream.iterate(1L, p -> p * 10).limit(17).toArray();
 
     private PgBinary() {}
 
@@ -191,7 +193,7 @@ final class PgBinary {
         if (shift >= 0) {
             unscaled = digits * POWERS_OF_TEN[shift];
         } else {
-            long divisor = -shift <= 6 ? POWERS_OF_TEN[-shift] : pow10(-shift);
+            long divisor = POWERS_OF_TEN[-shift];
             if (digits % divisor != 0) {
                 throw malformed("numeric"); // digits past the display scale that are not zero
             }
@@ -211,14 +213,6 @@ final class PgBinary {
         } catch (ArithmeticException e) {
             throw malformed("numeric"); // digits past the display scale that are not zero
         }
-    }
-
-    private static long pow10(int n) {
-        long value = 1;
-        for (int i = 0; i < n; i++) {
-            value *= 10;
-        }
-        return value;
     }
 
     private static int digit(byte[] b, int at) {
