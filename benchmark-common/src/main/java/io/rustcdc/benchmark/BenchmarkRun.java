@@ -78,8 +78,9 @@ public final class BenchmarkRun {
         Thread.sleep(200); // an event too many would show here
         double seconds = (Measurement.lastArrivalNanos() - startNanos) / 1e9;
         return String.format(Locale.ROOT, "\"events\":%d,\"seconds\":%.3f,\"events_per_second\":%.0f,"
-                + "\"first_event_seconds\":%.3f,\"cpu_seconds\":%.3f%s", Measurement.count(), seconds,
-                Measurement.count() / seconds, (Measurement.firstArrivalNanos() - startNanos) / 1e9, cpuSeconds, byKind);
+                + "\"first_event_seconds\":%.3f,\"mean_event_length\":%.1f,\"cpu_seconds\":%.3f%s", Measurement.count(),
+                seconds, Measurement.count() / seconds, (Measurement.firstArrivalNanos() - startNanos) / 1e9,
+                (double) Measurement.eventLength() / Measurement.count(), cpuSeconds, byKind);
     }
 
     private static long processCpuNanos() {

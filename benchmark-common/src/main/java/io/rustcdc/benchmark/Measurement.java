@@ -17,11 +17,14 @@ public final class Measurement {
     private static long[] latencies = new long[1024];
     private static int latencyCount;
     private static volatile Throwable jobFailure;
+    /** The characters of the String events, or the bytes of the byte[] ones, that arrived: written by the one sink. */
+    private static long eventLength;
 
     private Measurement() {}
 
     /** Called by the sink for every event; the sink runs with parallelism 1. */
     public static void arrived(String event) {
+        eventLength += event.length(); // before the count, which publishes it
         if (countedWhileMeasuringLatency()) {
             long now = System.currentTimeMillis();
             measure(now, commitMillis.applyAsLong(event)); // commitMillis is set before measureFromMillis
@@ -34,6 +37,11 @@ public final class Measurement {
      * commitOf} gives an event's commit time in epoch milliseconds, and is called only while latency is measured.
      */
     public static <T> void arrived(T event, ToLongFunction<? super T> commitOf) {
+        if (event instanceof String) {
+            eventLength += ((String) event).length(); // before the count, which publishes it
+        } else if (event instanceof byte[]) {
+            eventLength += ((byte[]) event).length;
+        }
         if (countedWhileMeasuringLatency()) {
             long now = System.currentTimeMillis();
             measure(now, commitOf.applyAsLong(event));
@@ -76,6 +84,11 @@ public final class Measurement {
 
     static long count() {
         return COUNT.get();
+    }
+
+    /** The characters (String events) or bytes (byte[] events) of all the events counted so far. */
+    static long eventLength() {
+        return eventLength;
     }
 
     static long firstArrivalNanos() {

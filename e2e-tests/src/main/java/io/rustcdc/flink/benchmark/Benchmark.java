@@ -42,6 +42,8 @@ public final class Benchmark {
 
     /** The figure of Flink's start ({@link #floor}). */
     static final String FLOOR = "Flink's start: a job of one record, no database, its first event after";
+    /** The figures of Flink's pace ({@link #pace}), with the parallelism after them. */
+    static final String PACE = "Flink's pace: as many ready documents, no database, p";
 
     private final Map<String, String> options;
     private final boolean quick;
@@ -70,6 +72,8 @@ public final class Benchmark {
     private long latencyFirstId = 1;
     /** The database server's CPU time, read around each throughput run and limit. */
     private ServerCpu serverCpu;
+    /** The mean length of our JSON documents in each p1 snapshot run of the JSON path, for {@link #pace}. */
+    private final List<Double> documentLengths = new ArrayList<>();
 
     private Benchmark(Map<String, String> options, PrintStream print) {
         this.options = options;
@@ -125,6 +129,9 @@ public final class Benchmark {
                         snapshot(target, runner, p, path);
                     }
                 }
+            }
+            for (int p = 1; p <= 2 && !documentLengths.isEmpty(); p++) {
+                pace(target, runner, p);
             }
             if (!"snapshot".equals(phases)) {
                 drain(target, runner);
@@ -221,10 +228,17 @@ public final class Benchmark {
                 target.release(name);
                 if (result != null) {
                     record(name, result, side, speed, memoryPhase, runner);
+                    if (parallelism == 1 && path == BenchPath.JSON && SideRunner.OURS.equals(side)) {
+                        documentLengths.add(number(result, "mean_event_length"));
+                    }
                 }
             }
             double cpu = serverCpu.seconds();
+            long readerNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             speed.limit.add(target.snapshotLimit());
+            // the limit's own reader: this thread, reading the rows with the driver and nothing more
+            figure("reader CPU per event, " + speed.name, "µs").limit
+                    .add((ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - readerNanos) / 1e3 / rows);
             addServerCpu(speed, cpu, rows);
         }
     }
@@ -245,6 +259,27 @@ public final class Benchmark {
             rawRuns.add(withName(name, result));
             say(name + ": " + result);
             start.of(SideRunner.OURS).add(number(result, "first_event_seconds"));
+        }
+    }
+
+    /**
+     * Flink's pace at {@code parallelism}, no database: our side's JVM with a job of as many ready records as the
+     * snapshot has rows, each of our p1 JSON documents' mean length (the median of the runs'), from a sequence source
+     * of that parallelism into the same sink ({@code --phase floor} with {@code --events} more than one): what a JSON
+     * source's snapshot figure pays besides reading and rendering, the start included.
+     */
+    private void pace(BenchmarkTarget target, SideRunner runner, int parallelism) throws Exception {
+        Figure speed = figure(PACE + parallelism, "rows/s");
+        long length = Math.round(Figure.median(documentLengths));
+        for (int r = 1; r <= runs; r++) {
+            String name = "pace-p" + parallelism + "-" + SideRunner.OURS + "-r" + r;
+            List<String> args = new ArrayList<>(target.snapshot(name));
+            args.addAll(List.of("--phase", "floor", "--parallelism", String.valueOf(parallelism), "--events",
+                    String.valueOf(rows), "--document-length", String.valueOf(length)));
+            args.addAll(pathArgs(SideRunner.OURS, BenchPath.JSON));
+            String result = run(runner, SideRunner.OURS, name, args, List.of(speed));
+            target.release(name);
+            record(name, result, SideRunner.OURS, speed, null, runner);
         }
     }
 

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
@@ -60,14 +61,50 @@ public final class OurBenchmark {
     /**
      * Flink's own start, no database: a job of one record into the same sink, on the JSON path a DataStream
      * of one String, on the SQL path one generated row through the SQL path's tables ({@link OurSqlJob#submitFloor}).
-     * Its first event's time from submission is what any source's figure pays before its first row.
+     * Its first event's time from submission is what any source's figure pays before its first row. With {@code
+     * --events} more than one, Flink's pace: that many ready records of {@code --document-length} ASCII characters
+     * (one record, emitted again and again; bytes with {@code --json-output bytes}) from a sequence source of the
+     * run's parallelism into the same sink: what a JSON source's figure pays besides reading and rendering.
      */
     private static JobClient submitFloor(StreamExecutionEnvironment env, BenchmarkArgs args) throws Exception {
         if (SqlPath.sql(args)) {
             return OurSqlJob.submitFloor(env, args);
         }
-        env.fromData("{}").sinkTo(new CountingSink<String>(OurBenchmark::commitMillis)).setParallelism(1);
-        return env.executeAsync("benchmark floor");
+        long events = args.getLong("events");
+        if (events == 1) {
+            env.fromData("{}").sinkTo(new CountingSink<String>(OurBenchmark::commitMillis)).setParallelism(1);
+            return env.executeAsync("benchmark floor");
+        }
+        String document = document(args.getInt("document-length"));
+        if (args.has("json-output") && "bytes".equals(args.get("json-output"))) {
+            byte[] bytes = document.getBytes(StandardCharsets.US_ASCII);
+            env.fromSequence(1, events).map(new Ready<>(bytes)).returns(byte[].class)
+                    .sinkTo(new CountingSink<byte[]>(OurBenchmark::commitMillis)).setParallelism(1);
+        } else {
+            env.fromSequence(1, events).map(new Ready<>(document)).returns(String.class)
+                    .sinkTo(new CountingSink<String>(OurBenchmark::commitMillis)).setParallelism(1);
+        }
+        return env.executeAsync("benchmark pace");
+    }
+
+    /** A JSON document of {@code length} ASCII characters ({@code {"d":"xx...x"}}, at least 8). */
+    static String document(int length) {
+        return "{\"d\":\"" + "x".repeat(Math.max(0, length - 8)) + "\"}";
+    }
+
+    /** The same ready record for every number of the sequence. */
+    private static final class Ready<T> implements MapFunction<Long, T> {
+        private static final long serialVersionUID = 1L;
+        private final T record;
+
+        Ready(T record) {
+            this.record = record;
+        }
+
+        @Override
+        public T map(Long n) {
+            return record;
+        }
     }
 
     /**
