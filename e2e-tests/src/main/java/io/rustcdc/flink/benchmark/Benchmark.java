@@ -1,5 +1,6 @@
 package io.rustcdc.flink.benchmark;
 
+import io.rustcdc.flink.source.CdcSourceOptions;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.annotation.Nullable;
 
 /**
  * The benchmark harness: this project's source against Apache Flink CDC's and against the physical
@@ -44,13 +46,16 @@ public final class Benchmark {
     static final String FLOOR = "Flink's start: a job of one record, no database, its first event after";
     /** The figures of Flink's pace ({@link #pace}), with the parallelism after them. */
     static final String PACE = "Flink's pace: as many ready documents, no database, p";
+    /** Flink CDC's default {@code scan.incremental.snapshot.chunk.size}, the peer's when none is given. */
+    static final int PEER_CHUNK_SIZE = 8096;
 
     private final Map<String, String> options;
     private final boolean quick;
     private final long rows;
     private final long changes;
     private final int runs;
-    private final int chunkSize;
+    /** Both sides' chunk size; null for each side's own default ({@link #chunkArgs}). */
+    @Nullable private final Integer chunkSize;
     private final String[] sides;
     private final String heap;
     private final BenchKey key;
@@ -81,7 +86,8 @@ public final class Benchmark {
         this.rows = Long.parseLong(options.getOrDefault("rows", quick ? "20000" : "2000000"));
         this.changes = Long.parseLong(options.getOrDefault("changes", quick ? "20000" : "1000000"));
         this.runs = Integer.parseInt(options.getOrDefault("runs", quick ? "1" : "3"));
-        this.chunkSize = Integer.parseInt(options.getOrDefault("chunk-size", quick ? "2000" : "8096"));
+        this.chunkSize = options.containsKey("chunk-size") ? Integer.valueOf(options.get("chunk-size"))
+                : quick ? Integer.valueOf(2000) : null;
         this.sides = Boolean.parseBoolean(options.getOrDefault("peer", "true"))
                 ? new String[] {SideRunner.OURS, SideRunner.PEER} : new String[] {SideRunner.OURS};
         this.heap = options.getOrDefault("heap", "2g");
@@ -195,6 +201,17 @@ public final class Benchmark {
      * A run's arguments for its path, and on our side object reuse when asked, and on our JSON path the JSON output
      * when it is bytes.
      */
+    /**
+     * The chunk size of a side's runs: {@code --chunk-size} (a quick run's 2,000) for both, or else each side's own
+     * default, as the targets are stated for default settings (ours: no option given; the peer's: Flink CDC's).
+     */
+    private List<String> chunkArgs(String side) {
+        if (chunkSize != null) {
+            return List.of("--chunk-size", String.valueOf(chunkSize));
+        }
+        return SideRunner.OURS.equals(side) ? List.of() : List.of("--chunk-size", String.valueOf(PEER_CHUNK_SIZE));
+    }
+
     private List<String> pathArgs(String side, BenchPath path) {
         List<String> args = new ArrayList<>(path.args());
         if (jsonBytes && SideRunner.OURS.equals(side) && path == BenchPath.JSON) {
@@ -227,8 +244,8 @@ public final class Benchmark {
                 String name = "snapshot-p" + parallelism + "-" + side + path.run() + "-r" + r;
                 List<String> args = new ArrayList<>(target.snapshot(name));
                 args.addAll(List.of("--phase", "snapshot", "--parallelism", String.valueOf(parallelism),
-                        "--events", String.valueOf(rows), "--chunk-size", String.valueOf(chunkSize),
-                        "--key", key.name().toLowerCase(java.util.Locale.ROOT)));
+                        "--events", String.valueOf(rows), "--key", key.name().toLowerCase(java.util.Locale.ROOT)));
+                args.addAll(chunkArgs(side));
                 args.addAll(pathArgs(side, path));
                 String result = run(runner, side, name, args, withMemory(speed, memoryPhase));
                 target.release(name);
@@ -333,8 +350,8 @@ public final class Benchmark {
                 for (String side : sides) {
                     String name = "drain-" + side + path.run() + "-r" + r;
                     List<String> args = new ArrayList<>(starts.get(name));
-                    args.addAll(List.of("--phase", "drain", "--parallelism", "1", "--events", String.valueOf(changes),
-                            "--chunk-size", String.valueOf(chunkSize)));
+                    args.addAll(List.of("--phase", "drain", "--parallelism", "1", "--events", String.valueOf(changes)));
+                    args.addAll(chunkArgs(side));
                     args.addAll(streamArgs(side));
                     args.addAll(pathArgs(side, path));
                     String result = run(runner, side, name, args, withMemory(speed, speed.name));
@@ -372,7 +389,8 @@ public final class Benchmark {
                 }
                 List<String> args = new ArrayList<>(target.streamFromNow("lat", name));
                 args.addAll(List.of("--phase", "latency", "--parallelism", "1", "--rate", rate, "--seconds", seconds,
-                        "--first-id", String.valueOf(latencyFirstId), "--chunk-size", String.valueOf(chunkSize)));
+                        "--first-id", String.valueOf(latencyFirstId)));
+                args.addAll(chunkArgs(side));
                 args.addAll(streamArgs(side));
                 args.addAll(pathArgs(side, path));
                 String result = run(runner, side, name, args, List.of(p50, p99, max));
@@ -505,7 +523,9 @@ public final class Benchmark {
         md.append("Data: ").append(rows).append("stream".equals(phases) ? " rows (not snapshotted)" : " rows snapshotted")
                 .append(", a backlog of ").append(changes)
                 .append("snapshot".equals(phases) ? " (not run)" : "").append(" changes; key of bench: ").append(key.description)
-                .append("; chunk size ").append(chunkSize).append("; checkpoints every 3 s; ").append(runs)
+                .append("; chunk size ").append(chunkSize != null ? String.valueOf(chunkSize) : "each side's default (ours "
+                        + CdcSourceOptions.CHUNK_SIZE.defaultValue() + ", the peer's " + PEER_CHUNK_SIZE + ")")
+                .append("; checkpoints every 3 s; ").append(runs)
                 .append(runs == 1 ? " run" : " runs (median, then min–max)")
                 .append(" per figure; each run a JVM of its own with -Xmx").append(heap)
                 .append(quick ? " " + String.join(" ", SideRunner.QUICK_JVM_OPTIONS) + " (quick: C1 only)" : "")

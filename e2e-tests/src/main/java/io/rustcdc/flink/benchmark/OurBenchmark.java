@@ -13,6 +13,7 @@ import io.rustcdc.flink.postgres.PostgresConnector;
 import io.rustcdc.flink.postgres.PostgresSourceConfig;
 import io.rustcdc.flink.postgres.WalTransport;
 import io.rustcdc.flink.source.CdcSource;
+import io.rustcdc.flink.source.CdcSourceBuilder;
 import io.rustcdc.flink.source.Secret;
 import io.rustcdc.flink.source.StartupMode;
 import io.rustcdc.flink.source.TlsMode;
@@ -25,7 +26,6 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
@@ -78,10 +78,10 @@ public final class OurBenchmark {
         String document = document(args.getInt("document-length"));
         if (args.has("json-output") && "bytes".equals(args.get("json-output"))) {
             byte[] bytes = document.getBytes(StandardCharsets.US_ASCII);
-            env.fromSequence(1, events).map(new Ready<>(bytes)).returns(byte[].class)
+            env.fromSequence(1, events).map(n -> bytes).returns(byte[].class)
                     .sinkTo(new CountingSink<byte[]>(OurBenchmark::commitMillis)).setParallelism(1);
         } else {
-            env.fromSequence(1, events).map(new Ready<>(document)).returns(String.class)
+            env.fromSequence(1, events).map(n -> document).returns(String.class)
                     .sinkTo(new CountingSink<String>(OurBenchmark::commitMillis)).setParallelism(1);
         }
         return env.executeAsync("benchmark pace");
@@ -90,21 +90,6 @@ public final class OurBenchmark {
     /** A JSON document of {@code length} ASCII characters ({@code {"d":"xx...x"}}, at least 8). */
     static String document(int length) {
         return "{\"d\":\"" + "x".repeat(Math.max(0, length - 8)) + "\"}";
-    }
-
-    /** The same ready record for every number of the sequence. */
-    private static final class Ready<T> implements MapFunction<Long, T> {
-        private static final long serialVersionUID = 1L;
-        private final T record;
-
-        Ready(T record) {
-            this.record = record;
-        }
-
-        @Override
-        public T map(Long n) {
-            return record;
-        }
     }
 
     /**
@@ -133,13 +118,15 @@ public final class OurBenchmark {
     private static <T, P extends SourcePosition & Comparable<P>, M extends Serializable> CdcSource<T, P, M> source(
             CdcConnector<P, M> connector, String table, StartupMode startup, BenchmarkArgs args,
             ChangeEventDeserializer<T> deserializer) {
-        return CdcSource.builder()
+        CdcSourceBuilder<T, P, M> builder = CdcSource.builder()
                 .connector(connector)
                 .includeTables(table)
-                .chunkSize(args.getInt("chunk-size"))
                 .startupMode(startup)
-                .deserializer(deserializer)
-                .build();
+                .deserializer(deserializer);
+        if (args.has("chunk-size")) {
+            builder.chunkSize(args.getInt("chunk-size"));
+        }
+        return builder.build();
     }
 
     private static PostgresConnector postgres(BenchmarkArgs args) {

@@ -44,7 +44,9 @@ final class OurSqlJob {
         o.put("database-name", args.get("database"));
         o.put("table-name", args.get("table"));
         o.put("tls.mode", "disable");
-        o.put("scan.incremental.snapshot.chunk.size", args.get("chunk-size"));
+        if (args.has("chunk-size")) {
+            o.put("scan.incremental.snapshot.chunk.size", args.get("chunk-size"));
+        }
         if (args.mysqlFamily()) {
             o.put("server-id", args.get("server-id"));
             // Oracle MySQL's caching_sha2_password without TLS, as on the JSON path and the peer
