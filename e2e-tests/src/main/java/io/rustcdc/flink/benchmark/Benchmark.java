@@ -206,6 +206,10 @@ public final class Benchmark {
      * default, as the targets are stated for default settings (ours: no option given; the peer's: Flink CDC's).
      */
     private List<String> chunkArgs(String side) {
+        return chunkArgs(chunkSize, side);
+    }
+
+    static List<String> chunkArgs(@Nullable Integer chunkSize, String side) {
         if (chunkSize != null) {
             return List.of("--chunk-size", String.valueOf(chunkSize));
         }

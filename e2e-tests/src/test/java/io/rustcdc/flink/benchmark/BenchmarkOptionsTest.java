@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The harness's options: a value it does not know, or one not for the database, is refused by name before anything
- * starts; a JSON document in bytes reads as its text.
+ * starts; without {@code --chunk-size} each side reads at its own default; a JSON document in bytes reads as its text.
  */
 class BenchmarkOptionsTest {
     private static final PrintStream NOWHERE = new PrintStream(OutputStream.nullOutputStream());
@@ -39,6 +39,14 @@ class BenchmarkOptionsTest {
     void sqlPeekIsForPostgresOnly() {
         assertRefused("--wal-transport sql-peek reads a PostgreSQL slot: use it with --database postgres "
                 + "(the default), not --database mariadb", "--database", "mariadb", "--wal-transport", "sql-peek");
+    }
+
+    @Test
+    void eachSideReadsAtItsOwnDefaultChunkSizeUnlessOneIsGiven() {
+        assertThat(Benchmark.chunkArgs(null, SideRunner.OURS)).isEmpty();
+        assertThat(Benchmark.chunkArgs(null, SideRunner.PEER)).containsExactly("--chunk-size", "8096");
+        assertThat(Benchmark.chunkArgs(20_000, SideRunner.OURS)).containsExactly("--chunk-size", "20000");
+        assertThat(Benchmark.chunkArgs(20_000, SideRunner.PEER)).containsExactly("--chunk-size", "20000");
     }
 
     @Test
