@@ -198,10 +198,6 @@ public final class Benchmark {
     }
 
     /**
-     * A run's arguments for its path, and on our side object reuse when asked, and on our JSON path the JSON output
-     * when it is bytes.
-     */
-    /**
      * The chunk size of a side's runs: {@code --chunk-size} (a quick run's 2,000) for both, or else each side's own
      * default, as the targets are stated for default settings (ours: no option given; the peer's: Flink CDC's).
      */
@@ -216,6 +212,10 @@ public final class Benchmark {
         return SideRunner.OURS.equals(side) ? List.of() : List.of("--chunk-size", String.valueOf(PEER_CHUNK_SIZE));
     }
 
+    /**
+     * A run's arguments for its path, and on our side object reuse when asked, and on our JSON path the JSON output
+     * when it is bytes.
+     */
     private List<String> pathArgs(String side, BenchPath path) {
         List<String> args = new ArrayList<>(path.args());
         if (jsonBytes && SideRunner.OURS.equals(side) && path == BenchPath.JSON) {
