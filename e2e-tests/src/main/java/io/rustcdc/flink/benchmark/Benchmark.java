@@ -25,7 +25,8 @@ import javax.annotation.Nullable;
  * peer's other runs of that figure are not tried; a run of ours that fails fails the benchmark.
  *
  * <p>Options: {@code --quick true} (small data, one run, each run's JVM with C1 only: what CI runs), {@code --rows},
- * {@code --changes}, {@code --runs}, {@code --chunk-size}, {@code --latency-seconds},
+ * {@code --changes}, {@code --runs}, {@code --chunk-size} (both sides; without it each side's own default),
+ * {@code --latency-seconds},
  * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
  * side and the limits only, while working on speed), {@code --key bigint|text|composite} (the
  * snapshotted table's primary key, {@link BenchKey}), {@code --phases snapshot} (the snapshots only,
