@@ -44,7 +44,15 @@ final class JsonBuffer implements PositionText {
         ESCAPES['\\'] = '\\';
     }
 
+    /** Slots of {@link #known}'s strings, a power of two. */
+    private static final int KNOWN_SLOTS = 16;
+    /** The longest string {@link #known} keeps. */
+    private static final int KNOWN_LENGTH = 64;
+
     private byte[] bytes;
+    /** {@link #known}'s strings and, in the same slot, each as written: quoted and escaped. */
+    private final String[] knownStrings = new String[KNOWN_SLOTS];
+    private final byte[][] knownJson = new byte[KNOWN_SLOTS][];
     /** A string's characters, copied at once: reading a char[] is faster than String.charAt in the loop. */
     private char[] chars = new char[256];
     private final FieldNames fieldNames = new FieldNames();
@@ -258,6 +266,32 @@ final class JsonBuffer implements PositionText {
         bytes[length++] = '"';
         length = escape(s, bytes, length);
         bytes[length++] = '"';
+        return this;
+    }
+
+    /**
+     * {@link #string(String)} for a string written again and again, such as a table's or a connector's name: the
+     * bytes it was written as are kept (a few, by its hash) and copied when an equal string comes again. A string
+     * with a surrogate is written anew each time: an unpaired one is written differently in the byte form.
+     */
+    JsonBuffer known(@Nullable String s) {
+        if (s == null || s.length() > KNOWN_LENGTH) {
+            return string(s);
+        }
+        int slot = s.hashCode() & (KNOWN_SLOTS - 1);
+        String kept = knownStrings[slot];
+        if (kept == s || s.equals(kept)) {
+            return raw(knownJson[slot]);
+        }
+        int start = length;
+        string(s);
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isSurrogate(s.charAt(i))) {
+                return this;
+            }
+        }
+        knownJson[slot] = Arrays.copyOfRange(bytes, start, length);
+        knownStrings[slot] = s;
         return this;
     }
 

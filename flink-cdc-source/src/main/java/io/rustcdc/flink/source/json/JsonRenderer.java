@@ -130,11 +130,15 @@ public final class JsonRenderer implements Serializable {
     }
 
     private void write(JsonBuffer out, ChangeEvent e) {
-        out.ascii('{').raw(OP).string(e.op().wireName());
-        out.comma().raw(SCHEMA).string(e.table().schema());
+        out.ascii('{').raw(OP).known(e.op().wireName());
+        out.comma().raw(SCHEMA).known(e.table().schema());
         // a schema change is published under a name of its own, so that no consumer of the table's
         // rows mistakes it for one
-        out.comma().raw(TABLE).string(e.op() == Op.SCHEMA_CHANGE ? e.table().table() + "__ddl_events" : e.table().table());
+        if (e.op() == Op.SCHEMA_CHANGE) {
+            out.comma().raw(TABLE).string(e.table().table() + "__ddl_events");
+        } else {
+            out.comma().raw(TABLE).known(e.table().table());
+        }
         if (e.before() != null) {
             out.comma().raw(BEFORE);
             values.writeRow(out, e.before());
@@ -179,11 +183,11 @@ public final class JsonRenderer implements Serializable {
 
     /** The {@code source} field: {@code table}'s names when there is one (a transaction marker has none). */
     static void writeSource(JsonBuffer out, SourceInfo s, @Nullable TableId table) {
-        out.raw(SOURCE).ascii('{').raw(CONNECTOR).string(s.connector());
+        out.raw(SOURCE).ascii('{').raw(CONNECTOR).known(s.connector());
         if (table != null) {
-            out.comma().raw(DB).string(table.database());
-            out.comma().raw(SCHEMA).string(table.schema());
-            out.comma().raw(TABLE).string(table.table());
+            out.comma().raw(DB).known(table.database());
+            out.comma().raw(SCHEMA).known(table.schema());
+            out.comma().raw(TABLE).known(table.table());
         }
         if (s.position() != null) {
             s.position().writeTo(out.comma().raw(POSITION).ascii('"'));
@@ -193,7 +197,7 @@ public final class JsonRenderer implements Serializable {
             TemporalText.instant(out.comma().raw(COMMIT_TIME), s.commitTime(), ValueType.UNSPECIFIED_PRECISION);
         }
         out.comma().raw(SNAPSHOT).bool(s.snapshot());
-        out.comma().raw(TYPE_MAPPING).string(s.typeMapping());
+        out.comma().raw(TYPE_MAPPING).known(s.typeMapping());
         out.ascii('}');
     }
 

@@ -75,7 +75,7 @@ final class JsonValues implements Serializable {
                     g.number((long) (Long) v);
                     break;
                 case BIGINT:
-                    writeWide(g, ((Long) v).toString());
+                    writeWide(g, (long) (Long) v);
                     break;
                 case UNSIGNED_BIGINT:
                     writeWide(g, ((BigInteger) v).toString());
@@ -148,6 +148,15 @@ final class JsonValues implements Serializable {
             // A connector put a value of the wrong Java type into a field: a bug, named without the value.
             throw new IllegalStateException("Field " + field + " of kind " + type + " holds a "
                     + v.getClass().getName(), e);
+        }
+    }
+
+    /** A bigint's digits as {@link #writeWide(JsonBuffer, String)} writes its text, without making the text. */
+    private void writeWide(JsonBuffer g, long n) {
+        if (wideIntegers == WideIntegers.STRING) {
+            g.ascii('"').number(n).ascii('"');
+        } else {
+            g.number(n);
         }
     }
 

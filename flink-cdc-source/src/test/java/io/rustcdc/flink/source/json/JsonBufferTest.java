@@ -198,6 +198,53 @@ class JsonBufferTest {
         assertThat(new JsonBuffer(1).reset(false).string(null).toString()).isEqualTo("null");
     }
 
+    /**
+     * {@link JsonBuffer#known} writes what {@link JsonBuffer#string} writes, in both forms, one buffer written
+     * again and again from a small pool (so that strings come back, as equal copies too, and share slots).
+     * Replay: -Drustcdc.known.seed=N.
+     */
+    @Test
+    void knownStringsAsStringWritesThemInBothFormsWhateverCameBefore() {
+        long seed = Long.getLong("rustcdc.known.seed", System.nanoTime());
+        System.out.println("JsonBufferTest known seed " + seed + " (replay with -Drustcdc.known.seed=" + seed + ")");
+        Random random = new Random(seed);
+        String[] fixed = {"orders", "public", "read", "v2", "postgres", "", "caf\u00e9", "a\"b", "x\ny", "\ud800",
+            "t\udfff", "\ud83d\ude00", "k".repeat(64), "k".repeat(65)};
+        char[] units = {'a', 'Z', '"', '\\', '\n', '\u0000', '\u00e9', '\u20ac', '\ud83d', '\ude00', '\ud800'};
+        String[] pool = new String[40];
+        for (int i = 0; i < pool.length; i++) {
+            if (i < fixed.length) {
+                pool[i] = fixed[i];
+                continue;
+            }
+            char[] chars = new char[random.nextInt(8)];
+            for (int j = 0; j < chars.length; j++) {
+                chars[j] = units[random.nextInt(units.length)];
+            }
+            pool[i] = new String(chars);
+        }
+        JsonBuffer known = new JsonBuffer(8);
+        JsonBuffer plain = new JsonBuffer(8);
+        for (int i = 0; i < 20_000; i++) {
+            boolean forBytes = random.nextBoolean();
+            known.reset(forBytes);
+            plain.reset(forBytes);
+            for (int k = random.nextInt(6); k >= 0; k--) {
+                String s = random.nextInt(20) == 0 ? null : pool[random.nextInt(pool.length)];
+                String copy = s == null || random.nextBoolean() ? s : new String(s.toCharArray()); // equal, not the same
+                known.comma().known(copy);
+                plain.comma().string(copy);
+            }
+            String context = "seed " + seed + " document " + i;
+            if (forBytes) {
+                assertThat(known.toByteArray()).as(context).isEqualTo(plain.toByteArray());
+            } else {
+                assertThat(known.toString()).as(context).isEqualTo(plain.toString());
+                assertThat(known.hasUnpairedSurrogate()).as(context).isEqualTo(plain.hasUnpairedSurrogate());
+            }
+        }
+    }
+
     @Test
     void aBufferReusedForBytesAfterAStringWithAnUnpairedSurrogateEscapesIt() {
         JsonBuffer buffer = new JsonBuffer(4);

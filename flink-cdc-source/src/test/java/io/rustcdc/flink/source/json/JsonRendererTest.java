@@ -28,6 +28,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -268,6 +269,22 @@ class JsonRendererTest {
         JsonRenderer copy = org.apache.flink.util.InstantiationUtil.clone(renderer);
         assertThat(copy.renderToString(e)).isEqualTo(before).contains("\"v\":9007199254740993")
                 .doesNotContain("\"columns\"");
+    }
+
+    /** A bigint's digits are the JDK's, quoted by default and bare when asked. Replay: -Drustcdc.bigint.seed=N. */
+    @Test
+    void bigintsAsTheJdkPrintsThemInBothModes() throws IOException {
+        long seed = Long.getLong("rustcdc.bigint.seed", System.nanoTime());
+        System.out.println("JsonRendererTest bigint seed " + seed + " (replay with -Drustcdc.bigint.seed=" + seed + ")");
+        Random random = new Random(seed);
+        JsonRenderer numbers = JsonRenderer.builder().wideIntegers(WideIntegers.NUMBER).build();
+        ValueType bigint = ValueType.of(ValueKind.BIGINT);
+        for (int i = 0; i < 2_000; i++) {
+            // every length of digits, both signs, and the ends
+            long n = i < 4 ? new long[] {0, Long.MIN_VALUE, Long.MAX_VALUE, -1}[i] : random.nextLong() >> random.nextInt(64);
+            assertThat(render(bigint, n)).as("seed " + seed + ": " + n).isEqualTo("\"" + n + "\"");
+            assertThat(render(numbers, bigint, n)).as("seed " + seed + ": " + n).isEqualTo(Long.toString(n));
+        }
     }
 
     private static String render(ValueType type, Object value) throws IOException {
