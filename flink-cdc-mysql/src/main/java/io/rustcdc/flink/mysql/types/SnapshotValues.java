@@ -1,9 +1,10 @@
 package io.rustcdc.flink.mysql.types;
 
-import java.math.BigDecimal;
+import io.rustcdc.flink.source.spi.DecimalNumerals;
 import java.math.BigInteger;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -65,20 +66,36 @@ public final class SnapshotValues {
                 byte[] bytes = rs.getBytes(index);
                 return bytes == null ? null : MySqlVectors.decode(c, bytes);
             }
+            case INTEGER:
+                return whole(rs, index);
+            case BIGINT:
+                if (!c.unsigned()) {
+                    return whole(rs, index);
+                }
+                String digits = rs.getString(index);
+                return digits == null ? null : new BigInteger(digits);
             default:
                 String text = rs.getString(index);
                 return text == null ? null : text(c, text);
         }
     }
 
+    /**
+     * An integer that fits a long (every integer type but BIGINT UNSIGNED), as the driver reads the server's digits
+     * (sign, digits and no other character in the text protocol): no String is made for it.
+     */
+    @Nullable
+    private static Long whole(ResultSet rs, int index) throws SQLException {
+        long value = rs.getLong(index);
+        return value == 0 && rs.wasNull() ? null : value;
+    }
+
     private static Object text(MySqlColumn c, String text) {
         switch (c.family()) {
-            case INTEGER:
             case YEAR:
-            case BIGINT:
-                return c.unsigned() && c.family() == MySqlColumn.Family.BIGINT ? new BigInteger(text) : Long.valueOf(text);
+                return Long.valueOf(text);
             case DECIMAL:
-                return new BigDecimal(text);
+                return DecimalNumerals.parse(text);
             case FLOAT: {
                 double wide = Double.parseDouble(text);
                 float value = (float) wide;

@@ -3,6 +3,7 @@ package io.rustcdc.flink.postgres.types;
 import io.rustcdc.flink.source.model.SpecialValue;
 import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.DecimalNumerals;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -203,7 +204,7 @@ public final class PgType {
                     break;
             }
         }
-        return PgNumerals.parse(t, from, to);
+        return DecimalNumerals.parse(t, from, to);
     }
 
     @Override

@@ -1,24 +1,36 @@
-package io.rustcdc.flink.postgres.types;
+package io.rustcdc.flink.source.spi;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.Internal;
 
 /**
- * Numerics as PostgreSQL prints them ({@code -123.4500}), read from the bytes COPY or pgoutput sent into
- * {@link BigDecimal}s equal to {@code new BigDecimal(text)} (same unscaled value and scale). A plain numeral
- * of up to 18 digits is read in place, digit by digit, into a long; any other text goes to {@link
- * BigDecimal#BigDecimal(String)}, which reads it or throws {@link NumberFormatException}.
+ * Decimal numerals as databases print them ({@code -123.4500}), read into {@link BigDecimal}s equal to {@code
+ * new BigDecimal(text)} (same unscaled value and scale). A plain numeral of up to 18 digits is read digit by
+ * digit into a long; any other text goes to {@link BigDecimal#BigDecimal(String)}, which reads it or throws
+ * {@link NumberFormatException}.
  */
-final class PgNumerals {
+@Internal
+public final class DecimalNumerals {
     /** The most digits a long holds whatever they are. */
     private static final int LONG_DIGITS = 18;
 
-    private PgNumerals() {}
+    private DecimalNumerals() {}
 
-    /** The numeral in the UTF-8 text {@code text[from, to)}. */
-    static BigDecimal parse(byte[] text, int from, int to) {
+    /** The numeral in the UTF-8 text {@code text[from, to)}, read in place (COPY's or pgoutput's bytes). */
+    public static BigDecimal parse(byte[] text, int from, int to) {
         BigDecimal plain = plain(text, from, to);
         return plain != null ? plain : new BigDecimal(new String(text, from, to - from, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The numeral {@code text} (a driver's String). Its Latin-1 bytes are read: a character beyond Latin-1 becomes
+     * a '?', which no plain numeral has, so such a text goes to {@link BigDecimal#BigDecimal(String)} as it is.
+     */
+    public static BigDecimal parse(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
+        BigDecimal plain = plain(bytes, 0, bytes.length);
+        return plain != null ? plain : new BigDecimal(text);
     }
 
     /** {@code -?D+(.D+)?} of at most 18 digits, else null. */

@@ -1,4 +1,4 @@
-package io.rustcdc.flink.postgres.types;
+package io.rustcdc.flink.source.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,16 +11,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random numerals of 1 to 40 digits, and texts one character away from one, must read as {@code new
- * BigDecimal(text)} reads them (equal unscaled value and scale), or fail as it fails, read in place in the
- * middle of other bytes.
+ * BigDecimal(text)} reads them (equal unscaled value and scale), or fail as it fails: read in place in the
+ * middle of other bytes, and from a String (a driver's text).
  */
-class PgNumeralsTest {
-    private static final String MUTATIONS = "0123456789.-+eE x\u00e9";
+class DecimalNumeralsTest {
+    private static final String MUTATIONS = "0123456789.-+eE x\u00e9\u0100\u0661?";
     private static final String AROUND = "0123456789.-";
 
     @Test
     void readsAsBigDecimalReads() {
-        Seeds.forEach("pgnumerals.seed", "pgnumerals.runs", 3, random -> {
+        Seeds.forEach("numerals.seed", "numerals.runs", 3, random -> {
             for (int i = 0; i < 50_000; i++) {
                 String text = numeral(random);
                 assertReadsAsBigDecimal(text, random);
@@ -35,7 +35,7 @@ class PgNumeralsTest {
     void edges() {
         for (String text : new String[] {"0", "-0", "-0.000", "999999999999999999", "-999999999999999999",
                 "9999999999999999999", "99999999999999999.9", "0.000000000000000001", "1e5", "007.50", "+1", ".5", "5.",
-                "-", "", ".", "1..2", "--1", "NaN"}) {
+                "-", "", ".", "1..2", "--1", "NaN", "\u0661\u0662.5", "1?2", "\u0100"}) {
             assertReadsAsBigDecimal(text, new Random(text.hashCode()));
         }
         assertThat(inPlace("-123.4500", new Random(1)).scale()).isEqualTo(4);
@@ -48,9 +48,11 @@ class PgNumeralsTest {
             expected = new BigDecimal(text);
         } catch (NumberFormatException e) {
             assertThatThrownBy(() -> inPlace(text, random)).as(text).isInstanceOf(NumberFormatException.class);
+            assertThatThrownBy(() -> DecimalNumerals.parse(text)).as(text).isInstanceOf(NumberFormatException.class);
             return;
         }
         assertThat(inPlace(text, random)).as(text).isEqualTo(expected);
+        assertThat(DecimalNumerals.parse(text)).as(text).isEqualTo(expected);
     }
 
     private static BigDecimal inPlace(String text, Random random) {
@@ -61,7 +63,7 @@ class PgNumeralsTest {
             buffer[i] = (byte) AROUND.charAt(random.nextInt(AROUND.length()));
         }
         System.arraycopy(value, 0, buffer, before, value.length);
-        return PgNumerals.parse(buffer, before, before + value.length);
+        return DecimalNumerals.parse(buffer, before, before + value.length);
     }
 
     /** A numeral of 1 to 40 digits, with or without a sign and a fraction, sometimes with leading zeros. */
