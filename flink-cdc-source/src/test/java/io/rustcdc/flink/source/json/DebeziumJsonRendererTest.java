@@ -111,6 +111,8 @@ class DebeziumJsonRendererTest {
             Instant commit = event.source().commitTime() == null ? Instant.EPOCH : event.source().commitTime();
             assertThat(source.get("ts_ms").bigIntegerValue()).as(context).isEqualTo(exactly(commit)
                     .movePointRight(3).setScale(0, RoundingMode.FLOOR).toBigIntegerExact());
+            assertThat(source.get("ts_us").bigIntegerValue()).as(context).isEqualTo(exactly(commit)
+                    .movePointRight(6).setScale(0, RoundingMode.FLOOR).toBigIntegerExact());
             assertThat(source.get("ts_ns").bigIntegerValue()).as(context)
                     .isEqualTo(exactly(commit).movePointRight(9).toBigIntegerExact());
             assertThat(source.get("snapshot").asText()).as(context).isEqualTo(Boolean.toString(event.source().snapshot()));
@@ -136,6 +138,34 @@ class DebeziumJsonRendererTest {
             }
         }
         assertThat(compared).as("events whose rows were compared").isGreaterThan(500);
+    }
+
+    /**
+     * The source's ts_ms, ts_us and ts_ns are exact, rounded down, for commit times on both sides of where each
+     * stops fitting a long, and around the epoch. Replay: -Drustcdc.debezium.seed=N.
+     */
+    @Test
+    void commitTimesInEveryUnitAroundTheLongsEnds() throws IOException {
+        long seed = Long.getLong("rustcdc.debezium.seed", System.nanoTime());
+        System.out.println("DebeziumJsonRendererTest ends seed " + seed + " (replay with -Drustcdc.debezium.seed=" + seed
+                + ")");
+        Random random = new Random(seed);
+        RowType type = RowType.of(List.of("id"), List.of(ValueType.of(ValueKind.INTEGER)));
+        for (int i = 0; i < 3000; i++) {
+            long perSecond = new long[] {1_000, 1_000_000, 1_000_000_000}[random.nextInt(3)];
+            long end = (random.nextBoolean() ? Long.MAX_VALUE : Long.MIN_VALUE) / perSecond;
+            long seconds = i % 3 == 0 ? random.nextInt(200_000) - 100_000 : end + random.nextInt(7) - 3;
+            Instant commit = Instant.ofEpochSecond(seconds, random.nextInt(1_000_000_000));
+            ChangeEvent e = ChangeEvent.builder(Op.INSERT, TableId.of("shop", "public", "t"),
+                    SourceInfo.stream("postgres", LSN, commit)).after(Row.of(type, 1L)).build();
+            JsonNode source = MAPPER.readTree(RENDERER.render(e)).get("source");
+            for (String unit : List.of("ts_ms", "ts_us", "ts_ns")) {
+                int digits = unit.equals("ts_ms") ? 3 : unit.equals("ts_us") ? 6 : 9;
+                assertThat(source.get(unit).bigIntegerValue()).as("seed " + seed + ": " + commit + " " + unit)
+                        .isEqualTo(exactly(commit).movePointRight(digits).setScale(0, RoundingMode.FLOOR)
+                                .toBigIntegerExact());
+            }
+        }
     }
 
     private static BigDecimal exactly(Instant t) {
