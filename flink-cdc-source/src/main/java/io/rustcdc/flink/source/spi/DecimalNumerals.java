@@ -17,7 +17,7 @@ public final class DecimalNumerals {
 
     private DecimalNumerals() {}
 
-    /** The numeral in the UTF-8 text {@code text[from, to)}, read in place (COPY's or pgoutput's bytes). */
+    /** The numeral in the UTF-8 text {@code text[from, to)}, read in place (a row's bytes as a driver received them). */
     public static BigDecimal parse(byte[] text, int from, int to) {
         BigDecimal plain = plain(text, from, to);
         return plain != null ? plain : new BigDecimal(new String(text, from, to - from, StandardCharsets.UTF_8));
