@@ -89,6 +89,81 @@ class MySqlValuesITCase {
     }
 
     /**
+     * Integers of every type (read by the snapshot as the driver's longs) and decimals on both sides of 18 digits (read
+     * into a long and a scale where they fit): random values, the ends of each range and NULLs, equal from both paths.
+     */
+    @Test
+    void randomIntegersAndDecimalsAreEqualFromBothPaths(MySqlDatabase db) throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
+        Random random = seeded("numbers");
+        String[] integers = {"TINYINT", "TINYINT UNSIGNED", "TINYINT(1)", "BOOL", "SMALLINT", "SMALLINT UNSIGNED",
+            "MEDIUMINT", "MEDIUMINT UNSIGNED", "INT", "INT UNSIGNED", "INT(5) ZEROFILL", "BIGINT", "BIGINT UNSIGNED"};
+        long[][] ranges = {{-128, 127}, {0, 255}, {-128, 127}, {-128, 127}, {-32768, 32767}, {0, 65535},
+            {-8388608, 8388607}, {0, 16777215}, {Integer.MIN_VALUE, Integer.MAX_VALUE}, {0, 4294967295L},
+            {0, 4294967295L}, {Long.MIN_VALUE, Long.MAX_VALUE}, {0, Long.MAX_VALUE}};
+        int[][] decimals = {{10, 2}, {18, 4}, {18, 0}, {19, 4}, {5, 5}, {65, 30}, {20, 0}};
+        StringBuilder create = new StringBuilder("CREATE TABLE number_values (id INT PRIMARY KEY");
+        for (int i = 0; i < integers.length; i++) {
+            create.append(", i").append(i).append(' ').append(integers[i]);
+        }
+        for (int[] d : decimals) {
+            create.append(", d").append(d[0]).append('_').append(d[1]).append(" DECIMAL(").append(d[0]).append(", ")
+                    .append(d[1]).append(')');
+        }
+        db.execute(create.append(')').toString());
+        List<String> inserts = new ArrayList<>();
+        for (int id = 1; id <= ROWS; id++) {
+            StringBuilder row = new StringBuilder("INSERT INTO number_values VALUES (" + id);
+            for (int i = 0; i < integers.length; i++) {
+                long low = ranges[i][0];
+                long high = ranges[i][1];
+                int pick = random.nextInt(10);
+                long any = i == integers.length - 2 ? random.nextLong() >> random.nextInt(64) // every length of digits
+                        : i == integers.length - 1 ? (random.nextLong() >>> 1) >> random.nextInt(63)
+                        : low + (long) (random.nextDouble() * (high - low + 1));
+                String value = pick == 0 ? "NULL" : pick == 1 ? Long.toString(low) : pick == 2 ? Long.toString(high)
+                        : Long.toString(any);
+                if (i == integers.length - 1 && pick == 2) {
+                    value = "18446744073709551615"; // BIGINT UNSIGNED's end, past a long
+                }
+                row.append(", ").append(value);
+            }
+            for (int[] d : decimals) {
+                int pick = random.nextInt(10);
+                String value = pick == 0 ? "NULL" : pick <= 2 ? end(pick == 1, d[0], d[1]) : decimal(random, d[0], d[1]);
+                row.append(", ").append(value);
+            }
+            inserts.add(row.append(')').toString());
+        }
+        compareBothPaths(db, "number_values", inserts);
+    }
+
+    /** DECIMAL(precision, scale)'s end: all nines, negative or not. */
+    private static String end(boolean negative, int precision, int scale) {
+        String nines = "9".repeat(precision - scale) + (scale > 0 ? "." + "9".repeat(scale) : "");
+        return (negative ? "-" : "") + (precision == scale ? "0" + nines : nines);
+    }
+
+    /** A random DECIMAL(precision, scale) literal: any number of integer digits up to the type's, signed. */
+    private static String decimal(Random random, int precision, int scale) {
+        StringBuilder s = new StringBuilder(random.nextBoolean() ? "-" : "");
+        int whole = random.nextInt(precision - scale + 1);
+        for (int i = 0; i < whole; i++) {
+            s.append((char) ('0' + random.nextInt(10)));
+        }
+        if (whole == 0) {
+            s.append('0');
+        }
+        if (scale > 0) {
+            s.append('.');
+            for (int i = 0; i < scale; i++) {
+                s.append((char) ('0' + random.nextInt(10)));
+            }
+        }
+        return s.toString();
+    }
+
+    /**
      * Spatial columns between character columns: MariaDB's table map lists a character set for each
      * GEOMETRY column, Oracle MySQL's does not, so every later column's character set depends on
      * counting them as the server does (a default set with exceptions, or one set per column).
