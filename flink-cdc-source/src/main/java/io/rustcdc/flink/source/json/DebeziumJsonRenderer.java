@@ -43,27 +43,16 @@ public final class DebeziumJsonRenderer implements Serializable {
     /** What Debezium writes, by default, for a value its source did not send. */
     public static final String UNAVAILABLE = "__debezium_unavailable_value";
 
-    // field names pre-quoted once, as the native renderer's, instead of checked character by character per event
-    private static final byte[] BEFORE = JsonBuffer.fieldName("before");
-    private static final byte[] AFTER = JsonBuffer.fieldName("after");
+    // field names pre-quoted once, instead of checked character by character per event (the native renderer's
+    // where the two share a name)
     private static final byte[] MESSAGE = JsonBuffer.fieldName("message");
-    private static final byte[] OP = JsonBuffer.fieldName("op");
     private static final byte[] TS_MS = JsonBuffer.fieldName("ts_ms");
     private static final byte[] TS_US = JsonBuffer.fieldName("ts_us");
     private static final byte[] TS_NS = JsonBuffer.fieldName("ts_ns");
-    private static final byte[] TRANSACTION = JsonBuffer.fieldName("transaction");
-    private static final byte[] ID = JsonBuffer.fieldName("id");
     private static final byte[] TOTAL_ORDER = JsonBuffer.fieldName("total_order");
     private static final byte[] DATA_COLLECTION_ORDER = JsonBuffer.fieldName("data_collection_order");
-    private static final byte[] SOURCE = JsonBuffer.fieldName("source");
     private static final byte[] VERSION = JsonBuffer.fieldName("version");
-    private static final byte[] CONNECTOR = JsonBuffer.fieldName("connector");
     private static final byte[] NAME = JsonBuffer.fieldName("name");
-    private static final byte[] SNAPSHOT = JsonBuffer.fieldName("snapshot");
-    private static final byte[] DB = JsonBuffer.fieldName("db");
-    private static final byte[] SCHEMA = JsonBuffer.fieldName("schema");
-    private static final byte[] TABLE = JsonBuffer.fieldName("table");
-    private static final byte[] POSITION = JsonBuffer.fieldName("position");
 
     private final JsonValues values = new JsonValues(WideIntegers.STRING);
     private final Clock clock;
@@ -119,20 +108,20 @@ public final class DebeziumJsonRenderer implements Serializable {
         if (e.op() == Op.MESSAGE) {
             writeRow(out, MESSAGE, e.after());
         } else {
-            writeRow(out, BEFORE, e.op() == Op.TRUNCATE ? null : e.before());
+            writeRow(out, JsonRenderer.BEFORE, e.op() == Op.TRUNCATE ? null : e.before());
             out.comma();
-            writeRow(out, AFTER, e.op() == Op.TRUNCATE ? null : e.after());
+            writeRow(out, JsonRenderer.AFTER, e.op() == Op.TRUNCATE ? null : e.after());
         }
         out.comma();
         writeSource(out, e);
-        out.comma().raw(OP).known(op);
+        out.comma().raw(JsonRenderer.OP).known(op);
         out.comma().raw(TS_MS).number(clock.millis());
         TransactionInfo t = e.transaction();
-        out.comma().raw(TRANSACTION);
+        out.comma().raw(JsonRenderer.TRANSACTION);
         if (t == null) {
             out.nullValue();
         } else {
-            out.ascii('{').raw(ID).string(t.id());
+            out.ascii('{').raw(JsonRenderer.ID).string(t.id());
             if (t.index() != TransactionInfo.UNKNOWN) {
                 out.comma().raw(TOTAL_ORDER).number(t.index());
                 // Debezium counts per table as well; events carry only the transaction-wide index
@@ -169,19 +158,19 @@ public final class DebeziumJsonRenderer implements Serializable {
 
     private static void writeSource(JsonBuffer out, ChangeEvent e) {
         SourceInfo s = e.source();
-        out.raw(SOURCE).ascii('{').raw(VERSION).known("rustcdc");
-        out.comma().raw(CONNECTOR).known(s.connector());
+        out.raw(JsonRenderer.SOURCE).ascii('{').raw(VERSION).known("rustcdc");
+        out.comma().raw(JsonRenderer.CONNECTOR).known(s.connector());
         out.comma().raw(NAME).known(e.table().database());
         Instant commit = s.commitTime() == null ? Instant.EPOCH : s.commitTime();
         since(out.comma().raw(TS_MS), commit, 1_000);
         since(out.comma().raw(TS_US), commit, 1_000_000);
         since(out.comma().raw(TS_NS), commit, 1_000_000_000);
-        out.comma().raw(SNAPSHOT).known(Boolean.toString(s.snapshot()));
-        out.comma().raw(DB).known(e.table().database());
-        out.comma().raw(SCHEMA).known(e.table().schema());
-        out.comma().raw(TABLE).known(e.table().table());
+        out.comma().raw(JsonRenderer.SNAPSHOT).known(Boolean.toString(s.snapshot()));
+        out.comma().raw(JsonRenderer.DB).known(e.table().database());
+        out.comma().raw(JsonRenderer.SCHEMA).known(e.table().schema());
+        out.comma().raw(JsonRenderer.TABLE).known(e.table().table());
         if (s.position() != null) {
-            s.position().writeTo(out.comma().raw(POSITION).ascii('"'));
+            s.position().writeTo(out.comma().raw(JsonRenderer.POSITION).ascii('"'));
             out.ascii('"');
         }
         out.ascii('}');

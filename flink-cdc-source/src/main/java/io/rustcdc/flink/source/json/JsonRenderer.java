@@ -43,22 +43,23 @@ import org.apache.flink.annotation.PublicEvolving;
 public final class JsonRenderer implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    // field names pre-quoted once, instead of checked character by character for every event
-    private static final byte[] OP = JsonBuffer.fieldName("op");
-    private static final byte[] SCHEMA = JsonBuffer.fieldName("schema");
-    private static final byte[] TABLE = JsonBuffer.fieldName("table");
-    private static final byte[] BEFORE = JsonBuffer.fieldName("before");
-    private static final byte[] AFTER = JsonBuffer.fieldName("after");
+    // field names pre-quoted once, instead of checked character by character for every event (the shared ones
+    // package-private: the Debezium envelope writes them too)
+    static final byte[] OP = JsonBuffer.fieldName("op");
+    static final byte[] SCHEMA = JsonBuffer.fieldName("schema");
+    static final byte[] TABLE = JsonBuffer.fieldName("table");
+    static final byte[] BEFORE = JsonBuffer.fieldName("before");
+    static final byte[] AFTER = JsonBuffer.fieldName("after");
     private static final byte[] UNCHANGED = JsonBuffer.fieldName("unchanged_columns");
-    private static final byte[] SOURCE = JsonBuffer.fieldName("source");
-    private static final byte[] CONNECTOR = JsonBuffer.fieldName("connector");
-    private static final byte[] DB = JsonBuffer.fieldName("db");
-    private static final byte[] POSITION = JsonBuffer.fieldName("position");
+    static final byte[] SOURCE = JsonBuffer.fieldName("source");
+    static final byte[] CONNECTOR = JsonBuffer.fieldName("connector");
+    static final byte[] DB = JsonBuffer.fieldName("db");
+    static final byte[] POSITION = JsonBuffer.fieldName("position");
     private static final byte[] COMMIT_TIME = JsonBuffer.fieldName("commit_time");
-    private static final byte[] SNAPSHOT = JsonBuffer.fieldName("snapshot");
+    static final byte[] SNAPSHOT = JsonBuffer.fieldName("snapshot");
     private static final byte[] TYPE_MAPPING = JsonBuffer.fieldName("type_mapping");
-    private static final byte[] TRANSACTION = JsonBuffer.fieldName("transaction");
-    private static final byte[] ID = JsonBuffer.fieldName("id");
+    static final byte[] TRANSACTION = JsonBuffer.fieldName("transaction");
+    static final byte[] ID = JsonBuffer.fieldName("id");
     private static final byte[] INDEX = JsonBuffer.fieldName("index");
     private static final byte[] TOTAL = JsonBuffer.fieldName("total");
     private static final byte[] SHAPE = JsonBuffer.fieldName("shape");
