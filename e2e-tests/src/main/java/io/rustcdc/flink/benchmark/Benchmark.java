@@ -47,6 +47,8 @@ public final class Benchmark {
     static final String FLOOR = "Flink's start: a job of one record, no database, its first event after";
     /** The figures of Flink's pace ({@link #pace}), with the parallelism after them. */
     static final String PACE = "Flink's pace: as many ready documents, no database, p";
+    /** The figures of Flink with the limit's read ({@link #limitRead}), with the number of connections after them. */
+    static final String LIMIT_READ = "Flink with the limit's read: ready documents, p1, connections: ";
     /** Flink CDC's default {@code scan.incremental.snapshot.chunk.size}, the peer's when none is given. */
     static final int PEER_CHUNK_SIZE = 8096;
 
@@ -145,6 +147,10 @@ public final class Benchmark {
             }
             for (int p = 1; p <= 2 && !documentLengths.isEmpty(); p++) {
                 pace(target, runner, p);
+            }
+            // two connections split the table by its bigint id on MariaDB and Oracle MySQL
+            for (int c = 1; c <= (key == BenchKey.BIGINT ? 2 : 1) && !documentLengths.isEmpty(); c++) {
+                limitRead(target, runner, c);
             }
             if (!"snapshot".equals(phases)) {
                 drain(target, runner);
@@ -305,6 +311,27 @@ public final class Benchmark {
             args.addAll(List.of("--phase", "floor", "--parallelism", String.valueOf(parallelism), "--events",
                     String.valueOf(rows), "--document-length", String.valueOf(length)));
             args.addAll(pathArgs(SideRunner.OURS, BenchPath.JSON));
+            String result = run(runner, SideRunner.OURS, name, args, List.of(speed));
+            target.release(name);
+            record(name, result, SideRunner.OURS, speed, null, runner);
+        }
+    }
+
+    /**
+     * Flink with the limit's own read ({@link LimitReadJob}): our side's JVM with a job at p1 whose task reads the
+     * table as the snapshot limit does, over {@code connections} connections at once, and emits a ready document of
+     * our p1 JSON documents' mean length for each row into the same sink: what a JSON source that reads the table
+     * so pays at the least, Flink's start included, with nothing decoded or rendered.
+     */
+    private void limitRead(BenchmarkTarget target, SideRunner runner, int connections) throws Exception {
+        Figure speed = figure(LIMIT_READ + connections, "rows/s");
+        long length = Math.round(Figure.median(documentLengths));
+        for (int r = 1; r <= runs; r++) {
+            String name = "limit-read-c" + connections + "-" + SideRunner.OURS + "-r" + r;
+            List<String> args = new ArrayList<>(target.snapshot(name));
+            args.addAll(List.of("--phase", "limit-read", "--parallelism", "1", "--connections",
+                    String.valueOf(connections), "--events", String.valueOf(rows), "--document-length",
+                    String.valueOf(length)));
             String result = run(runner, SideRunner.OURS, name, args, List.of(speed));
             target.release(name);
             record(name, result, SideRunner.OURS, speed, null, runner);

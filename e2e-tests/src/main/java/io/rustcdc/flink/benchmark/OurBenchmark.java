@@ -53,6 +53,7 @@ public final class OurBenchmark {
         env.setParallelism(args.getInt("parallelism"));
         env.enableCheckpointing(args.getLong("checkpoint-ms"));
         JobClient job = "floor".equals(args.get("phase")) ? submitFloor(env, args)
+                : "limit-read".equals(args.get("phase")) ? submitLimitRead(env, args)
                 : SqlPath.sql(args) ? OurSqlJob.submit(env, args) : submitJson(env, args);
         job.getJobExecutionResult().whenComplete((result, failure) -> Measurement.ended(failure));
         return () -> job.cancel().get(30, TimeUnit.SECONDS);
@@ -85,6 +86,13 @@ public final class OurBenchmark {
                     .sinkTo(new CountingSink<String>(OurBenchmark::commitMillis)).setParallelism(1);
         }
         return env.executeAsync("benchmark pace");
+    }
+
+    /** Flink with the limit's own read, ready documents into the same sink ({@link LimitReadJob}). */
+    private static JobClient submitLimitRead(StreamExecutionEnvironment env, BenchmarkArgs args) throws Exception {
+        env.fromData(1).flatMap(new LimitReadJob(args, document(args.getInt("document-length")))).returns(String.class)
+                .sinkTo(new CountingSink<String>(OurBenchmark::commitMillis)).setParallelism(1);
+        return env.executeAsync("benchmark limit read");
     }
 
     /** A JSON document of {@code length} ASCII characters ({@code {"d":"xx...x"}}, at least 8). */

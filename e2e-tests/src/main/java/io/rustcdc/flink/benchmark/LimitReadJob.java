@@ -1,0 +1,192 @@
+package io.rustcdc.flink.benchmark;
+
+import io.rustcdc.benchmark.BenchmarkArgs;
+import io.rustcdc.flink.source.Secret;
+import java.io.OutputStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.util.Collector;
+import org.postgresql.PGConnection;
+
+/**
+ * Flink with the limit's own read ({@code --phase limit-read}): a job at parallelism 1 whose one task reads the table
+ * as the snapshot limit does (PostgreSQL's text {@code COPY} of the whole table; MariaDB's and Oracle MySQL's
+ * streaming {@code SELECT *}, each column's text) on {@code --connections} threads of its own, and for each row read
+ * emits a ready document of {@code --document-length} characters (the same String, as Flink's pace does) into the
+ * run's sink. Nothing is decoded or rendered, so no JSON source that reads the table this way can be faster.
+ *
+ * <p>With two connections each reads half of the table at once: on PostgreSQL by the pages of its heap (a TID range
+ * scan each, so that neither reads more than its half), on MariaDB and Oracle MySQL by the primary key {@code id}
+ * (InnoDB keeps the rows in its order), so that the database may work on both cores.
+ */
+final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
+    private static final long serialVersionUID = 1L;
+    /** Rows a reader counts before it tells the task thread. */
+    private static final int BATCH = 256;
+
+    private final String url;
+    private final String user;
+    private final Secret password;
+    private final String table;
+    private final boolean postgres;
+    private final int connections;
+    private final String document;
+
+    LimitReadJob(BenchmarkArgs args, String document) {
+        this.url = args.jdbcUrl();
+        this.user = args.get("user");
+        this.password = Secret.of(args.get("password"));
+        this.table = args.get("table");
+        this.postgres = !args.mysqlFamily();
+        this.connections = args.getInt("connections");
+        this.document = document;
+        if (connections != 1 && connections != 2) {
+            throw new IllegalArgumentException("--connections " + connections + ": expected 1 or 2");
+        }
+    }
+
+    @Override
+    public void flatMap(Integer ignored, Collector<String> out) throws Exception {
+        AtomicLong read = new AtomicLong();
+        AtomicInteger finished = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<String> queries = queries();
+        for (int i = 0; i < queries.size(); i++) {
+            String query = queries.get(i);
+            Thread reader = new Thread(() -> {
+                try {
+                    read(query, read);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    finished.incrementAndGet();
+                }
+            }, "rustcdc-limit-reader-" + (i + 1));
+            reader.setDaemon(true);
+            reader.start();
+        }
+        long emitted = 0;
+        while (true) {
+            boolean done = finished.get() == queries.size(); // before the count: a finished reader's rows are in it
+            long available = read.get();
+            for (; emitted < available; emitted++) {
+                out.collect(document);
+            }
+            if (failure.get() != null) {
+                throw new IllegalStateException("The limit's read in the job failed", failure.get());
+            }
+            if (done) {
+                return;
+            }
+            LockSupport.parkNanos(20_000);
+        }
+    }
+
+    /** The statements of the connections: the whole table, or each half of it. */
+    private List<String> queries() throws SQLException {
+        if (connections == 1) {
+            return List.of(postgres ? "COPY (SELECT * FROM " + table + ") TO STDOUT" : "SELECT * FROM " + table);
+        }
+        List<String> halves = new ArrayList<>();
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
+            if (postgres) {
+                long pages = single(s, "SELECT pg_relation_size('" + table + "') / current_setting('block_size')::bigint");
+                String middle = "'(" + pages / 2 + ",0)'::tid";
+                halves.add("COPY (SELECT * FROM " + table + " WHERE ctid < " + middle + ") TO STDOUT");
+                halves.add("COPY (SELECT * FROM " + table + " WHERE ctid >= " + middle + ") TO STDOUT");
+            } else {
+                long low = single(s, "SELECT MIN(id) FROM " + table);
+                long middle = low + (single(s, "SELECT MAX(id) FROM " + table) - low) / 2;
+                halves.add("SELECT * FROM " + table + " WHERE id <= " + middle);
+                halves.add("SELECT * FROM " + table + " WHERE id > " + middle);
+            }
+        }
+        return halves;
+    }
+
+    private static long single(Statement s, String query) throws SQLException {
+        try (ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private void read(String query, AtomicLong read) throws Exception {
+        try (Connection c = connect()) {
+            if (postgres) {
+                RowCounter rows = new RowCounter(read);
+                c.unwrap(PGConnection.class).getCopyAPI().copyOut(query, rows);
+                rows.close();
+                return;
+            }
+            try (Statement s = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                s.setFetchSize(1000); // as the limit
+                try (ResultSet rs = s.executeQuery(query)) {
+                    int columns = rs.getMetaData().getColumnCount();
+                    long rows = 0;
+                    while (rs.next()) {
+                        for (int i = 1; i <= columns; i++) {
+                            rs.getString(i); // the text protocol's own text, nothing decoded further
+                        }
+                        if (++rows == BATCH) {
+                            read.addAndGet(rows);
+                            rows = 0;
+                        }
+                    }
+                    read.addAndGet(rows);
+                }
+            }
+        }
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, user, password.reveal());
+    }
+
+    /** The rows of a text COPY: its line ends (a newline within a value is escaped as {@code \n}). */
+    private static final class RowCounter extends OutputStream {
+        private final AtomicLong read;
+        private long rows;
+
+        RowCounter(AtomicLong read) {
+            this.read = read;
+        }
+
+        @Override
+        public void write(int b) {
+            if (b == '\n' && ++rows == BATCH) {
+                flushRows();
+            }
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+            for (int i = offset; i < offset + length; i++) {
+                if (bytes[i] == '\n' && ++rows == BATCH) {
+                    flushRows();
+                }
+            }
+        }
+
+        private void flushRows() {
+            read.addAndGet(rows);
+            rows = 0;
+        }
+
+        @Override
+        public void close() {
+            flushRows();
+        }
+    }
+}
