@@ -47,8 +47,8 @@ public final class Benchmark {
     static final String FLOOR = "Flink's start: a job of one record, no database, its first event after";
     /** The figures of Flink's pace ({@link #pace}), with the parallelism after them. */
     static final String PACE = "Flink's pace: as many ready documents, no database, p";
-    /** The figures of Flink with the limit's read ({@link #limitRead}), with the number of connections after them. */
-    static final String LIMIT_READ = "Flink with the limit's read: ready documents, p1, connections: ";
+    /** The figures of Flink with the limit's read ({@link #limitRead}), named by {@link #limitReadFigure}. */
+    static final String LIMIT_READ = "Flink with the limit's read: ready documents, p1, ";
     /** Flink CDC's default {@code scan.incremental.snapshot.chunk.size}, the peer's when none is given. */
     static final int PEER_CHUNK_SIZE = 8096;
 
@@ -148,9 +148,11 @@ public final class Benchmark {
             for (int p = 1; p <= 2 && !documentLengths.isEmpty(); p++) {
                 pace(target, runner, p);
             }
-            // two connections split the table by its bigint id on MariaDB and Oracle MySQL
-            for (int c = 1; c <= (key == BenchKey.BIGINT ? 2 : 1) && !documentLengths.isEmpty(); c++) {
-                limitRead(target, runner, c);
+            for (String format : documentLengths.isEmpty() ? List.<String>of() : List.of("text", "binary")) {
+                // two connections split the table by its bigint id on MariaDB and Oracle MySQL
+                for (int c = 1; c <= (key == BenchKey.BIGINT ? 2 : 1); c++) {
+                    limitRead(target, runner, format, c);
+                }
             }
             if (!"snapshot".equals(phases)) {
                 drain(target, runner);
@@ -321,21 +323,27 @@ public final class Benchmark {
      * Flink with the limit's own read ({@link LimitReadJob}): our side's JVM with a job at p1 whose task reads the
      * table as the snapshot limit does, over {@code connections} connections at once, and emits a ready document of
      * our p1 JSON documents' mean length for each row into the same sink: what a JSON source that reads the table
-     * so pays at the least, Flink's start included, with nothing decoded or rendered.
+     * so pays at the least, Flink's start included, with nothing decoded or rendered; with {@code format} {@code
+     * binary}, the rows in the database's binary format, which costs the server less.
      */
-    private void limitRead(BenchmarkTarget target, SideRunner runner, int connections) throws Exception {
-        Figure speed = figure(LIMIT_READ + connections, "rows/s");
+    private void limitRead(BenchmarkTarget target, SideRunner runner, String format, int connections) throws Exception {
+        Figure speed = figure(limitReadFigure(format, connections), "rows/s");
         long length = Math.round(Figure.median(documentLengths));
         for (int r = 1; r <= runs; r++) {
-            String name = "limit-read-c" + connections + "-" + SideRunner.OURS + "-r" + r;
+            String name = "limit-read-" + format + "-c" + connections + "-" + SideRunner.OURS + "-r" + r;
             List<String> args = new ArrayList<>(target.snapshot(name));
             args.addAll(List.of("--phase", "limit-read", "--parallelism", "1", "--connections",
-                    String.valueOf(connections), "--events", String.valueOf(rows), "--document-length",
-                    String.valueOf(length)));
+                    String.valueOf(connections), "--read-format", format, "--events", String.valueOf(rows),
+                    "--document-length", String.valueOf(length)));
             String result = run(runner, SideRunner.OURS, name, args, List.of(speed));
             target.release(name);
             record(name, result, SideRunner.OURS, speed, null, runner);
         }
+    }
+
+    /** The figure of {@link #limitRead} with rows in {@code format} ({@code text}, {@code binary}) over {@code connections}. */
+    static String limitReadFigure(String format, int connections) {
+        return LIMIT_READ + format + ", connections: " + connections;
     }
 
     /**

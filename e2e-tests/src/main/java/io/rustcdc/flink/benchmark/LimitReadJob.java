@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.Secret;
 import java.io.OutputStream;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,6 +25,9 @@ import org.postgresql.PGConnection;
  * streaming {@code SELECT *}, each column's text) on {@code --connections} threads of its own, and for each row read
  * emits a ready document of {@code --document-length} characters (the same String, as Flink's pace does) into the
  * run's sink. Nothing is decoded or rendered, so no JSON source that reads the table this way can be faster.
+ * With {@code --read-format binary} the rows come in the database's binary format instead, which costs the server
+ * less per row: PostgreSQL's binary {@code COPY}, its rows counted by their framing; on MariaDB and Oracle MySQL
+ * the binary protocol of a server-prepared statement, no value read at all.
  *
  * <p>With two connections each reads half of the table at once: on PostgreSQL by the pages of its heap (a TID range
  * scan each, so that neither reads more than its half), on MariaDB and Oracle MySQL by the primary key {@code id}
@@ -40,6 +44,8 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
     private final String table;
     private final boolean postgres;
     private final int connections;
+    /** Whether the rows come in the database's binary format rather than as text ({@code --read-format}). */
+    private final boolean binary;
     private final String document;
 
     LimitReadJob(BenchmarkArgs args, String document) {
@@ -49,9 +55,13 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
         this.table = args.get("table");
         this.postgres = !args.mysqlFamily();
         this.connections = args.getInt("connections");
+        this.binary = "binary".equals(args.get("read-format"));
         this.document = document;
         if (connections != 1 && connections != 2) {
             throw new IllegalArgumentException("--connections " + connections + ": expected 1 or 2");
+        }
+        if (!binary && !"text".equals(args.get("read-format"))) {
+            throw new IllegalArgumentException("--read-format " + args.get("read-format") + ": expected text or binary");
         }
     }
 
@@ -94,8 +104,9 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
 
     /** The statements of the connections: the whole table, or each half of it. */
     private List<String> queries() throws SQLException {
+        String copyTo = ") TO STDOUT" + (binary ? " (FORMAT binary)" : "");
         if (connections == 1) {
-            return List.of(postgres ? "COPY (SELECT * FROM " + table + ") TO STDOUT" : "SELECT * FROM " + table);
+            return List.of(postgres ? "COPY (SELECT * FROM " + table + copyTo : "SELECT * FROM " + table);
         }
         List<String> halves = new ArrayList<>();
         try (Connection c = connect();
@@ -103,8 +114,8 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
             if (postgres) {
                 long pages = single(s, "SELECT pg_relation_size('" + table + "') / current_setting('block_size')::bigint");
                 String middle = "'(" + pages / 2 + ",0)'::tid";
-                halves.add("COPY (SELECT * FROM " + table + " WHERE ctid < " + middle + ") TO STDOUT");
-                halves.add("COPY (SELECT * FROM " + table + " WHERE ctid >= " + middle + ") TO STDOUT");
+                halves.add("COPY (SELECT * FROM " + table + " WHERE ctid < " + middle + copyTo);
+                halves.add("COPY (SELECT * FROM " + table + " WHERE ctid >= " + middle + copyTo);
             } else {
                 long low = single(s, "SELECT MIN(id) FROM " + table);
                 long middle = low + (single(s, "SELECT MAX(id) FROM " + table) - low) / 2;
@@ -125,15 +136,16 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
     private void read(String query, AtomicLong read) throws Exception {
         try (Connection c = connect()) {
             if (postgres) {
-                RowCounter rows = new RowCounter(read);
+                RowCounter rows = binary ? new BinaryRows(read) : new TextRows(read);
                 c.unwrap(PGConnection.class).getCopyAPI().copyOut(query, rows);
                 rows.close();
                 return;
             }
-            try (Statement s = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+            // binary: a server-prepared statement (the connection's useServerPrepStmts), its rows' values not read
+            try (PreparedStatement s = c.prepareStatement(query, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
                 s.setFetchSize(1000); // as the limit
-                try (ResultSet rs = s.executeQuery(query)) {
-                    int columns = rs.getMetaData().getColumnCount();
+                try (ResultSet rs = s.executeQuery()) {
+                    int columns = binary ? 0 : rs.getMetaData().getColumnCount();
                     long rows = 0;
                     while (rs.next()) {
                         for (int i = 1; i <= columns; i++) {
@@ -151,11 +163,12 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
     }
 
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection(url, user, password.reveal());
+        String binaryProtocol = postgres || !binary ? "" : (url.contains("?") ? "&" : "?") + "useServerPrepStmts=true";
+        return DriverManager.getConnection(url + binaryProtocol, user, password.reveal());
     }
 
-    /** The rows of a text COPY: its line ends (a newline within a value is escaped as {@code \n}). */
-    private static final class RowCounter extends OutputStream {
+    /** Counts rows, telling the task thread every {@link #BATCH} of them. */
+    private abstract static class RowCounter extends OutputStream {
         private final AtomicLong read;
         private long rows;
 
@@ -163,20 +176,18 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
             this.read = read;
         }
 
-        @Override
-        public void write(int b) {
-            if (b == '\n' && ++rows == BATCH) {
+        final void row() {
+            if (++rows == BATCH) {
                 flushRows();
             }
         }
 
         @Override
-        public void write(byte[] bytes, int offset, int length) {
-            for (int i = offset; i < offset + length; i++) {
-                if (bytes[i] == '\n' && ++rows == BATCH) {
-                    flushRows();
-                }
-            }
+        public abstract void write(byte[] bytes, int offset, int length);
+
+        @Override
+        public final void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
         }
 
         private void flushRows() {
@@ -185,8 +196,100 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
         }
 
         @Override
-        public void close() {
+        public final void close() {
             flushRows();
+        }
+    }
+
+    /** The rows of a text COPY: its line ends (a newline within a value is escaped as {@code \n}). */
+    private static final class TextRows extends RowCounter {
+        TextRows(AtomicLong read) {
+            super(read);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+            for (int i = offset; i < offset + length; i++) {
+                if (bytes[i] == '\n') {
+                    row();
+                }
+            }
+        }
+    }
+
+    /**
+     * The rows of a binary COPY, by its framing alone: after the header (signature, flags, the extension's length
+     * and the extension), each row's 16-bit field count and each field's 32-bit length (-1 for NULL) and bytes;
+     * a field count of -1 ends the data. Nothing is decoded.
+     */
+    private static final class BinaryRows extends RowCounter {
+        private static final int EXTENSION_LENGTH = 0;
+        private static final int FIELD_COUNT = 1;
+        private static final int FIELD_LENGTH = 2;
+        private static final int END = 3;
+        /** Bytes to pass over before the next integer: at first the signature (11) and the flags (4). */
+        private long skip = 15;
+        private int next = EXTENSION_LENGTH;
+        private int width = 4;
+        private int have;
+        private int value;
+        private int fieldsLeft;
+
+        BinaryRows(AtomicLong read) {
+            super(read);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+            int i = offset;
+            int end = offset + length;
+            while (i < end) {
+                if (skip > 0) {
+                    int n = (int) Math.min(skip, end - i);
+                    skip -= n;
+                    i += n;
+                    continue;
+                }
+                value = value << 8 | bytes[i++] & 0xFF;
+                if (++have == width) {
+                    integer(width == 2 ? (short) value : value);
+                    have = 0;
+                    value = 0;
+                }
+            }
+        }
+
+        private void integer(int n) {
+            switch (next) {
+                case EXTENSION_LENGTH:
+                    skip = n;
+                    expect(FIELD_COUNT);
+                    break;
+                case FIELD_COUNT:
+                    if (n == -1) {
+                        next = END;
+                        break;
+                    }
+                    row();
+                    fieldsLeft = n;
+                    if (n > 0) {
+                        expect(FIELD_LENGTH);
+                    }
+                    break;
+                case FIELD_LENGTH:
+                    skip = Math.max(n, 0);
+                    if (--fieldsLeft == 0) {
+                        expect(FIELD_COUNT);
+                    }
+                    break;
+                default:
+                    throw new IllegalStateException("Bytes after the binary COPY's end");
+            }
+        }
+
+        private void expect(int what) {
+            next = what;
+            width = what == FIELD_COUNT ? 2 : 4;
         }
     }
 }

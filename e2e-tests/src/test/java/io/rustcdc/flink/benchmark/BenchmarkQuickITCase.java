@@ -55,8 +55,10 @@ class BenchmarkQuickITCase {
         json.addAll(throughput("snapshot p2", false));
         json.addAll(throughput(Benchmark.PACE + 1, false));
         json.addAll(throughput(Benchmark.PACE + 2, false));
-        json.addAll(throughput(Benchmark.LIMIT_READ + 1, false));
-        json.addAll(throughput(Benchmark.LIMIT_READ + 2, false));
+        for (String format : List.of("text", "binary")) {
+            json.addAll(throughput(Benchmark.limitReadFigure(format, 1), false));
+            json.addAll(throughput(Benchmark.limitReadFigure(format, 2), false));
+        }
         json.addAll(throughput("stream drain", true));
         json.addAll(List.of("latency p50 at 200 rows/s", "latency p99 at 200 rows/s", "latency max at 200 rows/s"));
         // the SQL path: the p1 snapshot alone in a quick run
