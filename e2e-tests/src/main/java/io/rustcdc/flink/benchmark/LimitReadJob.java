@@ -23,9 +23,9 @@ import org.postgresql.PGConnection;
  * as the snapshot limit does (PostgreSQL's text {@code COPY} of the whole table; MariaDB's and Oracle MySQL's
  * streaming {@code SELECT *}, each column's text) on {@code --connections} threads of its own, and for each row read
  * emits a ready document of {@code --document-length} characters (the same String, as Flink's pace does) into the
- * run's sink. Nothing is decoded or rendered, so no JSON source that reads the table this way can be faster.
- * With {@code --read-format binary} the rows come in the database's binary format instead, which costs the server
- * less per row: PostgreSQL's binary {@code COPY}, its rows counted by their framing; on MariaDB and Oracle MySQL
+ * run's sink. Nothing is rendered, and nothing decoded beyond the read itself (the driver's Strings of the text
+ * protocol, as the limit reads them). With {@code --read-format binary} the rows come in the database's binary
+ * format instead: PostgreSQL's binary {@code COPY}, its rows counted by their framing; on MariaDB and Oracle MySQL
  * the binary protocol of a server-prepared statement, no value read at all.
  *
  * <p>With two connections each reads half of the table at once: on PostgreSQL by the pages of its heap (a TID range
