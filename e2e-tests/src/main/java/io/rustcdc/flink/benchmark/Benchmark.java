@@ -320,11 +320,11 @@ public final class Benchmark {
     }
 
     /**
-     * Flink with the limit's own read ({@link LimitReadJob}): our side's JVM with a job at p1 whose task reads the
-     * table as the snapshot limit does, over {@code connections} connections at once, and emits a ready document of
-     * our p1 JSON documents' mean length for each row into the same sink: what a JSON source that reads the table
-     * so pays at the least, Flink's start included, with nothing rendered; with {@code format} {@code binary}, the
-     * rows in the database's binary format.
+     * Flink with the limit's own read ({@link LimitReadJob}): our side's JVM with a job at p1 whose task runs the
+     * snapshot limit's statement, over {@code connections} connections at once, and emits a ready document of our
+     * p1 JSON documents' mean length for each row received into the same sink: what a JSON source that reads the
+     * table so pays at the least, Flink's start included, with nothing decoded or rendered; with {@code format}
+     * {@code binary}, the rows in the database's binary format.
      */
     private void limitRead(BenchmarkTarget target, SideRunner runner, String format, int connections) throws Exception {
         Figure speed = figure(limitReadFigure(format, connections), "rows/s");

@@ -19,14 +19,14 @@ import org.apache.flink.util.Collector;
 import org.postgresql.PGConnection;
 
 /**
- * Flink with the limit's own read ({@code --phase limit-read}): a job at parallelism 1 whose one task reads the table
- * as the snapshot limit does (PostgreSQL's text {@code COPY} of the whole table; MariaDB's and Oracle MySQL's
- * streaming {@code SELECT *}, each column's text) on {@code --connections} threads of its own, and for each row read
- * emits a ready document of {@code --document-length} characters (the same String, as Flink's pace does) into the
- * run's sink. Nothing is rendered, and nothing decoded beyond the read itself (the driver's Strings of the text
- * protocol, as the limit reads them). With {@code --read-format binary} the rows come in the database's binary
- * format instead: PostgreSQL's binary {@code COPY}, its rows counted by their framing; on MariaDB and Oracle MySQL
- * the binary protocol of a server-prepared statement, no value read at all.
+ * Flink with the limit's own read ({@code --phase limit-read}): a job at parallelism 1 whose one task runs the
+ * snapshot limit's statement (PostgreSQL's text {@code COPY} of the whole table, its rows counted by their line ends;
+ * MariaDB's and Oracle MySQL's streaming {@code SELECT *}, no value read) on {@code --connections} threads of its
+ * own, and for each row received emits a ready document of {@code --document-length} characters (the same String,
+ * as Flink's pace does) into the run's sink. Nothing is decoded or rendered: less than any JSON source that reads
+ * the table so must do. With {@code --read-format binary} the rows come in the database's binary format instead:
+ * PostgreSQL's binary {@code COPY}, its rows counted by their framing; on MariaDB and Oracle MySQL the binary
+ * protocol of a server-prepared statement.
  *
  * <p>With two connections each reads half of the table at once: on PostgreSQL by the pages of its heap (a TID range
  * scan each, so that neither reads more than its half), on MariaDB and Oracle MySQL by the primary key {@code id}
@@ -140,16 +140,12 @@ final class LimitReadJob extends RichFlatMapFunction<Integer, String> {
                 rows.close();
                 return;
             }
-            // binary: a server-prepared statement (the connection's useServerPrepStmts), its rows' values not read
+            // binary: a server-prepared statement (the connection's useServerPrepStmts); either way no value is read
             try (PreparedStatement s = c.prepareStatement(query, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
                 s.setFetchSize(1000); // as the limit
                 try (ResultSet rs = s.executeQuery()) {
-                    int columns = binary ? 0 : rs.getMetaData().getColumnCount();
                     long rows = 0;
                     while (rs.next()) {
-                        for (int i = 1; i <= columns; i++) {
-                            rs.getString(i); // the text protocol's own text, nothing decoded further
-                        }
                         if (++rows == BATCH) {
                             read.addAndGet(rows);
                             rows = 0;
