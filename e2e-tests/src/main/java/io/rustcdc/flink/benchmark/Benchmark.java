@@ -149,7 +149,7 @@ public final class Benchmark {
                 pace(target, runner, p);
             }
             for (String format : documentLengths.isEmpty() ? List.<String>of() : List.of("text", "binary")) {
-                // two connections split the table by its bigint id on MariaDB and Oracle MySQL
+                // two connections only with the bigint key, by which MariaDB and Oracle MySQL split the table
                 for (int c = 1; c <= (key == BenchKey.BIGINT ? 2 : 1); c++) {
                     limitRead(target, runner, format, c);
                 }
