@@ -305,18 +305,9 @@ public final class Benchmark {
      * source's snapshot figure pays besides reading and rendering, the start included.
      */
     private void pace(BenchmarkTarget target, SideRunner runner, int parallelism) throws Exception {
-        Figure speed = figure(PACE + parallelism, "rows/s");
-        long length = Math.round(Figure.median(documentLengths));
-        for (int r = 1; r <= runs; r++) {
-            String name = "pace-p" + parallelism + "-" + SideRunner.OURS + "-r" + r;
-            List<String> args = new ArrayList<>(target.snapshot(name));
-            args.addAll(List.of("--phase", "floor", "--parallelism", String.valueOf(parallelism), "--events",
-                    String.valueOf(rows), "--document-length", String.valueOf(length)));
-            args.addAll(pathArgs(SideRunner.OURS, BenchPath.JSON));
-            String result = run(runner, SideRunner.OURS, name, args, List.of(speed));
-            target.release(name);
-            record(name, result, SideRunner.OURS, speed, null, runner);
-        }
+        List<String> args = new ArrayList<>(List.of("--phase", "floor", "--parallelism", String.valueOf(parallelism)));
+        args.addAll(pathArgs(SideRunner.OURS, BenchPath.JSON));
+        readyDocuments(target, runner, figure(PACE + parallelism, "rows/s"), "pace-p" + parallelism, args);
     }
 
     /**
@@ -327,14 +318,24 @@ public final class Benchmark {
      * {@code binary}, the rows in the database's binary format.
      */
     private void limitRead(BenchmarkTarget target, SideRunner runner, String format, int connections) throws Exception {
-        Figure speed = figure(limitReadFigure(format, connections), "rows/s");
+        readyDocuments(target, runner, figure(limitReadFigure(format, connections), "rows/s"),
+                "limit-read-" + format + "-c" + connections, List.of("--phase", "limit-read", "--parallelism", "1",
+                        "--connections", String.valueOf(connections), "--read-format", format));
+    }
+
+    /**
+     * The runs of {@code speed} on our side alone ({@code <run>-ours-r<n>}), each a job of {@code jobArgs} that
+     * emits as many ready documents as the snapshot has rows, each of our p1 JSON documents' mean length (the median
+     * of the runs'), timed like a snapshot.
+     */
+    private void readyDocuments(BenchmarkTarget target, SideRunner runner, Figure speed, String run, List<String> jobArgs)
+            throws Exception {
         long length = Math.round(Figure.median(documentLengths));
         for (int r = 1; r <= runs; r++) {
-            String name = "limit-read-" + format + "-c" + connections + "-" + SideRunner.OURS + "-r" + r;
+            String name = run + "-" + SideRunner.OURS + "-r" + r;
             List<String> args = new ArrayList<>(target.snapshot(name));
-            args.addAll(List.of("--phase", "limit-read", "--parallelism", "1", "--connections",
-                    String.valueOf(connections), "--read-format", format, "--events", String.valueOf(rows),
-                    "--document-length", String.valueOf(length)));
+            args.addAll(jobArgs);
+            args.addAll(List.of("--events", String.valueOf(rows), "--document-length", String.valueOf(length)));
             String result = run(runner, SideRunner.OURS, name, args, List.of(speed));
             target.release(name);
             record(name, result, SideRunner.OURS, speed, null, runner);
