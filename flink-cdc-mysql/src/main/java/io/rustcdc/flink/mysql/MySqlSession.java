@@ -44,6 +44,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     private final MySqlKeyPlacement placement;
     /** Tables as described for their chunk boundaries, which are found many times per table. */
     private final Map<TableId, MySqlTable> keyTables = new HashMap<>();
+    private final DenseKeyChunks denseKeys;
 
     MySqlSession(MySqlSourceConfig config) {
         this.config = config;
@@ -51,6 +52,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         this.positions = new BinlogPositions(config, connection);
         this.placement = new MySqlKeyPlacement();
         this.chunks = new ChunkReader(config, connection, positions, ChunkTables.describing(this::table), placement);
+        this.denseKeys = new DenseKeyChunks(connection, config.flavor());
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION time_zone = '+00:00'");
             s.execute("SET SESSION net_write_timeout = " + CHUNK_WRITE_TIMEOUT_SECONDS);
@@ -121,6 +123,24 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize,
             @Nullable String rowFilter) {
         MySqlTable described = keyTables.computeIfAbsent(table.table(), this::table);
+        try {
+            if (denseKeys.applies(described, keyColumns, rowFilter)) {
+                return denseKeys.nextEnd(table.table(), keyColumns.get(0), after, chunkSize);
+            }
+            return countedChunkEnd(table, described, keyColumns, after, chunkSize, rowFilter);
+        } catch (SQLException e) {
+            CdcException gone = ChunkTables.gone(table.table(), e); // not a connection failure to retry
+            if (gone != null) {
+                throw gone;
+            }
+            throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
+        }
+    }
+
+    /** The key {@code chunkSize} rows (that {@code rowFilter} selects) after {@code after}, counted by the server. */
+    @Nullable
+    private Object[] countedChunkEnd(TableDescription table, MySqlTable described, List<String> keyColumns,
+            @Nullable Object[] after, int chunkSize, @Nullable String rowFilter) throws SQLException {
         String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
         // read as the chunk's rows are (the driver reformats temporal text: a DATETIME(3) .055 came back as .550)
         String selected = keyColumns.stream().map(k -> SnapshotValues.select(described.column(k), MySqlSql.quote(k)))
@@ -141,12 +161,6 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
                 ChunkEnds.requireAfter(table, keyColumns, after, key);
                 return key;
             }
-        } catch (SQLException e) {
-            CdcException gone = ChunkTables.gone(table.table(), e); // not a connection failure to retry
-            if (gone != null) {
-                throw gone;
-            }
-            throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
         }
     }
 
