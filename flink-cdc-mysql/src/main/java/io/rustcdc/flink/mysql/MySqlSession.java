@@ -7,6 +7,7 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.DenseKeyChunks;
 import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
@@ -52,7 +53,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         this.positions = new BinlogPositions(config, connection);
         this.placement = new MySqlKeyPlacement();
         this.chunks = new ChunkReader(config, connection, positions, ChunkTables.describing(this::table), placement);
-        this.denseKeys = new DenseKeyChunks(connection, config.flavor());
+        this.denseKeys = new DenseKeyChunks(new MySqlKeyRanges(connection, config.flavor()));
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION time_zone = '+00:00'");
             s.execute("SET SESSION net_write_timeout = " + CHUNK_WRITE_TIMEOUT_SECONDS);
@@ -122,12 +123,11 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Nullable
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize,
             @Nullable String rowFilter) {
-        MySqlTable described = keyTables.computeIfAbsent(table.table(), this::table);
         try {
-            if (denseKeys.applies(described, keyColumns, rowFilter)) {
-                return denseKeys.nextEnd(table.table(), keyColumns.get(0), after, chunkSize);
+            if (denseKeys.applies(table, keyColumns, rowFilter)) {
+                return denseKeys.nextEnd(table, keyColumns.get(0), after, chunkSize);
             }
-            return countedChunkEnd(table, described, keyColumns, after, chunkSize, rowFilter);
+            return countedChunkEnd(table, keyColumns, after, chunkSize, rowFilter);
         } catch (SQLException e) {
             CdcException gone = ChunkTables.gone(table.table(), e); // not a connection failure to retry
             if (gone != null) {
@@ -139,8 +139,9 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
 
     /** The key {@code chunkSize} rows (that {@code rowFilter} selects) after {@code after}, counted by the server. */
     @Nullable
-    private Object[] countedChunkEnd(TableDescription table, MySqlTable described, List<String> keyColumns,
-            @Nullable Object[] after, int chunkSize, @Nullable String rowFilter) throws SQLException {
+    private Object[] countedChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            int chunkSize, @Nullable String rowFilter) throws SQLException {
+        MySqlTable described = keyTables.computeIfAbsent(table.table(), this::table);
         String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
         // read as the chunk's rows are (the driver reformats temporal text: a DATETIME(3) .055 came back as .550)
         String selected = keyColumns.stream().map(k -> SnapshotValues.select(described.column(k), MySqlSql.quote(k)))

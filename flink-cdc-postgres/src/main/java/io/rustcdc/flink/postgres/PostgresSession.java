@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.DenseKeyChunks;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
@@ -38,6 +39,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     private final PgCatalog catalog;
     private final CopyRowParser copyParser = new CopyRowParser();
     private final PgKeyPlacement placement;
+    private final DenseKeyChunks denseKeys;
     /** The bytes of the chunks' rows read so far ({@link #bytesRead}). */
     private long bytesRead;
     /** Decoders of chunk keys, one per table and key: chunk boundaries are found many times per table. */
@@ -49,6 +51,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         try {
             this.catalog = new PgCatalog(connection, config.database());
             this.placement = new PgKeyPlacement(connection);
+            this.denseKeys = new DenseKeyChunks(new PgKeyRanges(connection));
         } catch (SQLException e) {
             close();
             throw failure(e);
@@ -114,6 +117,9 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             @Nullable String rowFilter) {
         String sql = nextChunkEndSql(table, keyColumns, after, chunkSize, rowFilter);
         try {
+            if (denseKeys.applies(table, keyColumns, rowFilter)) {
+                return denseKeys.nextEnd(table, keyColumns.get(0), after, chunkSize);
+            }
             RowDecoder decoder = keyDecoder(table, keyColumns);
             if (!PgConnections.mayBePooled(config)) {
                 return chunkEnd(sql, decoder, keyColumns.size());

@@ -1,4 +1,4 @@
-package io.rustcdc.flink.mysql;
+package io.rustcdc.flink.source.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

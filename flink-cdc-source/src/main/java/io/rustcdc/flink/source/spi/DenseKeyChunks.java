@@ -1,0 +1,129 @@
+package io.rustcdc.flink.source.spi;
+
+import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Chunk ends of a table keyed by one integer column, computed instead of counted ({@link
+ * CatalogSession#nextChunkEnd}). The chunk after {@code after} ends at {@code first + chunkSize - 1},
+ * {@code first} being the first key after {@code after}: it spans {@code chunkSize} integers, so it holds
+ * at most {@code chunkSize} rows whatever the keys, and at least one. Finding it takes the database two
+ * index lookups (the least and greatest key after {@code after}), where counting {@code chunkSize} rows
+ * ({@code LIMIT 1 OFFSET}) reads them all: on the test machine a third of what reading the chunk's rows
+ * cost MariaDB 11.4, a sixth of what its {@code COPY} cost PostgreSQL 17.
+ *
+ * <p>Only for a table whose rows fill at least {@link #MIN_DENSITY} of its key range by the database's
+ * estimate of its row count, so that its chunks hold nearly {@code chunkSize} rows each: a chunk has a
+ * cost of its own (on Oracle MySQL its backfill's binlog connection, about 50 ms on the test machine), and
+ * in a sparse table (keys drawn far apart) computed chunks would hold few rows each, so its ends are
+ * counted as before. A wrong estimate makes chunks smaller than they could be, never larger. Not
+ * thread-safe.
+ */
+@Internal
+public final class DenseKeyChunks {
+    private static final Logger LOG = LoggerFactory.getLogger(DenseKeyChunks.class);
+    /**
+     * The least share of its key range that a table's rows must fill for its chunk ends to be computed: where
+     * chunks then hold three quarters of the chunk size, Oracle MySQL's extra chunks cost about what counting
+     * saves (50 ms per 50,000 rows of the default chunk size; counting them cost MariaDB 19 ms of CPU).
+     */
+    public static final double MIN_DENSITY = 0.75;
+
+    /** What the database tells of a table's keys. */
+    public interface Keys {
+        /** The least and greatest key of {@code keyColumn} after {@code after} (every key when null), or null when none. */
+        @Nullable
+        long[] range(TableDescription table, String keyColumn, @Nullable Long after) throws SQLException;
+
+        /** The database's estimate of the table's row count; 0 (or less) when it has none. */
+        long rowEstimate(TableId table) throws SQLException;
+    }
+
+    private final Keys keys;
+    /** Whether each table consulted so far is dense enough, decided once per session. */
+    private final Map<TableId, Boolean> dense = new HashMap<>();
+
+    public DenseKeyChunks(Keys keys) {
+        this.keys = keys;
+    }
+
+    /**
+     * Whether {@link #nextEnd} finds the table's chunk ends: a key of one column of {@link ValueKind#INTEGER}
+     * or {@link ValueKind#BIGINT} (whose values are longs), no row filter (whose chunks are counted in the
+     * rows it selects), and a dense table.
+     */
+    public boolean applies(TableDescription table, List<String> keyColumns, @Nullable String rowFilter)
+            throws SQLException {
+        if (rowFilter != null || keyColumns.size() != 1) {
+            return false;
+        }
+        ValueKind kind = table.rowType().type(table.rowType().indexOf(keyColumns.get(0))).kind();
+        if (kind != ValueKind.INTEGER && kind != ValueKind.BIGINT) {
+            return false;
+        }
+        Boolean known = dense.get(table.table());
+        if (known == null) {
+            known = measure(table, keyColumns.get(0));
+            dense.put(table.table(), known);
+        }
+        return known;
+    }
+
+    /** The chunk end after {@code after} (the table's start when null), or null when at most {@code chunkSize} rows follow. */
+    @Nullable
+    public Object[] nextEnd(TableDescription table, String keyColumn, @Nullable Object[] after, int chunkSize)
+            throws SQLException {
+        long[] range = keys.range(table, keyColumn, after == null ? null : ((Number) after[0]).longValue());
+        if (range == null) {
+            return null;
+        }
+        Long end = end(range[0], range[1], chunkSize);
+        return end == null ? null : new Object[] {end};
+    }
+
+    /**
+     * The last key of a chunk that starts at key {@code first} and spans {@code chunkSize} integers, or
+     * null when every key up to {@code last} (the greatest) lies in it, so that the rest is the last chunk
+     * (also when the chunk would reach past the greatest long).
+     */
+    @Nullable
+    static Long end(long first, long last, int chunkSize) {
+        if (chunkSize < 1) {
+            throw new IllegalArgumentException("chunk size " + chunkSize);
+        }
+        long end = first + (chunkSize - 1);
+        if (end < first || last <= end) {
+            return null;
+        }
+        return end;
+    }
+
+    /** Whether {@code rows} (an estimate) fill at least {@link #MIN_DENSITY} of the keys {@code min} to {@code max}. */
+    static boolean dense(long rows, long min, long max) {
+        long difference = max - min; // max >= min: an unsigned difference, past the greatest long when negative
+        double span = (difference >= 0 ? difference : difference + 0x1p64) + 1.0;
+        return rows >= MIN_DENSITY * span;
+    }
+
+    private boolean measure(TableDescription table, String keyColumn) throws SQLException {
+        long[] range = keys.range(table, keyColumn, null);
+        if (range == null) {
+            return false;
+        }
+        long rows = keys.rowEstimate(table.table());
+        boolean computed = dense(rows, range[0], range[1]);
+        LOG.info("Table {}: chunk ends {} ({}, keys {} to {} of {})", table.table().qualifiedName(),
+                computed ? "computed from the key's range" : "counted by the database (the keys are too sparse to compute "
+                        + "them)", rows > 0 ? "about " + rows + " rows by the database's estimate" : "no estimate of its rows",
+                range[0], range[1], keyColumn);
+        return computed;
+    }
+}

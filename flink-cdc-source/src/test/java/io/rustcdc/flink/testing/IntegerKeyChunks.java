@@ -1,0 +1,109 @@
+package io.rustcdc.flink.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rustcdc.flink.source.model.ChangeEvent;
+import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * Random key sets of one integer column, and a table keyed by one read chunk by chunk through a connector's
+ * catalogue session, for the tests of computed chunk ends ({@link io.rustcdc.flink.source.spi.DenseKeyChunks}).
+ */
+public final class IntegerKeyChunks {
+    private IntegerKeyChunks() {}
+
+    /**
+     * 100 to 500 keys taking about seven in eight of a range of integers, with gaps: from the least long in round
+     * 0, up to the greatest in round 1, around zero in round 2, else from a small number (not below zero when
+     * {@code nonNegative}; at most about 1,600 whatever the round after 2, so that any integer type holds them).
+     */
+    public static TreeSet<Long> denseKeys(Random random, int round, boolean nonNegative) {
+        List<Long> offsets = new ArrayList<>();
+        long offset = 0;
+        for (int i = 100 + random.nextInt(400); i > 0; i--) {
+            offsets.add(offset);
+            offset += random.nextInt(10) < 9 ? 1 : 2 + random.nextInt(2);
+        }
+        long last = offsets.get(offsets.size() - 1);
+        long base = switch (round) {
+            case 0 -> Long.MIN_VALUE;
+            case 1 -> Long.MAX_VALUE - last;
+            case 2 -> -last / 2;
+            default -> nonNegative || random.nextBoolean() ? random.nextInt(1_000) : -random.nextInt(500);
+        };
+        return offsets.stream().map(o -> base + o).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** {@code count} keys drawn from the whole long range: a sliver of it, far apart. */
+    public static TreeSet<Long> sparseKeys(Random random, int count) {
+        TreeSet<Long> keys = new TreeSet<>();
+        while (keys.size() < count) {
+            keys.add(random.nextLong());
+        }
+        return keys;
+    }
+
+    /** The chunks that computed ends make of {@code keys}: each ends the chunk size less one after its first key. */
+    public static List<List<Long>> computedChunks(TreeSet<Long> keys, int chunkSize) {
+        List<List<Long>> chunks = new ArrayList<>();
+        Long first = keys.first();
+        while (first != null) {
+            BigInteger exactEnd = BigInteger.valueOf(first).add(BigInteger.valueOf(chunkSize - 1L));
+            Long end = exactEnd.compareTo(BigInteger.valueOf(keys.last())) >= 0 ? null : exactEnd.longValue();
+            chunks.add(new ArrayList<>(end == null ? keys.tailSet(first) : keys.subSet(first, true, end, true)));
+            first = end == null ? null : keys.higher(end);
+        }
+        return chunks;
+    }
+
+    /**
+     * The table's rows as the session plans and reads its chunks of {@code keyColumn}: each chunk's keys in the
+     * order read, every key read once.
+     */
+    public static List<List<Long>> readInChunks(CatalogSession<?, ?> session, TableDescription table, String keyColumn,
+            int chunkSize) {
+        List<String> keyColumns = List.of(keyColumn);
+        List<List<Long>> chunks = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        Object[] after = null;
+        while (true) {
+            Object[] upTo = session.nextChunkEnd(table, keyColumns, after, chunkSize);
+            List<ChangeEvent> rows = new ArrayList<>();
+            session.readChunk(table, keyColumns, after, upTo, rows::add);
+            List<Long> chunk = rows.stream().map(e -> ((Number) e.after().get(keyColumn)).longValue())
+                    .collect(Collectors.toList());
+            chunk.forEach(k -> assertThat(seen.add(k)).as("key %d read once", k).isTrue());
+            chunks.add(chunk);
+            if (upTo == null) {
+                return chunks;
+            }
+            after = upTo;
+        }
+    }
+
+    /** Checks chunks read of dense keys: none empty or over the chunk size, each where computed ends put it. */
+    public static void checkComputed(List<List<Long>> chunks, TreeSet<Long> keys, int chunkSize, String what) {
+        for (List<Long> chunk : chunks) {
+            assertThat(chunk).as(what).isNotEmpty().hasSizeLessThanOrEqualTo(chunkSize);
+        }
+        assertThat(chunks).as(what + ": computed ends, each the chunk size less one after the chunk's first key")
+                .isEqualTo(computedChunks(keys, chunkSize));
+    }
+
+    /** Checks chunks read of sparse keys: every key, and every chunk but the last of exactly the chunk size (counted). */
+    public static void checkCounted(List<List<Long>> chunks, TreeSet<Long> keys, int chunkSize) {
+        assertThat(chunks.stream().flatMap(List::stream).collect(Collectors.toList())).containsExactlyElementsOf(keys);
+        for (List<Long> chunk : chunks.subList(0, chunks.size() - 1)) {
+            assertThat(chunk).as("chunk size %d: counted ends", chunkSize).hasSize(chunkSize);
+        }
+    }
+}
