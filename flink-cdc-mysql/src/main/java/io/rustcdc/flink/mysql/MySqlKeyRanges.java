@@ -4,8 +4,6 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.DenseKeyChunks;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.annotation.Nullable;
@@ -30,18 +28,9 @@ final class MySqlKeyRanges implements DenseKeyChunks.Keys {
     @Nullable
     public long[] range(TableDescription table, String keyColumn, @Nullable Long after) throws SQLException {
         String key = MySqlSql.quote(keyColumn);
-        String sql = "SELECT MIN(" + key + "), MAX(" + key + ") FROM " + MySqlSql.qualified(table.table())
-                + (after == null ? "" : " WHERE " + key + " > ?");
-        try (PreparedStatement s = connection.prepareStatement(sql)) {
-            if (after != null) {
-                s.setLong(1, after);
-            }
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                long min = rs.getLong(1);
-                return rs.wasNull() ? null : new long[] {min, rs.getLong(2)};
-            }
-        }
+        String sql = "SELECT MIN(" + key + "), MAX(" + key + ") FROM " + MySqlSql.qualified(table.table());
+        return after == null ? DenseKeyChunks.range(connection, sql)
+                : DenseKeyChunks.range(connection, sql + " WHERE " + key + " > ?", after);
     }
 
     @Override
@@ -52,13 +41,7 @@ final class MySqlKeyRanges implements DenseKeyChunks.Keys {
             }
             liveStatistics = true;
         }
-        try (PreparedStatement s = connection.prepareStatement("SELECT TABLE_ROWS FROM information_schema.TABLES "
-                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
-            s.setString(1, table.database());
-            s.setString(2, table.table());
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
-            }
-        }
+        return DenseKeyChunks.rowEstimate(connection, "SELECT TABLE_ROWS FROM information_schema.TABLES "
+                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?", table.database(), table.table());
     }
 }

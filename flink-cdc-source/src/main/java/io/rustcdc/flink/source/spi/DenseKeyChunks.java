@@ -2,6 +2,9 @@ package io.rustcdc.flink.source.spi;
 
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueKind;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
@@ -45,6 +48,40 @@ public final class DenseKeyChunks {
 
         /** The database's estimate of the table's row count; 0 (or less) when it has none. */
         long rowEstimate(TableId table) throws SQLException;
+    }
+
+    /**
+     * The least and greatest key as the query {@code sql} of two columns returns them ({@code MIN}, {@code MAX}),
+     * its parameters {@code parameters}; null when the least is NULL (no key).
+     */
+    @Nullable
+    public static long[] range(Connection connection, String sql, Object... parameters) throws SQLException {
+        try (PreparedStatement s = prepared(connection, sql, parameters); ResultSet rs = s.executeQuery()) {
+            rs.next();
+            long min = rs.getLong(1);
+            return rs.wasNull() ? null : new long[] {min, rs.getLong(2)};
+        }
+    }
+
+    /** The row estimate as the query {@code sql} of one column returns it, its parameters {@code parameters}; 0 without a row. */
+    public static long rowEstimate(Connection connection, String sql, Object... parameters) throws SQLException {
+        try (PreparedStatement s = prepared(connection, sql, parameters); ResultSet rs = s.executeQuery()) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    private static PreparedStatement prepared(Connection connection, String sql, Object... parameters)
+            throws SQLException {
+        PreparedStatement s = connection.prepareStatement(sql);
+        try {
+            for (int i = 0; i < parameters.length; i++) {
+                s.setObject(i + 1, parameters[i]);
+            }
+            return s;
+        } catch (SQLException e) {
+            s.close();
+            throw e;
+        }
     }
 
     private final Keys keys;
