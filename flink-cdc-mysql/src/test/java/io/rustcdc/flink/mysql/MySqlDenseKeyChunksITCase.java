@@ -50,6 +50,18 @@ class MySqlDenseKeyChunksITCase {
         });
     }
 
+    @Test
+    void repeatedChunkKeyColumnChunksByCountedEnds(MySqlDatabase db) {
+        db.execute("DROP TABLE IF EXISTS repeated", "CREATE TABLE repeated (id INT PRIMARY KEY, n INT NOT NULL)",
+                "INSERT INTO repeated SELECT seq, seq DIV 10 FROM " + (db.server().isMariaDb() ? "seq_0_to_499"
+                        : "(WITH RECURSIVE s (seq) AS (SELECT 0 UNION ALL SELECT seq + 1 FROM s WHERE seq < 499) "
+                                + "SELECT seq FROM s) AS numbers"), "ANALYZE TABLE repeated");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            IntegerKeyChunks.checkRepeatedKeyCounted(session, session.describe(TableId.of(db.name(), db.name(), "repeated")));
+        }
+    }
+
     /** Table {@code keyed} of {@code keys}, analysed (its row count decides the way), read as the source reads it. */
     private static List<List<Long>> readInChunks(MySqlDatabase db, String type, TreeSet<Long> keys, int chunkSize) {
         db.execute("DROP TABLE IF EXISTS keyed", "CREATE TABLE keyed (k " + type + " PRIMARY KEY, n INT)");

@@ -50,6 +50,17 @@ class PostgresDenseKeyChunksITCase {
         });
     }
 
+    @Test
+    void repeatedChunkKeyColumnChunksByCountedEnds(PostgresDatabase db) {
+        db.execute("DROP TABLE IF EXISTS repeated", "CREATE TABLE repeated (id int PRIMARY KEY, n int NOT NULL)",
+                "INSERT INTO repeated SELECT g, g / 10 FROM generate_series(0, 499) g", "ANALYZE repeated",
+                "GRANT SELECT ON repeated TO " + db.replicationUser());
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session =
+                PostgresConnector.create(PostgresTestConfigs.builder(db).build()).openSession()) {
+            IntegerKeyChunks.checkRepeatedKeyCounted(session, session.describe(TableId.of(db.name(), "public", "repeated")));
+        }
+    }
+
     /** Table {@code keyed} of {@code keys} (analysed or not: its row count decides the way), read as the source reads it. */
     private static List<List<Long>> readInChunks(PostgresDatabase db, String type, TreeSet<Long> keys, int chunkSize,
             boolean analysed) {

@@ -71,18 +71,37 @@ public final class IntegerKeyChunks {
      */
     public static List<List<Long>> readInChunks(CatalogSession<?, ?> session, TableDescription table, String keyColumn,
             int chunkSize) {
+        List<List<Long>> chunks = readChunks(session, table, keyColumn, chunkSize);
+        Set<Long> seen = new HashSet<>();
+        chunks.forEach(chunk -> chunk.forEach(k -> assertThat(seen.add(k)).as("key %d read once", k).isTrue()));
+        return chunks;
+    }
+
+    /**
+     * A table whose chunk key column {@code n} (not its primary key) holds each of 0 to 49 ten times is chunked
+     * by counted ends: computed ones, spanning the chunk size's integers, would hold ten times the chunk size.
+     */
+    public static void checkRepeatedKeyCounted(CatalogSession<?, ?> session, TableDescription table) {
+        int chunkSize = 5;
+        List<List<Long>> chunks = readChunks(session, table, "n", chunkSize);
+        assertThat(chunks.stream().mapToInt(List::size).sum()).isEqualTo(500);
+        for (List<Long> chunk : chunks) {
+            assertThat(chunk).as("a chunk of a repeated key: the chunk size and the rest of its last value's rows")
+                    .hasSizeLessThanOrEqualTo(chunkSize + 9);
+        }
+    }
+
+    /** The table's rows as the session plans and reads its chunks of {@code keyColumn}: each chunk's keys as read. */
+    private static List<List<Long>> readChunks(CatalogSession<?, ?> session, TableDescription table, String keyColumn,
+            int chunkSize) {
         List<String> keyColumns = List.of(keyColumn);
         List<List<Long>> chunks = new ArrayList<>();
-        Set<Long> seen = new HashSet<>();
         Object[] after = null;
         while (true) {
             Object[] upTo = session.nextChunkEnd(table, keyColumns, after, chunkSize);
             List<ChangeEvent> rows = new ArrayList<>();
             session.readChunk(table, keyColumns, after, upTo, rows::add);
-            List<Long> chunk = rows.stream().map(e -> ((Number) e.after().get(keyColumn)).longValue())
-                    .collect(Collectors.toList());
-            chunk.forEach(k -> assertThat(seen.add(k)).as("key %d read once", k).isTrue());
-            chunks.add(chunk);
+            chunks.add(rows.stream().map(e -> ((Number) e.after().get(keyColumn)).longValue()).collect(Collectors.toList()));
             if (upTo == null) {
                 return chunks;
             }

@@ -93,13 +93,14 @@ public final class DenseKeyChunks {
     }
 
     /**
-     * Whether {@link #nextEnd} finds the table's chunk ends: a key of one column of {@link ValueKind#INTEGER}
-     * or {@link ValueKind#BIGINT} (whose values are longs), no row filter (whose chunks are counted in the
-     * rows it selects), and a dense table.
+     * Whether {@link #nextEnd} finds the table's chunk ends: the chunk key is the table's primary key (so
+     * unique: a configured chunk key column may repeat a value, and a chunk of chunkSize integers could then
+     * hold any number of rows), of one column of {@link ValueKind#INTEGER} or {@link ValueKind#BIGINT} (whose
+     * values are longs), no row filter (whose chunks are counted in the rows it selects), and a dense table.
      */
     public boolean applies(TableDescription table, List<String> keyColumns, @Nullable String rowFilter)
             throws SQLException {
-        if (rowFilter != null || keyColumns.size() != 1) {
+        if (rowFilter != null || keyColumns.size() != 1 || !keyColumns.equals(table.shape().primaryKey())) {
             return false;
         }
         ValueKind kind = table.rowType().type(table.rowType().indexOf(keyColumns.get(0))).kind();
