@@ -115,11 +115,11 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     @Override
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize,
             @Nullable String rowFilter) {
-        String sql = nextChunkEndSql(table, keyColumns, after, chunkSize, rowFilter);
         try {
             if (denseKeys.applies(table, keyColumns, rowFilter)) {
                 return denseKeys.nextEnd(table, keyColumns.get(0), after, chunkSize);
             }
+            String sql = nextChunkEndSql(table, keyColumns, after, chunkSize, rowFilter);
             RowDecoder decoder = keyDecoder(table, keyColumns);
             if (!PgConnections.mayBePooled(config)) {
                 return chunkEnd(sql, decoder, keyColumns.size());

@@ -40,9 +40,11 @@ public interface CatalogSession<P, M> extends AutoCloseable {
     TableDescription describe(TableId table);
 
     /**
-     * The last key, in the database's order of {@code keyColumns}, of the chunk of {@code
-     * chunkSize} rows that follows {@code after} (the table's start when null); null when fewer
-     * rows remain, so that the rest is the last chunk. Key values are typed as the columns' values.
+     * The end, in the database's order of {@code keyColumns}, of the chunk that follows {@code after}
+     * (the table's start when null): the last key of the next {@code chunkSize} rows, or a key value
+     * such that the chunk holds at most {@code chunkSize} rows and at least one when planned ({@link
+     * DenseKeyChunks}: it need not be a row's key); null when the rest is to be the last chunk (fewer
+     * rows remain, or, computed, at most {@code chunkSize}). Key values are typed as the columns' values.
      */
     @Nullable
     Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize);

@@ -20,23 +20,21 @@ import org.slf4j.LoggerFactory;
  * {@code first} being the first key after {@code after}: it spans {@code chunkSize} integers, so it holds
  * at most {@code chunkSize} rows whatever the keys, and at least one. Finding it takes the database two
  * index lookups (the least and greatest key after {@code after}), where counting {@code chunkSize} rows
- * ({@code LIMIT 1 OFFSET}) reads them all: on the test machine a third of what reading the chunk's rows
- * cost MariaDB 11.4, a sixth of what its {@code COPY} cost PostgreSQL 17.
+ * ({@code LIMIT 1 OFFSET}) reads them all once more (what that cost each server: docs/benchmarks.md).
  *
  * <p>Only for a table whose rows fill at least {@link #MIN_DENSITY} of its key range by the database's
  * estimate of its row count, so that its chunks hold nearly {@code chunkSize} rows each: a chunk has a
- * cost of its own (on Oracle MySQL its backfill's binlog connection, about 50 ms on the test machine), and
- * in a sparse table (keys drawn far apart) computed chunks would hold few rows each, so its ends are
- * counted as before. A wrong estimate makes chunks smaller than they could be, never larger. Not
- * thread-safe.
+ * cost of its own, and in a sparse table (keys drawn far apart) computed chunks would hold few rows each,
+ * so its ends are counted as before. An estimate too low makes chunks counted; too high, chunks smaller
+ * and more of them; never larger. Not thread-safe.
  */
 @Internal
 public final class DenseKeyChunks {
     private static final Logger LOG = LoggerFactory.getLogger(DenseKeyChunks.class);
     /**
-     * The least share of its key range that a table's rows must fill for its chunk ends to be computed: where
-     * chunks then hold three quarters of the chunk size, Oracle MySQL's extra chunks cost about what counting
-     * saves (50 ms per 50,000 rows of the default chunk size; counting them cost MariaDB 19 ms of CPU).
+     * The least share of its key range that a table's rows must fill for its chunk ends to be computed: chunks
+     * then hold at least three quarters of the chunk size (by the estimate), so at most a third more chunks than
+     * counting makes, each with its cost (on Oracle MySQL a backfill's binlog connection per chunk).
      */
     public static final double MIN_DENSITY = 0.75;
 
