@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import javax.annotation.Nullable;
 
 /**
@@ -28,9 +29,10 @@ final class MySqlKeyRanges implements DenseKeyChunks.Keys {
     @Nullable
     public long[] range(TableDescription table, String keyColumn, @Nullable Long after) throws SQLException {
         String key = MySqlSql.quote(keyColumn);
-        String sql = "SELECT MIN(" + key + "), MAX(" + key + ") FROM " + MySqlSql.qualified(table.table());
-        return after == null ? DenseKeyChunks.range(connection, sql)
-                : DenseKeyChunks.range(connection, sql + " WHERE " + key + " > ?", after);
+        // the chunk queries' predicate, its placeholder bound to after
+        String sql = "SELECT MIN(" + key + "), MAX(" + key + ") FROM " + MySqlSql.qualified(table.table())
+                + ChunkReader.rangeWhere(List.of(keyColumn), after == null ? null : new Object[] {after}, null, null);
+        return after == null ? DenseKeyChunks.range(connection, sql) : DenseKeyChunks.range(connection, sql, after);
     }
 
     @Override

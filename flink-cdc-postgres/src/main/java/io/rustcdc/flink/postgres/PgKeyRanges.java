@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.spi.DenseKeyChunks;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import javax.annotation.Nullable;
 
 /**
@@ -24,11 +25,10 @@ final class PgKeyRanges implements DenseKeyChunks.Keys {
     @Nullable
     public long[] range(TableDescription table, String keyColumn, @Nullable Long after) throws SQLException {
         String key = PgLiterals.quoteIdentifier(keyColumn);
-        int field = table.rowType().indexOf(keyColumn);
-        // a literal of the key's own type: an oid key has no operator with a bigint
+        // the chunk queries' predicate, a literal of the key's own type: an oid key has no operator with a bigint
         return DenseKeyChunks.range(connection, "SELECT min(" + key + "), max(" + key + ") FROM "
-                + PgPrerequisites.qualified(table.table()) + (after == null ? "" : " WHERE " + key + " > "
-                        + PgLiterals.of(table.rowType().type(field), table.shape().columns().get(field).dataType(), after)));
+                + PgPrerequisites.qualified(table.table()) + (after == null ? ""
+                        : " WHERE " + PostgresSession.after(table, List.of(keyColumn), new Object[] {after})));
     }
 
     @Override

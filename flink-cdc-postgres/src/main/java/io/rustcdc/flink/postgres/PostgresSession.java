@@ -325,7 +325,8 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 + RowFilters.where(RowFilters.and(where.toString(), rowFilter)) + ") TO STDOUT";
     }
 
-    private static String after(TableDescription table, List<String> keyColumns, Object[] after) {
+    /** {@code (key...) > (literals...)}: the keys after {@code after}, as literals of the keys' own types. */
+    static String after(TableDescription table, List<String> keyColumns, Object[] after) {
         return tuple(keyColumns) + " > " + literals(table, keyColumns, after);
     }
 
