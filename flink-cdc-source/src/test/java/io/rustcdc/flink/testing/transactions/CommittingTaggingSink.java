@@ -26,10 +26,18 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * run's queue, each tagged with its batch's id: rows of one batch fell in one checkpoint. What an attempt
  * that failed wrote after its last completed checkpoint is never committed, and a batch committed again
  * after a restore is committed once. The MiniCluster runs in the test's JVM, so a static queue per run
- * reaches the test.
+ * reaches the test. In a transaction over the bound it pauses before each place where a cut may fall ({@link
+ * #CUT_PAUSE_MS}).
  */
 final class CommittingTaggingSink extends TestSink<String> implements SupportsCommitter<CommittingTaggingSink.Batch> {
     private static final long serialVersionUID = 1L;
+    /**
+     * How long the writer pauses after the last change before a place where a transaction over the bound may
+     * be cut: several checkpoint intervals, so that a checkpoint is due there whatever the machine's speed
+     * (the source and this sink are chained; without it a fast server's 20,000 changes could all pass between
+     * two checkpoints, ten transactions in a row).
+     */
+    private static final long CUT_PAUSE_MS = 200;
     private static final AtomicLong NEXT_BATCH = new AtomicLong();
     private static final Map<String, Set<Long>> COMMITTED = new ConcurrentHashMap<>();
     private static final Map<String, BlockingQueue<Tagged>> QUEUES = new ConcurrentHashMap<>();
@@ -66,7 +74,11 @@ final class CommittingTaggingSink extends TestSink<String> implements SupportsCo
             private List<String> open = new ArrayList<>();
 
             @Override
-            public void write(String change, Context ctx) {
+            public void write(String change, Context ctx) throws InterruptedException {
+                Tagged t = Tagged.parse(change, subtask, 0);
+                if (t.tx() >= TransactionBoundariesRun.OVER_BOUND && t.index() % TransactionBoundariesRun.MAX == 0) {
+                    Thread.sleep(CUT_PAUSE_MS);
+                }
                 open.add(change);
             }
 

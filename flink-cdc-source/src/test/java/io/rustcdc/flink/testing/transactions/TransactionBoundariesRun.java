@@ -40,6 +40,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class TransactionBoundariesRun {
     public static final int MAX = 2000;
+    /** The writer's number of the first transaction over the bound; those before are within it. */
+    static final int OVER_BOUND = 1000;
 
     /** What a connector's test gives the run. */
     public interface Target {
@@ -105,15 +107,17 @@ public final class TransactionBoundariesRun {
                     }
                     Map<String, List<Tagged>> received = new HashMap<>();
                     Map<String, List<Tagged>> markers = new HashMap<>();
-                    int oversize = 1000;
-                    // a cut needs a checkpoint to fall in: write transactions over the bound until one did
+                    int oversize = OVER_BOUND;
+                    // a cut needs a checkpoint to fall in (the sink pauses where one may): write transactions over
+                    // the bound until one did
                     for (boolean cut = false; !cut; oversize++) {
                         assertThat(oversize).as("a checkpoint inside one of 10 transactions of 10 times the bound")
-                                .isLessThan(1010);
+                                .isLessThan(OVER_BOUND + 10);
                         sizes.put(oversize, write(c, name, oversize, 10 * MAX));
                         received = awaitAll(sunk, received, markers, sizes);
                         cut = byTx(received, oversize).stream().map(Tagged::checkpoint).distinct().count() > 1;
                     }
+                    System.out.println("  a checkpoint fell inside over-bound transaction " + (oversize - OVER_BOUND));
                     check(received, markers, sizes, logs, seed);
                     assertThat(CommittingTaggingSink.writersCreated(name)).as("sink writers: the job was restored")
                             .isGreaterThan(parallelism);
