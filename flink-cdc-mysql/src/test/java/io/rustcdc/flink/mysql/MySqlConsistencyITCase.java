@@ -10,6 +10,7 @@ import io.rustcdc.flink.testing.consistency.ConsistencySuite;
 import io.rustcdc.flink.testing.consistency.ConsistencyTarget;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -59,6 +60,17 @@ class MySqlConsistencyITCase {
         @Override
         public String textKeyCollation(long seed) {
             return " CHARACTER SET utf8mb4 COLLATE " + ((seed & 1) == 0 ? "utf8mb4_bin" : "utf8mb4_unicode_ci");
+        }
+
+        /**
+         * As for PostgreSQL, though InnoDB's row estimate of these small tables stays above their rows (seen 1.6 times
+         * after it on MariaDB, 2.8 times on Oracle MySQL): sparse keys may have their chunk ends computed too.
+         */
+        @Override
+        public void analyze(Connection c, String table) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                s.execute("ANALYZE TABLE " + table);
+            }
         }
 
         @Override

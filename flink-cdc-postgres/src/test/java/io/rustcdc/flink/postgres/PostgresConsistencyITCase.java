@@ -99,6 +99,13 @@ class PostgresConsistencyITCase {
         }
 
         @Override
+        public void analyze(Connection c, String table) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                s.execute("ANALYZE " + table);
+            }
+        }
+
+        @Override
         public String upsert(String insert, String table, String keyColumns, String assignments) {
             return insert + " ON CONFLICT (" + keyColumns + ") DO UPDATE SET " + assignments;
         }

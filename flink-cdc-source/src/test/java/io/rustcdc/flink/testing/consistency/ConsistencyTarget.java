@@ -48,6 +48,13 @@ public interface ConsistencyTarget {
     default void prepareTable(Connection c, String table) throws SQLException {}
 
     /**
+     * Refreshes the database's statistics of a table the suite just filled, as a table in use has them
+     * (PostgreSQL: {@code ANALYZE}, without which it has no row estimate); nothing by default. An integer key's
+     * chunk ends are computed only where the estimate says its rows fill most of its range.
+     */
+    default void analyze(Connection c, String table) throws SQLException {}
+
+    /**
      * {@code insert} (an {@code INSERT ... VALUES} statement) turned into an upsert on conflict with
      * {@code keyColumns}, applying {@code assignments} (an SQL SET list, columns of the existing row
      * qualified by the table's name) to the row already there.

@@ -41,7 +41,13 @@ final class Workload {
 
     final long seed;
     final int rowsPerTable;
+    /**
+     * The keys the rows are drawn from: three per initial row, or, in a run with dense keys, nine for every
+     * eight rows, so that an integer key fills its range and its chunk ends are computed ({@code DenseKeyChunks})
+     * while the writers change it.
+     */
     final int slots;
+    final boolean denseKeys;
     final int parallelism;
     final int chunkSize;
     final long checkpointMillis;
@@ -60,7 +66,8 @@ final class Workload {
         this.seed = seed;
         Random r = new Random(seed);
         rowsPerTable = 1_000 + r.nextInt(3_000);
-        slots = rowsPerTable * 3;
+        denseKeys = denseKeys(seed);
+        slots = denseKeys ? rowsPerTable * 9 / 8 : rowsPerTable * 3;
         parallelism = 1 + r.nextInt(4);
         chunkSize = Math.max(CHUNK_SIZES[r.nextInt(CHUNK_SIZES.length)],
                 Integer.getInteger(ConsistencySuite.MIN_CHUNK_PROPERTY, 0));
@@ -83,6 +90,16 @@ final class Workload {
         }
     }
 
+    /** Whether the run of {@code seed} has dense keys: its second lowest bit is clear. */
+    static boolean denseKeys(long seed) {
+        return (seed & 2) == 0;
+    }
+
+    /** {@code seed} with its second lowest bit set so that its run has dense keys or not. */
+    static long withDenseKeys(long seed, boolean dense) {
+        return dense ? seed & ~2L : seed | 2L;
+    }
+
     /** The seed of writer {@code w}'s transactions. */
     long writerSeed(int w) {
         return seed * 31 + w + 1;
@@ -90,7 +107,8 @@ final class Workload {
 
     @Override
     public String toString() {
-        return "seed=" + seed + " rows/table=" + rowsPerTable + " parallelism=" + parallelism + " chunkSize=" + chunkSize
+        return "seed=" + seed + " rows/table=" + rowsPerTable + (denseKeys ? " (dense keys)" : "") + " parallelism="
+                + parallelism + " chunkSize=" + chunkSize
                 + " checkpoint=" + checkpointMillis + "ms writers=" + writers + " writing=" + writeMillis + "ms sink="
                 + sink + " faults=" + faults + " c_later created@" + createLaterMillis + "ms";
     }
