@@ -8,6 +8,7 @@ import io.rustcdc.flink.source.control.ControlRequest;
 import io.rustcdc.flink.source.control.ControlResult;
 import io.rustcdc.flink.source.control.SnapshotControl;
 import io.rustcdc.flink.source.control.TableReadout;
+import io.rustcdc.flink.testing.ControlBatch;
 import io.rustcdc.flink.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,8 +58,8 @@ class JobJarSnapshotControlClusterITCase {
             assertThat(orders.violationsNow()).as("the first snapshot and the stream are exact").isEmpty();
 
             // requested with a row filter and paused in one poll (the client API): no chunk is read
-            client.send(ControlRequest.request("a1-request", List.of(ORDERS), Map.of(ORDERS, "id % 2 = 0")));
-            client.send(ControlRequest.of("a2-pause", ControlRequest.Operation.PAUSE, List.of(ORDERS)));
+            ControlBatch.send(control, ControlRequest.request("a1-request", List.of(ORDERS), Map.of(ORDERS, "id % 2 = 0")),
+                    ControlRequest.of("a2-pause", ControlRequest.Operation.PAUSE, List.of(ORDERS)));
             assertThat(client.awaitResult("a1-request", Duration.ofMinutes(1)).previous())
                     .containsEntry(ORDERS, "captured");
             ControlResult paused = client.awaitResult("a2-pause", Duration.ofMinutes(1));
@@ -86,8 +87,8 @@ class JobJarSnapshotControlClusterITCase {
                     () -> status(client).equals("captured"));
 
             // requested and every snapshot paused in one poll, then stopped from the command line, twice
-            client.send(ControlRequest.of("b1-request", ControlRequest.Operation.REQUEST, List.of(ORDERS)));
-            client.send(ControlRequest.of("b2-pause", ControlRequest.Operation.PAUSE, List.of()));
+            ControlBatch.send(control, ControlRequest.of("b1-request", ControlRequest.Operation.REQUEST, List.of(ORDERS)),
+                    ControlRequest.of("b2-pause", ControlRequest.Operation.PAUSE, List.of()));
             assertThat(client.awaitResult("b2-pause", Duration.ofMinutes(1)).applied()).isTrue();
             assertThat(control(cluster, 0, path, "stop", ORDERS)).contains("outcome=applied",
                     "previous." + ORDERS + "=paused");

@@ -14,6 +14,7 @@ import io.rustcdc.flink.source.control.SnapshotControl;
 import io.rustcdc.flink.source.control.TableReadout;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.ConcurrentWriters;
+import io.rustcdc.flink.testing.ControlBatch;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.RestorableJob;
 import java.nio.file.Files;
@@ -80,9 +81,9 @@ class PostgresSnapshotControlITCase {
             assertThat(firstReads).as("the writers delete rows meanwhile").isGreaterThan(4000);
 
             // one poll takes all three, in id order: requested, paused before a chunk is read, asked again
-            client.send(ControlRequest.of("a1-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
-            client.send(ControlRequest.of("a2-pause", ControlRequest.Operation.PAUSE, List.of("public.t1")));
-            client.send(ControlRequest.of("a3-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
+            ControlBatch.send(control, ControlRequest.of("a1-request", ControlRequest.Operation.REQUEST, List.of("public.t1")),
+                    ControlRequest.of("a2-pause", ControlRequest.Operation.PAUSE, List.of("public.t1")),
+                    ControlRequest.of("a3-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
             ControlResult requested = await(job, changelog, countReads, client, "a1-request");
             assertThat(requested.applied()).as(requested.toString()).isTrue();
             assertThat(requested.previous()).containsEntry("public.t1", TableReadout.CAPTURED);
@@ -124,8 +125,8 @@ class PostgresSnapshotControlITCase {
                     () -> "t1's rows are delivered again: " + (t1Reads[0] - readsBefore));
 
             // requested and stopped before it is done: the rest of its chunks are dropped, its stream goes on
-            client.send(ControlRequest.of("b1-request", ControlRequest.Operation.REQUEST, List.of("public.t1")));
-            client.send(ControlRequest.of("b2-pause", ControlRequest.Operation.PAUSE, List.of()));
+            ControlBatch.send(control, ControlRequest.of("b1-request", ControlRequest.Operation.REQUEST, List.of("public.t1")),
+                    ControlRequest.of("b2-pause", ControlRequest.Operation.PAUSE, List.of()));
             await(job, changelog, countReads, client, "b2-pause");
             ControlResult stopped = await(job, changelog, countReads, client, client.stop("public.t1"));
             assertThat(stopped.applied()).isTrue();

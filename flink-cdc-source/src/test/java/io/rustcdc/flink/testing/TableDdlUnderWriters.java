@@ -189,8 +189,9 @@ public final class TableDdlUnderWriters {
                 return null;
             });
             new Thread(ddl, "table-ddl").start();
-            // the reader goes on after a while, whether the DDL ran between chunks or waits for the chunk held
-            long release = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(random.nextInt(300));
+            // the reader goes on once the DDL ran between chunks, or after a while if it waits for the chunk held: a
+            // reader let go before the DDL landed could finish the snapshot first, and nothing would fail
+            long release = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (!ddl.isDone() && System.nanoTime() < release) {
                 Thread.sleep(5);
             }
