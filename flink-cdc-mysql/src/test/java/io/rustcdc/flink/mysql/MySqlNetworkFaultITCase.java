@@ -223,12 +223,17 @@ class MySqlNetworkFaultITCase {
     }
 
     /**
-     * The open link whose server sent the most in a second of writes: the binlog connection's (call it
-     * once the stream delivers the writes, so that its link is open).
+     * The open link whose server sent the most while 100 kB of rows were written to a table the source does not
+     * capture: the binlog connection's, which carries every table's rows (call it once the stream delivers the
+     * writes, so that its link is open). The writers' own changes may have ended by then.
      */
-    private static FaultProxy.Link busiestDownstream(FaultProxy proxy) throws InterruptedException {
+    private FaultProxy.Link busiestDownstream(FaultProxy proxy) throws InterruptedException {
         Map<FaultProxy.Link, Long> before = new HashMap<>();
         proxy.links(o -> true).forEach(l -> before.put(l, l.forwarded(FaultProxy.Direction.DOWNSTREAM)));
+        db.execute("CREATE TABLE IF NOT EXISTS not_captured (id INT AUTO_INCREMENT PRIMARY KEY, b LONGTEXT)");
+        for (int i = 0; i < 5; i++) {
+            db.execute("INSERT INTO not_captured (b) VALUES (REPEAT('x', 20000))");
+        }
         Thread.sleep(1_000);
         return before.keySet().stream().filter(l -> !l.isClosed())
                 .max(Comparator.comparingLong(l -> l.forwarded(FaultProxy.Direction.DOWNSTREAM) - before.get(l)))
