@@ -19,8 +19,10 @@ import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.testing.Poll;
 import io.rustcdc.flink.testing.SchemaChangeGates;
 import io.rustcdc.flink.testing.StreamTestSupport;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -173,7 +175,9 @@ class PostgresSchemaChangesITCase {
             Future<List<ChangeEvent>> read;
             try {
                 db.execute("ALTER SYSTEM SET synchronous_standby_names = 'rustcdc_no_such_standby'", "SELECT pg_reload_conf()");
-                Thread.sleep(500); // the reload reaches the backends
+                // a new session (as the commit's below) has the setting once the postmaster has reloaded
+                Poll.until("the reload", Duration.ofSeconds(30),
+                        () -> db.queryValue("SHOW synchronous_standby_names").equals("rustcdc_no_such_standby"));
                 commit = threads.submit(() -> {
                     db.execute("BEGIN", "ALTER TABLE vis ADD COLUMN b int NOT NULL DEFAULT 7",
                             "INSERT INTO vis VALUES (2, 'y', 8)", "COMMIT");
