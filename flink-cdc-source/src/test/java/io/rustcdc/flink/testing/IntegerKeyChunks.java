@@ -22,23 +22,27 @@ public final class IntegerKeyChunks {
     private IntegerKeyChunks() {}
 
     /**
-     * 100 to 500 keys taking about seven in eight of a range of integers, with gaps: from the least long in round
-     * 0, up to the greatest in round 1, around zero in round 2, else from a small number (not below zero when
-     * {@code nonNegative}; at most about 1,600 whatever the round after 2, so that any integer type holds them).
+     * 100 to 500 keys (fewer where the type has fewer) taking about nine in ten of a range of integers within
+     * {@code least} to {@code greatest} (a type's range), with gaps: from {@code least} in round 0, up to {@code
+     * greatest} in round 1, around zero (or mid-range, for a type without negative values) in round 2, else from a
+     * random place.
      */
-    public static TreeSet<Long> denseKeys(Random random, int round, boolean nonNegative) {
+    public static TreeSet<Long> denseKeys(Random random, int round, long least, long greatest) {
+        // the span less one, at most the greatest long (the whole long range's is larger)
+        long room = greatest - least >= 0 ? greatest - least : Long.MAX_VALUE;
         List<Long> offsets = new ArrayList<>();
         long offset = 0;
-        for (int i = 100 + random.nextInt(400); i > 0; i--) {
+        for (int i = 100 + random.nextInt(400); i > 0 && offset <= room; i--) {
             offsets.add(offset);
             offset += random.nextInt(10) < 9 ? 1 : 2 + random.nextInt(2);
         }
         long last = offsets.get(offsets.size() - 1);
+        long free = room - last; // how far the keys may be moved up from least
         long base = switch (round) {
-            case 0 -> Long.MIN_VALUE;
-            case 1 -> Long.MAX_VALUE - last;
-            case 2 -> -last / 2;
-            default -> nonNegative || random.nextBoolean() ? random.nextInt(1_000) : -random.nextInt(500);
+            case 0 -> least;
+            case 1 -> greatest - last;
+            case 2 -> least < 0 && greatest > last ? Math.max(least, -last / 2) : least + free / 2;
+            default -> least + (long) (random.nextDouble() * free);
         };
         return offsets.stream().map(o -> base + o).collect(Collectors.toCollection(TreeSet::new));
     }
@@ -91,16 +95,40 @@ public final class IntegerKeyChunks {
         }
     }
 
-    /** The table's rows as the session plans and reads its chunks of {@code keyColumn}: each chunk's keys as read. */
+    /**
+     * The rows of a table of dense keys {@code keys} that row filter {@code evenKeys} selects (the keys divisible by
+     * two) are chunked by counted ends: every chunk but the last holds exactly the chunk size of them. Computed
+     * ends, spanning the chunk size's integers, would hold about half of it.
+     */
+    public static void checkRowFilterCounted(CatalogSession<?, ?> session, TableDescription table, String keyColumn,
+            TreeSet<Long> keys, String evenKeys) {
+        int chunkSize = 4;
+        List<List<Long>> chunks = readChunks(session, table, keyColumn, chunkSize, evenKeys);
+        assertThat(chunks.stream().flatMap(List::stream).collect(Collectors.toList())).as("the even keys, in order")
+                .containsExactlyElementsOf(keys.stream().filter(k -> k % 2 == 0).collect(Collectors.toList()));
+        for (List<Long> chunk : chunks.subList(0, chunks.size() - 1)) {
+            assertThat(chunk).as("chunk size %d under a row filter: counted ends", chunkSize).hasSize(chunkSize);
+        }
+    }
+
     private static List<List<Long>> readChunks(CatalogSession<?, ?> session, TableDescription table, String keyColumn,
             int chunkSize) {
+        return readChunks(session, table, keyColumn, chunkSize, null);
+    }
+
+    /**
+     * The table's rows (those {@code rowFilter} selects, all when null) as the session plans and reads its chunks of
+     * {@code keyColumn}: each chunk's keys as read.
+     */
+    private static List<List<Long>> readChunks(CatalogSession<?, ?> session, TableDescription table, String keyColumn,
+            int chunkSize, String rowFilter) {
         List<String> keyColumns = List.of(keyColumn);
         List<List<Long>> chunks = new ArrayList<>();
         Object[] after = null;
         while (true) {
-            Object[] upTo = session.nextChunkEnd(table, keyColumns, after, chunkSize);
+            Object[] upTo = session.nextChunkEnd(table, keyColumns, after, chunkSize, rowFilter);
             List<ChangeEvent> rows = new ArrayList<>();
-            session.readChunk(table, keyColumns, after, upTo, rows::add);
+            session.readChunk(table, keyColumns, after, upTo, rowFilter, rows::add);
             chunks.add(rows.stream().map(e -> ((Number) e.after().get(keyColumn)).longValue()).collect(Collectors.toList()));
             if (upTo == null) {
                 return chunks;
