@@ -66,18 +66,21 @@ class MySqlDenseKeyChunksITCase {
         db.execute("DROP TABLE IF EXISTS cached", "CREATE TABLE cached (k INT PRIMARY KEY, n INT)");
         assertThat(db.queryValue("SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + db.name()
                 + "' AND TABLE_NAME = 'cached'")).as("cached while empty").isEqualTo("0");
+        // gaps, so that counted chunks differ from computed ones
         db.execute("INSERT INTO cached SELECT seq, 0 FROM (WITH RECURSIVE s (seq) AS (SELECT 1 UNION ALL SELECT seq + 1 "
-                + "FROM s WHERE seq < 300) SELECT seq FROM s) AS numbers");
+                + "FROM s WHERE seq < 300) SELECT seq FROM s) AS numbers WHERE seq % 10 <> 0");
         assertThat(db.queryValue("SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + db.name()
                 + "' AND TABLE_NAME = 'cached'")).as("the cache, not analysed since").isEqualTo("0");
         TreeSet<Long> keys = new TreeSet<>();
         for (long k = 1; k <= 300; k++) {
-            keys.add(k);
+            if (k % 10 != 0) {
+                keys.add(k);
+            }
         }
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
             IntegerKeyChunks.checkComputed(IntegerKeyChunks.readInChunks(session,
-                    session.describe(TableId.of(db.name(), db.name(), "cached")), "k", 7), keys, 7, "300 keys, unanalysed");
+                    session.describe(TableId.of(db.name(), db.name(), "cached")), "k", 7), keys, 7, "270 keys, unanalysed");
         }
     }
 
