@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Locale;
 import javax.annotation.Nullable;
 
 /**
@@ -33,6 +34,16 @@ final class MySqlKeyRanges implements DenseKeyChunks.Keys {
         String sql = "SELECT MIN(" + key + "), MAX(" + key + ") FROM " + MySqlSql.qualified(table.table())
                 + ChunkReader.rangeWhere(List.of(keyColumn), after == null ? null : new Object[] {after}, null, null);
         return after == null ? DenseKeyChunks.range(connection, sql) : DenseKeyChunks.range(connection, sql, after);
+    }
+
+    /**
+     * Not a {@code YEAR}: MySQL takes a number of 1 to 99 given for a {@code YEAR} as a two-digit year (1 to 69 as
+     * 2001 to 2069), and a computed end after the year 0000 may be one. Such a table has at most 256 rows.
+     */
+    @Override
+    public boolean computable(TableDescription table, String keyColumn) {
+        return table.shape().column(keyColumn).map(c -> !c.dataType().toLowerCase(Locale.ROOT).startsWith("year"))
+                .orElse(false);
     }
 
     @Override

@@ -74,6 +74,11 @@ class MySqlConsistencyITCase {
         }
 
         @Override
+        public boolean computesDenseChunkEnds() {
+            return true;
+        }
+
+        @Override
         public String upsert(String insert, String table, String keyColumns, String assignments) {
             return insert + " ON DUPLICATE KEY UPDATE " + assignments;
         }

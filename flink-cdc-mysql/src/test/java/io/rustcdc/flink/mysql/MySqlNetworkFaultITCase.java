@@ -223,7 +223,7 @@ class MySqlNetworkFaultITCase {
     }
 
     /**
-     * The open link whose server sent the most while 100 kB of rows were written to a table the source does not
+     * The open link whose server sent the most while 100 kB of random text was written to a table the source does not
      * capture: the binlog connection's, which carries every table's rows (call it once the stream delivers the
      * writes, so that its link is open). The writers' own changes may have ended by then.
      */
@@ -231,8 +231,13 @@ class MySqlNetworkFaultITCase {
         Map<FaultProxy.Link, Long> before = new HashMap<>();
         proxy.links(o -> true).forEach(l -> before.put(l, l.forwarded(FaultProxy.Direction.DOWNSTREAM)));
         db.execute("CREATE TABLE IF NOT EXISTS not_captured (id INT AUTO_INCREMENT PRIMARY KEY, b LONGTEXT)");
+        java.util.Random random = new java.util.Random();
         for (int i = 0; i < 5; i++) {
-            db.execute("INSERT INTO not_captured (b) VALUES (REPEAT('x', 20000))");
+            char[] text = new char[20_000]; // random letters: a compressed binlog would shrink repeated ones to nothing
+            for (int c = 0; c < text.length; c++) {
+                text[c] = (char) ('a' + random.nextInt(26));
+            }
+            db.execute("INSERT INTO not_captured (b) VALUES ('" + new String(text) + "')");
         }
         Thread.sleep(1_000);
         return before.keySet().stream().filter(l -> !l.isClosed())

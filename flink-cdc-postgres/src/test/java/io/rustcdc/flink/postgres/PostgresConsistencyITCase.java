@@ -106,6 +106,11 @@ class PostgresConsistencyITCase {
         }
 
         @Override
+        public boolean computesDenseChunkEnds() {
+            return true;
+        }
+
+        @Override
         public String upsert(String insert, String table, String keyColumns, String assignments) {
             return insert + " ON CONFLICT (" + keyColumns + ") DO UPDATE SET " + assignments;
         }

@@ -46,6 +46,14 @@ public final class DenseKeyChunks {
 
         /** The database's estimate of the table's row count; 0 (or less) when it has none. */
         long rowEstimate(TableId table) throws SQLException;
+
+        /**
+         * Whether any integer between two keys of {@code keyColumn}, as a computed end is, means that number in the
+         * chunk queries (true unless the database reads some numbers as other values of the key's type).
+         */
+        default boolean computable(TableDescription table, String keyColumn) {
+            return true;
+        }
     }
 
     /**
@@ -94,7 +102,8 @@ public final class DenseKeyChunks {
      * Whether {@link #nextEnd} finds the table's chunk ends: the chunk key is the table's primary key (so
      * unique: a configured chunk key column may repeat a value, and a chunk of chunkSize integers could then
      * hold any number of rows), of one column of {@link ValueKind#INTEGER} or {@link ValueKind#BIGINT} (whose
-     * values are longs), no row filter (whose chunks are counted in the rows it selects), and a dense table.
+     * values are longs) that the database reads as plain numbers ({@link Keys#computable}), no row filter (whose
+     * chunks are counted in the rows it selects), and a dense table.
      */
     public boolean applies(TableDescription table, List<String> keyColumns, @Nullable String rowFilter)
             throws SQLException {
@@ -102,7 +111,7 @@ public final class DenseKeyChunks {
             return false;
         }
         ValueKind kind = table.rowType().type(table.rowType().indexOf(keyColumns.get(0))).kind();
-        if (kind != ValueKind.INTEGER && kind != ValueKind.BIGINT) {
+        if (kind != ValueKind.INTEGER && kind != ValueKind.BIGINT || !keys.computable(table, keyColumns.get(0))) {
             return false;
         }
         Boolean known = dense.get(table.table());

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.testing.consistency;
 
+import io.rustcdc.flink.testing.LoggerLines;
 import io.rustcdc.flink.testing.Seeds;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -82,7 +83,8 @@ public final class ConsistencySuite {
         Arrays.stream(SuiteTable.values()).forEach(t -> tables.add(t.name));
         Replay replay = new Replay(workload.sink == Workload.Sink.EXACTLY_ONCE);
         String context = "";
-        try (SuiteJob job = new SuiteJob(cluster,
+        try (LoggerLines chunkEnds = new LoggerLines("io.rustcdc.flink.source.spi.DenseKeyChunks");
+                SuiteJob job = new SuiteJob(cluster,
                 target.source(tables, workload.chunkSize, workload.sink == Workload.Sink.AT_LEAST_ONCE, run), workload, run);
                 Writers writers = new Writers(target, workload)) {
             long start = System.nanoTime();
@@ -143,6 +145,12 @@ public final class ConsistencySuite {
             if (replay.violationCount() > 0) {
                 throw new AssertionError(failure(target, workload, writers, replay, "the changelog reached the "
                         + "tables' content, but broke the exact handoff"));
+            }
+            if (workload.denseKeys && target.computesDenseChunkEnds()
+                    && chunkEnds.containing("." + SuiteTable.INTEGER_KEY.name + ": chunk ends computed").isEmpty()) {
+                throw new AssertionError(failure(target, workload, writers, replay, "a run with dense keys had the "
+                        + "chunk ends of " + SuiteTable.INTEGER_KEY.name + " counted, not computed: "
+                        + chunkEnds.containing("." + SuiteTable.INTEGER_KEY.name + ": chunk ends")));
             }
         } finally {
             target.finish(run);

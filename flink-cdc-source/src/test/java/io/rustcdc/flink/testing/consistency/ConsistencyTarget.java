@@ -48,6 +48,15 @@ public interface ConsistencyTarget {
     default void prepareTable(Connection c, String table) throws SQLException {}
 
     /**
+     * Whether the connector computes the chunk ends of a table keyed by one dense integer column ({@code
+     * DenseKeyChunks}, which logs its decision): a run with dense keys then checks that it did so for the
+     * bigint-keyed table.
+     */
+    default boolean computesDenseChunkEnds() {
+        return false;
+    }
+
+    /**
      * Refreshes the database's statistics of a table the suite just filled, as a table in use has them
      * (PostgreSQL: {@code ANALYZE}, without which it has no row estimate); nothing by default. An integer key's
      * chunk ends are computed only where the estimate says its rows fill most of its range.

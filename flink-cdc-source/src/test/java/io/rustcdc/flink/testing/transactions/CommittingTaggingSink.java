@@ -26,8 +26,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * run's queue, each tagged with its batch's id: rows of one batch fell in one checkpoint. What an attempt
  * that failed wrote after its last completed checkpoint is never committed, and a batch committed again
  * after a restore is committed once. The MiniCluster runs in the test's JVM, so a static queue per run
- * reaches the test. In a transaction over the bound it pauses before each place where a cut may fall ({@link
- * #CUT_PAUSE_MS}).
+ * reaches the test. It pauses where a checkpoint may fall inside a transaction and where one may not ({@link
+ * #CUT_PAUSE_MS}, {@link #NO_CUT_PAUSE_MS}).
  */
 final class CommittingTaggingSink extends TestSink<String> implements SupportsCommitter<CommittingTaggingSink.Batch> {
     private static final long serialVersionUID = 1L;
@@ -38,6 +38,12 @@ final class CommittingTaggingSink extends TestSink<String> implements SupportsCo
      * two checkpoints, ten transactions in a row).
      */
     private static final long CUT_PAUSE_MS = 200;
+    /**
+     * How long it pauses where no cut may fall, so that a checkpoint is due there too and only a source that
+     * keeps it out of the transaction passes: half-way between two places of a cut, and after the 50th change
+     * of every fourth transaction within the bound.
+     */
+    private static final long NO_CUT_PAUSE_MS = 100;
     private static final AtomicLong NEXT_BATCH = new AtomicLong();
     private static final Map<String, Set<Long>> COMMITTED = new ConcurrentHashMap<>();
     private static final Map<String, BlockingQueue<Tagged>> QUEUES = new ConcurrentHashMap<>();
@@ -76,8 +82,12 @@ final class CommittingTaggingSink extends TestSink<String> implements SupportsCo
             @Override
             public void write(String change, Context ctx) throws InterruptedException {
                 Tagged t = Tagged.parse(change, subtask, 0);
-                if (t.tx() >= TransactionBoundariesRun.OVER_BOUND && t.index() % TransactionBoundariesRun.MAX == 0) {
+                int max = TransactionBoundariesRun.MAX;
+                if (t.tx() >= TransactionBoundariesRun.OVER_BOUND && t.index() % max == 0) {
                     Thread.sleep(CUT_PAUSE_MS);
+                } else if (t.tx() >= TransactionBoundariesRun.OVER_BOUND ? t.index() % max == max / 2
+                        : t.tx() % 4 == 0 && t.index() == 50) {
+                    Thread.sleep(NO_CUT_PAUSE_MS);
                 }
                 open.add(change);
             }

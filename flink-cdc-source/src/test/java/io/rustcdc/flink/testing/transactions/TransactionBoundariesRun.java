@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.TransactionBoundaries;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.testing.LoggerLines;
 import io.rustcdc.flink.testing.TaskManagerLoss;
 import java.io.Serializable;
 import java.sql.Connection;
@@ -90,7 +91,7 @@ public final class TransactionBoundariesRun {
         env.fromSource(parallelism > 1 ? new FirstSubtaskIdle<>(source) : source, WatermarkStrategy.noWatermarks(),
                 "cdc", Types.STRING).sinkTo(new CommittingTaggingSink(name));
         BlockingQueue<Tagged> sunk = CommittingTaggingSink.queue(name);
-        try (Warnings logs = new Warnings()) {
+        try (LoggerLines logs = new LoggerLines("io.rustcdc.flink.source.reader.TransactionCut")) {
             JobClient job = env.executeAsync(name);
             try {
                 target.awaitStream(name);
@@ -214,7 +215,7 @@ public final class TransactionBoundariesRun {
     }
 
     private static void check(Map<String, List<Tagged>> received, Map<String, List<Tagged>> markers,
-            Map<Integer, Integer> sizes, Warnings logs, long seed) {
+            Map<Integer, Integer> sizes, LoggerLines logs, long seed) {
         for (Map.Entry<Integer, Integer> e : sizes.entrySet()) {
             List<Tagged> rows = byTx(received, e.getKey());
             assertThat(rows).as("seed %d: the changes of transaction %d", seed, e.getKey()).hasSize(e.getValue());
