@@ -250,7 +250,10 @@ public final class ConsistencySuite {
                     }
                 }
             }
-            target.analyze(c, t.name);
+            String analyze = target.analyzeStatement(t.name);
+            if (analyze != null) {
+                s.execute(analyze);
+            }
         }
     }
 }

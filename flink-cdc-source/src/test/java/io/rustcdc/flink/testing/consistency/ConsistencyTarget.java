@@ -4,6 +4,7 @@ import io.rustcdc.flink.source.CdcSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * What a connector gives the {@link ConsistencySuite}: connections to a fresh test database, the
@@ -57,11 +58,14 @@ public interface ConsistencyTarget {
     }
 
     /**
-     * Refreshes the database's statistics of a table the suite just filled, as a table in use has them
-     * (PostgreSQL: {@code ANALYZE}, without which it has no row estimate); nothing by default. An integer key's
-     * chunk ends are computed only where the estimate says its rows fill most of its range.
+     * The statement that refreshes the database's statistics of a table the suite just filled, as a table in use
+     * has them (PostgreSQL: {@code ANALYZE}, without which it has no row estimate); null (the default) for none. An
+     * integer key's chunk ends are computed only where the estimate says its rows fill most of its range.
      */
-    default void analyze(Connection c, String table) throws SQLException {}
+    @Nullable
+    default String analyzeStatement(String table) {
+        return null;
+    }
 
     /**
      * {@code insert} (an {@code INSERT ... VALUES} statement) turned into an upsert on conflict with
