@@ -40,6 +40,11 @@ final class MySqlWriters {
         return new ConcurrentWriters(db::admin, count, millis, maxPauseMillis, r -> statement(r, idSpace));
     }
 
+    /** {@link #start}, writer {@code w} drawing from {@code new Random(seed + w)}. */
+    static ConcurrentWriters start(MySqlDatabase db, int count, long millis, int idSpace, int maxPauseMillis, long seed) {
+        return new ConcurrentWriters(db::admin, count, millis, maxPauseMillis, seed, r -> statement(r, idSpace));
+    }
+
     private static String statement(Random r, int idSpace) {
         int id = 1 + r.nextInt(idSpace);
         switch (r.nextInt(8)) {

@@ -8,6 +8,7 @@ import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.testing.FailoverDrill;
+import io.rustcdc.flink.testing.HandoffFailureDrill;
 import io.rustcdc.flink.testing.JsonChangelog;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * TaskManager loss during the snapshot and during the stream, and a JobManager failover, while
- * writers change the tables: the changelog is still exact.
+ * writers change the tables; a reader's failure right after the stream split is made: the changelog
+ * is still exact.
  */
 @ExtendWith(PostgresExtension.class)
 @Timeout(300)
@@ -41,6 +43,22 @@ class PostgresFailoverITCase {
                 .build();
         JsonChangelog changelog = FailoverDrill.run(cluster, source,
                 () -> Writers.start(db, 2, 15_000, 20_000), db::admin);
+        assertThat(changelog.violations()).isEmpty();
+    }
+
+    /** See {@link HandoffFailureDrill}: chunks read again after the stream split was made, before a checkpoint held it. */
+    @Test
+    void aFailureRightAfterTheStreamSplitIsMadeKeepsTheChangelogExact(PostgresDatabase db,
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Writers.createTables(db, 3_000);
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "handoff_failure")))
+                .includeTables("public.t1", "public.t2")
+                .chunkSize(100)
+                .deserializer(new HandoffFailureDrill.Json())
+                .build();
+        JsonChangelog changelog = HandoffFailureDrill.run(cluster, source, 3_000,
+                seed -> Writers.start(db, 2, 20_000, 3_000, 20, seed), db::admin, "rustcdc.handoff.seed");
         assertThat(changelog.violations()).isEmpty();
     }
 }

@@ -31,6 +31,11 @@ final class Writers {
         return new ConcurrentWriters(db::admin, count, millis, maxPauseMillis, r -> statement(r, idSpace));
     }
 
+    /** {@link #start}, writer {@code w} drawing from {@code new Random(seed + w)}. */
+    static ConcurrentWriters start(PostgresDatabase db, int count, long millis, int idSpace, int maxPauseMillis, long seed) {
+        return new ConcurrentWriters(db::admin, count, millis, maxPauseMillis, seed, r -> statement(r, idSpace));
+    }
+
     /** Writers of {@code t2} only (value and key updates, inserts): {@code t1} stays as it is. */
     static ConcurrentWriters startOnT2(PostgresDatabase db, int count, long millis, int idSpace) {
         return new ConcurrentWriters(db::admin, count, millis, r -> {

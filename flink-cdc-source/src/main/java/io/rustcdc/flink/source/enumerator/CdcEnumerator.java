@@ -39,8 +39,10 @@ import org.slf4j.LoggerFactory;
  * answered when it is done. A failure of the work fails the job as if the enumerator had thrown it:
  * once, through {@link FinalFailure}, when it is final.
  *
- * <p>The stream split is created when every chunk has been read and reported, and carries their
- * marks for the handoff.
+ * <p>The stream split is created when every chunk has been read and reported, every reader is
+ * registered, and the {@link StreamGate} lets it; it carries the chunks' marks for the handoff. The
+ * read chunks are kept until a completed checkpoint holds the split: a reader failed over before that
+ * hands the split back, and it is made again (see {@link StreamOwner}).
  *
  * <p>Its parts: {@link SnapshotChunks} (the chunks), {@link StreamOwner} (the stream split, its
  * reader and the tables added while it streams), {@link SplitRequests} (what a reader that asks
@@ -234,7 +236,13 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     public void addSplitsBack(List<CdcSplit> splits, int subtaskId) {
         for (CdcSplit split : splits) {
             if (split instanceof StreamSplit<?, ?> returned) {
-                stream.handedBack((StreamSplit<P, M>) returned);
+                if (stream.handedBack((StreamSplit<P, M>) returned, tables)) {
+                    requests.resetGate();
+                    refreshKnown();
+                    LOG.info("Subtask {} failed over to a checkpoint taken before the stream split was created: the "
+                            + "split is dropped, and made again once the chunks read since that checkpoint are read "
+                            + "again", subtaskId);
+                }
             } else if (split instanceof ChunkSplit<?> returned) {
                 ChunkSplit<M> chunk = (ChunkSplit<M>) returned;
                 chunks.returned(chunk, redeliveredIfAtLeastOnce(chunk));
@@ -243,9 +251,10 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         LOG.info("Subtask {} returned {} splits; they are assigned again", subtaskId, splits.size());
     }
 
+    /** Readers ask for splits themselves; the stream split waits until every reader is registered. */
     @Override
     public void addReader(int subtaskId) {
-        // readers ask for splits themselves
+        assignPending();
     }
 
     @Override
@@ -258,7 +267,10 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 ids.add(chunk.splitId());
             }
             context.sendEventToSourceReader(subtaskId, new ChunksAcknowledgedEvent(ids));
+            requests.resetGate();
             assignPending();
+        } else if (event instanceof ChunksRestoredEvent<?> restored) {
+            rereading(subtaskId, ((ChunksRestoredEvent<M>) restored).chunks());
         } else if (event instanceof StreamOwnerEvent owner) {
             // a restored enumerator's search for added tables finds those an attempt since took (start waits)
             stream.ownedBy(subtaskId, owner, tables, operations, started);
@@ -278,6 +290,28 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
         } else {
             LOG.warn("Ignored an unknown event from subtask {}: {}", subtaskId, event);
         }
+    }
+
+    /**
+     * A reader restored from a checkpoint reads these chunks again, though it reported them read since:
+     * they are read until reported again, with new marks. A stream split made since that checkpoint was
+     * dropped when that reader's failure handed it back; one that another subtask streams, not failed
+     * over with it (it started without a checkpoint after the last chunk), has emitted changes the new
+     * marks cover: the whole job restarts from its last checkpoint, where both are consistent.
+     */
+    private void rereading(int subtaskId, List<ChunkSplit<M>> restored) {
+        if (!stream.notCreated()) {
+            throw new IllegalStateException("Subtask " + subtaskId + " was restored from a checkpoint taken before it "
+                    + "finished reading snapshot chunks " + restored.stream().map(ChunkSplit::splitId).toList()
+                    + ", after which the stream split was created and streams on a subtask that was not restored. "
+                    + "The job fails over as a whole to its last checkpoint, so that the stream's handoff holds the "
+                    + "marks of the chunks as they are read again. Enable checkpointing, with an interval of a few "
+                    + "seconds, so that a checkpoint completes before the stream starts.");
+        }
+        restored.forEach(chunks::rereading);
+        requests.resetGate();
+        LOG.info("Subtask {} reads again {} chunks it had not read at the checkpoint it was restored from",
+                subtaskId, restored.size());
     }
 
     /** A requested row filter failed on rows of a table the stream's reader snapshots: that snapshot ends. */
@@ -340,7 +374,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
 
     /** A new stream split: the read chunks go into its handoff. */
     private StreamSplit<P, M> streamSplit() {
-        List<ChunkSplit<M>> read = chunks.takeFinished();
+        List<ChunkSplit<M>> read = chunks.finished();
         List<ChunkSplit<M>> handoff = HandoffChunks.of(connector, read, streamStart);
         LOG.info("All {} chunks are read; the stream starts at {} with {} chunks in its handoff", read.size(),
                 streamStart, handoff.size());
@@ -354,14 +388,20 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     @Override
     public EnumeratorState<P, M> snapshotState(long checkpointId) {
         requests.checkpointTaken(checkpointId);
+        stream.checkpointTaken(checkpointId);
+        // once the stream split is created the read chunks are kept only until a checkpoint holds it: a restore
+        // of this checkpoint finds it with its reader
         return new EnumeratorState<>(initialized, streamStart, history, tables, chunks.plans(), chunks.unassigned(),
-                chunks.inFlight(), chunks.finished(), stream.status(), stream.returnedSplit(),
-                operations.state(checkpointId));
+                chunks.inFlight(), stream.notCreated() ? chunks.finished() : List.of(), stream.status(),
+                stream.returnedSplit(), operations.state(checkpointId));
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         boolean gateOpen = requests.checkpointCompleted(checkpointId);
+        if (stream.checkpointCompleted(checkpointId)) {
+            chunks.forgetFinished();
+        }
         if (controlLoop != null) {
             controlLoop.checkpointCompleted(checkpointId);
         } else {

@@ -172,16 +172,40 @@ final class SnapshotChunks<M> {
         inFlight.put(chunk.splitId(), chunk);
     }
 
-    /** A reader gave back {@code chunk}: read (with its mark) or to be assigned again, first. */
+    /**
+     * A reader gave back {@code chunk}: read (with its mark) or to be assigned again, first. A chunk
+     * given back unread was assigned after the checkpoint its reader restored: a mark reported for it
+     * since is forgotten, the one read next replaces it.
+     */
     void returned(ChunkSplit<M> chunk, ChunkSplit<M> toAssign) {
         inFlight.remove(chunk.splitId());
         if (dropped.contains(chunk.table())) {
             return;
         }
         if (chunk.mark() == null) {
+            forgetRead(chunk);
             unassigned.addFirst(toAssign);
         } else {
             finish(chunk);
+        }
+    }
+
+    /**
+     * A restored reader reads {@code chunk} again: it had not read it at the checkpoint it restored,
+     * though it reported it read since. The chunk is being read until it is reported again, with the
+     * mark that replaces the one reported before.
+     */
+    void rereading(ChunkSplit<M> chunk) {
+        if (dropped.contains(chunk.table())) {
+            return;
+        }
+        forgetRead(chunk);
+        inFlight.put(chunk.splitId(), chunk);
+    }
+
+    private void forgetRead(ChunkSplit<M> chunk) {
+        if (finished.remove(chunk.splitId()) != null) {
+            chunksRead.merge(chunk.table(), -1, Integer::sum);
         }
     }
 
@@ -215,12 +239,13 @@ final class SnapshotChunks<M> {
         return !inFlight.isEmpty();
     }
 
-    /** The read chunks, forgotten here: the stream split carries what its handoff needs. */
-    List<ChunkSplit<M>> takeFinished() {
-        List<ChunkSplit<M>> read = new ArrayList<>(finished.values());
+    /**
+     * Forgets the read chunks once a completed checkpoint holds the stream split, which carries what
+     * its handoff needs; until then a failure may hand that split back, to be built again.
+     */
+    void forgetFinished() {
         finished.clear();
         origins.clear(); // the stream's handoff compares the chunks of tables added from now on
-        return read;
     }
 
     List<TablePlan> plans() {

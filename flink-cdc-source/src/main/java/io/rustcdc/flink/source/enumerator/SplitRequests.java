@@ -83,6 +83,11 @@ final class SplitRequests<P, M> {
             } else if (chunks.hasUnassigned()) {
                 return false; // chunks of paused tables are left: the stream waits for them
             } else if (streams) {
+                if (stream.notCreated() && context.registeredReaders().size() < context.currentParallelism()) {
+                    // a reader failed over: restored, it may read again chunks it reported read since its checkpoint,
+                    // and it tells so before it registers (see CdcEnumerator#handleSourceEvent)
+                    return false;
+                }
                 if (stream.notCreated() && !gate.mayStart(context.currentParallelism(), System.nanoTime())) {
                     return false; // the snapshot rows of other readers may still be on their way downstream
                 }
@@ -104,6 +109,16 @@ final class SplitRequests<P, M> {
      */
     boolean waitOnGate() {
         return !waiting.isEmpty() && (start.waiting() || (gate.armed() && !gate.open()));
+    }
+
+    /**
+     * A chunk was reported read, or is read again, or the stream split was dropped: until a checkpoint
+     * taken after it completes, the stream split waits (see {@link StreamGate}).
+     */
+    void resetGate() {
+        if (stream.notCreated()) {
+            gate.reset();
+        }
     }
 
     void checkpointTaken(long checkpointId) {

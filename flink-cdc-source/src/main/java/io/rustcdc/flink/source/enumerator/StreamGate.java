@@ -30,6 +30,16 @@ final class StreamGate {
         }
     }
 
+    /**
+     * The stream split was dropped (see {@link StreamOwner#handedBack}): chunks are read again, and the
+     * next split waits for a checkpoint taken after them.
+     */
+    void reset() {
+        armedAt = -1;
+        checkpoint = -1;
+        completed = false;
+    }
+
     boolean armed() {
         return armedAt >= 0;
     }

@@ -19,8 +19,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The enumerator's side of the stream split: where the split is, which subtask holds it, whether that
- * reader has had the answer to its {@link StreamOwnerEvent} (it streams only then), and the tables
- * added while the stream runs, until that reader accepts them. Coordinator thread only.
+ * reader has had the answer to its {@link StreamOwnerEvent} (it streams only then), whether a completed
+ * checkpoint holds it yet, and the tables added while the stream runs, until that reader accepts them.
+ * Coordinator thread only.
+ *
+ * <p>A split created since the checkpoint its reader restores is handed back by Flink: it is dropped,
+ * and made again from the chunks once those read since that checkpoint are read again (their marks
+ * change). Assigned as it was, its handoff would hold the first marks, and the stream would emit again
+ * the changes between the two, or emit changes before the rows they change.
  */
 @Internal
 final class StreamOwner<P, M> {
@@ -44,8 +50,14 @@ final class StreamOwner<P, M> {
     private boolean answered;
     /** Whether the answer to the stream's reader, and what it is handed later, counts as redelivered. */
     private boolean redelivers;
-    /** Whether the stream split last assigned was one a failed reader handed back. */
+    /** Whether the stream split last assigned was one a failed reader handed back, or made again for one. */
     private boolean assignedReturned;
+    /** Whether a split was dropped since the last one was assigned: the next one is made again for it. */
+    private boolean dropped;
+    /** Whether a completed checkpoint holds the split; a restored split is held by the checkpoint restored. */
+    private boolean held = true;
+    /** The first checkpoint taken since the split was created, which holds it once complete; -1: none yet. */
+    private long holdingCheckpoint = -1;
 
     StreamOwner(SplitEnumeratorContext<CdcSplit> context, boolean atLeastOnce, EnumeratorState.StreamStatus status,
             @Nullable StreamSplit<P, M> returned) {
@@ -70,12 +82,46 @@ final class StreamOwner<P, M> {
         return returned;
     }
 
-    /** A failed reader handed the split back: it is assigned again as it is. */
-    void handedBack(StreamSplit<P, M> split) {
+    /**
+     * A failed reader handed the split back. Created since the checkpoint that reader restores, it is
+     * dropped (true): the caller makes a new one once the chunks are read again, and the tables handed
+     * to that reader since go back out of {@code tables}, to be handed to the next with its answer. A
+     * split a completed checkpoint held is assigned again as it is (false).
+     */
+    boolean handedBack(StreamSplit<P, M> split, Set<TableId> tables) {
         subtask = -1;
         answered = false;
+        if (!held) {
+            status = EnumeratorState.StreamStatus.NOT_CREATED;
+            dropped = true;
+            held = true;
+            holdingCheckpoint = -1;
+            for (TablePlan plan : handed.values()) {
+                if (tables.remove(plan.table()) && !adding(plan.table())) {
+                    added.add(plan);
+                }
+            }
+            return true;
+        }
         returned = split;
         status = EnumeratorState.StreamStatus.RETURNED;
+        return false;
+    }
+
+    /** A checkpoint is taken: the first one since the split was created holds it once it completes. */
+    void checkpointTaken(long checkpointId) {
+        if (!held && holdingCheckpoint < 0) {
+            holdingCheckpoint = checkpointId;
+        }
+    }
+
+    /** A checkpoint completed; true when from now on it holds the split, which is never dropped then. */
+    boolean checkpointCompleted(long checkpointId) {
+        if (held || holdingCheckpoint < 0 || checkpointId < holdingCheckpoint) {
+            return false;
+        }
+        held = true;
+        return true;
     }
 
     /**
@@ -86,7 +132,12 @@ final class StreamOwner<P, M> {
         if (status == EnumeratorState.StreamStatus.ASSIGNED) {
             return false;
         }
-        assignedReturned = returned != null;
+        assignedReturned = returned != null || dropped;
+        dropped = false;
+        if (returned == null) {
+            held = false;
+            holdingCheckpoint = -1;
+        }
         context.assignSplit(returned != null ? returned : create.get(), reader);
         status = EnumeratorState.StreamStatus.ASSIGNED;
         returned = null;

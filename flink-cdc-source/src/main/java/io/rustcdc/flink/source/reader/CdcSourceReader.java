@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.enumerator.ChunksAcknowledgedEvent;
 import io.rustcdc.flink.source.enumerator.ChunksFinishedEvent;
+import io.rustcdc.flink.source.enumerator.ChunksRestoredEvent;
 import io.rustcdc.flink.source.enumerator.StreamOwnerEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.model.TableId;
@@ -94,6 +95,7 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
     @SuppressWarnings("unchecked")
     public void addSplits(List<CdcSplit> splits) {
         List<ChunkSplit<M>> restoredFinished = new ArrayList<>();
+        List<ChunkSplit<M>> restoredUnread = new ArrayList<>();
         for (CdcSplit split : splits) {
             if (split instanceof StreamSplit<?, ?> streamSplit) {
                 StreamSplit<P, M> s = (StreamSplit<P, M>) streamSplit;
@@ -114,13 +116,20 @@ public final class CdcSourceReader<T, P extends SourcePosition & Comparable<P>, 
                     chunks.addFinished(chunk);
                     restoredFinished.add(chunk);
                 } else {
-                    if (!started && settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE) {
-                        chunk = chunk.redelivered(); // the attempt that failed may have emitted it
+                    if (!started) {
+                        restoredUnread.add(chunk);
+                        if (settings.sinkGuarantee() == SinkGuarantee.AT_LEAST_ONCE) {
+                            chunk = chunk.redelivered(); // the attempt that failed may have emitted it
+                        }
                     }
                     chunks.add(chunk);
                     worker.readChunk(chunk);
                 }
             }
+        }
+        if (!restoredUnread.isEmpty()) {
+            // the enumerator may have had them reported read by the attempt that failed: they are read again
+            context.sendSourceEventToCoordinator(new ChunksRestoredEvent<>(restoredUnread));
         }
         if (!restoredFinished.isEmpty()) {
             context.sendSourceEventToCoordinator(new ChunksFinishedEvent<>(restoredFinished));

@@ -32,6 +32,7 @@ final class EnumeratorHarness implements AutoCloseable {
     /** The threads that played the coordinator: the test's and the context's main thread. */
     final List<Thread> coordinatorThreads = new ArrayList<>();
     private int assignmentsSeen;
+    private final List<Map.Entry<Integer, CdcSplit>> untaken = new ArrayList<>();
 
     EnumeratorHarness(RecordingConnector connector, SourceSettings settings, int parallelism,
             EnumeratorState<TestPosition, Long> state) {
@@ -88,6 +89,22 @@ final class EnumeratorHarness implements AutoCloseable {
                     splits.forEach(split -> result.add(Map.entry(subtask, split))));
         }
         return result;
+    }
+
+    /**
+     * The splits assigned to {@code subtask} and not taken yet; when there are none, the subtask asks for a split
+     * and the calls that asking starts are run first. Assignments to other subtasks wait for their turn.
+     */
+    List<CdcSplit> assignedTo(int subtask) throws Throwable {
+        untaken.addAll(newAssignments());
+        if (untaken.stream().noneMatch(a -> a.getKey() == subtask)) {
+            enumerator.handleSplitRequest(subtask, null);
+            runAllCalls();
+            untaken.addAll(newAssignments());
+        }
+        List<CdcSplit> mine = untaken.stream().filter(a -> a.getKey() == subtask).map(Map.Entry::getValue).toList();
+        untaken.removeIf(a -> a.getKey() == subtask);
+        return mine;
     }
 
     /** The enumerator's state after a round trip through its serializer, as a restore reads it. */

@@ -56,7 +56,7 @@ class SnapshotChunksOriginsTest {
         chunks.undrop(T);
         read(chunk(0, null, 10L), 201L);
         read(chunk(1, 10L, null), 202L);
-        assertThat(chunks.takeFinished()).hasSize(2);
+        assertThat(chunks.finished()).hasSize(2);
     }
 
     @Test
