@@ -61,7 +61,7 @@ class MySqlFailoverITCase {
                 .deserializer(new HandoffFailureDrill.Json())
                 .build();
         JsonChangelog changelog = HandoffFailureDrill.run(cluster, source, 3_000,
-                seed -> MySqlWriters.start(db, 2, 20_000, 3_000, 20, seed), db::admin, "rustcdc.handoff.seed");
+                seed -> MySqlWriters.start(db, 2, 90_000, 3_000, 20, seed), db::admin, "rustcdc.handoff.seed");
         assertThat(changelog.violations()).isEmpty();
     }
 }

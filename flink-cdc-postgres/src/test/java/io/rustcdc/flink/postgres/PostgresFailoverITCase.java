@@ -58,7 +58,7 @@ class PostgresFailoverITCase {
                 .deserializer(new HandoffFailureDrill.Json())
                 .build();
         JsonChangelog changelog = HandoffFailureDrill.run(cluster, source, 3_000,
-                seed -> Writers.start(db, 2, 20_000, 3_000, 20, seed), db::admin, "rustcdc.handoff.seed");
+                seed -> Writers.start(db, 2, 90_000, 3_000, 20, seed), db::admin, "rustcdc.handoff.seed");
         assertThat(changelog.violations()).isEmpty();
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -33,8 +34,11 @@ import org.apache.flink.util.Collector;
  *
  * <p>The drill takes every checkpoint itself (the job's interval is an hour): one while the snapshot
  * is under way, none from then until the failure, then one every 300 ms. Each snapshot row waits a
- * millisecond in {@link Json}, so the snapshot outlasts that checkpoint; a run where it did not, or
- * where the stream started before that checkpoint, fails as inconclusive rather than passing.
+ * quarter of a millisecond in {@link Json}, so the snapshot outlasts that checkpoint; a run where it did
+ * not, or where the stream started before that checkpoint, fails as inconclusive rather than passing. The
+ * writers must outlast the failure (at parallelism 2 the stream starts 10 s after the last chunk, by the
+ * stream gate's fallback, as no checkpoint is taken then); the drill ends them once the stream made again
+ * has carried 50 changes.
  */
 public final class HandoffFailureDrill {
     private static final Duration LIMIT = Duration.ofSeconds(120);
@@ -42,7 +46,7 @@ public final class HandoffFailureDrill {
     private HandoffFailureDrill() {}
 
     /**
-     * Native JSON that counts snapshot rows and stream changes, holds each snapshot row a millisecond, and
+     * Native JSON that counts snapshot rows and stream changes, holds each snapshot row a quarter of a millisecond, and
      * throws at the first stream change once {@link #armed}. Static state: one drill per JVM at a time.
      */
     public static final class Json implements ChangeEventDeserializer<String> {
@@ -58,7 +62,7 @@ public final class HandoffFailureDrill {
         public void deserialize(ChangeEvent event, Collector<String> out) throws Exception {
             if (event.op() == Op.READ) {
                 READS.incrementAndGet();
-                Thread.sleep(1);
+                LockSupport.parkNanos(250_000);
             } else {
                 if (armed) {
                     armed = false;
@@ -139,7 +143,9 @@ public final class HandoffFailureDrill {
                 throw new AssertionError("Inconclusive: no chunk was read between the checkpoint and the failure");
             }
             checkpoints = every300Millis(cluster, job);
-            running.awaitEnd();
+            // the writers go on until the stream, made again, has carried their changes for a while
+            Poll.until("the stream made again carried 50 changes", LIMIT, () -> Json.CHANGES.get() >= 50);
+            running.endNow();
             if (running.transactions() <= 100) {
                 throw new AssertionError("The writers committed only " + running.transactions() + " transactions");
             }

@@ -295,23 +295,36 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     /**
      * A reader restored from a checkpoint reads these chunks again, though it reported them read since:
      * they are read until reported again, with new marks. A stream split made since that checkpoint was
-     * dropped when that reader's failure handed it back; one that another subtask streams, not failed
-     * over with it (it started without a checkpoint after the last chunk), has emitted changes the new
-     * marks cover: the whole job restarts from its last checkpoint, where both are consistent.
+     * dropped when that reader's failure handed it back; one still out there cannot be mended ({@link
+     * #unmendable}).
      */
     private void rereading(int subtaskId, List<ChunkSplit<M>> restored) {
-        if (!stream.notCreated()) {
-            throw new IllegalStateException("Subtask " + subtaskId + " was restored from a checkpoint taken before it "
-                    + "finished reading snapshot chunks " + restored.stream().map(ChunkSplit::splitId).toList()
-                    + ", after which the stream split was created and streams on a subtask that was not restored. "
-                    + "The job fails over as a whole to its last checkpoint, so that the stream's handoff holds the "
-                    + "marks of the chunks as they are read again. Enable checkpointing, with an interval of a few "
-                    + "seconds, so that a checkpoint completes before the stream starts.");
+        List<ChunkSplit<M>> captured = restored.stream().filter(c -> !chunks.isDropped(c.table())).toList();
+        if (captured.isEmpty()) {
+            return; // their tables' snapshots were stopped
         }
-        restored.forEach(chunks::rereading);
+        if (!stream.notCreated()) {
+            throw unmendable("Subtask " + subtaskId + " was restored from a checkpoint in which it had not read snapshot "
+                    + "chunks " + captured.stream().map(ChunkSplit::splitId).toList());
+        }
+        captured.forEach(chunks::rereading);
         requests.resetGate();
         LOG.info("Subtask {} reads again {} chunks it had not read at the checkpoint it was restored from",
-                subtaskId, restored.size());
+                subtaskId, captured.size());
+    }
+
+    /**
+     * A subtask restored from a checkpoint reads snapshot chunks again while a stream split made since streams
+     * on a subtask that was not restored with it (in a failover region of its own; possible only when the stream
+     * started by the {@link StreamGate}'s fallback, without a completed checkpoint after the last chunk): that
+     * stream has emitted changes the chunks read again show. The job fails over as a whole (a global failover
+     * restores the enumerator and every reader from the same checkpoint).
+     */
+    private IllegalStateException unmendable(String what) {
+        return new IllegalStateException(what + ", while the stream split made since streams on a subtask that was "
+                + "not restored with it. The job fails over as a whole to its last checkpoint, so that the stream "
+                + "starts with the positions of those chunks as they are read again. Enable checkpointing, with an "
+                + "interval of a few seconds, so that a checkpoint completes between the last chunk and the stream.");
     }
 
     /** A requested row filter failed on rows of a table the stream's reader snapshots: that snapshot ends. */
@@ -342,6 +355,11 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     private void assignWaiting() {
         if (!started) {
             return; // the work of start() is under way: the readers are answered when it is done
+        }
+        if (!stream.notCreated() && chunks.hasUnassigned()) {
+            // handed back by a restored subtask, and not with the stream split (see unmendable)
+            throw unmendable("Chunks " + chunks.unassigned().stream().map(ChunkSplit::splitId).toList() + " were "
+                    + "handed back by a subtask restored from a checkpoint taken before they were assigned");
         }
         if (requests.assign(operations.paused, this::streamSplit)) {
             planChunks(); // the waiting readers are answered when the worker has planned chunks

@@ -64,7 +64,8 @@ final class OperationsView<M> implements SnapshotOperations.Snapshot {
 
     @Override
     public boolean inSnapshot(TableId table) {
-        return first() ? chunks.inProgress(table) : stream.adding(table);
+        // a table the stream's reader was snapshotting stays so while a stream split handed back is made again
+        return chunks.inProgress(table) || stream.adding(table);
     }
 
     @Override
@@ -101,14 +102,11 @@ final class OperationsView<M> implements SnapshotOperations.Snapshot {
 
     @Override
     public void drop(TableId table) {
-        if (first()) {
-            if (chunks.inProgress(table)) {
-                chunks.drop(table);
-                tables.remove(table); // a table partly read is not captured: its changes would be no changelog
-            }
-        } else {
-            stream.drop(table);
+        if (chunks.inProgress(table)) {
+            chunks.drop(table);
+            tables.remove(table); // a table partly read is not captured: its changes would be no changelog
         }
+        stream.drop(table); // also while a stream split handed back is made again
     }
 
     @Override

@@ -144,6 +144,11 @@ final class SnapshotChunks<M> {
         dropped.remove(table);
     }
 
+    /** Whether the snapshot of {@code table} was stopped. */
+    boolean isDropped(TableId table) {
+        return dropped.contains(table);
+    }
+
     /** Whether chunks of {@code table} are assigned and being read. */
     boolean reading(TableId table) {
         return inFlight.values().stream().anyMatch(c -> c.table().equals(table));

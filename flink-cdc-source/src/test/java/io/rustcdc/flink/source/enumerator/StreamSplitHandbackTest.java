@@ -63,10 +63,8 @@ class StreamSplitHandbackTest {
             assertThat(marks(second)).isEqualTo(Map.of(0, 101L, 1, 106L, 2, 105L));
             assertThat(second.position()).isEqualTo(first.position());
 
-            assertThat(h.checkpoint(2).finished).as("kept until a checkpoint holds the split").isEmpty();
-            h.enumerator.notifyCheckpointComplete(2);
-            h.enumerator.addSplitsBack(List.of(), 0); // a failover to checkpoint 2, which holds the split
-            assertThat(h.assignedTo(0)).isEmpty();
+            assertThat(h.checkpoint(2).finished).as("a restore of this checkpoint finds the split with its reader")
+                    .isEmpty();
         }
     }
 
@@ -146,20 +144,51 @@ class StreamSplitHandbackTest {
     }
 
     @Test
-    void aChunkReadAgainUnderAStreamThatDidNotFailOverFailsTheJobOverAsAWhole() throws Throwable {
+    void aCheckpointTakenBeforeTheSplitWasMadeDoesNotHoldIt() throws Throwable {
         try (EnumeratorHarness h = started(1)) {
-            ChunkSplit<Long> c0 = assignedChunk(h, 0);
-            checkpoint(h, 1);
-            report(h, 0, c0.finished(101L));
-            for (int i = 1; i < 3; i++) {
+            for (int i = 0; i < 3; i++) {
                 report(h, 0, assignedChunk(h, 0).finished(101L + i));
             }
-            assignedStream(h, 0);
-            // a restored reader that the stream split was not handed back with (as if in a region of its own)
-            assertThatThrownBy(() -> h.enumerator.handleSourceEvent(0, new ChunksRestoredEvent<>(List.of(c0))))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining(c0.splitId())
-                    .hasMessageContaining("fails over as a whole to its last checkpoint");
+            h.enumerator.snapshotState(5);
+            StreamSplit<?, ?> first = assignedStream(h, 0);
+            h.enumerator.snapshotState(6);
+            h.enumerator.notifyCheckpointComplete(5); // late: its reader state has no stream split
+            h.enumerator.addSplitsBack(List.of(first), 0); // a failover to checkpoint 5
+            StreamSplit<?, ?> second = assignedStream(h, 0);
+            assertThat(second).as("made again").isNotSameAs(first);
+            assertThat(marks(second)).isEqualTo(marks(first));
+        }
+    }
+
+    @Test
+    void chunksReadAgainUnderAStreamThatDidNotFailOverFailTheJobOverAsAWhole() throws Throwable {
+        for (boolean handedBack : new boolean[] {false, true}) {
+            try (EnumeratorHarness h = started(2)) {
+                ChunkSplit<Long> c0 = assignedChunk(h, 0);
+                ChunkSplit<Long> c1 = assignedChunk(h, 1);
+                checkpoint(h, 1); // subtask 0 holds c0 unread
+                report(h, 0, c0.finished(101L));
+                report(h, 1, c1.finished(102L));
+                ChunkSplit<Long> c2 = assignedChunk(h, 0);
+                report(h, 0, c2.finished(103L));
+                assertThat(h.assignedTo(1)).as("the gate waits").isEmpty();
+                checkpoint(h, 2); // as the gate's fallback would, the stream starts on subtask 1
+                assignedStream(h, 1);
+
+                // subtask 0 alone fails over to checkpoint 1 (a failover region of its own): c2 comes back, c0 is
+                // read again, under a stream that has gone on since
+                h.context.unregisterReader(0);
+                h.enumerator.addSplitsBack(handedBack ? List.of(c2) : List.of(), 0);
+                h.context.registerReader(new ReaderInfo(0, "localhost"));
+                String id = handedBack ? c2.splitId() : c0.splitId();
+                assertThatThrownBy(() -> {
+                    if (!handedBack) {
+                        h.enumerator.handleSourceEvent(0, new ChunksRestoredEvent<>(List.of(c0)));
+                    }
+                    h.enumerator.addReader(0);
+                }).isInstanceOf(IllegalStateException.class).hasMessageContaining(id)
+                        .hasMessageContaining("fails over as a whole to its last checkpoint");
+            }
         }
     }
 
