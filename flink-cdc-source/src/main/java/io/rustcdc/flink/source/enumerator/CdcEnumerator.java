@@ -234,6 +234,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     @Override
     @SuppressWarnings("unchecked")
     public void addSplitsBack(List<CdcSplit> splits, int subtaskId) {
+        requests.forget(subtaskId);
         for (CdcSplit split : splits) {
             if (split instanceof StreamSplit<?, ?> returned) {
                 if (stream.handedBack((StreamSplit<P, M>) returned, tables)) {

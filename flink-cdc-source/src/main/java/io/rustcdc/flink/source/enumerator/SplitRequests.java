@@ -47,6 +47,11 @@ final class SplitRequests<P, M> {
         waiting.add(subtask);
     }
 
+    /** {@code subtask} failed over: its request went with it (restored, it asks again if it needs a split). */
+    void forget(int subtask) {
+        waiting.remove(subtask);
+    }
+
     /** How many readers wait. */
     int waiting() {
         return waiting.size();
