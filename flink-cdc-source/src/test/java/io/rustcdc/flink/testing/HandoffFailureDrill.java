@@ -97,7 +97,11 @@ public final class HandoffFailureDrill {
     public static JsonChangelog run(MiniCluster cluster, CdcSource<String, ?, ?> source, int rows,
             LongFunction<ConcurrentWriters> writers, Callable<Connection> database, String seedProperty)
             throws Exception {
-        long seed = Seeds.of(seedProperty, seedProperty + ".runs", 1)[0];
+        long[] seeds = Seeds.of(seedProperty, seedProperty + ".runs", 1);
+        if (seeds.length != 1) {
+            throw new IllegalArgumentException("The handoff drill runs one seed at a time: " + seedProperty);
+        }
+        long seed = seeds[0];
         int parallelism = 1 + (int) (seed & 1); // an odd seed runs at parallelism 2
         String replay = "seed " + seed + " (replay: -D" + seedProperty + "=" + seed + ")";
         System.out.println("handoff drill, " + replay + ": parallelism " + parallelism);
@@ -130,7 +134,7 @@ public final class HandoffFailureDrill {
         Thread checkpoints = null;
         JsonChangelog changelog = new JsonChangelog(TwoTables.KEYS);
         try (ConcurrentWriters running = writers.call()) {
-            Poll.until("a fifth of t1's snapshot rows are read", LIMIT, () -> Json.READS.get() >= rows / 5);
+            Poll.until("as many snapshot rows as a fifth of t1's are read", LIMIT, () -> Json.READS.get() >= rows / 5);
             cluster.triggerCheckpoint(job.getJobID()).get(60, TimeUnit.SECONDS);
             int readsAtCheckpoint = Json.READS.get();
             Json.armed = true;

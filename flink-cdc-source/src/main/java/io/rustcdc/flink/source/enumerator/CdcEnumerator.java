@@ -249,7 +249,10 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
                 chunks.returned(chunk, redeliveredIfAtLeastOnce(chunk));
             }
         }
-        LOG.info("Subtask {} returned {} splits; they are assigned again", subtaskId, splits.size());
+        if (!splits.isEmpty()) {
+            LOG.info("Subtask {} failed over: the {} splits assigned to it since its checkpoint came back", subtaskId,
+                    splits.size());
+        }
     }
 
     /** Readers ask for splits themselves; the stream split waits until every reader is registered. */
@@ -300,7 +303,7 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
      * #unmendable}).
      */
     private void rereading(int subtaskId, List<ChunkSplit<M>> restored) {
-        List<ChunkSplit<M>> captured = restored.stream().filter(c -> !chunks.isDropped(c.table())).toList();
+        List<ChunkSplit<M>> captured = restored.stream().filter(c -> !chunks.stopped(c.table())).toList();
         if (captured.isEmpty()) {
             return; // their tables' snapshots were stopped
         }
@@ -408,8 +411,8 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
     public EnumeratorState<P, M> snapshotState(long checkpointId) {
         requests.checkpointTaken(checkpointId);
         stream.checkpointTaken(checkpointId);
-        // once the stream split is created the read chunks are kept only until a checkpoint holds it: a restore
-        // of this checkpoint finds it with its reader
+        // once the stream split is made the read chunks stay out of the state (a restore of it finds the split with
+        // its reader); in memory they stay until a completed checkpoint holds the split
         return new EnumeratorState<>(initialized, streamStart, history, tables, chunks.plans(), chunks.unassigned(),
                 chunks.inFlight(), stream.notCreated() ? chunks.finished() : List.of(), stream.status(),
                 stream.returnedSplit(), operations.state(checkpointId));

@@ -145,7 +145,7 @@ final class SnapshotChunks<M> {
     }
 
     /** Whether the snapshot of {@code table} was stopped. */
-    boolean isDropped(TableId table) {
+    boolean stopped(TableId table) {
         return dropped.contains(table);
     }
 

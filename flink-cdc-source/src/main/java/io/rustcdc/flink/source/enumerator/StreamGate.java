@@ -31,8 +31,8 @@ final class StreamGate {
     }
 
     /**
-     * The stream split was dropped (see {@link StreamOwner#handedBack}): chunks are read again, and the
-     * next split waits for a checkpoint taken after them.
+     * A chunk was reported read or is read again, or the stream split was dropped (see {@link
+     * StreamOwner#handedBack}): the split waits for a checkpoint taken after that.
      */
     void reset() {
         armedAt = -1;

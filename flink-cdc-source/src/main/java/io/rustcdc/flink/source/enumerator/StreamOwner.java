@@ -54,7 +54,10 @@ final class StreamOwner<P, M> {
     private boolean assignedReturned;
     /** Whether a split was dropped since the last one was assigned: the next one is made again for it. */
     private boolean dropped;
-    /** Whether a completed checkpoint holds the split; a restored split is held by the checkpoint restored. */
+    /**
+     * Whether a completed checkpoint holds the split (true while there is none); a restored split is held by the
+     * checkpoint restored.
+     */
     private boolean held = true;
     /** The first checkpoint taken since the split was created, which holds it once complete; -1: none yet. */
     private long holdingCheckpoint = -1;

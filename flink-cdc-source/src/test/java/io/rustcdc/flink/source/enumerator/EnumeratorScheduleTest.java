@@ -130,7 +130,7 @@ class EnumeratorScheduleTest {
 
     /** The handoff's chunks of each table: indices 0..n-1, contiguous from the open start to the open end, each key in one. */
     @SuppressWarnings("unchecked")
-    private static void assertCovers(RecordingConnector connector, StreamSplit<?, ?> stream) {
+    static void assertCovers(RecordingConnector connector, StreamSplit<?, ?> stream) {
         assertThat(stream.position()).isEqualTo(new TestPosition(100));
         for (Map.Entry<TableId, NavigableSet<Long>> table : connector.tables.entrySet()) {
             List<ChunkSplit<Long>> chunks = new ArrayList<>();

@@ -26,8 +26,10 @@ import org.junit.jupiter.api.Timeout;
  * hands back the splits assigned to it since. Chunks that reader read since are read again, at later
  * marks: a stream split made since that checkpoint must be dropped and made again with those marks,
  * never assigned as it was (its handoff would hold the first marks, and the stream would emit again
- * the changes between the two). Each test plays Flink's calls in the order Flink makes them: the
- * reset subtask's splits handed back, the restored reader's events, its registration, its requests.
+ * the changes between the two). The tests play Flink's calls in the order Flink makes them (the reset
+ * subtask's splits handed back, the restored reader's events, its registration, its requests), except
+ * where a test says it stands in for the stream gate's 10-second fallback (a stream started, or a gate
+ * opened, without a checkpoint Flink would restore).
  */
 @Timeout(60)
 class StreamSplitHandbackTest {
