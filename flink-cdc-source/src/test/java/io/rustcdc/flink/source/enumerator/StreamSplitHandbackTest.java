@@ -50,11 +50,8 @@ class StreamSplitHandbackTest {
             assertThat(marks(first)).isEqualTo(Map.of(0, 101L, 1, 102L, 2, 103L));
 
             // subtask 0 fails over to checkpoint 1: c2 and the stream split were assigned since
-            h.context.unregisterReader(0);
-            h.enumerator.addSplitsBack(List.of(c2, first), 0);
-            h.enumerator.handleSourceEvent(0, new ChunksRestoredEvent<>(List.of(c1))); // read again
-            h.context.registerReader(new ReaderInfo(0, "localhost"));
-            h.enumerator.addReader(0);
+            reset(h, 0, c2, first);
+            restored(h, 0, c1); // read again
             h.enumerator.handleSplitRequest(0, null);
             ChunkSplit<Long> again = assignedChunk(h, 0);
             assertThat(again.splitId()).isEqualTo(c2.splitId());
@@ -99,13 +96,10 @@ class StreamSplitHandbackTest {
             StreamSplit<?, ?> first = assignedStream(h, 1);
 
             // both subtasks fail over to checkpoint 1, which holds every chunk read
-            h.context.unregisterReader(0);
-            h.context.unregisterReader(1);
-            h.enumerator.addSplitsBack(List.of(), 0);
-            h.enumerator.addSplitsBack(List.of(first), 1);
+            reset(h, 0);
+            reset(h, 1, first);
             for (int subtask = 0; subtask < 2; subtask++) {
-                h.context.registerReader(new ReaderInfo(subtask, "localhost"));
-                h.enumerator.addReader(subtask);
+                restored(h, subtask);
                 assertThat(h.assignedTo(subtask)).as("the restored readers' records may still be on their way").isEmpty();
             }
             checkpoint(h, 2);
@@ -128,14 +122,11 @@ class StreamSplitHandbackTest {
             h.enumerator.snapshotState(2);
 
             // subtask 0 fails over to checkpoint 1; the gate opens (as its fallback would) before it registers again
-            h.context.unregisterReader(0);
-            h.enumerator.addSplitsBack(List.of(), 0);
+            reset(h, 0);
             h.enumerator.notifyCheckpointComplete(2);
             assertThat(h.assignedTo(1)).as("subtask 0 has not said which chunks it reads again").isEmpty();
 
-            h.enumerator.handleSourceEvent(0, new ChunksRestoredEvent<>(List.of(c0)));
-            h.context.registerReader(new ReaderInfo(0, "localhost"));
-            h.enumerator.addReader(0);
+            restored(h, 0, c0);
             assertThat(h.assignedTo(1)).as("not while c0 is read again").isEmpty();
             report(h, 0, c0.finished(104L));
             assertThat(h.assignedTo(1)).as("the gate waits for a checkpoint after c0 again").isEmpty();
@@ -222,11 +213,8 @@ class StreamSplitHandbackTest {
             h.enumerator.handleSourceEvent(0, new TablesAcceptedEvent(List.of(B)));
             assertThat(h.checkpoint(2).tables).contains(B);
 
-            h.context.unregisterReader(0); // fails over to checkpoint 1: the split and b's snapshot are gone
-            h.enumerator.addSplitsBack(List.of(first), 0);
-            h.enumerator.handleSourceEvent(0, new ChunksRestoredEvent<>(List.of(c0)));
-            h.context.registerReader(new ReaderInfo(0, "localhost"));
-            h.enumerator.addReader(0);
+            reset(h, 0, first); // fails over to checkpoint 1: the split and b's snapshot are gone
+            restored(h, 0, c0);
             assertThat(h.checkpoint(3).tables).as("until a reader takes it again").doesNotContain(B);
             report(h, 0, c0.finished(102L));
             StreamSplit<?, ?> second = assignedStream(h, 0);
@@ -269,6 +257,22 @@ class StreamSplitHandbackTest {
         assertThat(assigned).as("the stream split for subtask " + subtask).hasSize(1);
         assertThat(assigned.get(0)).isInstanceOf(StreamSplit.class);
         return (StreamSplit<?, ?>) assigned.get(0);
+    }
+
+    /** Flink resets {@code subtask} for a failover: its reader is gone, the splits assigned to it since come back. */
+    private static void reset(EnumeratorHarness h, int subtask, CdcSplit... handedBack) {
+        h.context.unregisterReader(subtask);
+        h.enumerator.addSplitsBack(List.of(handedBack), subtask);
+    }
+
+    /** The restored reader of {@code subtask} says which chunks it reads again (if any), then registers. */
+    @SafeVarargs
+    private static void restored(EnumeratorHarness h, int subtask, ChunkSplit<Long>... unread) {
+        if (unread.length > 0) {
+            h.enumerator.handleSourceEvent(subtask, new ChunksRestoredEvent<>(List.of(unread)));
+        }
+        h.context.registerReader(new ReaderInfo(subtask, "localhost"));
+        h.enumerator.addReader(subtask);
     }
 
     private static void report(EnumeratorHarness h, int subtask, ChunkSplit<Long> read) throws Throwable {
