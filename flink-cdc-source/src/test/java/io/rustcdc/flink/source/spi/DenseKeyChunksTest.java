@@ -38,7 +38,6 @@ class DenseKeyChunksTest {
     @Test
     void densityAgreesWithExactArithmetic() {
         Random random = seeded();
-        int compared = 0;
         for (int i = 0; i < 200_000; i++) {
             long min = near(random);
             long max = random.nextBoolean() ? near(random) : min + random.nextInt(1_000_000);
@@ -48,21 +47,22 @@ class DenseKeyChunksTest {
                 max = t;
             }
             BigInteger span = BigInteger.valueOf(max).subtract(BigInteger.valueOf(min)).add(BigInteger.ONE);
-            // rows around the least share of the span, where the answer turns
-            BigDecimal least = new BigDecimal(DenseKeyChunks.MIN_DENSITY).multiply(new BigDecimal(span));
-            long rows = span.bitLength() < 62 ? least.longValue() + random.nextInt(5) - 2 : random.nextLong() & Long.MAX_VALUE;
+            // rows around half of the span, where the answer turns
+            BigDecimal least = new BigDecimal(span).divide(BigDecimal.valueOf(2));
+            long rows = least.compareTo(BigDecimal.valueOf(Long.MAX_VALUE - 2)) < 0 ? least.longValue() + random.nextInt(5) - 2
+                    : Long.MAX_VALUE - random.nextInt(3);
             boolean exact = new BigDecimal(rows).compareTo(least) >= 0;
-            if (span.bitLength() < 50) { // a double holds the span and half of it exactly; larger ones are estimates
-                compared++;
-                assertThat(DenseKeyChunks.dense(rows, min, max)).as("rows %d, keys %d to %d", rows, min, max).isEqualTo(exact);
-            }
+            assertThat(DenseKeyChunks.dense(rows, min, max)).as("rows %d, keys %d to %d", rows, min, max).isEqualTo(exact);
         }
-        assertThat(compared).isGreaterThan(10_000);
-        assertThat(DenseKeyChunks.dense(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE)).isFalse(); // half of 2^64
+        assertThat(DenseKeyChunks.dense(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE)).isFalse(); // one under 2^63
+        assertThat(DenseKeyChunks.dense(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - 1)).isFalse(); // 2^64 - 1 keys
+        assertThat(DenseKeyChunks.dense(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - 2)).isTrue();
         assertThat(DenseKeyChunks.dense(0, 7, 7)).isFalse();
         assertThat(DenseKeyChunks.dense(1, 7, 7)).isTrue();
-        assertThat(DenseKeyChunks.dense(2, 7, 9)).isFalse();
-        assertThat(DenseKeyChunks.dense(3, 7, 10)).isTrue();
+        assertThat(DenseKeyChunks.dense(1, 7, 9)).isFalse();
+        assertThat(DenseKeyChunks.dense(2, 7, 9)).isTrue();
+        assertThat(DenseKeyChunks.dense(1, 7, 8)).isTrue();
+        assertThat(DenseKeyChunks.dense(-1, 7, 8)).isFalse();
     }
 
     /** A long near the least, the greatest, or zero. */
