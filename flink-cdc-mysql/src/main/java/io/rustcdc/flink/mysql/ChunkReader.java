@@ -16,10 +16,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import javax.annotation.Nullable;
 
 /**
@@ -51,7 +51,7 @@ final class ChunkReader {
     private final SourceInfo snapshotSource;
     /** The session's, which places a chunk's changed keys of text the server orders ({@link ChunkBackfill}). */
     private final MySqlKeyPlacement placement;
-    /** The catalogue connection of a MariaDB chunk's binlog window while it is read, else null. */
+    /** The catalogue connection of a chunk's binlog window while it is read, else null. */
     @Nullable
     private volatile Connection windowConnection;
     /**
@@ -100,8 +100,8 @@ final class ChunkReader {
      * snapshot's position, and the rows stream out as they are read; after {@link #EXACT_ATTEMPTS}
      * snapshots with commits in between, the chunk is completed from the binlog from {@code L} to
      * {@code H} as on Oracle MySQL ({@link ChunkBackfill#applyFrom}) and marked {@code H}: the window
-     * is read first, while the snapshot stays open, and the rows stream through what it changed
-     * ({@link #readThroughWindow}), so only the keys it changed are held.
+     * is read first, while the snapshot stays open ({@link #window}), and the rows stream through what
+     * it changed ({@link #readThrough}), so only the keys it changed are held.
      */
     private MySqlPosition readMariaDbChunk(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
@@ -125,7 +125,12 @@ final class ChunkReader {
                         readRows(described, keyColumns, after, upTo, rowFilter, out); // exact: the rows stream out
                         return high;
                     }
-                    return readThroughWindow(described, keyColumns, after, upTo, rowFilter, low, high, out) ? high : null;
+                    ChunkBackfill window = window(described, keyColumns, after, upTo, w -> w.applyFrom(low, high));
+                    if (window == null || (rowFilter != null && window.touched())) {
+                        return null;
+                    }
+                    readThrough(window, described, keyColumns, after, upTo, rowFilter, out);
+                    return high;
                 });
                 if (mark != null) {
                     // with its GTIDs, the mark still orders against the stream after a move to a replica
@@ -141,54 +146,58 @@ final class ChunkReader {
     }
 
     /**
-     * The chunk's rows, read in the open snapshot, completed by the binlog from {@code low} to {@code
-     * high} (read first, while the snapshot stays open, on a connection of its own: only the keys it
-     * changed are held), streamed out as they are read; false when the table's schema changed in that
-     * window (the chunk must be read again).
+     * A chunk's binlog window, read while the chunk's snapshot stays open, on a catalogue connection of
+     * its own: {@code apply} reads it into the backfill (which holds only the keys it changed) and says
+     * whether it is complete; null when it is not (the table's schema changed in the window).
      */
-    private boolean readThroughWindow(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, @Nullable String rowFilter, MySqlPosition low, MySqlPosition high,
-            Consumer<ChangeEvent> out) throws SQLException {
-        ChunkBackfill window;
+    @Nullable
+    private ChunkBackfill window(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, Predicate<ChunkBackfill> apply) throws SQLException {
         try (Connection catalogue = MySqlConnections.connect(config)) {
             windowConnection = catalogue; // so that abortWindow() ends a read blocked on it too
-            window = new ChunkBackfill(config, catalogue, placement, positions.charsets(), described.description,
-                    keyColumns, after, upTo, List.of());
-            if (!window.applyFrom(low, high) || (rowFilter != null && window.touched())) {
-                return false;
-            }
+            ChunkBackfill window = new ChunkBackfill(config, catalogue, placement, positions.charsets(),
+                    described.description, keyColumns, after, upTo, List.of());
+            return apply.test(window) ? window : null;
         } finally {
             windowConnection = null;
         }
+    }
+
+    /**
+     * The chunk's rows, read in the open snapshot, streamed out through what {@code window} changed (a
+     * key's last change, or nothing when it removed the key), then the rows the window added: no map
+     * of every row of the chunk by key.
+     */
+    private void readThrough(ChunkBackfill window, MySqlTable described, List<String> keyColumns,
+            @Nullable Object[] after, @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out)
+            throws SQLException {
         TableDescription d = described.description;
         readRows(described, keyColumns, after, upTo, rowFilter,
                 e -> window.merge(e.after(), row -> out.accept(read(d, row))));
         window.rows().forEach(row -> out.accept(read(d, row)));
-        return true;
     }
 
     /**
      * A chunk on Oracle MySQL, exact without locks (docs/mysql.md, "Snapshot and handoff"): {@code L}
      * = {@code @@GLOBAL.gtid_executed} read before the consistent snapshot is opened (a GTID is added
      * there only after its transaction committed in the engine, so the snapshot sees every
-     * transaction of {@code L}); the chunk's rows read in the snapshot; {@code H} = the binlog's end
-     * read after the snapshot was opened (a transaction the snapshot sees was written to the binlog
-     * before it committed, so it lies before {@code H}). The binlog from {@code L} (every transaction
-     * not in it, in binlog order) up to {@code H} is then applied to the rows by key, full row images
+     * transaction of {@code L}); {@code H} = the binlog's end read after the snapshot was opened (a
+     * transaction the snapshot sees was written to the binlog before it committed, so it lies before
+     * {@code H}). The binlog from {@code L} (every transaction not in it, in binlog order) up to {@code
+     * H} is fixed once {@code H} is read: it is read first, while the snapshot stays open ({@link
+     * #window}), then the chunk's rows stream out through it ({@link #readThrough}), full row images
      * setting or removing a row: for each key the last change before {@code H} decides, and a key
      * without one is as the snapshot read it, as no transaction after {@code L} touched it. The rows are
-     * then the table's at {@code H}, which is the chunk's mark. Only the keys the window changed are
-     * held by key: the rows stream through them as read ({@link ChunkBackfill#merge}), then the rows
-     * the window added follow. A schema change of the table in that window reads the chunk again.
+     * then the table's at {@code H}, which is the chunk's mark. A schema change of the table in that
+     * window reads the chunk again.
      */
     private MySqlPosition readChunkWithBackfill(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         int schemaChanges = 0;
         for (int attempt = 1; ; attempt++) {
-            MySqlGtidSet low;
-            Snapshot read;
-            List<Row> held = new ArrayList<>();
+            OracleRead read;
             try (Statement s = connection.createStatement()) {
+                MySqlGtidSet low;
                 try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
                     rs.next();
                     low = MySqlGtidSet.parse(rs.getString(1));
@@ -198,47 +207,41 @@ final class ChunkReader {
                 read = committed(s, () -> {
                     MySqlPosition high = positions.binlogEnd(); // after the snapshot was opened
                     MySqlTable described = describe.apply(tableId);
-                    readRows(described, keyColumns, after, upTo, rowFilter, e -> held.add(e.after()));
-                    return new Snapshot(high, described);
+                    ChunkBackfill window = window(described, keyColumns, after, upTo, w -> {
+                        boolean complete = w.apply(low, high, backfillBound);
+                        if (w.nextBound() != null) {
+                            backfillBound = w.nextBound();
+                        }
+                        return complete;
+                    });
+                    if (window == null || (rowFilter != null && window.touched())) {
+                        return new OracleRead(null, window == null);
+                    }
+                    readThrough(window, described, keyColumns, after, upTo, rowFilter, out);
+                    // with its GTIDs, the mark still orders against the stream after a move to a replica
+                    return new OracleRead(window.high(high), false);
                 });
             } catch (SQLException e) {
                 throw RowFilters.chunkFailure(connection, tableId, rowFilter, e, f -> MySqlConnections.failure(config, f));
             }
-            ChunkBackfill backfill = new ChunkBackfill(config, connection, placement, positions.charsets(),
-                    read.described.description, keyColumns, after, upTo, List.of());
-            boolean complete = backfill.apply(low, read.high, backfillBound);
-            if (backfill.nextBound() != null) {
-                backfillBound = backfill.nextBound();
+            if (read.mark() != null) {
+                return read.mark();
             }
-            if (complete && (rowFilter == null || !backfill.touched())) {
-                emit(backfill, held, read.described.description, out);
-                // with its GTIDs, the mark still orders against the stream after a move to a replica
-                return backfill.high(read.high);
-            }
-            if (!complete && ++schemaChanges == 3) {
+            if (read.schemaChanged() && ++schemaChanges == 3) {
                 throw schemaChanged(tableId, schemaChanges);
             }
-            if (complete && attempt >= FILTERED_ATTEMPTS) {
+            if (!read.schemaChanged() && attempt >= FILTERED_ATTEMPTS) {
                 throw filteredNotExact(tableId, attempt);
             }
         }
     }
 
-    /** What a chunk's snapshot read: the binlog's end after it was opened, and the table as described in it. */
-    private record Snapshot(MySqlPosition high, MySqlTable described) {}
+    /** An Oracle MySQL chunk's read: its mark once its rows were read, else whether its window changed its schema. */
+    private record OracleRead(@Nullable MySqlPosition mark, boolean schemaChanged) {}
 
     /** {@code read} in the transaction open on {@code s}, then its commit; a rollback when it fails. */
     private static <T> T committed(Statement s, JdbcTransactions.Work<T> read) throws SQLException {
         return JdbcTransactions.committed(read, () -> s.execute("COMMIT"), () -> s.execute("ROLLBACK"));
-    }
-
-    /**
-     * The snapshot's rows through what the window changed (a key's last change, or nothing when it
-     * removed the key), then the rows the window added: no map of every row of the chunk by key.
-     */
-    private void emit(ChunkBackfill window, List<Row> snapshot, TableDescription d, Consumer<ChangeEvent> out) {
-        snapshot.forEach(row -> window.merge(row, changed -> out.accept(read(d, changed))));
-        window.rows().forEach(row -> out.accept(read(d, row)));
     }
 
     private ChangeEvent read(TableDescription d, Row row) {
@@ -301,7 +304,7 @@ final class ChunkReader {
         return RowFilters.where(RowFilters.and(where.toString(), rowFilter));
     }
 
-    /** Ends a read blocked on a MariaDB chunk's binlog window, if one is under way. Any thread. */
+    /** Ends a read blocked on a chunk's binlog window, if one is under way. Any thread. */
     void abortWindow() {
         Connection window = windowConnection;
         if (window != null) {
