@@ -93,7 +93,7 @@ public final class CdcSourceBuilder<T, P extends SourcePosition & Comparable<P>,
         return this;
     }
 
-    /** Rows per snapshot chunk (default 50,000). A chunk is held in memory while it is emitted. */
+    /** Rows per snapshot chunk (default 50,000). The rows stream out as read; a checkpoint waits for the chunk's end. */
     public CdcSourceBuilder<T, P, M> chunkSize(int rows) {
         this.chunkSize = rows;
         return this;
