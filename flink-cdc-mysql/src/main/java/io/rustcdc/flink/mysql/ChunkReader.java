@@ -11,11 +11,15 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
+import java.io.IOException;
+import java.net.Socket;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -28,8 +32,9 @@ import javax.annotation.Nullable;
  * are in the chunk. MariaDB reports that position where other sessions may overwrite it, so it is
  * known only where two positions read around the snapshot's opening agree ({@link #readMariaDbChunk});
  * Oracle MySQL reports none. Otherwise a chunk is completed from the binlog up to the binlog's end
- * read after its snapshot, which is its mark ({@link #readChunkWithBackfill}). Not thread-safe, but
- * {@link #abortWindow} may be called from any thread.
+ * read after its snapshot, which is its mark ({@link #readChunkWithBackfill}). Each chunk's snapshot
+ * takes the table's metadata lock as soon as it opens ({@link #lock}). Not thread-safe, but {@link
+ * #close} may be called from any thread.
  */
 final class ChunkReader {
     /**
@@ -51,9 +56,18 @@ final class ChunkReader {
     private final SourceInfo snapshotSource;
     /** The session's, which places a chunk's changed keys of text the server orders ({@link ChunkBackfill}). */
     private final MySqlKeyPlacement placement;
-    /** The catalogue connection of a chunk's binlog window while it is read, else null. */
+    /**
+     * The catalogue connection of the chunks' binlog windows (outside any transaction), opened at the first
+     * window and kept for the next ones; null before, and after a window failed on it.
+     */
     @Nullable
     private volatile Connection windowConnection;
+    /** The sockets of the windows' catalogue connection while it is opened, for {@link #close} to cut. */
+    private final List<Socket> windowOpening = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean closed;
+    /** Tests only: runs on the reading thread right after a chunk's end position {@code H} was read. */
+    @Nullable
+    static volatile Runnable afterEndRead;
     /**
      * Oracle MySQL: a binlog position before which every transaction is in the GTIDs executed when
      * the last chunk was read, so in those of every later chunk; its backfill starts there instead
@@ -115,7 +129,8 @@ final class ChunkReader {
                 MySqlPosition low = positions.snapshotPosition();
                 s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
                 mark = committed(s, () -> {
-                    MySqlPosition high = positions.binlogEnd();
+                    lock(s, tableId);
+                    MySqlPosition high = endRead();
                     if (!low.equals(high) && mayRetry) {
                         return null; // commits in between: open the snapshot again
                     }
@@ -146,20 +161,64 @@ final class ChunkReader {
     }
 
     /**
-     * A chunk's binlog window, read while the chunk's snapshot stays open, on a catalogue connection of
-     * its own: {@code apply} reads it into the backfill (which holds only the keys it changed) and says
+     * Takes the table's metadata lock in the chunk's snapshot, just opened, for the rest of its transaction: a
+     * schema change of the table then either committed before the end position read next (and lies in the
+     * binlog window, which reads the chunk again) or waits for the chunk's commit. Without it one that
+     * committed after that position and before the chunk's rows were selected would go unseen: a column
+     * renamed in place, say, would have its values read under the other name.
+     */
+    private static void lock(Statement s, TableId tableId) throws SQLException {
+        try {
+            s.executeQuery("SELECT 1 FROM " + MySqlSql.qualified(tableId) + " LIMIT 0").close();
+        } catch (SQLException e) {
+            CdcException gone = ChunkTables.gone(tableId, e); // not a connection failure to retry
+            if (gone != null) {
+                throw gone;
+            }
+            throw e;
+        }
+    }
+
+    /** The binlog's end position, read in a chunk's open snapshot. */
+    private MySqlPosition endRead() throws SQLException {
+        MySqlPosition high = positions.binlogEnd();
+        Runnable hook = afterEndRead;
+        if (hook != null) {
+            hook.run();
+        }
+        return high;
+    }
+
+    /**
+     * A chunk's binlog window, read while the chunk's snapshot stays open, on the catalogue connection of
+     * the windows: {@code apply} reads it into the backfill (which holds only the keys it changed) and says
      * whether it is complete; null when it is not (the table's schema changed in the window).
      */
     @Nullable
     private ChunkBackfill window(MySqlTable described, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Predicate<ChunkBackfill> apply) throws SQLException {
-        try (Connection catalogue = MySqlConnections.connect(config)) {
-            windowConnection = catalogue; // so that abortWindow() ends a read blocked on it too
+        Connection catalogue = windowConnection;
+        if (catalogue == null) {
+            try {
+                catalogue = MySqlConnections.connect(config, windowOpening); // close() may cut it while it opens
+            } finally {
+                windowOpening.clear();
+            }
+            windowConnection = catalogue; // so that close() ends a read blocked on it too
+            if (closed) {
+                close();
+                throw new CdcException(CdcException.Kind.CONNECTION, "The session closed while a chunk's binlog window "
+                        + "opened its catalogue connection");
+            }
+        }
+        try {
             ChunkBackfill window = new ChunkBackfill(config, catalogue, placement, positions.charsets(),
                     described.description, keyColumns, after, upTo, List.of());
             return apply.test(window) ? window : null;
-        } finally {
-            windowConnection = null;
+        } catch (RuntimeException e) {
+            windowConnection = null; // the next window opens another
+            Disconnects.abort(catalogue);
+            throw e;
         }
     }
 
@@ -205,7 +264,8 @@ final class ChunkReader {
                 s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
                 s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
                 read = committed(s, () -> {
-                    MySqlPosition high = positions.binlogEnd(); // after the snapshot was opened
+                    lock(s, tableId);
+                    MySqlPosition high = endRead(); // after the snapshot was opened
                     MySqlTable described = describe.apply(tableId);
                     ChunkBackfill window = window(described, keyColumns, after, upTo, w -> {
                         boolean complete = w.apply(low, high, backfillBound);
@@ -304,9 +364,20 @@ final class ChunkReader {
         return RowFilters.where(RowFilters.and(where.toString(), rowFilter));
     }
 
-    /** Ends a read blocked on a chunk's binlog window, if one is under way. Any thread. */
-    void abortWindow() {
+    /** Closes the windows' catalogue connection, ending a read blocked on it. Any thread. */
+    void close() {
+        closed = true;
+        synchronized (windowOpening) {
+            for (Socket socket : windowOpening) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // closed either way
+                }
+            }
+        }
         Connection window = windowConnection;
+        windowConnection = null;
         if (window != null) {
             Disconnects.abort(window);
         }

@@ -32,6 +32,11 @@ final class MySqlConnections {
     private MySqlConnections() {}
 
     static Connection connect(MySqlSourceConfig config) {
+        return connect(config, new java.util.ArrayList<>(1));
+    }
+
+    /** As {@link #connect(MySqlSourceConfig)}, the sockets being opened in {@code opening} ({@link TrackedSocketFactory}). */
+    static Connection connect(MySqlSourceConfig config, java.util.List<java.net.Socket> opening) {
         Secret password = config.password().resolve();
         Properties props = new Properties();
         props.setProperty("user", config.username());
@@ -53,7 +58,7 @@ final class MySqlConnections {
                     props.setProperty("socketFactory", socketFactory);
                 }
                 return DriverManager.getConnection(url, props);
-            });
+            }, opening);
         } catch (SQLException e) {
             String message = message(password, e);
             String lower = message.toLowerCase(Locale.ROOT);

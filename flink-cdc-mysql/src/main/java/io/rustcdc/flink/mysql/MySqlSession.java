@@ -208,11 +208,11 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
      * Safe to call from another thread while a read is in progress, to end it (a cancelled task's
      * worker may be blocked in one): the driver's {@code close()} would wait for that read's socket
      * lock, while {@code abort} has the server kill the connection (from a connection of its own) and
-     * then closes it. The same for the connection of a binlog window being read.
+     * then closes it. The same for the catalogue connection of the chunks' binlog windows.
      */
     @Override
     public void close() {
-        chunks.abortWindow();
+        chunks.close();
         Disconnects.abort(connection);
     }
 }

@@ -48,10 +48,18 @@ public final class TrackedSocketFactory extends SocketFactory {
      * connection is opened without it and {@link #cut} does nothing for it.
      */
     static Connection connect(Opener opener) throws SQLException {
+        return connect(opener, new ArrayList<>(1));
+    }
+
+    /**
+     * As {@link #connect(Opener)}, each socket the driver creates added to {@code created} as it is created: another
+     * thread may close it there while the connection is being opened (a handshake blocked on a network that passes
+     * nothing), given a list safe for both threads.
+     */
+    static Connection connect(Opener opener, List<Socket> created) throws SQLException {
         if (!driverUsesThisClass()) {
             return opener.open(null);
         }
-        List<Socket> created = new ArrayList<>(1);
         OPENING.set(created);
         Connection connection;
         try {

@@ -13,6 +13,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
+import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.testing.net.FaultProxy;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import javax.annotation.Nullable;
@@ -82,6 +84,42 @@ class MySqlCancellationITCase {
         client.join(PROMPT.toMillis());
         assertThat(client.isAlive()).as("the binlog client's thread after close()").isFalse();
         System.out.println("Closed in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
+    }
+
+    /**
+     * Oracle MySQL reads a binlog window for every chunk, on a catalogue connection the reader opens at its first
+     * window, while the chunk's snapshot is open: closing the session while that connection is being opened on a
+     * network that passes nothing (new links stalled, the session's own flowing) cuts the socket being opened, and
+     * the chunk read ends at once instead of after the connect timeout (60 s here). Seen hanging so in the test
+     * above once, before the socket was cut.
+     */
+    @Test
+    void closingTheSessionEndsAWindowConnectionBeingOpened(MySqlDatabase db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(db.server().isMariaDb(), "Oracle MySQL reads a window per chunk");
+        db.execute("CREATE TABLE win (id INT PRIMARY KEY)", "INSERT INTO win VALUES (1), (2)");
+        try (FaultProxy proxy = FaultProxy.to(db.host(), db.port())) {
+            MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.builder(db).hostname("127.0.0.1")
+                    .port(proxy.port()).connectTimeout(Duration.ofSeconds(60)).readTimeout(Duration.ofSeconds(60)).build());
+            CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession();
+            TableDescription table = session.describe(TableId.of(db.name(), db.name(), "win"));
+            ChunkReader.afterEndRead = () -> {
+                proxy.stallAll(); // new links stall: the window's catalogue connection
+                proxy.links(opening -> true).forEach(FaultProxy.Link::resume);
+            };
+            try {
+                CompletableFuture<MySqlPosition> read = CompletableFuture.supplyAsync(
+                        () -> session.readChunk(table, List.of("id"), null, null, e -> { }));
+                awaitThread(t -> true, stack -> has(stack, "ChunkReader", "window") && has(stack, "DriverManager",
+                        "getConnection"), "a chunk read opening its window's catalogue connection");
+                long closing = System.nanoTime();
+                session.close();
+                assertThatThrownBy(() -> read.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+                assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(Duration.ofSeconds(20));
+            } finally {
+                ChunkReader.afterEndRead = null;
+                proxy.resumeAll();
+            }
+        }
     }
 
     /**
