@@ -11,15 +11,11 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
-import java.io.IOException;
-import java.net.Socket;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -63,7 +59,7 @@ final class ChunkReader {
     @Nullable
     private volatile Connection windowConnection;
     /** The sockets of the windows' catalogue connection while it is opened, for {@link #close} to cut. */
-    private final List<Socket> windowOpening = Collections.synchronizedList(new ArrayList<>());
+    private final TrackedSocketFactory.Opening windowOpening = new TrackedSocketFactory.Opening();
     private volatile boolean closed;
     /** Tests only: runs on the reading thread right after a chunk's end position {@code H} was read. */
     @Nullable
@@ -167,9 +163,11 @@ final class ChunkReader {
      * committed after that position and before the chunk's rows were selected would go unseen: a column
      * renamed in place, say, would have its values read under the other name.
      */
-    private static void lock(Statement s, TableId tableId) throws SQLException {
+    private void lock(Statement s, TableId tableId) throws SQLException {
         try {
-            s.executeQuery("SELECT 1 FROM " + MySqlSql.qualified(tableId) + " LIMIT 0").close();
+            // not from MariaDB's query cache (when a server has it on), which would answer without opening the table
+            String noCache = config.flavor() == ServerFlavor.MARIADB ? "SQL_NO_CACHE " : "";
+            s.executeQuery("SELECT " + noCache + "1 FROM " + MySqlSql.qualified(tableId) + " LIMIT 0").close();
         } catch (SQLException e) {
             CdcException gone = ChunkTables.gone(tableId, e); // not a connection failure to retry
             if (gone != null) {
@@ -199,12 +197,10 @@ final class ChunkReader {
             @Nullable Object[] upTo, Predicate<ChunkBackfill> apply) throws SQLException {
         Connection catalogue = windowConnection;
         if (catalogue == null) {
-            try {
+            if (!closed) {
                 catalogue = MySqlConnections.connect(config, windowOpening); // close() may cut it while it opens
-            } finally {
-                windowOpening.clear();
+                windowConnection = catalogue; // so that close() ends a read blocked on it too
             }
-            windowConnection = catalogue; // so that close() ends a read blocked on it too
             if (closed) {
                 close();
                 throw new CdcException(CdcException.Kind.CONNECTION, "The session closed while a chunk's binlog window "
@@ -367,15 +363,7 @@ final class ChunkReader {
     /** Closes the windows' catalogue connection, ending a read blocked on it. Any thread. */
     void close() {
         closed = true;
-        synchronized (windowOpening) {
-            for (Socket socket : windowOpening) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // closed either way
-                }
-            }
-        }
+        windowOpening.cut();
         Connection window = windowConnection;
         windowConnection = null;
         if (window != null) {

@@ -32,11 +32,11 @@ final class MySqlConnections {
     private MySqlConnections() {}
 
     static Connection connect(MySqlSourceConfig config) {
-        return connect(config, new java.util.ArrayList<>(1));
+        return connect(config, new TrackedSocketFactory.Opening());
     }
 
-    /** As {@link #connect(MySqlSourceConfig)}, the sockets being opened in {@code opening} ({@link TrackedSocketFactory}). */
-    static Connection connect(MySqlSourceConfig config, java.util.List<java.net.Socket> opening) {
+    /** As {@link #connect(MySqlSourceConfig)}, the sockets being opened in {@code opening}, which another thread may cut. */
+    static Connection connect(MySqlSourceConfig config, TrackedSocketFactory.Opening opening) {
         Secret password = config.password().resolve();
         Properties props = new Properties();
         props.setProperty("user", config.username());

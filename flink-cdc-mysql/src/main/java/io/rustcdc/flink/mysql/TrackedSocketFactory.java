@@ -48,15 +48,14 @@ public final class TrackedSocketFactory extends SocketFactory {
      * connection is opened without it and {@link #cut} does nothing for it.
      */
     static Connection connect(Opener opener) throws SQLException {
-        return connect(opener, new ArrayList<>(1));
+        return connect(opener, new Opening());
     }
 
     /**
-     * As {@link #connect(Opener)}, each socket the driver creates added to {@code created} as it is created: another
-     * thread may close it there while the connection is being opened (a handshake blocked on a network that passes
-     * nothing), given a list safe for both threads.
+     * As {@link #connect(Opener)}, each socket the driver creates added to {@code created} as it is created, where
+     * another thread may cut it while the connection is being opened ({@link Opening#cut}).
      */
-    static Connection connect(Opener opener, List<Socket> created) throws SQLException {
+    static Connection connect(Opener opener, Opening created) throws SQLException {
         if (!driverUsesThisClass()) {
             return opener.open(null);
         }
@@ -80,11 +79,7 @@ public final class TrackedSocketFactory extends SocketFactory {
     static void cut(Connection connection) {
         Socket socket = SOCKETS.remove(connection);
         if (socket != null) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // closed either way
-            }
+            close(socket);
         }
     }
 
@@ -94,6 +89,37 @@ public final class TrackedSocketFactory extends SocketFactory {
             return Class.forName(TrackedSocketFactory.class.getName(), false, driverLoader) == TrackedSocketFactory.class;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
+        }
+    }
+
+    /**
+     * The sockets of a connection being opened: {@link #cut} closes them, and any created after it at once, so that
+     * a connect or handshake blocked on a network that passes nothing ends. Thread-safe.
+     */
+    static final class Opening extends ArrayList<Socket> {
+        private static final long serialVersionUID = 1L;
+        private boolean cut;
+
+        @Override
+        public synchronized boolean add(Socket socket) {
+            if (cut) {
+                close(socket);
+            }
+            return super.add(socket);
+        }
+
+        /** Closes the sockets created so far and from now on. */
+        synchronized void cut() {
+            cut = true;
+            forEach(TrackedSocketFactory::close);
+        }
+    }
+
+    private static void close(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closed either way
         }
     }
 
