@@ -169,10 +169,7 @@ final class ChunkReader {
             String noCache = config.flavor() == ServerFlavor.MARIADB ? "SQL_NO_CACHE " : "";
             s.executeQuery("SELECT " + noCache + "1 FROM " + MySqlSql.qualified(tableId) + " LIMIT 0").close();
         } catch (SQLException e) {
-            CdcException gone = ChunkTables.gone(tableId, e); // not a connection failure to retry
-            if (gone != null) {
-                throw gone;
-            }
+            ChunkTables.failIfGone(tableId, e);
             throw e;
         }
     }

@@ -27,6 +27,14 @@ final class ChunkTables {
         return NO_SUCH_TABLE.equals(e.getSQLState()) ? gone(table, e.getMessage(), e) : null;
     }
 
+    /** Throws the snapshot's failure ({@link #gone(TableId, SQLException)}) when the table is gone; returns otherwise. */
+    static void failIfGone(TableId table, SQLException e) {
+        CdcException gone = gone(table, e); // not a connection failure to retry
+        if (gone != null) {
+            throw gone;
+        }
+    }
+
     private static CdcException gone(TableId table, String why, Exception cause) {
         return new CdcException(CdcException.Kind.STATE, "Table " + table.database() + "." + table.table()
                 + " was dropped or renamed while its snapshot was read: the chunks read so far came from the "

@@ -129,10 +129,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
             }
             return countedChunkEnd(table, keyColumns, after, chunkSize, rowFilter);
         } catch (SQLException e) {
-            CdcException gone = ChunkTables.gone(table.table(), e); // not a connection failure to retry
-            if (gone != null) {
-                throw gone;
-            }
+            ChunkTables.failIfGone(table.table(), e);
             throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
         }
     }
