@@ -1,6 +1,7 @@
 package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.CdcSourceOptions;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
@@ -196,7 +197,9 @@ final class ChunkBackfill {
 
     private boolean read(MySqlPosition start, boolean startByGtids, boolean atPosition, MySqlPosition high) {
         TableId id = table.table();
-        TableFilter filter = TableFilter.of(List.of(id.database() + "." + id.table()), List.of());
+        // not the pattern "database.table": a dot in the database's name would split it there, and the window would
+        // match none of the table's changes
+        TableFilter filter = TableFilter.covering(id);
         MySqlPosition from = start;
         boolean byGtids = startByGtids;
         while (true) {
@@ -373,7 +376,7 @@ final class ChunkBackfill {
         if (!exact(row)) {
             return false;
         }
-        Key key = key(row);
+        Key key = identified(row);
         if (inRange(key.values)) {
             rows.put(key, row);
             removed.remove(key);
@@ -386,7 +389,7 @@ final class ChunkBackfill {
         if (row == null || !exact(row)) {
             return false;
         }
-        Key key = key(row);
+        Key key = identified(row);
         if (inRange(key.values)) {
             rows.remove(key);
             removed.add(key);
@@ -406,6 +409,28 @@ final class ChunkBackfill {
         }
         return (after == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations, key, after) > 0)
                 && (upTo == null || MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations, key, upTo) <= 0);
+    }
+
+    /**
+     * The key of a row the window changed, which must tell it from every other row: a NULL in a (nullable) chunk
+     * key column does not, as rows whose key is NULL would all be taken for one.
+     */
+    private Key identified(Row row) {
+        Key key = key(row);
+        for (int i = 0; i < key.values.length; i++) {
+            if (key.values[i] == null) {
+                TableId id = table.table();
+                String column = rowType.name(keyIndexes[i]);
+                throw new CdcException(CdcException.Kind.CONFIGURATION, "A change of a row of table " + id.database()
+                        + "." + id.table() + " whose chunk key column " + column + " is NULL came in the binlog while "
+                        + "a snapshot chunk was completed from it: rows whose chunk key is NULL cannot be told apart, so "
+                        + "the chunk cannot be made exact. Split the table by its primary key (no entry for it in '"
+                        + CdcSourceOptions.CHUNK_KEY_COLUMNS.key() + "') or by a column whose values are unique and not "
+                        + "null (an entry " + id.database() + "." + id.table() + ":<column>), or declare " + column
+                        + " NOT NULL.");
+            }
+        }
+        return key;
     }
 
     private Key key(Row row) {

@@ -83,6 +83,101 @@ class MySqlOracleSnapshotITCase {
         }
     }
 
+    /**
+     * The window's filter once named the table by the pattern {@code database.table}, which the filter splits at its
+     * first dot: for a database whose name holds one the window matched none of the table's changes, and the chunk
+     * kept the rows as its snapshot read them (found by an adversarial probe, 2026-12-06).
+     */
+    @Test
+    void aTableOfADatabaseWithADotInItsNameIsCompletedFromItsChanges(MySqlDatabase db) throws Exception {
+        assumeOracle(db);
+        String database = db.name() + ".x";
+        try (java.sql.Connection admin = db.admin(); java.sql.Statement s = admin.createStatement()) {
+            s.execute("CREATE DATABASE `" + database + "`");
+        }
+        try {
+            String t = "`" + database + "`.t";
+            db.execute("CREATE TABLE " + t + " (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+            for (int i = 1; i <= 6; i++) {
+                db.execute("INSERT INTO " + t + " VALUES (" + i + ", 'v" + i + "')");
+            }
+            MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+            TableId id = TableId.of(database, database, "t");
+            try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession();
+                    java.sql.Connection catalogue = MySqlConnections.connect(connector.config())) {
+                TableDescription table = session.describe(id);
+                List<Row> stale = new ArrayList<>();
+                session.readChunk(table, List.of("id"), null, null, e -> stale.add(e.after()));
+                MySqlGtidSet low = MySqlGtidSet.parse(db.queryValue("SELECT @@GLOBAL.gtid_executed"));
+                db.execute("UPDATE " + t + " SET v = 'changed' WHERE id = 3", "DELETE FROM " + t + " WHERE id = 4",
+                        "INSERT INTO " + t + " VALUES (7, 'new')");
+                List<String> status = db.binlogStatus();
+                MySqlPosition high = MySqlPosition.at(ServerFlavor.MYSQL, status.get(0), Long.parseLong(status.get(1)));
+                ChunkBackfill window = new ChunkBackfill(connector.config(), catalogue, new MySqlKeyPlacement(),
+                        BinlogTables.charsets(catalogue), table, List.of("id"), null, null, List.of());
+                assertThat(window.apply(low, high, null)).isTrue();
+                List<Row> merged = new ArrayList<>(); // as ChunkReader streams a chunk through its window
+                stale.forEach(r -> window.merge(r, merged::add));
+                merged.addAll(window.rows());
+                List<Row> now = new ArrayList<>();
+                session.readChunk(table, List.of("id"), null, null, e -> now.add(e.after()));
+                assertThat(now).extracting(r -> r.get("v")).containsExactly("v1", "v2", "changed", "v5", "v6", "new");
+                assertThat(merged).containsExactlyElementsOf(now);
+            }
+        } finally {
+            try (java.sql.Connection admin = db.admin(); java.sql.Statement s = admin.createStatement()) {
+                s.execute("DROP DATABASE `" + database + "`");
+            }
+        }
+    }
+
+    /**
+     * Rows whose (nullable) chunk key is NULL cannot be told apart: a window that changed one once gave its image to
+     * whichever such row the snapshot read first, losing one row and doubling another (found by an adversarial
+     * probe, 2026-12-06). Now such a change fails the chunk naming the column and the option; rows whose key is NULL
+     * that the window did not change still go through as read.
+     */
+    @Test
+    void aChangeOfARowWhoseChunkKeyIsNullFailsTheChunkNamingTheColumn(MySqlDatabase db) throws Exception {
+        assumeOracle(db);
+        db.execute("CREATE TABLE n (id INT PRIMARY KEY, u INT NULL UNIQUE, v INT NOT NULL)",
+                "INSERT INTO n VALUES (1, NULL, 0), (2, NULL, 0), (3, 30, 0), (4, NULL, 0)");
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        TableId id = TableId.of(db.name(), db.name(), "n");
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession();
+                java.sql.Connection catalogue = MySqlConnections.connect(connector.config())) {
+            TableDescription table = session.describe(id);
+            List<Row> stale = new ArrayList<>();
+            session.readChunk(table, List.of("u"), null, null, e -> stale.add(e.after()));
+            MySqlGtidSet low = MySqlGtidSet.parse(db.queryValue("SELECT @@GLOBAL.gtid_executed"));
+            db.execute("UPDATE n SET v = 3 WHERE id = 3");
+            MySqlPosition mid = high(db);
+            ChunkBackfill untouched = new ChunkBackfill(connector.config(), catalogue, new MySqlKeyPlacement(),
+                    BinlogTables.charsets(catalogue), table, List.of("u"), null, null, List.of());
+            assertThat(untouched.apply(low, mid, null)).isTrue();
+            List<Row> merged = new ArrayList<>();
+            stale.forEach(r -> untouched.merge(r, merged::add));
+            merged.addAll(untouched.rows());
+            assertThat(merged).extracting(r -> r.get("id") + ":" + r.get("v"))
+                    .containsExactlyInAnyOrder("1:0", "2:0", "3:3", "4:0");
+
+            db.execute("UPDATE n SET v = 5 WHERE id = 2");
+            MySqlPosition high = high(db);
+            ChunkBackfill touched = new ChunkBackfill(connector.config(), catalogue, new MySqlKeyPlacement(),
+                    BinlogTables.charsets(catalogue), table, List.of("u"), null, null, List.of());
+            assertThatThrownBy(() -> touched.apply(low, high, null))
+                    .isInstanceOf(CdcException.class)
+                    .hasMessageContaining("table " + db.name() + ".n whose chunk key column u is NULL")
+                    .hasMessageContaining("scan.incremental.snapshot.chunk.key-column")
+                    .hasMessageContaining("declare u NOT NULL");
+        }
+    }
+
+    private static MySqlPosition high(MySqlDatabase db) {
+        List<String> status = db.binlogStatus();
+        return MySqlPosition.at(ServerFlavor.MYSQL, status.get(0), Long.parseLong(status.get(1)));
+    }
+
     @Test
     void backfillsAsServerIdZeroDoNotDropTheStream(MySqlDatabase db) throws Exception {
         assumeOracle(db);

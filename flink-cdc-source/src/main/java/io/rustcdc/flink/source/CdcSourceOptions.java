@@ -40,8 +40,8 @@ public final class CdcSourceOptions {
     public static final ConfigOption<Integer> CHUNK_SIZE = ConfigOptions.key("scan.incremental.snapshot.chunk.size")
             .intType()
             .defaultValue(50_000)
-            .withDescription("Rows per snapshot chunk. A chunk is the unit of parallel reading, and is held in memory "
-                    + "while it is emitted, so that a checkpoint never splits it.");
+            .withDescription("Rows per snapshot chunk. A chunk is the unit of parallel reading; its rows stream out as "
+                    + "its snapshot reads them, and a checkpoint waits for the chunk's end, so that it never splits one.");
 
     public static final ConfigOption<List<String>> CHUNK_KEY_COLUMNS =
             ConfigOptions.key("scan.incremental.snapshot.chunk.key-column")

@@ -48,6 +48,35 @@ public final class TableFilter implements Serializable {
         return new TableFilter(parse(include), parse(exclude));
     }
 
+    /**
+     * A filter that captures {@code table}, perhaps with a few tables whose names differ from its name by a
+     * character, which a caller that wants this table alone skips by its id. The patterns have no escapes, so each
+     * character a pattern would not match as itself becomes {@code ?}: a dot in the schema's name (an entry is split
+     * at its first dot) or, for a table without a schema, in its name; a {@code *} or {@code ?}; and the blanks that
+     * {@link #of} trims from an entry's ends.
+     */
+    public static TableFilter covering(TableId table) {
+        String schema = table.schema() == null ? null : literal(table.schema(), true);
+        String entry = schema == null ? literal(table.table(), true) : schema + "." + literal(table.table(), false);
+        char[] chars = entry.toCharArray();
+        for (int i = 0; i < chars.length && chars[i] <= ' '; i++) {
+            chars[i] = '?';
+        }
+        for (int i = chars.length - 1; i >= 0 && chars[i] <= ' '; i--) {
+            chars[i] = '?';
+        }
+        return of(List.of(new String(chars)), List.of());
+    }
+
+    private static String literal(String name, boolean dotIsOne) {
+        StringBuilder s = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            s.append(c == '*' || c == '?' || dotIsOne && c == '.' ? '?' : c);
+        }
+        return s.toString();
+    }
+
     /** A filter that captures every table. */
     public static TableFilter all() {
         return new TableFilter(List.of(), List.of());

@@ -141,6 +141,40 @@ class TableFilterTest {
         assertThat(filter.matches(id("s", name))).isFalse();
     }
 
+    @Test
+    void coversATableWhateverItsName() {
+        long seed = Long.getLong("rustcdc.filter.seed", System.nanoTime());
+        System.out.println("TableFilterTest.coversATableWhateverItsName seed " + seed
+                + " (replay: -Drustcdc.filter.seed=" + seed + ")");
+        java.util.Random random = new java.util.Random(seed);
+        String alphabet = "aB.*? \t_é1";
+        int narrowed = 0;
+        for (int n = 0; n < 20_000; n++) {
+            String schema = random.nextInt(4) == 0 ? null : name(random, alphabet);
+            TableId id = TableId.of("db", schema, name(random, alphabet));
+            assertThat(TableFilter.covering(id).matches(id)).as("seed %d: %s", seed, id).isTrue();
+            String plain = schema == null ? id.table() : schema + "." + id.table();
+            if (!TableFilter.of(List.of(plain), List.of()).matches(id)) {
+                narrowed++;
+            }
+            // one character other than a wildcard's: not this table
+            String other = id.table() + "x";
+            assertThat(TableFilter.covering(id).matches(TableId.of("db", schema, other)))
+                    .as("seed %d: %s against %s", seed, id, other).isFalse();
+        }
+        assertThat(narrowed).as("seed %d: names as plain patterns that miss their own table", seed).isPositive();
+        assertThat(TableFilter.of(List.of("a.b.t"), List.of()).matches(TableId.of("a.b", "a.b", "t"))).isFalse();
+        assertThat(TableFilter.covering(TableId.of("a.b", "a.b", "t")).matches(TableId.of("a.b", "a.b", "t"))).isTrue();
+    }
+
+    private static String name(java.util.Random random, String alphabet) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 1 + random.nextInt(6); i > 0; i--) {
+            s.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return s.toString();
+    }
+
     private static TableId id(String schema, String table) {
         return TableId.of("db", schema.isEmpty() ? null : schema, table);
     }
