@@ -197,9 +197,9 @@ final class ChunkBackfill {
 
     private boolean read(MySqlPosition start, boolean startByGtids, boolean atPosition, MySqlPosition high) {
         TableId id = table.table();
-        // not the pattern "database.table": a dot in the database's name would split it there, and the window would
-        // match none of the table's changes
-        TableFilter filter = TableFilter.covering(id);
+        // the table alone, not the pattern "database.table": a dot in the database's name would split it there, and
+        // the window would match none of the table's changes
+        TableFilter filter = TableFilter.only(id);
         MySqlPosition from = start;
         boolean byGtids = startByGtids;
         while (true) {
@@ -424,10 +424,11 @@ final class ChunkBackfill {
                 throw new CdcException(CdcException.Kind.CONFIGURATION, "A change of a row of table " + id.database()
                         + "." + id.table() + " whose chunk key column " + column + " is NULL came in the binlog while "
                         + "a snapshot chunk was completed from it: rows whose chunk key is NULL cannot be told apart, so "
-                        + "the chunk cannot be made exact. Split the table by its primary key (no entry for it in '"
-                        + CdcSourceOptions.CHUNK_KEY_COLUMNS.key() + "') or by a column whose values are unique and not "
-                        + "null (an entry " + id.database() + "." + id.table() + ":<column>), or declare " + column
-                        + " NOT NULL.");
+                        + "the chunk cannot be made exact (a restart reads it again). Split the table by its primary "
+                        + "key, where it has one (no entry for it in '" + CdcSourceOptions.CHUNK_KEY_COLUMNS.key()
+                        + "', chunkKeyColumn in a DataStream job), or by a column whose values are unique and not null "
+                        + "(an entry " + id.database() + "." + id.table() + ":<column>), or give every row a value of "
+                        + column + " and declare it NOT NULL.");
             }
         }
         return key;

@@ -169,7 +169,7 @@ class MySqlOracleSnapshotITCase {
                     .isInstanceOf(CdcException.class)
                     .hasMessageContaining("table " + db.name() + ".n whose chunk key column u is NULL")
                     .hasMessageContaining("scan.incremental.snapshot.chunk.key-column")
-                    .hasMessageContaining("declare u NOT NULL");
+                    .hasMessageContaining("give every row a value of u and declare it NOT NULL");
         }
     }
 

@@ -4,6 +4,7 @@ import io.rustcdc.flink.source.model.TableId;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -38,48 +39,31 @@ public final class TableFilter implements Serializable {
 
     private final List<Pattern> includes;
     private final List<Pattern> excludes;
+    /** The one table {@link #only} captures; null for a filter of patterns. */
+    @Nullable private final TableId only;
 
-    private TableFilter(List<Pattern> includes, List<Pattern> excludes) {
+    private TableFilter(List<Pattern> includes, List<Pattern> excludes, @Nullable TableId only) {
         this.includes = includes;
         this.excludes = excludes;
+        this.only = only;
     }
 
     public static TableFilter of(List<String> include, List<String> exclude) {
-        return new TableFilter(parse(include), parse(exclude));
+        return new TableFilter(parse(include), parse(exclude), null);
     }
 
     /**
-     * A filter that captures {@code table}, perhaps with a few tables whose names differ from its name by a
-     * character, which a caller that wants this table alone skips by its id. The patterns have no escapes, so each
-     * character a pattern would not match as itself becomes {@code ?}: a dot in the schema's name (an entry is split
-     * at its first dot) or, for a table without a schema, in its name; a {@code *} or {@code ?}; and the blanks that
-     * {@link #of} trims from an entry's ends.
+     * A filter that captures {@code table} alone: its schema and name as they are (case included), not read as a
+     * pattern. A pattern made of its names would not do: an entry is split at its first dot (a dot in a schema's
+     * name), its ends are trimmed, and {@code *} and {@code ?} have no escape.
      */
-    public static TableFilter covering(TableId table) {
-        String schema = table.schema() == null ? null : literal(table.schema(), true);
-        String entry = schema == null ? literal(table.table(), true) : schema + "." + literal(table.table(), false);
-        char[] chars = entry.toCharArray();
-        for (int i = 0; i < chars.length && chars[i] <= ' '; i++) {
-            chars[i] = '?';
-        }
-        for (int i = chars.length - 1; i >= 0 && chars[i] <= ' '; i--) {
-            chars[i] = '?';
-        }
-        return of(List.of(new String(chars)), List.of());
-    }
-
-    private static String literal(String name, boolean dotIsOne) {
-        StringBuilder s = new StringBuilder(name.length());
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            s.append(c == '*' || c == '?' || dotIsOne && c == '.' ? '?' : c);
-        }
-        return s.toString();
+    public static TableFilter only(TableId table) {
+        return new TableFilter(List.of(), List.of(), Objects.requireNonNull(table));
     }
 
     /** A filter that captures every table. */
     public static TableFilter all() {
-        return new TableFilter(List.of(), List.of());
+        return new TableFilter(List.of(), List.of(), null);
     }
 
     public boolean matches(TableId table) {
@@ -88,6 +72,9 @@ public final class TableFilter implements Serializable {
 
     /** Whether the table {@code schema.table} (or bare {@code table} when schema is null) is captured. */
     public boolean matches(@Nullable String schema, String table) {
+        if (only != null) {
+            return Objects.equals(only.schema(), schema) && only.table().equals(table);
+        }
         if (!includes.isEmpty()) {
             return anyMatches(includes, schema, table);
         }
@@ -144,7 +131,8 @@ public final class TableFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "TableFilter{include=" + includes() + ", exclude=" + excludes() + "}";
+        return only != null ? "TableFilter{only=" + only + "}"
+                : "TableFilter{include=" + includes() + ", exclude=" + excludes() + "}";
     }
 
     /** One glob entry, split at its first dot into a schema part and a table part. */
