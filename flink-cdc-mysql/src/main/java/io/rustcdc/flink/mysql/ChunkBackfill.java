@@ -58,6 +58,9 @@ final class ChunkBackfill {
     private final List<String> keyCollations = new ArrayList<>();
     @Nullable private final Object[] after;
     @Nullable private final Object[] upTo;
+    /** The columns that tell rows apart: the primary key where the table has one, else the chunk key. */
+    private final int[] identityIndexes;
+    /** The rows the window set, by {@link #identity}. */
     private final Map<Object, Row> rows;
     /** The session's, which places changed keys in or out of the range, for keys the server orders; else null. */
     @Nullable private final MySqlKeyPlacement placement;
@@ -65,7 +68,7 @@ final class ChunkBackfill {
     private final List<ChangeEvent> held = new ArrayList<>();
     /** With {@link #placement}: whether each held change's key lies in the range, once placed. */
     private final Map<Key, Boolean> placed = new java.util.HashMap<>();
-    /** Keys whose last change removed them (a delete, or the old key of an update that moved it). */
+    /** Rows (by {@link #identity}) whose last change removed them (a delete, or an update that moved them out). */
     private final java.util.Set<Object> removed;
     /** Whether a TRUNCATE came: rows not set since are gone. */
     private boolean truncated;
@@ -107,14 +110,29 @@ final class ChunkBackfill {
         }
         this.after = after;
         this.upTo = upTo;
+        // rows told apart by the primary key where there is one: a configured chunk key may repeat a value or be NULL
+        List<String> primaryKey = table.shape().primaryKey();
+        List<String> identityColumns = primaryKey.isEmpty() ? keyColumns : primaryKey;
+        this.identityIndexes = new int[identityColumns.size()];
+        List<ValueType> identityTypes = new ArrayList<>();
+        List<String> identityCollations = new ArrayList<>();
+        boolean identityOrdered = true;
+        for (int i = 0; i < identityIndexes.length; i++) {
+            identityIndexes[i] = rowType.indexOf(identityColumns.get(i));
+            if (identityIndexes[i] < 0) {
+                throw new IllegalStateException("No key column " + identityColumns.get(i) + " in " + table.table());
+            }
+            identityTypes.add(rowType.type(identityIndexes[i]));
+            identityCollations.add(table.collation(identityIndexes[i]));
+            identityOrdered &= MySqlKeyOrder.INSTANCE.orders(identityTypes.get(i), identityCollations.get(i));
+        }
         // keys as stored: each row's images in the binlog carry exactly the key the snapshot reads
-        this.rows = ordered ? new TreeMap<>((a, b) -> MySqlKeyOrder.INSTANCE.compare(keyTypes, keyCollations,
-                ((Key) a).values, ((Key) b).values))
-                : new LinkedHashMap<>();
-        this.removed = ordered ? new java.util.TreeSet<>((a, b) -> MySqlKeyOrder.INSTANCE.compare(keyTypes,
-                keyCollations, ((Key) a).values, ((Key) b).values)) : new java.util.HashSet<>();
+        java.util.Comparator<Object> order = (a, b) -> MySqlKeyOrder.INSTANCE.compare(identityTypes, identityCollations,
+                ((Key) a).values, ((Key) b).values);
+        this.rows = identityOrdered ? new TreeMap<>(order) : new LinkedHashMap<>();
+        this.removed = identityOrdered ? new java.util.TreeSet<>(order) : new java.util.HashSet<>();
         for (Row row : snapshot) {
-            rows.put(key(row), row);
+            rows.put(identity(row), row);
         }
     }
 
@@ -126,7 +144,7 @@ final class ChunkBackfill {
         return touched;
     }
 
-    /** The chunk's rows, in key order where the key has an exact order. */
+    /** The chunk's rows, in the order of {@link #identity} where it has an exact order. */
     Collection<Row> rows() {
         return rows.values();
     }
@@ -142,7 +160,7 @@ final class ChunkBackfill {
             out.accept(snapshotRow); // no key the window changed is left to meet (it was applied before)
             return;
         }
-        Key key = key(snapshotRow);
+        Key key = identity(snapshotRow);
         Row changed = rows.remove(key);
         if (changed != null) {
             out.accept(changed);
@@ -376,10 +394,10 @@ final class ChunkBackfill {
         if (!exact(row)) {
             return false;
         }
-        Key key = identified(row);
-        if (inRange(key.values)) {
-            rows.put(key, row);
-            removed.remove(key);
+        if (inRange(key(row).values)) {
+            Key id = identified(row);
+            rows.put(id, row);
+            removed.remove(id);
             touched = true;
         }
         return true;
@@ -389,10 +407,10 @@ final class ChunkBackfill {
         if (row == null || !exact(row)) {
             return false;
         }
-        Key key = identified(row);
-        if (inRange(key.values)) {
-            rows.remove(key);
-            removed.add(key);
+        if (inRange(key(row).values)) {
+            Key id = identified(row);
+            rows.remove(id);
+            removed.add(id);
             touched = true;
         }
         return true;
@@ -412,32 +430,42 @@ final class ChunkBackfill {
     }
 
     /**
-     * The key of a row the window changed, which must tell it from every other row: a NULL in a (nullable) chunk
-     * key column does not, as rows whose key is NULL would all be taken for one.
+     * The {@link #identity} of a row the window changed, which must tell it from every other row: without a primary
+     * key, a NULL in a (nullable) chunk key column does not, as rows whose key is NULL would all be taken for one.
      */
     private Key identified(Row row) {
-        Key key = key(row);
+        Key key = identity(row);
         for (int i = 0; i < key.values.length; i++) {
             if (key.values[i] == null) {
                 TableId id = table.table();
-                String column = rowType.name(keyIndexes[i]);
+                String column = rowType.name(identityIndexes[i]);
                 throw new CdcException(CdcException.Kind.CONFIGURATION, "A change of a row of table " + id.database()
                         + "." + id.table() + " whose chunk key column " + column + " is NULL came in the binlog while "
-                        + "a snapshot chunk was completed from it: rows whose chunk key is NULL cannot be told apart, so "
-                        + "the chunk cannot be made exact (a restart reads it again). Split the table by its primary "
-                        + "key, where it has one (no entry for it in '" + CdcSourceOptions.CHUNK_KEY_COLUMNS.key()
-                        + "', chunkKeyColumn in a DataStream job), or by a column whose values are unique and not null "
-                        + "(an entry " + id.database() + "." + id.table() + ":<column>), or give every row a value of "
+                        + "a snapshot chunk was completed from it: in a table without a primary key, rows whose chunk "
+                        + "key is NULL cannot be told apart, so the chunk cannot be made exact (a restart reads it "
+                        + "again). Give the table a primary key, or name a column whose values are unique and not null "
+                        + "with '" + CdcSourceOptions.CHUNK_KEY_COLUMNS.key() + "' (chunkKeyColumn in a DataStream "
+                        + "job; an entry " + id.database() + "." + id.table() + ":<column>), or give every row a value of "
                         + column + " and declare it NOT NULL.");
             }
         }
         return key;
     }
 
+    /** The chunk key's values: where a row lies in the chunks. */
     private Key key(Row row) {
-        Object[] values = new Object[keyIndexes.length];
+        return values(row, keyIndexes);
+    }
+
+    /** What tells a row from the others: its primary key's values, or its chunk key's in a table without one. */
+    private Key identity(Row row) {
+        return values(row, identityIndexes);
+    }
+
+    private static Key values(Row row, int[] indexes) {
+        Object[] values = new Object[indexes.length];
         for (int i = 0; i < values.length; i++) {
-            values[i] = row.get(keyIndexes[i]);
+            values[i] = row.get(indexes[i]);
         }
         return new Key(values);
     }

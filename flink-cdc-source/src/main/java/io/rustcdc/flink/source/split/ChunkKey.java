@@ -98,9 +98,10 @@ public final class ChunkKey implements Serializable {
         }
         if (nullable && placeable(order, types, collations)) {
             LOG.warn("Table {} is read as one chunk: its chunk key column {} is nullable, and rows whose key is NULL "
-                    + "lie in no key range, nor can they be told apart: where the connector completes a chunk from the "
-                    + "database's log, a change of such a row while the chunk is read fails the source. Declare the "
-                    + "column NOT NULL, or name a NOT NULL column with '{}', to read the table in parallel chunks.",
+                    + "lie in no key range (in a table without a primary key, where the connector completes a chunk "
+                    + "from the database's log, a change of such a row while the chunk is read fails the source). "
+                    + "Declare the column NOT NULL, or name a NOT NULL column with '{}', to read the table in "
+                    + "parallel chunks.",
                     table.table().qualifiedName(), columns, optionName);
         }
         for (int i = 0; i < columns.size(); i++) {
