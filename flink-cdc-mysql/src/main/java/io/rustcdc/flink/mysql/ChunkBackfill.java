@@ -30,10 +30,12 @@ import javax.annotation.Nullable;
  * readMariaDbChunk}): the rows the snapshot read, then, in binlog order, every change of the table
  * in the chunk's key range from the transactions not in the GTID set read before the snapshot (on
  * MariaDB: from a position read before it), up to the binlog position read after it. Full row
- * images (the server check requires {@code binlog_row_image = FULL}) set a key's row; a delete, or
- * the old key of an update that moves it, removes it. Rows are keyed by their key values as stored
- * (the binlog's images carry exactly those), so keys a case-insensitive collation holds equal are
- * still two keys here, each set or removed by its own changes, as the rows that held them were.
+ * images (the server check requires {@code binlog_row_image = FULL}) set a row; a delete, or the
+ * old image of an update, removes it. Whether a change lies in the chunk's range is decided by its
+ * chunk key; rows are told apart by the primary key where the table has one (a configured chunk key
+ * may repeat a value or be NULL), else by the chunk key, by their values as stored (the binlog's
+ * images carry exactly those), so keys a case-insensitive collation holds equal are still two keys
+ * here, each set or removed by its own changes, as the rows that held them were.
  *
  * <p>A key of text in a collation {@link MySqlKeyOrder} does not order ({@link
  * MySqlKeyOrder#placedByServer}) is placed in or out of the chunk's range by the server ({@link
@@ -150,8 +152,8 @@ final class ChunkBackfill {
     }
 
     /**
-     * For a backfill given no snapshot rows, which holds only the keys its binlog window changed: a
-     * snapshot row as the window leaves it, to {@code out} (the key's last change in the window, or
+     * For a backfill given no snapshot rows, which holds only the rows its binlog window changed: a
+     * snapshot row as the window leaves it, to {@code out} (the row's last change in the window, or
      * nothing when that removed it, or the row itself when the window did not touch it). Once every
      * snapshot row went through, {@link #rows()} holds the rows the window added that the snapshot lacked.
      */
@@ -394,7 +396,7 @@ final class ChunkBackfill {
         if (!exact(row)) {
             return false;
         }
-        if (inRange(key(row).values)) {
+        if (inRange(rangeKey(row))) {
             Key id = identified(row);
             rows.put(id, row);
             removed.remove(id);
@@ -407,13 +409,35 @@ final class ChunkBackfill {
         if (row == null || !exact(row)) {
             return false;
         }
-        if (inRange(key(row).values)) {
+        if (inRange(rangeKey(row))) {
             Key id = identified(row);
             rows.remove(id);
             removed.add(id);
             touched = true;
         }
         return true;
+    }
+
+    /**
+     * The chunk key of a row the window changed, to place it in or out of the range. Key ranges leave out rows whose
+     * key is NULL (a nullable key is read as one chunk): such a row in a ranged chunk means the column was made
+     * nullable after the table was split.
+     */
+    private Object[] rangeKey(Row row) {
+        Key key = key(row);
+        if (after != null || upTo != null) {
+            for (int i = 0; i < key.values.length; i++) {
+                if (key.values[i] == null) {
+                    TableId id = table.table();
+                    throw new CdcException(CdcException.Kind.STATE, "A change of a row of table " + id.database()
+                            + "." + id.table() + " whose chunk key column " + rowType.name(keyIndexes[i]) + " is NULL "
+                            + "came in the binlog while a chunk of the table's key ranges was read, which leave out rows "
+                            + "whose key is NULL: the column was made nullable after the table was split. Make it NOT "
+                            + "NULL again, or restart the source without its state so that the table is read anew.");
+                }
+            }
+        }
+        return key.values;
     }
 
     /** A binlog row of the snapshot's columns and types, every value present. */

@@ -217,8 +217,8 @@ final class ChunkReader {
 
     /**
      * The chunk's rows, read in the open snapshot, streamed out through what {@code window} changed (a
-     * key's last change, or nothing when it removed the key), then the rows the window added: no map
-     * of every row of the chunk by key.
+     * row's last change, or nothing when it removed the row), then the rows the window added: no map
+     * of every row of the chunk.
      */
     private void readThrough(ChunkBackfill window, MySqlTable described, List<String> keyColumns,
             @Nullable Object[] after, @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out)
@@ -238,8 +238,9 @@ final class ChunkReader {
      * {@code H}). The binlog from {@code L} (every transaction not in it, in binlog order) up to {@code
      * H} is fixed once {@code H} is read: it is read first, while the snapshot stays open ({@link
      * #window}), then the chunk's rows stream out through it ({@link #readThrough}), full row images
-     * setting or removing a row: for each key the last change before {@code H} decides, and a key
-     * without one is as the snapshot read it, as no transaction after {@code L} touched it. The rows are
+     * setting or removing a row: for each row (told apart by the primary key, or the chunk key in a table
+     * without one) the last change before {@code H} decides, and a row without one is as the snapshot read
+     * it, as no transaction after {@code L} touched it. The rows are
      * then the table's at {@code H}, which is the chunk's mark. A schema change of the table in that
      * window reads the chunk again.
      */

@@ -163,30 +163,56 @@ class MySqlOracleSnapshotITCase {
     }
 
     /**
-     * A one-chunk snapshot of table {@code name} chunked by {@code column}, then {@code changes}, then the window
-     * streamed through as ChunkReader does; asserts the result is the table as it is now.
+     * A chunk by a configured chunk key that is not the primary key: whether a change lies in the range is its chunk
+     * key's, which row it is its primary key's. Rows move into and out of the range, within it, and change their
+     * primary key.
      */
+    @Test
+    void aChunkOfAConfiguredKeyPlacesChangesByThatKeyAndTellsRowsApartByThePrimaryKey(MySqlDatabase db)
+            throws Exception {
+        assumeOracle(db);
+        db.execute("CREATE TABLE ranged (id BIGINT PRIMARY KEY, grp BIGINT NOT NULL, v INT NOT NULL)",
+                "INSERT INTO ranged VALUES (1, 10, 0), (2, 20, 0), (3, 20, 0), (4, 30, 0), (5, 40, 0), (25, 5, 0)");
+        List<String> changes = List.of("UPDATE ranged SET grp = 25 WHERE id = 1", "UPDATE ranged SET grp = 35 WHERE id = 3",
+                "UPDATE ranged SET id = 20, v = 2 WHERE id = 2", "DELETE FROM ranged WHERE id = 4",
+                "INSERT INTO ranged VALUES (6, 30, 0)", "INSERT INTO ranged VALUES (7, 50, 0)",
+                "UPDATE ranged SET v = 9 WHERE id = 25");
+        assertThat(throughWindow(db, "ranged", "grp", new Object[] {10L}, new Object[] {30L}, changes))
+                .extracting(r -> r.get("id") + ":" + r.get("grp") + ":" + r.get("v"))
+                .containsExactlyInAnyOrder("1:25:0", "20:20:2", "6:30:0");
+    }
+
     private static List<Row> throughWindow(MySqlDatabase db, String name, String column, List<String> changes)
             throws Exception {
+        return throughWindow(db, name, column, null, null, changes);
+    }
+
+    /**
+     * A snapshot of the chunk ({@code after}, {@code upTo}] of table {@code name} chunked by {@code column}, then
+     * {@code changes}, then the window streamed through as ChunkReader does; asserts the result is the chunk as the
+     * table holds it now.
+     */
+    private static List<Row> throughWindow(MySqlDatabase db, String name, String column, Object[] after, Object[] upTo,
+            List<String> changes) throws Exception {
         MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
         List<String> chunkKey = List.of(column);
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession();
                 java.sql.Connection catalogue = MySqlConnections.connect(connector.config())) {
             TableDescription table = session.describe(TableId.of(db.name(), db.name(), name));
             List<Row> stale = new ArrayList<>();
-            session.readChunk(table, chunkKey, null, null, e -> stale.add(e.after()));
+            session.readChunk(table, chunkKey, after, upTo, e -> stale.add(e.after()));
             MySqlGtidSet low = MySqlGtidSet.parse(db.queryValue("SELECT @@GLOBAL.gtid_executed"));
             for (String change : changes) {
                 db.execute(change);
             }
             ChunkBackfill window = new ChunkBackfill(connector.config(), catalogue, new MySqlKeyPlacement(),
-                    BinlogTables.charsets(catalogue), table, chunkKey, null, null, List.of());
+                    BinlogTables.charsets(catalogue), table, chunkKey, after, upTo, List.of());
             assertThat(window.apply(low, high(db), null)).isTrue();
             List<Row> merged = new ArrayList<>();
             stale.forEach(r -> window.merge(r, merged::add));
             merged.addAll(window.rows());
             List<Row> now = new ArrayList<>();
-            session.readChunk(table, chunkKey, null, null, e -> now.add(e.after()));
+            session.readChunk(table, chunkKey, after, upTo, e -> now.add(e.after()));
             assertThat(merged).containsExactlyInAnyOrderElementsOf(now);
             return merged;
         }
