@@ -160,6 +160,16 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
 
     @Override
     @Nullable
+    public String keyMissingFromOldRows(TableId table, List<String> keyColumns) {
+        try {
+            return PgOldRowKeys.missing(connection, table, keyColumns);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    @Nullable
     public String rowFilterProblem(TableDescription table, String rowFilter) {
         String sql = "SELECT 1 FROM " + PgPrerequisites.qualified(table.table()) + " WHERE (" + rowFilter + ") LIMIT 0";
         try {

@@ -57,7 +57,17 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
         s.prepareStream(tablesFound, settings.fullBeforeImages());
         for (TableId table : tablesFound) {
             TableDescription description = s.describe(table);
-            found.add(new Found(plan(s, connector, settings, description, null, null), description));
+            TablePlan plan;
+            try {
+                plan = plan(s, connector, settings, description, null, null);
+            } catch (CdcException e) {
+                if (strict || e.kind() != CdcException.Kind.PREREQUISITE) {
+                    throw e;
+                }
+                leftForLater(table, e);
+                continue;
+            }
+            found.add(new Found(plan, description));
         }
         return found;
     }
@@ -76,6 +86,9 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
         TableId table = description.table();
         ChunkKey key = ChunkKey.of(description, connector.keyOrder(), settings.chunkKeyColumn(table),
                 CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
+        if (settings.startupMode().streams()) {
+            requireKeyInOldRows(s, connector, table, key, settings.chunkKeyColumn(table) != null);
+        }
         String rowFilter = requested != null ? requested : settings.rowFilter(table);
         if (rowFilter != null) {
             String problem = s.rowFilterProblem(description, rowFilter);
@@ -88,6 +101,27 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
             }
         }
         return TablePlan.start(table, key, rowFilter);
+    }
+
+    /**
+     * Fails when the stream's old rows of {@code table}'s updates and deletes may lack its chunk key: the
+     * handoff places those changes among the chunks by it, so a delete would fail the reader on every restart
+     * and an update moving a row from a chunk read to one not read yet would deliver the row twice.
+     */
+    private static <P extends SourcePosition & Comparable<P>, M extends Serializable> void requireKeyInOldRows(
+            CatalogSession<P, M> s, CdcConnector<P, M> connector, TableId table, ChunkKey key, boolean configured) {
+        String problem = s.keyMissingFromOldRows(table, key.columns());
+        if (problem == null) {
+            return;
+        }
+        String option = CdcSourceOptions.CHUNK_KEY_COLUMNS.key();
+        String origin = configured ? "configured by '" + option + "'" : "its primary key";
+        throw new CdcException(CdcException.Kind.PREREQUISITE, "The chunk key " + key.columns() + " of table "
+                + table.qualifiedName() + " (" + origin + ") is not in every old row of its updates and deletes in the "
+                + connector.name() + " change stream: " + problem + ". The handoff from the table's snapshot to its "
+                + "stream places updates and deletes among the chunks by that key (without it a delete would fail the "
+                + "source and an update could deliver a row twice). Make the old rows carry the key as said, or split "
+                + "the table by a column they carry ('" + option + "').");
     }
 
     /**
@@ -159,10 +193,14 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
             if (e.kind() != CdcException.Kind.PREREQUISITE) {
                 throw e;
             }
-            LOG.warn("Table {} matches the include list of the {} source but cannot be captured yet; its changes are "
-                    + "left out until it can, and then its snapshot holds them. {}", table, connector.name(), e.getMessage());
+            leftForLater(table, e);
             return false;
         }
+    }
+
+    private void leftForLater(TableId table, CdcException e) {
+        LOG.warn("Table {} matches the include list of the {} source but cannot be captured yet; its changes are "
+                + "left out until it can, and then its snapshot holds them. {}", table, connector.name(), e.getMessage());
     }
 
     /** A table found by {@link #find}, with its chunk plan. */

@@ -96,6 +96,12 @@ final class RetryingSession<P extends SourcePosition & Comparable<P>, M extends 
     }
 
     @Override
+    @Nullable
+    public String keyMissingFromOldRows(TableId table, List<String> keyColumns) {
+        return call("checking the old rows of " + table, s -> s.keyMissingFromOldRows(table, keyColumns));
+    }
+
+    @Override
     public M readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
         return readChunk(table, keyColumns, after, upTo, null, out);

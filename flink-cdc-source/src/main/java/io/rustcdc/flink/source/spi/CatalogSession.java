@@ -111,6 +111,19 @@ public interface CatalogSession<P, M> extends AutoCloseable {
     }
 
     /**
+     * Why the old rows of {@code table}'s updates and deletes in the change stream may lack a column of
+     * {@code keyColumns}, its chunk key, with the database's remedy (the database logs only some columns of
+     * old rows, say); null when they always carry them. The handoff from a table's snapshot to its stream
+     * places each update and delete among the chunks by its old row's chunk key.
+     *
+     * @throws io.rustcdc.flink.source.CdcException (connection) when the question could not be asked
+     */
+    @Nullable
+    default String keyMissingFromOldRows(TableId table, List<String> keyColumns) {
+        return null;
+    }
+
+    /**
      * Bytes of chunk rows ({@link #readChunk}) this session has read from the database since it opened,
      * as the connector counts them (its documentation says what it counts); never decreasing. The reader
      * adds what it grew by to Flink's {@code numBytesIn}, also from inside {@code readChunk}'s consumer,

@@ -70,7 +70,7 @@ public final class ChunkKey implements Serializable {
      * ordered as {@code order} (the connector's) orders it.
      *
      * @throws CdcException of kind CONFIGURATION when the table has no primary key and no column is
-     *     configured, or the configured column does not exist
+     *     configured, or the configured column does not exist or lies outside the table's primary key
      */
     public static ChunkKey of(TableDescription table, KeyOrder order, @Nullable String configuredColumn,
             String optionName) {
@@ -95,6 +95,15 @@ public final class ChunkKey implements Serializable {
             types.add(rowType.type(i));
             collations.add(table.collation(i));
             nullable |= table.shape().columns().get(i).nullable();
+        }
+        List<String> primaryKey = table.shape().primaryKey();
+        if (configuredColumn != null && !primaryKey.isEmpty() && !primaryKey.contains(configuredColumn)) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "Option '" + optionName + "' names column "
+                    + configuredColumn + " of table " + table.table().qualifiedName() + ", which is not in its primary key "
+                    + primaryKey + ": a row whose " + configuredColumn + " changes while the snapshot runs moves to "
+                    + "another chunk, so the changelog could hold the row read from its new chunk before the retraction "
+                    + "of its old version, and a consumer keyed by the primary key would lose the row. Name a column of "
+                    + "the primary key, or leave the table out of the option (it is then split by its primary key).");
         }
         if (nullable && placeable(order, types, collations)) {
             LOG.warn("Table {} is read as one chunk: its chunk key column {} is nullable, and rows whose key is NULL "

@@ -196,10 +196,10 @@ class RetryingConnectorTest {
         assertThat(slow.openedAt).containsExactly(0L);
     }
 
-    /** Keeps the counters and gauges registered, to read them. */
     /**
-     * The wrapper overrides every method of the SPI: a default left to the interface would answer for
-     * the connector without asking it (a table identity of null turns a check off).
+     * The wrappers override every method of the SPI: a default left to the interface would answer for
+     * the connector without asking it (a table identity of null, or no answer to the old rows' check,
+     * turns a check off).
      */
     @Test
     void everyMethodOfTheSpiIsPassedOnToTheConnector() throws NoSuchMethodException {
@@ -208,8 +208,13 @@ class RetryingConnectorTest {
                     .as(m.getName()).isEqualTo(RetryingConnector.class);
         }
         assertThat(connector.tableIdentity(new TestPosition(7))).isEqualTo("table 7");
+        for (java.lang.reflect.Method m : io.rustcdc.flink.source.spi.CatalogSession.class.getMethods()) {
+            assertThat(RetryingSession.class.getMethod(m.getName(), m.getParameterTypes()).getDeclaringClass())
+                    .as("session " + m.getName()).isEqualTo(RetryingSession.class);
+        }
     }
 
+    /** Keeps the counters and gauges registered, to read them. */
     private static final class Metrics extends UnregisteredMetricsGroup {
         final Map<String, Counter> counters = new HashMap<>();
         final Map<String, Gauge<?>> gauges = new HashMap<>();

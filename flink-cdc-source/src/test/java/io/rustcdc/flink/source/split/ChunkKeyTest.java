@@ -61,6 +61,28 @@ class ChunkKeyTest {
         assertThat(ChunkKey.of(KEYLESS, TestKeyOrder.ASCENDING, "n", "chunk-key").splittable()).isTrue();
     }
 
+    /**
+     * A row whose chunk key changes moves between chunks: with a primary key that is not the chunk key, its read from
+     * the new chunk could come before the retraction of its old version, which a consumer keyed by the primary key
+     * applies to the new one.
+     */
+    @Test
+    void aConfiguredColumnOfATableWithAPrimaryKeyMustBeInThatKey() {
+        RowShape shape = RowShape.of("s", "t", List.of(RowShape.Column.of("a", "integer", false),
+                RowShape.Column.of("b", "integer", false), RowShape.Column.of("c", "integer", false)), List.of("a", "b"));
+        List<ValueType> integers = List.of(ValueType.of(ValueKind.INTEGER), ValueType.of(ValueKind.INTEGER),
+                ValueType.of(ValueKind.INTEGER));
+        TableDescription keyed = TableDescription.of(ID, shape, RowType.of(List.of("a", "b", "c"), integers));
+        assertThatThrownBy(() -> ChunkKey.of(keyed, TestKeyOrder.ASCENDING, "c", "chunk-key"))
+                .isInstanceOf(CdcException.class)
+                .hasMessageContaining("Option 'chunk-key' names column c of table s.t, which is not in its primary key "
+                        + "[a, b]")
+                .hasMessageContaining("Name a column of the primary key, or leave the table out of the option")
+                .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.CONFIGURATION));
+        assertThat(ChunkKey.of(keyed, TestKeyOrder.ASCENDING, "b", "chunk-key").columns()).containsExactly("b");
+        assertThat(ChunkKey.of(keyed, TestKeyOrder.ASCENDING, null, "chunk-key").columns()).containsExactly("a", "b");
+    }
+
     @Test
     void aNullableKeyColumnKeepsTheTableInOneChunk() {
         // a row whose key is NULL lies in no key range: split, the snapshot would leave it out
