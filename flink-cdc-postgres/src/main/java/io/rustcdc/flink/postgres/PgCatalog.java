@@ -136,7 +136,8 @@ final class PgCatalog {
                 "SELECT a.attname FROM pg_catalog.pg_index i "
                         + "CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) "
                         + "JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "
-                        + "WHERE i.indrelid = ? AND i.indisprimary ORDER BY k.ord")) {
+                        // the key's own columns, not those it INCLUDEs (no part of the key, nor of old rows' keys)
+                        + "WHERE i.indrelid = ? AND i.indisprimary AND k.ord <= i.indnkeyatts ORDER BY k.ord")) {
             s.setLong(1, relid);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {

@@ -29,10 +29,14 @@ final class PgOldRowKeys {
         PgPartitions.leaves(c, table).forEach(leaf -> relations.add(leaf.table()));
         List<String> problems = new ArrayList<>();
         List<String> fixes = new ArrayList<>();
+        List<String> notFull = new ArrayList<>();
+        boolean rootLacks = false;
         try (PreparedStatement s = c.prepareStatement("SELECT c.relreplident, ARRAY(SELECT a.attname::text "
                 + "FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid "
-                + "AND a.attnum = ANY (i.indkey) WHERE i.indrelid = c.oid AND CASE c.relreplident "
-                + "WHEN 'd' THEN i.indisprimary WHEN 'i' THEN i.indisreplident ELSE false END ORDER BY a.attnum) "
+                // the index's key columns: those it INCLUDEs are not in old rows
+                + "AND a.attnum = ANY ((i.indkey::int2[])[0:i.indnkeyatts - 1]) "
+                + "WHERE i.indrelid = c.oid AND CASE c.relreplident WHEN 'd' THEN i.indisprimary "
+                + "WHEN 'i' THEN i.indisreplident ELSE false END ORDER BY a.attnum) "
                 + "FROM pg_catalog.pg_class c WHERE c.oid = ?::regclass")) {
             for (TableId relation : relations) {
                 s.setString(1, PgPrerequisites.qualified(relation));
@@ -42,10 +46,12 @@ final class PgOldRowKeys {
                     if ("f".equals(identity)) {
                         continue;
                     }
+                    notFull.add("ALTER TABLE " + PgPrerequisites.qualified(relation) + " REPLICA IDENTITY FULL;");
                     Array array = rs.getArray(2);
                     List<String> carried = Arrays.asList((String[]) array.getArray());
                     List<String> lacking = keyColumns.stream().filter(k -> !carried.contains(k)).toList();
                     if (!lacking.isEmpty()) {
+                        rootLacks |= relation.equals(table);
                         problems.add(PgPrerequisites.qualified(relation) + " has " + identity(identity, carried)
                                 + ", without " + String.join(", ", lacking));
                         fixes.add("ALTER TABLE " + PgPrerequisites.qualified(relation) + " REPLICA IDENTITY FULL;");
@@ -53,7 +59,11 @@ final class PgOldRowKeys {
                 }
             }
         }
-        return problems.isEmpty() ? null : String.join("; ", problems) + " (run " + String.join(" ", fixes) + ")";
+        if (problems.isEmpty()) {
+            return null;
+        }
+        // a partitioned table of FULL needs FULL partitions (PgPrerequisites.requireReplicaIdentity): all in one go
+        return String.join("; ", problems) + " (run " + String.join(" ", rootLacks ? notFull : fixes) + ")";
     }
 
     private static String identity(String identity, List<String> carried) {

@@ -30,7 +30,7 @@ final class PgToastCheck {
             + "AND a.attname = ANY (?) AND c.relreplident <> 'f' "
             // not a column of the replica identity: the primary key (DEFAULT) or the chosen index (USING INDEX)
             + "AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = a.attrelid "
-            + "AND a.attnum = ANY (i.indkey) AND CASE c.relreplident WHEN 'd' THEN i.indisprimary "
+            + "AND a.attnum = ANY ((i.indkey::int2[])[0:i.indnkeyatts - 1]) AND CASE c.relreplident WHEN 'd' THEN i.indisprimary "
             + "WHEN 'i' THEN i.indisreplident ELSE false END) "
             // variable-length, not PLAIN, in a table (or a leaf partition) that has a TOAST table
             + "AND EXISTS (SELECT 1 FROM pg_catalog.pg_class l JOIN pg_catalog.pg_attribute la ON la.attrelid = l.oid "

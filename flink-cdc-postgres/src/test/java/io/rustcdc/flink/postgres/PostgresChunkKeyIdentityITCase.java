@@ -36,7 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * old rows, which PostgreSQL logs by the table's REPLICA IDENTITY: a chunk key the old rows may lack (a
  * primary key outside the index of USING INDEX, a column configured for a table without a primary key
  * outside it, a partition's own identity) fails the source at its start, naming the table, the key, the
- * identity and the statement that fixes it; a configured column outside a table's primary key is refused.
+ * identity and the statement that fixes it; a configured column outside a table's primary key (or only INCLUDEd
+ * by it) is refused.
  * With REPLICA IDENTITY FULL, a table without a primary key split by a column hands off exactly (as whole
  * rows: a retraction names the whole old row) under writers that move rows between chunks and delete them.
  */
@@ -54,6 +55,8 @@ class PostgresChunkKeyIdentityITCase {
     void aChunkKeyTheOldRowsMayLackFailsTheSourceNamingTheTableAndTheRemedy(PostgresDatabase db,
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         db.execute("CREATE TABLE ck_cfg (id int PRIMARY KEY, c int NOT NULL, v int)",
+                // a column the key INCLUDEs is neither in the key nor in old rows
+                "CREATE TABLE ck_inc (id int, c int NOT NULL, v int, PRIMARY KEY (id) INCLUDE (c))",
                 "CREATE TABLE ck_nokey (id int NOT NULL, c int NOT NULL, v int)",
                 "CREATE UNIQUE INDEX ck_nokey_id ON ck_nokey (id)",
                 "ALTER TABLE ck_nokey REPLICA IDENTITY USING INDEX ck_nokey_id",
@@ -64,10 +67,10 @@ class PostgresChunkKeyIdentityITCase {
                 "CREATE TABLE ck_part_2 PARTITION OF ck_part FOR VALUES FROM (100) TO (1000)",
                 "CREATE UNIQUE INDEX ck_part_2_c ON ck_part_2 (c)",
                 "ALTER TABLE ck_part_2 REPLICA IDENTITY USING INDEX ck_part_2_c");
-        for (String t : List.of("ck_cfg", "ck_nokey", "ck_idx", "ck_part", "ck_part_1", "ck_part_2")) {
+        for (String t : List.of("ck_cfg", "ck_inc", "ck_nokey", "ck_idx", "ck_part", "ck_part_1", "ck_part_2")) {
             db.execute("ALTER TABLE " + t + " OWNER TO " + db.replicationUser());
         }
-        for (String t : List.of("ck_cfg", "ck_nokey", "ck_idx", "ck_part")) {
+        for (String t : List.of("ck_cfg", "ck_inc", "ck_nokey", "ck_idx", "ck_part")) {
             db.execute("INSERT INTO " + t + " SELECT g, g * 7, 0 FROM generate_series(1, 10) g");
         }
         db.execute("INSERT INTO ck_part SELECT g, g * 7, 0 FROM generate_series(100, 110) g");
@@ -75,6 +78,8 @@ class PostgresChunkKeyIdentityITCase {
         assertThat(outsideThePrimaryKey.kind()).isEqualTo(CdcException.Kind.CONFIGURATION);
         assertThat(outsideThePrimaryKey).hasMessageContaining("Option '" + OPTION + "' names column c of table "
                 + "public.ck_cfg, which is not in its primary key [id]");
+        assertThat(failure(cluster, db, "ck_inc", "c")).hasMessageContaining("Option '" + OPTION + "' names column c "
+                + "of table public.ck_inc, which is not in its primary key [id]");
         CdcException configured = failure(cluster, db, "ck_nokey", "c");
         assertThat(configured.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
         assertThat(configured).hasMessageContaining("The chunk key [c] of table public.ck_nokey (configured by '"

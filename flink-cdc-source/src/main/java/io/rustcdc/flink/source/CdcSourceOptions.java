@@ -49,8 +49,8 @@ public final class CdcSourceOptions {
                     .asList()
                     .defaultValues()
                     .withDescription("schema.table:column entries naming the column that splits a table, instead of "
-                            + "its primary key; required for a table without one. Its values must be unique and not null; "
-                            + "in a table with a primary key it must be a column of that key.");
+                            + "its primary key; required for a table without one, whose column's values must be unique and not "
+                            + "null. In a table with a primary key it must be a column of that key, when the source streams.");
 
     public static final ConfigOption<String> SNAPSHOT_FILTER = ConfigOptions.key("scan.snapshot.filter")
             .stringType()

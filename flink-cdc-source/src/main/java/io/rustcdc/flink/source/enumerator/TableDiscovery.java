@@ -87,7 +87,8 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
         ChunkKey key = ChunkKey.of(description, connector.keyOrder(), settings.chunkKeyColumn(table),
                 CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
         if (settings.startupMode().streams()) {
-            requireKeyInOldRows(s, connector, table, key, settings.chunkKeyColumn(table) != null);
+            ChunkKey.requireInPrimaryKey(description, settings.chunkKeyColumn(table), CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
+            requireKeyInOldRows(s, connector, description, key, settings.chunkKeyColumn(table) != null);
         }
         String rowFilter = requested != null ? requested : settings.rowFilter(table);
         if (rowFilter != null) {
@@ -109,19 +110,23 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
      * and an update moving a row from a chunk read to one not read yet would deliver the row twice.
      */
     private static <P extends SourcePosition & Comparable<P>, M extends Serializable> void requireKeyInOldRows(
-            CatalogSession<P, M> s, CdcConnector<P, M> connector, TableId table, ChunkKey key, boolean configured) {
+            CatalogSession<P, M> s, CdcConnector<P, M> connector, TableDescription description, ChunkKey key,
+            boolean configured) {
+        TableId table = description.table();
         String problem = s.keyMissingFromOldRows(table, key.columns());
         if (problem == null) {
             return;
         }
         String option = CdcSourceOptions.CHUNK_KEY_COLUMNS.key();
         String origin = configured ? "configured by '" + option + "'" : "its primary key";
+        // with a primary key, the chunk key must be in it (ChunkKey.requireInPrimaryKey): no other column to offer
+        String other = description.shape().primaryKey().isEmpty()
+                ? ", or split the table by a column they carry ('" + option + "')." : ".";
         throw new CdcException(CdcException.Kind.PREREQUISITE, "The chunk key " + key.columns() + " of table "
                 + table.qualifiedName() + " (" + origin + ") is not in every old row of its updates and deletes in the "
                 + connector.name() + " change stream: " + problem + ". The handoff from the table's snapshot to its "
                 + "stream places updates and deletes among the chunks by that key (without it a delete would fail the "
-                + "source and an update could deliver a row twice). Make the old rows carry the key as said, or split "
-                + "the table by a column they carry ('" + option + "').");
+                + "source and an update could deliver a row twice). Make the old rows carry the key as said" + other);
     }
 
     /**

@@ -255,7 +255,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
             case INSERT:
                 return reflected(chunks, event.after(), position) ? null : event;
             case DELETE:
-                return reflected(chunks, event.before(), position) ? null : event;
+                return reflected(chunks, keyed(chunks, event, event.before(), position), position) ? null : event;
             case UPDATE:
                 return update(chunks, event, position);
             case TRUNCATE:
@@ -273,8 +273,9 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     @Nullable
     private ChangeEvent update(TableChunks<P, M> chunks, ChangeEvent event, P position) {
         Row before = event.before();
-        boolean beforeHasKey = before != null && chunks.hasKey(before);
-        boolean oldReflected = reflected(chunks, beforeHasKey ? before : event.after(), position);
+        // no old row: the database logs none when the key (a part of the old row it logs) did not change
+        boolean oldReflected = reflected(chunks, before == null ? event.after() : keyed(chunks, event, before, position),
+                position);
         boolean newReflected = reflected(chunks, event.after(), position);
         if (oldReflected && newReflected) {
             return null;
@@ -285,6 +286,31 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         ChangeEvent.Builder narrowed = ChangeEvent.builder(oldReflected ? Op.INSERT : Op.DELETE, event.table(),
                 event.source()).shape(event.shape()).transaction(event.transaction());
         return oldReflected ? narrowed.after(event.after()).build() : narrowed.before(before).build();
+    }
+
+    /**
+     * {@code old}, the old row of {@code event}, when it carries the chunk key; the connector checks that it does when
+     * it plans the table, but a table's logging may change later, or a state come from before that check.
+     *
+     * @throws CdcException (prerequisite) naming the table, the key and what to do
+     */
+    private Row keyed(TableChunks<P, M> chunks, ChangeEvent event, @Nullable Row old, P position) {
+        if (old != null && chunks.hasKey(old)) {
+            return old;
+        }
+        throw new CdcException(CdcException.Kind.PREREQUISITE, "The " + event.op().name().toLowerCase(java.util.Locale.ROOT)
+                + " of table " + event.table().qualifiedName() + " at " + position + " has an old row without its chunk "
+                + "key " + chunks.key.columns() + (old == null ? " (none at all)" : " (it lacks " + lacking(chunks, old) + ")")
+                + ", by which the handoff from the table's snapshot to its stream "
+                + "places it among the chunks: the database logged the old row without the key (on PostgreSQL, by the "
+                + "table's REPLICA IDENTITY, changed since the source started, or a state from before the source checked "
+                + "it). Make the old rows carry the key (REPLICA IDENTITY FULL on PostgreSQL) and start the source again "
+                + "without its state, as the changes already logged lack it.");
+    }
+
+    private static List<String> lacking(TableChunks<?, ?> chunks, Row row) {
+        return chunks.key.columns().stream().filter(c -> row.type().indexOf(c) < 0 || !row.isPresent(row.type().indexOf(c)))
+                .toList();
     }
 
     private int reflecting(TableChunks<P, M> chunks, P position) {

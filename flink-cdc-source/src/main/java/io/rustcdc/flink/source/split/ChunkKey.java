@@ -55,6 +55,26 @@ public final class ChunkKey implements Serializable {
         this.placedByServer = splittable && !ordered;
     }
 
+    /**
+     * Refuses a configured chunk key column of a table with a primary key that is not a column of that key, for a
+     * source that streams: a row whose chunk key changes moves to another chunk, so the changelog could hold the row
+     * read from its new chunk before the stream's retraction of its old version, which a consumer keyed by the primary
+     * key would apply to the new one. With the chunk key in the primary key, a row that moves changes its key.
+     *
+     * @throws CdcException of kind CONFIGURATION naming the table, the column, the key and the remedy
+     */
+    public static void requireInPrimaryKey(TableDescription table, @Nullable String configuredColumn, String optionName) {
+        List<String> primaryKey = table.shape().primaryKey();
+        if (configuredColumn != null && !primaryKey.isEmpty() && !primaryKey.contains(configuredColumn)) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "Option '" + optionName + "' names column "
+                    + configuredColumn + " of table " + table.table().qualifiedName() + ", which is not in its primary key "
+                    + primaryKey + ": a row whose " + configuredColumn + " changes while the snapshot runs moves to "
+                    + "another chunk, so the changelog could hold the row read from its new chunk before the retraction "
+                    + "of its old version, and a consumer keyed by the primary key would lose the row. Name a column of "
+                    + "the primary key, or leave the table out of the option (it is then split by its primary key).");
+        }
+    }
+
     /** Whether each column is ordered by {@code order} or placed by the database. */
     private static boolean placeable(KeyOrder order, List<ValueType> types, List<String> collations) {
         for (int i = 0; i < types.size(); i++) {
@@ -70,7 +90,7 @@ public final class ChunkKey implements Serializable {
      * ordered as {@code order} (the connector's) orders it.
      *
      * @throws CdcException of kind CONFIGURATION when the table has no primary key and no column is
-     *     configured, or the configured column does not exist or lies outside the table's primary key
+     *     configured, or the configured column does not exist
      */
     public static ChunkKey of(TableDescription table, KeyOrder order, @Nullable String configuredColumn,
             String optionName) {
@@ -95,15 +115,6 @@ public final class ChunkKey implements Serializable {
             types.add(rowType.type(i));
             collations.add(table.collation(i));
             nullable |= table.shape().columns().get(i).nullable();
-        }
-        List<String> primaryKey = table.shape().primaryKey();
-        if (configuredColumn != null && !primaryKey.isEmpty() && !primaryKey.contains(configuredColumn)) {
-            throw new CdcException(CdcException.Kind.CONFIGURATION, "Option '" + optionName + "' names column "
-                    + configuredColumn + " of table " + table.table().qualifiedName() + ", which is not in its primary key "
-                    + primaryKey + ": a row whose " + configuredColumn + " changes while the snapshot runs moves to "
-                    + "another chunk, so the changelog could hold the row read from its new chunk before the retraction "
-                    + "of its old version, and a consumer keyed by the primary key would lose the row. Name a column of "
-                    + "the primary key, or leave the table out of the option (it is then split by its primary key).");
         }
         if (nullable && placeable(order, types, collations)) {
             LOG.warn("Table {} is read as one chunk: its chunk key column {} is nullable, and rows whose key is NULL "

@@ -8,6 +8,7 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.StreamSplit;
@@ -180,6 +181,46 @@ class CdcEnumeratorTest {
             assertThatThrownBy(h::runNextCall).as("restarted by the restart strategy").isSameAs(lost);
             assertThat(connector.sessionsOpen).hasValue(0);
             assertThat(h.enumerator.snapshotState(1).plans).as("the plan is as it was").hasSize(1);
+        }
+    }
+
+    /** A first start that streams fails; a bounded snapshot, which has no stream, does not ask. */
+    @Test
+    void aTableWhoseOldRowsMayLackItsChunkKeyFailsAFirstStartThatStreams() throws Throwable {
+        RecordingConnector connector = new RecordingConnector().table("a", 1, 2);
+        connector.oldRowProblems.put("a", "its log keeps only v");
+        try (EnumeratorHarness h = new EnumeratorHarness(connector, INITIAL, 1, EnumeratorState.empty())) {
+            h.enumerator.start();
+            assertThatThrownBy(h::runNextCall).isInstanceOf(FinalFailure.class)
+                    .hasMessageContaining("The chunk key [id] of table s.a (its primary key) is not in every old row of "
+                            + "its updates and deletes in the recording change stream: its log keeps only v.")
+                    .hasMessageEndingWith("Make the old rows carry the key as said.")
+                    .satisfies(e -> assertThat(((FinalFailure) e).kind()).isEqualTo(CdcException.Kind.PREREQUISITE));
+        }
+        try (EnumeratorHarness h = new EnumeratorHarness(connector, EnumeratorHarness.settings(StartupMode.snapshot(), 5),
+                1, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            assertThat(h.checkpoint(1).plans).extracting(p -> p.table().table()).containsExactly("a");
+        }
+    }
+
+    /** Found while streaming, it is left out with a WARN, and captured once its old rows carry the key. */
+    @Test
+    void aTableFoundWhileStreamingWhoseOldRowsMayLackItsChunkKeyIsLeftForLater() throws Throwable {
+        SourceSettings discovering = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*")
+                .startupMode(StartupMode.latest()).tableDiscoveryInterval(Duration.ofSeconds(1)).build().settings();
+        RecordingConnector connector = new RecordingConnector().table("a", 1);
+        try (EnumeratorHarness h = new EnumeratorHarness(connector, discovering, 1, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            connector.table("b", 1, 2);
+            connector.oldRowProblems.put("b", "its log keeps only v");
+            h.context.runPeriodicCallable(1);
+            assertThat(h.checkpoint(1).tables).extracting(TableId::table).containsExactly("a");
+            connector.oldRowProblems.clear();
+            h.context.runPeriodicCallable(1);
+            assertThat(h.checkpoint(2).tables).extracting(TableId::table).containsExactlyInAnyOrder("a", "b");
         }
     }
 

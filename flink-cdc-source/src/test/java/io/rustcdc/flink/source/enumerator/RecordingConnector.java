@@ -47,6 +47,8 @@ final class RecordingConnector extends TestConnector {
     final List<Thread> closedOn = new CopyOnWriteArrayList<>();
     /** Calls to fail, by name, with the exception given. */
     final Map<String, RuntimeException> failures = new ConcurrentHashMap<>();
+    /** What keeps the chunk key out of the old rows of a table, by table name (keyMissingFromOldRows). */
+    final Map<String, String> oldRowProblems = new ConcurrentHashMap<>();
     /** When set, nextChunkEnd tells {@link #blocked} and waits for this latch. */
     @Nullable volatile CountDownLatch release;
     final CountDownLatch blocked = new CountDownLatch(1);
@@ -116,6 +118,12 @@ final class RecordingConnector extends TestConnector {
             synchronized (RecordingConnector.this.tables) {
                 return new ArrayList<>(RecordingConnector.this.tables.keySet());
             }
+        }
+
+        @Override
+        @Nullable
+        public String keyMissingFromOldRows(TableId table, List<String> keyColumns) {
+            return oldRowProblems.get(table.table());
         }
 
         @Override

@@ -89,6 +89,22 @@ class HandoffTest {
         assertThat(handoff.decide(e, at5)).isNull();
     }
 
+    /** An old row without the chunk key cannot be placed: the source fails, naming the table and the key. */
+    @Test
+    void anOldRowWithoutTheChunkKeyFailsTheSource() {
+        Row keyless = Row.builder(TYPE).set(1, "v").build();
+        ChangeEvent delete = ChangeEvent.builder(Op.DELETE, T, SourceInfo.stream("x", at5, null)).before(keyless).build();
+        assertThatThrownBy(() -> handoff.decide(delete, at5)).isInstanceOf(CdcException.class)
+                .hasMessageContaining("The delete of table s.t at ")
+                .hasMessageContaining("has an old row without its chunk key [id] (it lacks [id])")
+                .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.PREREQUISITE));
+        ChangeEvent update = ChangeEvent.builder(Op.UPDATE, T, SourceInfo.stream("x", at5, null)).before(keyless)
+                .after(row(25)).build();
+        assertThatThrownBy(() -> handoff.decide(update, at5)).hasMessageContaining("The update of table s.t at ");
+        ChangeEvent noOldRow = ChangeEvent.builder(Op.DELETE, T, SourceInfo.stream("x", at5, null)).build();
+        assertThatThrownBy(() -> handoff.decide(noOldRow, at5)).hasMessageContaining("chunk key [id] (none at all)");
+    }
+
     @Test
     void aTruncateSeenByOnlySomeChunksCannotBeExact() {
         ChangeEvent truncate = ChangeEvent.builder(Op.TRUNCATE, T, SourceInfo.stream("x", at5, null)).build();

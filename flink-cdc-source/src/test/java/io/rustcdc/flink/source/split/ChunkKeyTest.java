@@ -73,12 +73,17 @@ class ChunkKeyTest {
         List<ValueType> integers = List.of(ValueType.of(ValueKind.INTEGER), ValueType.of(ValueKind.INTEGER),
                 ValueType.of(ValueKind.INTEGER));
         TableDescription keyed = TableDescription.of(ID, shape, RowType.of(List.of("a", "b", "c"), integers));
-        assertThatThrownBy(() -> ChunkKey.of(keyed, TestKeyOrder.ASCENDING, "c", "chunk-key"))
+        assertThatThrownBy(() -> ChunkKey.requireInPrimaryKey(keyed, "c", "chunk-key"))
                 .isInstanceOf(CdcException.class)
                 .hasMessageContaining("Option 'chunk-key' names column c of table s.t, which is not in its primary key "
                         + "[a, b]")
                 .hasMessageContaining("Name a column of the primary key, or leave the table out of the option")
                 .satisfies(e -> assertThat(((CdcException) e).kind()).isEqualTo(CdcException.Kind.CONFIGURATION));
+        ChunkKey.requireInPrimaryKey(keyed, "b", "chunk-key");
+        ChunkKey.requireInPrimaryKey(keyed, null, "chunk-key");
+        ChunkKey.requireInPrimaryKey(KEYLESS, "n", "chunk-key");
+        assertThat(ChunkKey.of(keyed, TestKeyOrder.ASCENDING, "c", "chunk-key").columns()).as("in a bounded snapshot")
+                .containsExactly("c");
         assertThat(ChunkKey.of(keyed, TestKeyOrder.ASCENDING, "b", "chunk-key").columns()).containsExactly("b");
         assertThat(ChunkKey.of(keyed, TestKeyOrder.ASCENDING, null, "chunk-key").columns()).containsExactly("a", "b");
     }
