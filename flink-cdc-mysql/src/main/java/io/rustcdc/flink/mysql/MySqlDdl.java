@@ -268,14 +268,18 @@ final class MySqlDdl {
         return token.startsWith("`") ? token : token.toUpperCase(Locale.ROOT);
     }
 
-    /** Words, `quoted identifiers`, 'strings' and single punctuation; comments dropped. */
+    /**
+     * Words, `quoted identifiers`, 'strings' and single punctuation; comments dropped. A word is a run of
+     * the characters MySQL allows in an unquoted name: ASCII letters, digits, {@code $} and {@code _}, and
+     * every character from U+0080 on (combining marks, symbols and spaces beyond ASCII included).
+     */
     static List<String> tokens(String sql) {
         List<String> tokens = new ArrayList<>();
         int i = 0;
         int n = sql.length();
         while (i < n) {
             char c = sql.charAt(i);
-            if (Character.isWhitespace(c)) {
+            if (isSpace(c)) {
                 i++;
             } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
                 int end = sql.indexOf("*/", i + 2);
@@ -296,9 +300,9 @@ final class MySqlDdl {
                 }
                 tokens.add(sql.substring(i, Math.min(j + 1, n)));
                 i = j + 1;
-            } else if (Character.isLetterOrDigit(c) || c == '_' || c == '$') {
+            } else if (isNameChar(c)) {
                 int j = i;
-                while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_' || sql.charAt(j) == '$')) {
+                while (j < n && isNameChar(sql.charAt(j))) {
                     j++;
                 }
                 tokens.add(sql.substring(i, j));
@@ -309,5 +313,15 @@ final class MySqlDdl {
             }
         }
         return tokens;
+    }
+
+    /** A character of an unquoted name: {@code [0-9a-zA-Z$_]} and U+0080 .. U+FFFF (MySQL's "Schema Object Names"). */
+    private static boolean isNameChar(char c) {
+        return c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '$' || c == '_';
+    }
+
+    /** The server's white space between tokens: ASCII's only (a space beyond ASCII is part of a name). */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c >= '\t' && c <= '\r';
     }
 }

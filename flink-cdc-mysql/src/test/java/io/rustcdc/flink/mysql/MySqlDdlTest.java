@@ -66,4 +66,17 @@ class MySqlDdlTest {
         assertThat(dml("ALTER TABLE orders ADD COLUMN x INT")).isEqualTo("not dml");
         assertThat(dml("XA COMMIT X'61',X'',1")).isEqualTo("not dml");
     }
+
+    @Test
+    void unquotedNamesTakeEveryCharacterFromU0080OnAsMySqlDoes() {
+        // e + a combining acute accent (U+0301), the euro sign, a no-break space, CJK: all parts of one name
+        String name = "cafe\u0301_\u20ac\u00a0\u4e2d";
+        assertThat(parse("ALTER TABLE " + name + " ADD COLUMN x INT")).isEqualTo("[ALTER_TABLE shop." + name + "]");
+        assertThat(parse("TRUNCATE shop." + name)).isEqualTo("[TRUNCATE_TABLE shop." + name + "]");
+        assertThat(parse("TRUNCATE \u00e9t\u00e9$1.x\u0301")).isEqualTo("[TRUNCATE_TABLE \u00e9t\u00e9$1.x\u0301]");
+        assertThat(MySqlDdl.tokens("a\u0301,b\u2003c;d-e"))
+                .containsExactly("a\u0301", ",", "b\u2003c", ";", "d", "-", "e");
+        // ASCII white space (tab, newline, form feed, ...) separates names
+        assertThat(MySqlDdl.tokens("DROP\tTABLE\u000bx\u000c\r\ny")).containsExactly("DROP", "TABLE", "x", "y");
+    }
 }

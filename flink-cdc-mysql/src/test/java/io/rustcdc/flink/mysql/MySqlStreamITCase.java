@@ -13,6 +13,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.ChangeStream;
@@ -359,6 +360,32 @@ class MySqlStreamITCase {
                             e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
                     .hasMessageContaining("logged as a statement, not as rows")
                     .hasMessageContaining(db.name() + ".by_rows").hasMessageNotContaining("VALUES (3)");
+        }
+    }
+
+    /**
+     * An unquoted name may hold any character from U+0080 on: here a combining acute accent (U+0301) and
+     * the euro sign, neither a letter, which the statement's table name keeps.
+     */
+    @Test
+    void ddlNamesAnUnquotedTableWithCombiningMarksAndSymbolsWhole(MySqlDatabase db) throws Exception {
+        String name = "cafe\u0301_\u20ac";
+        db.execute("CREATE TABLE " + name + " (id INT PRIMARY KEY, v VARCHAR(10))", "INSERT INTO " + name + " VALUES (1, 'a')");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, name);
+        TableFilter filter = TableFilter.of(List.of(db.name() + "." + name), List.of());
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            db.execute("INSERT INTO " + name + " VALUES (2, 'b')");
+            assertThat(events(stream, 1)).extracting(MySqlStreamITCase::describeDdl).containsExactly("insert " + name + " id,v");
+            db.execute("ALTER TABLE " + name + " ADD COLUMN w INT", "INSERT INTO " + name + " VALUES (3, 'c', 4)",
+                    "TRUNCATE " + db.name() + "." + name, "INSERT INTO " + name + " VALUES (5, 'd', 6)");
+            List<ChangeEvent> events = events(stream, 4);
+            assertThat(events).extracting(MySqlStreamITCase::describeDdl).containsExactly(
+                    "schema_change " + name + " ALTER_TABLE id,v,w", "insert " + name + " id,v,w",
+                    "truncate " + name, "insert " + name + " id,v,w");
+            assertThat(events.get(0).table()).isEqualTo(TableId.of(db.name(), db.name(), name));
+            assertThat(events.get(0).shapeChanges()).extracting(ShapeChange::kind)
+                    .containsExactly(ShapeChange.Kind.COLUMN_ADDED);
         }
     }
 
