@@ -75,11 +75,11 @@ final class BinlogStatements {
             if (cursor.transaction() == null) {
                 cursor.begin(header.getPosition(), null);
             }
-            statement(header, query, MySqlDdl.parse(query.getSql(), query.getDatabase()));
+            statement(header, query, changes(query));
             cursor.commit(header.getNextPosition());
         } else {
             // CREATE TABLE ... SELECT: the statement opens the transaction that holds its rows
-            List<MySqlDdl.Change> changes = MySqlDdl.parse(query.getSql(), query.getDatabase());
+            List<MySqlDdl.Change> changes = changes(query);
             if (!changes.isEmpty()) {
                 tables.forgetShapes();
                 statement(header, query, changes);
@@ -87,12 +87,17 @@ final class BinlogStatements {
         }
     }
 
+    /** The tables the statement changes, read in its session's sql_mode. */
+    private List<MySqlDdl.Change> changes(QueryEventData query) {
+        return MySqlDdl.parse(query.getSql(), query.getDatabase(), SqlMode.of(query));
+    }
+
     /**
      * A change logged as a statement (a session set {@code binlog_format} to STATEMENT or MIXED) has
      * no rows to read: fails unless it surely changes only a table this source does not capture.
      */
     private void requireNoStatementChange(EventHeaderV4 header, QueryEventData query) {
-        TableId table = MySqlDdl.dmlTable(query.getSql(), query.getDatabase());
+        TableId table = MySqlDdl.dmlTable(query.getSql(), query.getDatabase(), SqlMode.of(query));
         if (table == MySqlDdl.NOT_DML || table != null && !filter.matches(table)) {
             return;
         }

@@ -45,7 +45,7 @@ final class HeldShapes {
         if (change.kind != MySqlDdl.Kind.ALTER_TABLE) {
             return false;
         }
-        MySqlColumnDdl ddl = MySqlColumnDdl.alter(sql);
+        MySqlColumnDdl ddl = MySqlColumnDdl.alter(sql, change.mode);
         return ddl.unread == null && ddl.steps.isEmpty();
     }
 
@@ -131,7 +131,7 @@ final class HeldShapes {
                 exactAfter = change.renamedFrom != null ? droppedExact : true;
                 break;
             default:
-                changes = MySqlShapeChanges.altered(before, exactBefore, after, MySqlColumnDdl.alter(sql));
+                changes = MySqlShapeChanges.altered(before, exactBefore, after, MySqlColumnDdl.alter(sql, change.mode));
                 exactAfter = exactBefore;
         }
         if (after != null && changes.stream().noneMatch(c -> c.kind() == ShapeChange.Kind.UNKNOWN)) {
@@ -156,7 +156,7 @@ final class HeldShapes {
             return MySqlShapeChanges.unknown(before, after, "CREATE TABLE IF NOT EXISTS is logged when the table "
                     + "existed too, and then did nothing: the source cannot tell which");
         }
-        List<ShapeChange> changes = MySqlShapeChanges.created(after, MySqlColumnDdl.create(sql));
+        List<ShapeChange> changes = MySqlShapeChanges.created(after, MySqlColumnDdl.create(sql, change.mode));
         if (!change.orReplace || changes.get(0).kind() != ShapeChange.Kind.TABLE_CREATED) {
             return changes;
         }
@@ -171,7 +171,8 @@ final class HeldShapes {
         dropped = null;
         RowShape before = old == null ? null
                 : RowShape.of(change.table.schema(), change.table.table(), old.columns(), old.primaryKey());
-        List<ShapeChange> changes = MySqlShapeChanges.altered(before, droppedExact, after, MySqlColumnDdl.renamed(sql));
+        List<ShapeChange> changes = MySqlShapeChanges.altered(before, droppedExact, after,
+                MySqlColumnDdl.renamed(sql, change.mode));
         if (changes.stream().anyMatch(c -> c.kind() == ShapeChange.Kind.UNKNOWN)) {
             return changes;
         }

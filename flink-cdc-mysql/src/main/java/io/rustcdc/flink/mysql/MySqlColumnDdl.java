@@ -98,8 +98,8 @@ final class MySqlColumnDdl {
     }
 
     /** The statement's clauses, when {@code sql} is an ALTER TABLE; unread otherwise. */
-    static MySqlColumnDdl alter(String sql) {
-        return read(sql, MySqlColumnDdl::alter);
+    static MySqlColumnDdl alter(String sql, SqlMode mode) {
+        return read(sql, mode, MySqlColumnDdl::alter);
     }
 
     private static MySqlColumnDdl alter(List<String> tokens) {
@@ -121,19 +121,20 @@ final class MySqlColumnDdl {
      * The columns of a CREATE TABLE with a list of definitions, each an ADD in order, and its key;
      * unread for {@code CREATE TABLE ... LIKE} or {@code ... SELECT}, whose columns the statement does not list.
      */
-    static MySqlColumnDdl create(String sql) {
-        return read(sql, MySqlColumnDdl::create);
+    static MySqlColumnDdl create(String sql, SqlMode mode) {
+        return read(sql, mode, MySqlColumnDdl::create);
     }
 
     /** A table rename's clauses: an {@code ALTER TABLE ... RENAME TO}'s, none of {@code RENAME TABLE}. */
-    static MySqlColumnDdl renamed(String sql) {
-        List<String> tokens = MySqlDdl.tokens(sql);
-        return !tokens.isEmpty() && upper(tokens.get(0)).equals("RENAME") ? new MySqlColumnDdl(List.of(), null) : alter(sql);
+    static MySqlColumnDdl renamed(String sql, SqlMode mode) {
+        List<String> tokens = MySqlDdl.tokens(sql, mode);
+        return !tokens.isEmpty() && upper(tokens.get(0)).equals("RENAME") ? new MySqlColumnDdl(List.of(), null)
+                : alter(sql, mode);
     }
 
-    private static MySqlColumnDdl read(String sql, Function<List<String>, MySqlColumnDdl> parser) {
+    private static MySqlColumnDdl read(String sql, SqlMode mode, Function<List<String>, MySqlColumnDdl> parser) {
         try {
-            return parser.apply(MySqlDdl.tokens(sql));
+            return parser.apply(MySqlDdl.tokens(sql, mode));
         } catch (IndexOutOfBoundsException truncated) {
             return unread("the statement ends inside a clause");
         }

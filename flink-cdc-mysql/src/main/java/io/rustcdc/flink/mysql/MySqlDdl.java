@@ -46,21 +46,17 @@ final class MySqlDdl {
         final boolean ifNotExists;
         /** MariaDB's CREATE OR REPLACE TABLE. */
         final boolean orReplace;
+        /** How the statement reads (its columns too). */
+        final SqlMode mode;
 
-        Change(Kind kind, TableId table) {
-            this(kind, table, null);
-        }
-
-        Change(Kind kind, TableId table, @Nullable TableId renamedFrom) {
-            this(kind, table, renamedFrom, false, false);
-        }
-
-        Change(Kind kind, TableId table, @Nullable TableId renamedFrom, boolean ifNotExists, boolean orReplace) {
+        Change(Kind kind, TableId table, @Nullable TableId renamedFrom, boolean ifNotExists, boolean orReplace,
+                SqlMode mode) {
             this.kind = kind;
             this.table = table;
             this.renamedFrom = renamedFrom;
             this.ifNotExists = ifNotExists;
             this.orReplace = orReplace;
+            this.mode = mode;
         }
 
         @Override
@@ -71,11 +67,13 @@ final class MySqlDdl {
 
     private final List<String> tokens;
     private final String database;
+    private final SqlMode mode;
     private int at;
 
-    private MySqlDdl(List<String> tokens, String database) {
-        this.tokens = tokens;
-        this.database = database;
+    private MySqlDdl(String sql, @Nullable String database, SqlMode mode) {
+        this.tokens = tokens(sql, mode);
+        this.database = database == null ? "" : database;
+        this.mode = mode;
     }
 
     /**
@@ -83,9 +81,10 @@ final class MySqlDdl {
      * name dropped and the new one created.
      *
      * @param database the statement's default database, for unqualified names
+     * @param mode the {@code sql_mode} of the session that ran it
      */
-    static List<Change> parse(String sql, @Nullable String database) {
-        MySqlDdl p = new MySqlDdl(tokens(sql), database == null ? "" : database);
+    static List<Change> parse(String sql, @Nullable String database, SqlMode mode) {
+        MySqlDdl p = new MySqlDdl(sql, database, mode);
         try {
             return p.statement();
         } catch (IndexOutOfBoundsException truncated) {
@@ -102,8 +101,8 @@ final class MySqlDdl {
      * table cannot be read, and {@link #NOT_DML} for any other statement.
      */
     @Nullable
-    static TableId dmlTable(String sql, @Nullable String database) {
-        MySqlDdl p = new MySqlDdl(tokens(sql), database == null ? "" : database);
+    static TableId dmlTable(String sql, @Nullable String database, SqlMode mode) {
+        MySqlDdl p = new MySqlDdl(sql, database, mode);
         try {
             return p.dml();
         } catch (IndexOutOfBoundsException truncated) {
@@ -175,7 +174,7 @@ final class MySqlDdl {
             boolean orReplace = accept("OR", "REPLACE");
             if (accept("TABLE")) {
                 boolean ifNotExists = accept("IF", "NOT", "EXISTS");
-                changes.add(new Change(Kind.CREATE_TABLE, name(), null, ifNotExists, orReplace));
+                changes.add(new Change(Kind.CREATE_TABLE, name(), null, ifNotExists, orReplace, mode));
             }
         } else if (accept("ALTER")) {
             accept("ONLINE");
@@ -185,17 +184,17 @@ final class MySqlDdl {
                 TableId table = name();
                 TableId renamed = renameInAlter();
                 if (renamed == null) {
-                    changes.add(new Change(Kind.ALTER_TABLE, table));
+                    changes.add(change(Kind.ALTER_TABLE, table, null));
                 } else {
-                    changes.add(new Change(Kind.DROP_TABLE, table));
-                    changes.add(new Change(Kind.CREATE_TABLE, renamed, table));
+                    changes.add(change(Kind.DROP_TABLE, table, null));
+                    changes.add(change(Kind.CREATE_TABLE, renamed, table));
                 }
             }
         } else if (accept("DROP")) {
             if (accept("TABLE")) {
                 accept("IF", "EXISTS");
                 do {
-                    changes.add(new Change(Kind.DROP_TABLE, name()));
+                    changes.add(change(Kind.DROP_TABLE, name(), null));
                 } while (accept(","));
             }
         } else if (accept("RENAME")) {
@@ -203,15 +202,19 @@ final class MySqlDdl {
                 do {
                     TableId from = name();
                     accept("TO");
-                    changes.add(new Change(Kind.DROP_TABLE, from));
-                    changes.add(new Change(Kind.CREATE_TABLE, name(), from));
+                    changes.add(change(Kind.DROP_TABLE, from, null));
+                    changes.add(change(Kind.CREATE_TABLE, name(), from));
                 } while (accept(","));
             }
         } else if (accept("TRUNCATE")) {
             accept("TABLE");
-            changes.add(new Change(Kind.TRUNCATE_TABLE, name()));
+            changes.add(change(Kind.TRUNCATE_TABLE, name(), null));
         }
         return changes;
+    }
+
+    private Change change(Kind kind, TableId table, @Nullable TableId renamedFrom) {
+        return new Change(kind, table, renamedFrom, false, false, mode);
     }
 
     /** {@code ALTER TABLE t ..., RENAME [TO|AS] t2}: the new name, or null. RENAME COLUMN/INDEX/KEY is no rename. */
@@ -268,12 +271,19 @@ final class MySqlDdl {
         return token.startsWith("`") ? token : token.toUpperCase(Locale.ROOT);
     }
 
+    /** {@link #tokens(String, SqlMode)} of text that is no session's statement: in {@link SqlMode#PLAIN}. */
+    static List<String> tokens(String sql) {
+        return tokens(sql, SqlMode.PLAIN);
+    }
+
     /**
      * Words, `quoted identifiers`, 'strings' and single punctuation; comments dropped. A word is a run of
      * the characters MySQL allows in an unquoted name: ASCII letters, digits, {@code $} and {@code _}, and
-     * every character from U+0080 on (combining marks, symbols and spaces beyond ASCII included).
+     * every character from U+0080 on (combining marks, symbols and spaces beyond ASCII included). Under
+     * {@code ANSI_QUOTES} a "double-quoted name" becomes the `backquoted` token of the same name, else it
+     * is a string; in a string a backslash escapes the next character unless {@code NO_BACKSLASH_ESCAPES}.
      */
-    static List<String> tokens(String sql) {
+    static List<String> tokens(String sql, SqlMode mode) {
         List<String> tokens = new ArrayList<>();
         int i = 0;
         int n = sql.length();
@@ -288,9 +298,12 @@ final class MySqlDdl {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? n : end + 1;
             } else if (c == '`' || c == '\'' || c == '"') {
+                boolean name = c == '`' || c == '"' && mode.ansiQuotes;
                 int j = i + 1;
                 while (j < n) {
-                    if (sql.charAt(j) == c && j + 1 < n && sql.charAt(j + 1) == c) {
+                    if (!name && mode.backslashEscapes && sql.charAt(j) == '\\') {
+                        j += 2; // an escaped character, a quote too
+                    } else if (sql.charAt(j) == c && j + 1 < n && sql.charAt(j + 1) == c) {
                         j += 2; // a doubled quote stands for one
                     } else if (sql.charAt(j) == c) {
                         break;
@@ -298,7 +311,8 @@ final class MySqlDdl {
                         j++;
                     }
                 }
-                tokens.add(sql.substring(i, Math.min(j + 1, n)));
+                String token = sql.substring(i, Math.min(j + 1, n));
+                tokens.add(c == '"' && name ? backquoted(token) : token);
                 i = j + 1;
             } else if (isNameChar(c)) {
                 int j = i;
@@ -323,5 +337,12 @@ final class MySqlDdl {
     /** The server's white space between tokens: ASCII's only (a space beyond ASCII is part of a name). */
     private static boolean isSpace(char c) {
         return c == ' ' || c >= '\t' && c <= '\r';
+    }
+
+    /** A double-quoted name ({@code ANSI_QUOTES}) as the backquoted token of the same name. */
+    private static String backquoted(String doubleQuoted) {
+        int end = doubleQuoted.length() > 1 && doubleQuoted.endsWith("\"") ? doubleQuoted.length() - 1 : doubleQuoted.length();
+        String name = doubleQuoted.substring(1, end).replace("\"\"", "\"");
+        return "`" + name.replace("`", "``") + "`";
     }
 }

@@ -20,7 +20,7 @@ class HeldShapesTest {
     private static final RowShape WITH_B = RowShape.of("db", "t", List.of(ID, A, B), List.of("id"));
 
     private static List<ShapeChange> alter(HeldShapes held, String sql, @Nullable RowShape rows, RowShape after) {
-        return held.classify(MySqlDdl.parse(sql, "db").get(0), sql, rows, after);
+        return held.classify(MySqlDdl.parse(sql, "db", SqlMode.DEFAULT).get(0), sql, rows, after);
     }
 
     private static HeldShapes resumed(@Nullable RowShape left, @Nullable RowShape rows) {
@@ -64,7 +64,7 @@ class HeldShapesTest {
         // the same statement after a classified CREATE TABLE in the same run changes nothing ...
         HeldShapes held = new HeldShapes();
         String create = "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10))";
-        assertThat(held.classify(MySqlDdl.parse(create, "db").get(0), create, null, BEFORE))
+        assertThat(held.classify(MySqlDdl.parse(create, "db", SqlMode.DEFAULT).get(0), create, null, BEFORE))
                 .containsExactly(ShapeChange.tableCreated(BEFORE));
         assertThat(alter(held, "ALTER TABLE t MODIFY a VARCHAR(10)", null, BEFORE))
                 .containsExactly(ShapeChange.unchanged());
@@ -81,7 +81,7 @@ class HeldShapesTest {
         assertThat(alter(held, "ALTER TABLE t ADD COLUMN b INT", null, WITH_B)).containsExactly(ShapeChange.columnAdded(B, 2));
         assertThat(resumed(WITH_B, BEFORE).unchanged(T, null)).as("rows and statement disagree").isNull();
         assertThat(new HeldShapes().unchanged(T, null)).isNull();
-        assertThat(HeldShapes.leavesShape(MySqlDdl.parse("ALTER TABLE t ADD INDEX i (a)", "db").get(0),
+        assertThat(HeldShapes.leavesShape(MySqlDdl.parse("ALTER TABLE t ADD INDEX i (a)", "db", SqlMode.DEFAULT).get(0),
                 "ALTER TABLE t ADD INDEX i (a)")).isTrue();
     }
 }

@@ -7,11 +7,11 @@ import org.junit.jupiter.api.Test;
 class MySqlColumnDdlTest {
 
     private static String alter(String sql) {
-        return MySqlColumnDdl.alter(sql).toString();
+        return MySqlColumnDdl.alter(sql, SqlMode.DEFAULT).toString();
     }
 
     private static String create(String sql) {
-        return MySqlColumnDdl.create(sql).toString();
+        return MySqlColumnDdl.create(sql, SqlMode.DEFAULT).toString();
     }
 
     @Test
@@ -26,8 +26,9 @@ class MySqlColumnDdlTest {
                 .isEqualTo("[REDEFINE a AS a decimal(14,4) NULL AFTER id]");
         // a rename of an index or of the table is none of a column
         assertThat(alter("ALTER TABLE t RENAME INDEX i TO j, RENAME KEY k TO l, RENAME TO u")).isEqualTo("[]");
-        assertThat(MySqlColumnDdl.renamed("ALTER TABLE t RENAME AS u, ADD c INT").toString()).isEqualTo("[ADD c int]");
-        assertThat(MySqlColumnDdl.renamed("/* moved */ RENAME TABLE t TO u, v TO w").toString()).isEqualTo("[]");
+        assertThat(MySqlColumnDdl.renamed("ALTER TABLE t RENAME AS u, ADD c INT", SqlMode.DEFAULT).toString())
+                .isEqualTo("[ADD c int]");
+        assertThat(MySqlColumnDdl.renamed("/* moved */ RENAME TABLE t TO u, v TO w", SqlMode.DEFAULT).toString()).isEqualTo("[]");
         assertThat(alter("ALTER TABLE t RENAME COLUMN a TO b, RENAME COLUMN b TO a"))
                 .isEqualTo("[RENAME a TO b, RENAME b TO a]");
     }

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class MySqlDdlTest {
 
     private static String parse(String sql) {
-        return MySqlDdl.parse(sql, "shop").toString();
+        return MySqlDdl.parse(sql, "shop", SqlMode.DEFAULT).toString();
     }
 
     @Test
@@ -46,7 +46,7 @@ class MySqlDdlTest {
     }
 
     private static String dml(String sql) {
-        io.rustcdc.flink.source.model.TableId t = MySqlDdl.dmlTable(sql, "shop");
+        io.rustcdc.flink.source.model.TableId t = MySqlDdl.dmlTable(sql, "shop", SqlMode.DEFAULT);
         return t == MySqlDdl.NOT_DML ? "not dml" : t == null ? "unknown" : t.database() + "." + t.table();
     }
 
@@ -67,6 +67,37 @@ class MySqlDdlTest {
         assertThat(dml("XA COMMIT X'61',X'',1")).isEqualTo("not dml");
     }
 
+    private static final SqlMode ANSI_QUOTES = SqlMode.of(SqlMode.ANSI_QUOTES);
+
+    private static String parse(String sql, SqlMode mode) {
+        return MySqlDdl.parse(sql, "shop", mode).toString();
+    }
+
+    @Test
+    void underAnsiQuotesADoubleQuotedNameIsAName() {
+        assertThat(parse("ALTER TABLE \"orders\" ADD COLUMN \"note\" INT", ANSI_QUOTES)).isEqualTo("[ALTER_TABLE shop.orders]");
+        assertThat(parse("TRUNCATE \"shop\".\"my\"\"t\"", ANSI_QUOTES)).isEqualTo("[TRUNCATE_TABLE shop.my\"t]");
+        assertThat(parse("DROP TABLE \"a`b\", `c\"d`", ANSI_QUOTES)).isEqualTo("[DROP_TABLE shop.a`b, DROP_TABLE shop.c\"d]");
+        assertThat(parse("RENAME TABLE \"a\" TO \"other\".\"b\"", ANSI_QUOTES))
+                .isEqualTo("[DROP_TABLE shop.a, CREATE_TABLE other.b]");
+        assertThat(MySqlDdl.dmlTable("INSERT INTO \"shop\".\"orders\" VALUES (1)", "x", ANSI_QUOTES).table())
+                .isEqualTo("orders");
+        // the token is the backquoted name, so a quoted keyword is no keyword
+        assertThat(MySqlDdl.tokens("ALTER TABLE \"t\" RENAME \"TO\"", ANSI_QUOTES))
+                .containsExactly("ALTER", "TABLE", "`t`", "RENAME", "`TO`");
+        // the ANSI mode sets ANSI_QUOTES among others
+        assertThat(parse("TRUNCATE \"orders\"", SqlMode.of(0x40000L | SqlMode.ANSI_QUOTES | 0x2L)))
+                .isEqualTo("[TRUNCATE_TABLE shop.orders]");
+    }
+
+    @Test
+    void withoutAnsiQuotesADoubleQuotedTokenIsAString() {
+        assertThat(MySqlDdl.tokens("ALTER TABLE t COMMENT \"a `b` \"\"c\"\" d\"", SqlMode.DEFAULT))
+                .containsExactly("ALTER", "TABLE", "t", "COMMENT", "\"a `b` \"\"c\"\" d\"");
+        assertThat(parse("ALTER TABLE t COMMENT \"rename to x\", RENAME TO u", SqlMode.DEFAULT))
+                .isEqualTo("[DROP_TABLE shop.t, CREATE_TABLE shop.u]");
+    }
+
     @Test
     void unquotedNamesTakeEveryCharacterFromU0080OnAsMySqlDoes() {
         // e + a combining acute accent (U+0301), the euro sign, a no-break space, CJK: all parts of one name
@@ -74,9 +105,26 @@ class MySqlDdlTest {
         assertThat(parse("ALTER TABLE " + name + " ADD COLUMN x INT")).isEqualTo("[ALTER_TABLE shop." + name + "]");
         assertThat(parse("TRUNCATE shop." + name)).isEqualTo("[TRUNCATE_TABLE shop." + name + "]");
         assertThat(parse("TRUNCATE \u00e9t\u00e9$1.x\u0301")).isEqualTo("[TRUNCATE_TABLE \u00e9t\u00e9$1.x\u0301]");
-        assertThat(MySqlDdl.tokens("a\u0301,b\u2003c;d-e"))
+        assertThat(MySqlDdl.tokens("a\u0301,b\u2003c;d-e", SqlMode.DEFAULT))
                 .containsExactly("a\u0301", ",", "b\u2003c", ";", "d", "-", "e");
         // ASCII white space (tab, newline, form feed, ...) separates names
-        assertThat(MySqlDdl.tokens("DROP\tTABLE\u000bx\u000c\r\ny")).containsExactly("DROP", "TABLE", "x", "y");
+        assertThat(MySqlDdl.tokens("DROP\tTABLE\u000bx\u000c\r\ny", SqlMode.DEFAULT))
+                .containsExactly("DROP", "TABLE", "x", "y");
+    }
+
+    @Test
+    void aBackslashEscapesInStringsUnlessNoBackslashEscapes() {
+        String sql = "ALTER TABLE t COMMENT 'it\\'s, RENAME TO u', ADD COLUMN c INT";
+        assertThat(MySqlDdl.tokens(sql, SqlMode.DEFAULT))
+                .containsExactly("ALTER", "TABLE", "t", "COMMENT", "'it\\'s, RENAME TO u'", ",", "ADD", "COLUMN", "c", "INT");
+        assertThat(parse(sql, SqlMode.DEFAULT)).isEqualTo("[ALTER_TABLE shop.t]");
+        assertThat(MySqlColumnDdl.alter(sql, SqlMode.DEFAULT).toString()).isEqualTo("[ADD c int]");
+        // a backslash at a string's end, and in a double-quoted string
+        assertThat(MySqlDdl.tokens("COMMENT 'a\\\\' \"b\\\"\" x", SqlMode.DEFAULT))
+                .containsExactly("COMMENT", "'a\\\\'", "\"b\\\"\"", "x");
+        // NO_BACKSLASH_ESCAPES: a backslash is a character; not in names either way
+        assertThat(MySqlDdl.tokens("COMMENT 'a\\' x 'y'", SqlMode.of(SqlMode.NO_BACKSLASH_ESCAPES)))
+                .containsExactly("COMMENT", "'a\\'", "x", "'y'");
+        assertThat(MySqlDdl.tokens("`a\\` x \"b\\\" y", ANSI_QUOTES)).containsExactly("`a\\`", "x", "`b\\`", "y");
     }
 }

@@ -19,7 +19,7 @@ class MySqlShapeChangesTest {
     }
 
     private static List<ShapeChange> altered(RowShape before, boolean exact, RowShape after, String sql) {
-        List<ShapeChange> changes = MySqlShapeChanges.altered(before, exact, after, MySqlColumnDdl.alter(sql));
+        List<ShapeChange> changes = MySqlShapeChanges.altered(before, exact, after, MySqlColumnDdl.alter(sql, SqlMode.DEFAULT));
         if (changes.stream().noneMatch(c -> c.kind() == ShapeChange.Kind.UNKNOWN)) {
             assertThat(ShapeDiff.apply(before, changes)).as("applied to the shape before").isEqualTo(after);
         }
@@ -76,7 +76,8 @@ class MySqlShapeChangesTest {
                 .satisfies(c -> assertThat(c.reason()).contains("read from the catalogue with the table's rows"));
         assertThat(altered(wider, true, wider, "ALTER TABLE t MODIFY a VARCHAR(30)")).containsExactly(ShapeChange.unchanged());
         // nothing held, or a clause not read
-        assertThat(MySqlShapeChanges.altered(null, false, BEFORE, MySqlColumnDdl.alter("ALTER TABLE t ADD c INT")))
+        assertThat(MySqlShapeChanges.altered(null, false, BEFORE,
+                MySqlColumnDdl.alter("ALTER TABLE t ADD c INT", SqlMode.DEFAULT)))
                 .singleElement().satisfies(c -> assertThat(c.reason()).contains("holds no shape of the table"));
         assertThat(altered(BEFORE, true, BEFORE, "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4")).singleElement()
                 .satisfies(c -> assertThat(c.reason()).contains("does not read the clause 'CONVERT TO"));
@@ -91,11 +92,13 @@ class MySqlShapeChangesTest {
 
     @Test
     void aCreatedTableIsCreatedOnlyWithTheColumnsItsStatementLists() {
-        assertThat(MySqlShapeChanges.created(BEFORE, MySqlColumnDdl.create("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10))")))
+        assertThat(MySqlShapeChanges.created(BEFORE,
+                MySqlColumnDdl.create("CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10))", SqlMode.DEFAULT)))
                 .containsExactly(ShapeChange.tableCreated(BEFORE));
-        assertThat(MySqlShapeChanges.created(BEFORE, MySqlColumnDdl.create("CREATE TABLE t (id INT PRIMARY KEY)")))
+        assertThat(MySqlShapeChanges.created(BEFORE,
+                MySqlColumnDdl.create("CREATE TABLE t (id INT PRIMARY KEY)", SqlMode.DEFAULT)))
                 .extracting(ShapeChange::kind).containsExactly(ShapeChange.Kind.UNKNOWN);
-        assertThat(MySqlShapeChanges.created(BEFORE, MySqlColumnDdl.create("CREATE TABLE t LIKE u")))
+        assertThat(MySqlShapeChanges.created(BEFORE, MySqlColumnDdl.create("CREATE TABLE t LIKE u", SqlMode.DEFAULT)))
                 .extracting(ShapeChange::kind).containsExactly(ShapeChange.Kind.UNKNOWN);
     }
 }

@@ -13,6 +13,7 @@ import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
+import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.ShapeChange;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
@@ -360,6 +361,44 @@ class MySqlStreamITCase {
                             e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
                     .hasMessageContaining("logged as a statement, not as rows")
                     .hasMessageContaining(db.name() + ".by_rows").hasMessageNotContaining("VALUES (3)");
+        }
+    }
+
+    /**
+     * A session with ANSI_QUOTES names tables and columns in double quotes: its statements change the
+     * captured table (the binlog's query event carries the session's sql_mode), and a change it logs as a
+     * statement fails the stream as a backquoted one does.
+     */
+    @Test
+    void ddlOfASessionWithAnsiQuotesNamesItsTablesInDoubleQuotes(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE ansi_t (id INT PRIMARY KEY, v VARCHAR(10))");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "ansi_t");
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".ansi_t"), List.of());
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter);
+                var c = db.admin(); var s = c.createStatement()) {
+            s.execute("SET SESSION sql_mode = CONCAT_WS(',', NULLIF(@@sql_mode, ''), 'ANSI_QUOTES')");
+            s.execute("INSERT INTO \"ansi_t\" VALUES (1, 'a')"); // a shape held before the ALTER
+            assertThat(events(stream, 1)).extracting(MySqlStreamITCase::describeDdl).containsExactly("insert ansi_t id,v");
+            s.execute("ALTER TABLE \"ansi_t\" ADD COLUMN \"w\" INT");
+            s.execute("INSERT INTO ansi_t VALUES (2, 'b', 3)");
+            List<ChangeEvent> altered = events(stream, 2);
+            assertThat(altered).extracting(MySqlStreamITCase::describeDdl)
+                    .containsExactly("schema_change ansi_t ALTER_TABLE id,v,w", "insert ansi_t id,v,w");
+            assertThat(altered.get(0).shapeChanges()).singleElement().satisfies(change -> {
+                assertThat(change.kind()).isEqualTo(ShapeChange.Kind.COLUMN_ADDED);
+                assertThat(change.after()).extracting(RowShape.Column::name).containsExactly("w");
+            });
+            s.execute("TRUNCATE \"" + db.name() + "\".\"ansi_t\"");
+            s.execute("INSERT INTO ansi_t VALUES (4, 'c', 5)");
+            assertThat(events(stream, 2)).extracting(MySqlStreamITCase::describeDdl)
+                    .containsExactly("truncate ansi_t", "insert ansi_t id,v,w");
+            s.execute("SET SESSION binlog_format = 'STATEMENT'");
+            s.execute("INSERT INTO \"ansi_t\" VALUES (6, 'd', 7)");
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("logged as a statement, not as rows").hasMessageContaining(db.name() + ".ansi_t");
         }
     }
 

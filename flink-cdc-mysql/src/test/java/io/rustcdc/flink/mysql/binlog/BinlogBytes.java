@@ -24,8 +24,14 @@ final class BinlogBytes {
 
     /** A query event's data: no status variables, the database, then {@code sqlBytes} as they are. */
     static byte[] queryData(String database, byte[] sqlBytes) {
+        return queryData(database, new byte[0], sqlBytes);
+    }
+
+    /** A query event's data: the status variables {@code status}, the database, then {@code sqlBytes} as they are. */
+    static byte[] queryData(String database, byte[] status, byte[] sqlBytes) {
         byte[] db = database.getBytes(StandardCharsets.UTF_8);
-        return new Bytes().le(5, 4).le(0, 4).le(db.length, 1).le(0, 2).le(0, 2).raw(db).le(0, 1).raw(sqlBytes).done();
+        return new Bytes().le(5, 4).le(0, 4).le(db.length, 1).le(0, 2).le(status.length, 2).raw(status).raw(db).le(0, 1)
+                .raw(sqlBytes).done();
     }
 
     /** A table map of {@code db.t (id INT, name VARCHAR(100))}, both nullable. */
