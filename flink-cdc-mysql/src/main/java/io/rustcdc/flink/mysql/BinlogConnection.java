@@ -23,6 +23,7 @@ final class BinlogConnection {
     private final Connection connection;
     private final boolean ownsConnection;
     private final BinlogTables tables;
+    private final TableNameCase nameCase;
     private final GtidSetClient client;
     private final BinlogProgress progress;
     /** The identity of the server read ({@link MySqlPosition#server()}). */
@@ -59,6 +60,7 @@ final class BinlogConnection {
                 }
             }
             this.tables = new BinlogTables(connection, charsets != null ? charsets : BinlogTables.charsets(connection));
+            this.nameCase = TableNameCase.read(connection);
         } catch (SQLException | RuntimeException e) {
             closeConnection();
             throw e instanceof SQLException ? MySqlConnections.failure(config, (SQLException) e) : (RuntimeException) e;
@@ -97,6 +99,11 @@ final class BinlogConnection {
 
     BinlogTables tables() {
         return tables;
+    }
+
+    /** How the server compares the names statements give tables. */
+    TableNameCase nameCase() {
+        return nameCase;
     }
 
     BinlogProgress progress() {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.Set;
+import java.util.stream.Collectors;
 import javax.annotation.Nullable;
 
 /**
@@ -31,6 +32,7 @@ final class BinlogStatements {
     private final TableFilter filter;
     private final Connection connection;
     private final BinlogTables tables;
+    private final TableNameCase nameCase;
     /** What DDL statements are classified against (only {@link #statement} and the rows read update it). */
     private final HeldShapes heldShapes;
     private final BinlogCursor cursor;
@@ -40,12 +42,13 @@ final class BinlogStatements {
     @Nullable private volatile Set<TableId> captured;
 
     BinlogStatements(MySqlSourceConfig config, TableFilter filter, Connection connection, BinlogTables tables,
-            HeldShapes heldShapes, BinlogCursor cursor, StreamFailures failures,
+            TableNameCase nameCase, HeldShapes heldShapes, BinlogCursor cursor, StreamFailures failures,
             Queue<StreamRecord<MySqlPosition>> pending) {
         this.config = config;
         this.filter = filter;
         this.connection = connection;
         this.tables = tables;
+        this.nameCase = nameCase;
         this.heldShapes = heldShapes;
         this.cursor = cursor;
         this.failures = failures;
@@ -87,9 +90,11 @@ final class BinlogStatements {
         }
     }
 
-    /** The tables the statement changes, read in its session's sql_mode. */
+    /** The tables the statement changes, read in its session's sql_mode and named as the server names them. */
     private List<MySqlDdl.Change> changes(QueryEventData query) {
-        return MySqlDdl.parse(query.getSql(), query.getDatabase(), SqlMode.of(query));
+        Set<TableId> known = captured;
+        return MySqlDdl.parse(query.getSql(), query.getDatabase(), SqlMode.of(query)).stream()
+                .map(c -> c.named(t -> nameCase.resolve(t, known))).collect(Collectors.toList());
     }
 
     /**
@@ -98,7 +103,11 @@ final class BinlogStatements {
      */
     private void requireNoStatementChange(EventHeaderV4 header, QueryEventData query) {
         TableId table = MySqlDdl.dmlTable(query.getSql(), query.getDatabase(), SqlMode.of(query));
-        if (table == MySqlDdl.NOT_DML || table != null && !filter.matches(table)) {
+        if (table == MySqlDdl.NOT_DML) {
+            return;
+        }
+        table = table == null ? null : nameCase.resolve(table, captured);
+        if (table != null && !filter.matches(table)) {
             return;
         }
         throw failures.loggedAsStatement(cursor.file() + ":" + header.getPosition(), table, query.getDatabase());

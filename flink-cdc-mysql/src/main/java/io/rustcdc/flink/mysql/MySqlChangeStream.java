@@ -77,8 +77,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.binlog = new BinlogConnection(config, from, backfill, byGtids, backfillAtPosition, session, charsets,
                 queue, failures);
         this.cursor = new BinlogCursor(from, binlog.server(), byGtids, backfill, failures, pending);
-        this.statements = new BinlogStatements(config, filter, binlog.connection(), binlog.tables(), heldShapes,
-                cursor, failures, pending);
+        this.statements = new BinlogStatements(config, filter, binlog.connection(), binlog.tables(), binlog.nameCase(),
+                heldShapes, cursor, failures, pending);
         BinlogRows rows = new BinlogRows(config, filter, binlog.tables(), heldShapes, cursor, failures, pending);
         this.events = new BinlogEvents(cursor, statements, rows, binlog.progress(), failures);
         this.check = backfill ? null : new BinlogCheck(config, binlog.progress());

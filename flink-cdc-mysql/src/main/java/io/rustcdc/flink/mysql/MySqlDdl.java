@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.model.TableId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 
 /**
@@ -57,6 +58,12 @@ final class MySqlDdl {
             this.ifNotExists = ifNotExists;
             this.orReplace = orReplace;
             this.mode = mode;
+        }
+
+        /** This change with its table names as {@code names} gives them. */
+        Change named(UnaryOperator<TableId> names) {
+            return new Change(kind, names.apply(table), renamedFrom == null ? null : names.apply(renamedFrom),
+                    ifNotExists, orReplace, mode);
         }
 
         @Override
