@@ -402,6 +402,25 @@ class MySqlStreamITCase {
         }
     }
 
+    /** A backslash-escaped quote in a string of a DDL statement (the default sql_mode) ends no string. */
+    @Test
+    void anEscapedQuoteInADdlStringHidesNoClause(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE esc (id INT PRIMARY KEY, v VARCHAR(10))");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "esc");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.of(List.of(db.name() + ".esc"),
+                List.of()))) {
+            db.execute("INSERT INTO esc VALUES (1, 'a')"); // a shape held before the ALTER
+            assertThat(events(stream, 1)).extracting(MySqlStreamITCase::describeDdl).containsExactly("insert esc id,v");
+            db.execute("ALTER TABLE esc COMMENT 'it\\'s, RENAME TO x', ADD COLUMN w INT", "INSERT INTO esc VALUES (2, 'b', 3)");
+            List<ChangeEvent> events = events(stream, 2);
+            assertThat(events).extracting(MySqlStreamITCase::describeDdl)
+                    .containsExactly("schema_change esc ALTER_TABLE id,v,w", "insert esc id,v,w");
+            assertThat(events.get(0).shapeChanges()).extracting(ShapeChange::kind)
+                    .containsExactly(ShapeChange.Kind.COLUMN_ADDED);
+        }
+    }
+
     /**
      * An unquoted name may hold any character from U+0080 on: here a combining acute accent (U+0301) and
      * the euro sign, neither a letter, which the statement's table name keeps.
