@@ -284,7 +284,8 @@ final class MySqlDdl {
     }
 
     /**
-     * Words, `quoted identifiers`, 'strings' and single punctuation; comments dropped. A word is a run of
+     * Words, `quoted identifiers`, 'strings' and single punctuation; comments dropped, but for the text of
+     * executable ones ({@link #executableText}), read as code. A word is a run of
      * the characters MySQL allows in an unquoted name: ASCII letters, digits, {@code $} and {@code _}, and
      * every character from U+0080 on (combining marks, symbols and spaces beyond ASCII included). Under
      * {@code ANSI_QUOTES} a "double-quoted name" becomes the `backquoted` token of the same name, else it
@@ -294,13 +295,19 @@ final class MySqlDdl {
         List<String> tokens = new ArrayList<>();
         int i = 0;
         int n = sql.length();
+        boolean executable = false;
         while (i < n) {
             char c = sql.charAt(i);
             if (isSpace(c)) {
                 i++;
+            } else if (executable && sql.startsWith("*/", i)) {
+                executable = false; // the end of an executable comment, whose text was read as the statement's
+                i += 2;
             } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int code = executableText(sql, i);
+                executable = code > 0;
                 int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
+                i = executable ? code : end < 0 ? n : end + 2;
             } else if ((c == '-' && sql.startsWith("-- ", i)) || c == '#') {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? n : end + 1;
@@ -334,6 +341,21 @@ final class MySqlDdl {
             }
         }
         return tokens;
+    }
+
+    /**
+     * Where the text of an executable comment starting at {@code i} begins ({@code /*!} or MariaDB's {@code
+     * /*M!}, then a version, as in {@code DROP /*!40005 TEMPORARY *&#47; TABLE}, which the servers log when a
+     * session with temporary tables ends): the servers run that text as part of the statement; -1 for
+     * another comment. The version is taken as one the server has: dumps and servers write versions up to
+     * their own.
+     */
+    private static int executableText(String sql, int i) {
+        int j = sql.startsWith("/*!", i) ? i + 3 : sql.startsWith("/*M!", i) ? i + 4 : -1;
+        while (j > 0 && j < sql.length() && sql.charAt(j) >= '0' && sql.charAt(j) <= '9') {
+            j++;
+        }
+        return j;
     }
 
     /** A character of an unquoted name: {@code [0-9a-zA-Z$_]} and U+0080 .. U+FFFF (MySQL's "Schema Object Names"). */

@@ -1,11 +1,17 @@
 package io.rustcdc.flink.mysql;
 
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.TableId;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 
 /**
@@ -17,19 +23,41 @@ import javax.annotation.Nullable;
  */
 final class TableNameCase {
     private final int setting;
+    /** The server's lower case of a name holding characters beyond ASCII. */
+    private final Function<String, String> serverLower;
+    private final Map<String, String> folded = new HashMap<>();
 
-    private TableNameCase(int setting) {
+    private TableNameCase(int setting, Function<String, String> serverLower) {
         this.setting = setting;
+        this.serverLower = serverLower;
     }
 
-    static TableNameCase of(int lowerCaseTableNames) {
-        return new TableNameCase(lowerCaseTableNames);
+    static TableNameCase of(int lowerCaseTableNames, Function<String, String> serverLower) {
+        return new TableNameCase(lowerCaseTableNames, serverLower);
     }
 
-    /** The server's {@code @@lower_case_table_names}. */
+    /**
+     * The server's {@code @@lower_case_table_names}, with {@code c} to fold names beyond ASCII as the server
+     * does: by {@code utf8mb3_general_ci}'s case table (its {@code files_charset_info}), older than Java's,
+     * which lowercases characters it leaves alone (U+1E9E, most of Cyrillic from U+0500, Georgian, ...).
+     */
     static TableNameCase read(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@lower_case_table_names")) {
-            return of(rs.next() ? rs.getInt(1) : 0);
+            return of(rs.next() ? rs.getInt(1) : 0, name -> serverLower(c, name));
+        }
+    }
+
+    private static String serverLower(Connection c, String name) {
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT LOWER(CONVERT(? USING utf8mb3) COLLATE utf8mb3_general_ci)")) {
+            s.setString(1, name);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new CdcException(CdcException.Kind.CONNECTION, "Could not ask the server how it folds the table "
+                    + "name " + name + " (lower_case_table_names): " + e.getMessage(), e);
         }
     }
 
@@ -54,13 +82,12 @@ final class TableNameCase {
         return named;
     }
 
-    /** Lower case one character at a time, as the server folds names (no change of length, no locale). */
-    static String lower(String name) {
-        StringBuilder sb = new StringBuilder(name.length());
-        for (int i = 0; i < name.length(); i++) {
-            sb.append(Character.toLowerCase(name.charAt(i)));
+    /** Lower case as the server folds names: ASCII here, the rest by the server (asked once per name). */
+    String lower(String name) {
+        if (name.chars().allMatch(ch -> ch < 0x80)) {
+            return name.toLowerCase(Locale.ROOT);
         }
-        return sb.toString();
+        return folded.computeIfAbsent(name, serverLower);
     }
 
     @Override

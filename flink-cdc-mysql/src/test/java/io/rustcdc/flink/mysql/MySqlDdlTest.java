@@ -45,6 +45,16 @@ class MySqlDdlTest {
         assertThat(parse("-- a comment\n/* another */ ALTER TABLE t ENGINE=InnoDB")).isEqualTo("[ALTER_TABLE shop.t]");
     }
 
+    /** The text of an executable comment is the statement's: the servers log a session's temporary tables so. */
+    @Test
+    void theTextOfAnExecutableCommentIsCode() {
+        assertThat(parse("DROP /*!40005 TEMPORARY */ TABLE IF EXISTS `orders`")).isEqualTo("[]");
+        assertThat(parse("DROP /*M!100001 TEMPORARY */ TABLE `orders`")).isEqualTo("[]");
+        assertThat(parse("ALTER TABLE t /*!RENAME TO u*/")).isEqualTo("[DROP_TABLE shop.t, CREATE_TABLE shop.u]");
+        assertThat(parse("ALTER TABLE t /* RENAME TO u */ ENGINE=InnoDB")).isEqualTo("[ALTER_TABLE shop.t]");
+        assertThat(parse("/*!40101 TRUNCATE */ TABLE orders")).isEqualTo("[TRUNCATE_TABLE shop.orders]");
+    }
+
     private static String dml(String sql) {
         io.rustcdc.flink.source.model.TableId t = MySqlDdl.dmlTable(sql, "shop", SqlMode.DEFAULT);
         return t == MySqlDdl.NOT_DML ? "not dml" : t == null ? "unknown" : t.database() + "." + t.table();

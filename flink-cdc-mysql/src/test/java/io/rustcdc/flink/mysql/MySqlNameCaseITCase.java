@@ -46,15 +46,22 @@ class MySqlNameCaseITCase {
     void statementsNameTablesInAnyCase(TestInfo test) throws Exception {
         MySqlDatabase db = server.createDatabase(test.getTestMethod().orElseThrow().getName());
         String upper = db.name().toUpperCase(Locale.ROOT);
-        db.execute("CREATE TABLE Orders (id INT PRIMARY KEY, v VARCHAR(10))", "CREATE TABLE \u00c9T\u00c9 (id INT PRIMARY KEY)");
+        db.execute("CREATE TABLE Orders (id INT PRIMARY KEY, v VARCHAR(10))", "CREATE TABLE \u00c9T\u00c9 (id INT PRIMARY KEY)",
+                "CREATE TABLE STRA\u1e9eE_\u0410 (id INT PRIMARY KEY)");
+        // the server folds names by utf8mb3_general_ci's case table, older than Java's (which folds U+1E9E to U+00DF)
+        String folded = db.queryValue("SELECT table_name FROM information_schema.tables WHERE table_schema = '"
+                + db.name() + "' AND table_name LIKE 'stra%'");
+        assertThat(folded).isEqualTo(db.queryValue("SELECT LOWER(CONVERT('STRA\u1e9eE_\u0410' USING utf8mb3) "
+                + "COLLATE utf8mb3_general_ci)"));
         assertThat(db.query("SELECT table_name FROM information_schema.tables WHERE table_schema = '" + db.name()
-                + "'")).extracting(r -> r.get(0)).containsExactlyInAnyOrder("orders", "\u00e9t\u00e9");
+                + "'")).extracting(r -> r.get(0)).containsExactlyInAnyOrder("orders", "\u00e9t\u00e9", folded);
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         MySqlPosition start;
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
-            start = session.prepareStream(List.of(table(db, "orders"), table(db, "\u00e9t\u00e9")), false);
+            start = session.prepareStream(List.of(table(db, "orders"), table(db, "\u00e9t\u00e9"), table(db, folded)), false);
         }
-        TableFilter filter = TableFilter.of(List.of(db.name() + ".orders", db.name() + ".\u00e9t\u00e9"), List.of());
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".orders", db.name() + ".\u00e9t\u00e9",
+                db.name() + "." + folded), List.of());
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
             db.execute("INSERT INTO ORDERS VALUES (1, 'a')");
             assertThat(describe(events(stream, 1))).containsExactly("insert orders");
@@ -66,6 +73,8 @@ class MySqlNameCaseITCase {
                     "schema_change \u00e9t\u00e9", "truncate \u00e9t\u00e9", "insert \u00e9t\u00e9");
             assertThat(events).extracting(ChangeEvent::table).allMatch(t -> t.database().equals(db.name()));
             assertThat(events.get(0).shapeChanges()).extracting(c -> c.kind().name()).containsExactly("COLUMN_ADDED");
+            db.execute("INSERT INTO " + folded + " VALUES (1)", "TRUNCATE STRA\u1e9eE_\u0410");
+            assertThat(describe(events(stream, 2))).containsExactly("insert " + folded, "truncate " + folded);
 
             // a change logged as a statement names its table in any case too, and fails the stream
             try (Connection c = db.admin(); Statement s = c.createStatement()) {

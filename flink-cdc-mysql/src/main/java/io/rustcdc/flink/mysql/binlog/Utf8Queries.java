@@ -13,8 +13,9 @@ import java.io.IOException;
  * names in DDL are what the stream reads from it.
  *
  * <p>The {@code sql_mode} is a status variable ({@code Q_SQL_MODE_CODE}, 1: eight bytes, little-endian).
- * MySQL and MariaDB write the status variables in the order of their codes, and write only {@code
- * Q_FLAGS2_CODE} (0: four bytes) before it, so a block that starts with any other code has none.
+ * MySQL and MariaDB write {@code Q_FLAGS2_CODE} (0: four bytes) first and it second (their {@code
+ * Query_log_event::write}; the later variables are not in the order of their codes on MariaDB), so a
+ * block that starts with any other code has none.
  */
 final class Utf8Queries implements EventDataDeserializer<QueryEventData> {
     /** Thread id (4), execution time (4), database name length (1), error code (2), status block length (2). */

@@ -30,7 +30,8 @@ final class BinlogBytes {
     /** A query event's data: the status variables {@code status}, the database, then {@code sqlBytes} as they are. */
     static byte[] queryData(String database, byte[] status, byte[] sqlBytes) {
         byte[] db = database.getBytes(StandardCharsets.UTF_8);
-        return new Bytes().le(5, 4).le(0, 4).le(db.length, 1).le(0, 2).le(status.length, 2).raw(status).raw(db).le(0, 1)
+        // thread id 5, execution time 7 s, error code 9: distinct, so that a swap of fields shows
+        return new Bytes().le(5, 4).le(7, 4).le(db.length, 1).le(9, 2).le(status.length, 2).raw(status).raw(db).le(0, 1)
                 .raw(sqlBytes).done();
     }
 

@@ -33,6 +33,8 @@ class Utf8QueriesTest {
         assertThat(q.getDatabase()).isEqualTo("shop");
         assertThat(q.getSql()).isEqualTo("ALTER TABLE \"caf\u00e9\" ADD COLUMN x INT");
         assertThat(q.getThreadId()).isEqualTo(5);
+        assertThat(q.getExecutionTime()).isEqualTo(7);
+        assertThat(q.getErrorCode()).isEqualTo(9);
 
         // without the flags before it
         assertThat(query(new BinlogBytes.Bytes().le(1, 1).le(ANSI_QUOTES, 8).done(), "BEGIN").getSqlMode())
