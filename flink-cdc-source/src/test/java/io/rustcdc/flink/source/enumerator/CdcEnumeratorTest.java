@@ -208,12 +208,8 @@ class CdcEnumeratorTest {
     /** Found while streaming, it is left out with a WARN, and captured once its old rows carry the key. */
     @Test
     void aTableFoundWhileStreamingWhoseOldRowsMayLackItsChunkKeyIsLeftForLater() throws Throwable {
-        SourceSettings discovering = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*")
-                .startupMode(StartupMode.latest()).tableDiscoveryInterval(Duration.ofSeconds(1)).build().settings();
         RecordingConnector connector = new RecordingConnector().table("a", 1);
-        try (EnumeratorHarness h = new EnumeratorHarness(connector, discovering, 1, EnumeratorState.empty())) {
-            h.enumerator.start();
-            h.runNextCall();
+        try (EnumeratorHarness h = streaming(connector)) {
             connector.table("b", 1, 2);
             connector.oldRowProblems.put("b", "its log keeps only v");
             h.context.runPeriodicCallable(1);
@@ -226,12 +222,8 @@ class CdcEnumeratorTest {
 
     @Test
     void aFailedSearchForAddedTablesNamesWhatFailed() throws Throwable {
-        SourceSettings discovering = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*")
-                .startupMode(StartupMode.latest()).tableDiscoveryInterval(Duration.ofSeconds(1)).build().settings();
         RecordingConnector connector = new RecordingConnector().table("a", 1);
-        try (EnumeratorHarness h = new EnumeratorHarness(connector, discovering, 1, EnumeratorState.empty())) {
-            h.enumerator.start();
-            h.runNextCall();
+        try (EnumeratorHarness h = streaming(connector)) {
             assertThat(h.context.getPeriodicCallables()).hasSize(2); // the stream gate's clock, the discovery
             connector.failures.put("discoverTables", new CdcException(CdcException.Kind.CONNECTION, "server closed"));
             assertThatThrownBy(() -> h.context.runPeriodicCallable(1)).isInstanceOf(CdcException.class)
@@ -239,6 +231,16 @@ class CdcEnumeratorTest {
                             + "server closed");
             assertOnOneWorkerThread(h, connector);
         }
+    }
+
+    /** An enumerator of a source that streams from the latest position and looks for added tables every second. */
+    private static EnumeratorHarness streaming(RecordingConnector connector) throws Throwable {
+        SourceSettings discovering = CdcSource.builder(new RecordingConnector()).includeTables("db.s.*")
+                .startupMode(StartupMode.latest()).tableDiscoveryInterval(Duration.ofSeconds(1)).build().settings();
+        EnumeratorHarness h = new EnumeratorHarness(connector, discovering, 1, EnumeratorState.empty());
+        h.enumerator.start();
+        h.runNextCall();
+        return h;
     }
 
     @Test
