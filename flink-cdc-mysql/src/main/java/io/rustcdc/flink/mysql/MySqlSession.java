@@ -177,8 +177,13 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     @Nullable
     public String rowFilterProblem(TableDescription table, String rowFilter) {
-        return RowFilters.problem(connection, "SELECT 1 FROM " + MySqlSql.qualified(table.table()) + " WHERE ("
-                + rowFilter + ") LIMIT 0", this::failure);
+        for (String probe : RowFilters.probes(MySqlSql.qualified(table.table()), rowFilter)) {
+            String problem = RowFilters.problem(connection, probe, this::failure);
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
     }
 
     /** The binlog's end now, with the GTIDs executed before it (see {@link BinlogPositions#current}). */

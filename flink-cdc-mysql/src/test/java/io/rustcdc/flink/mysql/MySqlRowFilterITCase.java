@@ -53,6 +53,12 @@ class MySqlRowFilterITCase {
             TableDescription t1 = s.describe(TableId.of(db.name(), db.name(), "t1"));
             assertThat(s.rowFilterProblem(t1, "n > 3 AND v LIKE 'v%'")).isNull();
             assertThat(s.rowFilterProblem(t1, "nope = 1")).contains("nope");
+            // a condition that would close the chunk query's parenthesis, escaping its key range (found by a probe:
+            // chunks read rows of other chunks again); one whose comment would hide the parenthesis
+            assertThat(s.rowFilterProblem(t1, "n = 0) OR (id = 1")).contains("syntax");
+            assertThat(s.rowFilterProblem(t1, "(n = 0 OR n = 2")).contains("syntax");
+            assertThat(s.rowFilterProblem(t1, "n = 0 # the even ones")).contains("syntax");
+            assertThat(s.rowFilterProblem(t1, "(n = 0) OR (n = 2)")).isNull();
             Object[] first = s.nextChunkEnd(t1, List.of("id"), null, 2, "id % 2 = 1");
             assertThat(((Number) first[0]).longValue()).isEqualTo(3);
             Object[] second = s.nextChunkEnd(t1, List.of("id"), first, 2, "id % 2 = 1");

@@ -171,12 +171,13 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     @Override
     @Nullable
     public String rowFilterProblem(TableDescription table, String rowFilter) {
-        String sql = "SELECT 1 FROM " + PgPrerequisites.qualified(table.table()) + " WHERE (" + rowFilter + ") LIMIT 0";
         try {
             // read-only: a condition that calls a function cannot write
             JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_READ_COMMITTED, true, () -> {
                 try (Statement s = connection.createStatement()) {
-                    s.executeQuery(sql).close();
+                    for (String sql : RowFilters.probes(PgPrerequisites.qualified(table.table()), rowFilter)) {
+                        s.executeQuery(sql).close();
+                    }
                 }
                 return null;
             });

@@ -127,6 +127,15 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
             throw new CdcException(CdcException.Kind.CONFIGURATION, "'changelog-mode' = 'upsert' needs a PRIMARY KEY "
                     + "(...) NOT ENFORCED in the table declared for " + sources);
         }
+        String filter = options.getOptional(CdcSourceOptions.SNAPSHOT_FILTER).orElse("");
+        if (!upsert && !filter.isBlank()) {
+            throw new CdcException(CdcException.Kind.CONFIGURATION, "The Flink table " + flinkTable + " has '"
+                    + CdcSourceOptions.SNAPSHOT_FILTER.key() + "' with 'changelog-mode' = 'all': the stream emits every "
+                    + "change, also -U and -D rows of rows the filtered snapshot left out, which a consumer of all "
+                    + "changes (an aggregate, say) would take away although it never added them. Use 'changelog-mode' = "
+                    + "'upsert' with a PRIMARY KEY (Flink then keeps each key's last row, and drops deletes of keys it "
+                    + "never held), or leave the filter out.");
+        }
         if (upsert && sources.isPattern() && !options.get(SqlOptions.UPSERT_KEY_UNIQUE_ACROSS_TABLES)) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "The Flink table " + flinkTable + " reads every "
                     + "table matching '" + sources + "' with 'changelog-mode' = 'upsert', keyed by its PRIMARY KEY "

@@ -127,7 +127,8 @@ class PostgresSqlITCase {
                 "ALTER TABLE regions REPLICA IDENTITY FULL", "ALTER TABLE regions OWNER TO " + db.replicationUser(),
                 "INSERT INTO regions SELECT g, CASE WHEN g % 3 = 0 THEN 'EU' ELSE 'US' END FROM generate_series(1, 300) g");
         tables.executeSql("CREATE TABLE regions (id INT, region STRING, PRIMARY KEY (id) NOT ENFORCED) "
-                + with("public.regions", "sql_filter", ", 'scan.snapshot.filter' = 'region = ''EU'''"));
+                + with("public.regions", "sql_filter", ", 'changelog-mode' = 'upsert', "
+                        + "'scan.snapshot.filter' = 'region = ''EU'''"));
         List<Row> rows = new ArrayList<>();
         try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM regions").collect()) {
             for (int i = 0; i < 100; i++) {

@@ -141,10 +141,16 @@ class SqlServerTableFactoryTest {
 
     @Test
     void aSnapshotRowFilterIsAnOptionOfEverySqlTable() {
-        assertThat(messages(planningError("id INT", real(", 'scan.snapshot.filter' = 'region = N''EU'''"))))
+        String upsert = ", 'changelog-mode' = 'upsert', ";
+        assertThat(messages(planningError("id INT, PRIMARY KEY (id) NOT ENFORCED",
+                real(upsert + "'scan.snapshot.filter' = 'region = N''EU'''"))))
                 .contains("Could not connect to SQL Server at 127.0.0.1:1"); // accepted: planning goes on
         assertThat(messages(planningError("id INT", described(", 'scan.snapshot.filter' = ' '"))))
                 .contains("'scan.snapshot.filter' is blank");
+        // with every change as -U and -D too, a consumer would take away rows the filtered snapshot never gave it
+        assertThat(messages(planningError("id INT", real(", 'scan.snapshot.filter' = 'region = N''EU'''"))))
+                .contains("has 'scan.snapshot.filter' with 'changelog-mode' = 'all'")
+                .contains("Use 'changelog-mode' = 'upsert' with a PRIMARY KEY");
     }
 
     @Test

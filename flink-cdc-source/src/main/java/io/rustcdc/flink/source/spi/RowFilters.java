@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.model.TableId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -37,6 +38,17 @@ public final class RowFilters {
     /** {@code " WHERE <condition>"}, or empty when {@code condition} is. */
     public static String where(String condition) {
         return condition.isEmpty() ? "" : " WHERE " + condition;
+    }
+
+    /**
+     * The queries over {@code rowFilter} on {@code qualifiedTable} that return no row and that the server must
+     * accept for the condition to be one: as the chunk queries add it, in parentheses, and alone, where a
+     * parenthesis it closes without opening (or opens without closing) fails: in parentheses, {@code a = 1) OR
+     * (b = 2} would escape them and the chunk's key range with them.
+     */
+    public static List<String> probes(String qualifiedTable, String rowFilter) {
+        String from = "SELECT 1 FROM " + qualifiedTable + " WHERE ";
+        return List.of(from + "(" + rowFilter + ") LIMIT 0", from + rowFilter + "\nLIMIT 0");
     }
 
     /**
