@@ -177,7 +177,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     @Nullable
     public String rowFilterProblem(TableDescription table, String rowFilter) {
-        for (String probe : RowFilters.probes(MySqlSql.qualified(table.table()), rowFilter)) {
+        for (String probe : RowFilters.probes("SELECT 1 FROM " + MySqlSql.qualified(table.table()) + " WHERE ", rowFilter,
+                " LIMIT 0")) {
             String problem = RowFilters.problem(connection, probe, this::failure);
             if (problem != null) {
                 return problem;

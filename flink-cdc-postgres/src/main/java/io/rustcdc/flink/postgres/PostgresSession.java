@@ -175,7 +175,8 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             // read-only: a condition that calls a function cannot write
             JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_READ_COMMITTED, true, () -> {
                 try (Statement s = connection.createStatement()) {
-                    for (String sql : RowFilters.probes(PgPrerequisites.qualified(table.table()), rowFilter)) {
+                    for (String sql : RowFilters.probes("SELECT 1 FROM " + PgPrerequisites.qualified(table.table())
+                            + " WHERE ", rowFilter, " LIMIT 0")) {
                         s.executeQuery(sql).close();
                     }
                 }

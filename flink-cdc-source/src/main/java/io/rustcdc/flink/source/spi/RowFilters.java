@@ -41,14 +41,14 @@ public final class RowFilters {
     }
 
     /**
-     * The queries over {@code rowFilter} on {@code qualifiedTable} that return no row and that the server must
-     * accept for the condition to be one: as the chunk queries add it, in parentheses, and alone, where a
-     * parenthesis it closes without opening (or opens without closing) fails: in parentheses, {@code a = 1) OR
-     * (b = 2} would escape them and the chunk's key range with them.
+     * The queries the server must accept for {@code rowFilter} to be one condition: {@code select} (a query
+     * that returns no row, up to its {@code WHERE}) with the condition as the chunk queries add it, in
+     * parentheses, then {@code tail}; and with the condition alone, then a new line and {@code tail}, where a
+     * parenthesis it closes without opening (or opens without closing) fails: in parentheses, {@code a = 1)
+     * OR (b = 2} would escape them, and the chunk's key range with them.
      */
-    public static List<String> probes(String qualifiedTable, String rowFilter) {
-        String from = "SELECT 1 FROM " + qualifiedTable + " WHERE ";
-        return List.of(from + "(" + rowFilter + ") LIMIT 0", from + rowFilter + "\nLIMIT 0");
+    public static List<String> probes(String select, String rowFilter, String tail) {
+        return List.of(select + "(" + rowFilter + ")" + tail, select + rowFilter + "\n" + tail);
     }
 
     /**

@@ -25,6 +25,15 @@ class RowFiltersTest {
         assertThat(RowFilters.conditionFailedByState(new SQLException("no state"))).isFalse();
     }
 
+    /** The server judges both: a condition that would escape the parentheses fails the second (ITs per server). */
+    @Test
+    void aConditionIsProbedInParenthesesAndAlone() {
+        assertThat(RowFilters.probes("SELECT 1 FROM t WHERE ", "a = 0) OR (a = 2", " LIMIT 0")).containsExactly(
+                "SELECT 1 FROM t WHERE (a = 0) OR (a = 2) LIMIT 0", "SELECT 1 FROM t WHERE a = 0) OR (a = 2\n LIMIT 0");
+        assertThat(RowFilters.probes("SELECT TOP (0) 1 FROM t WHERE ", "a = 0 -- x", "")).containsExactly(
+                "SELECT TOP (0) 1 FROM t WHERE (a = 0 -- x)", "SELECT TOP (0) 1 FROM t WHERE a = 0 -- x\n");
+    }
+
     @Test
     void withoutAFilterOrWhenTheConnectorSaysNoItIsTheUsualFailure() {
         CdcException usual = new CdcException(CdcException.Kind.CONNECTION, "the usual");
