@@ -54,7 +54,8 @@ class MySqlRowFilterITCase {
             assertThat(s.rowFilterProblem(t1, "n > 3 AND v LIKE 'v%'")).isNull();
             assertThat(s.rowFilterProblem(t1, "nope = 1")).contains("nope");
             // a condition that would close the chunk query's parenthesis, escaping its key range (found by a probe:
-            // chunks read rows of other chunks again); one whose comment would hide the parenthesis
+            // chunks read rows of other chunks again), one that opens one it does not close; a trailing comment, which hides
+            // the parenthesis (refused before too)
             assertThat(s.rowFilterProblem(t1, "n = 0) OR (id = 1")).contains("syntax");
             assertThat(s.rowFilterProblem(t1, "(n = 0 OR n = 2")).contains("syntax");
             assertThat(s.rowFilterProblem(t1, "n = 0 # the even ones")).contains("syntax");

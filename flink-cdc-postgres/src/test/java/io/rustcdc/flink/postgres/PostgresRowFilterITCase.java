@@ -142,7 +142,8 @@ class PostgresRowFilterITCase {
             assertThat(s.rowFilterProblem(t1, "nope = 1")).contains("nope").contains("does not exist");
             assertThat(s.rowFilterProblem(t1, "n >")).contains("syntax error");
             // a condition that would close the chunk query's parenthesis, escaping its key range (found by a probe:
-            // the snapshot read the same rows again and again); one whose comment would hide the parenthesis
+            // the snapshot read the same rows again and again), one that opens one it does not close; a trailing comment,
+            // which hides the parenthesis (refused before too)
             assertThat(s.rowFilterProblem(t1, "n = 0) OR (n = 2")).contains("syntax error");
             assertThat(s.rowFilterProblem(t1, "(n = 0 OR n = 2")).contains("syntax error");
             assertThat(s.rowFilterProblem(t1, "n = 0 -- the even ones")).contains("syntax error");

@@ -134,7 +134,9 @@ abstract class CdcTableFactory<P extends SourcePosition & Comparable<P>, M exten
                     + "change, also -U and -D rows of rows the filtered snapshot left out, which a consumer of all "
                     + "changes (an aggregate, say) would take away although it never added them. Use 'changelog-mode' = "
                     + "'upsert' with a PRIMARY KEY (Flink then keeps each key's last row, and drops deletes of keys it "
-                    + "never held), or leave the filter out.");
+                    + "never held)" + (sources.isPattern() ? ", which for a table reading '" + sources + "' also needs '"
+                    + SqlOptions.UPSERT_KEY_UNIQUE_ACROSS_TABLES.key() + "' = 'true' (no key value in two of its tables; "
+                    + "else read the tables with a filter through the DataStream API)" : "") + ", or leave the filter out.");
         }
         if (upsert && sources.isPattern() && !options.get(SqlOptions.UPSERT_KEY_UNIQUE_ACROSS_TABLES)) {
             throw new CdcException(CdcException.Kind.CONFIGURATION, "The Flink table " + flinkTable + " reads every "

@@ -37,6 +37,10 @@ class SqlServerRowFilterITCase {
             TableDescription t = s.describe(table);
             assertThat(s.rowFilterProblem(t, divides)).as("evaluated on no row").isNull();
             assertThat(s.rowFilterProblem(t, casts)).isNull();
+            // a condition that would close the chunk query's parenthesis, escaping its key range
+            assertThat(s.rowFilterProblem(t, "n = 0) OR (id = 1")).isNotNull();
+            assertThat(s.rowFilterProblem(t, "(n = 0 OR n = 2")).isNotNull();
+            assertThat(s.rowFilterProblem(t, "(n = 0) OR (n = 2)")).isNull();
             assertThatThrownBy(() -> s.nextChunkEnd(t, List.of("id"), null, 5, divides))
                     .isInstanceOfSatisfying(RowFilterFailure.class, f -> {
                         assertThat(f.table()).isEqualTo(table);
