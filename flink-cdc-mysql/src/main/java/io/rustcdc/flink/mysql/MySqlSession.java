@@ -177,14 +177,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     @Nullable
     public String rowFilterProblem(TableDescription table, String rowFilter) {
-        for (String probe : RowFilters.probes("SELECT 1 FROM " + MySqlSql.qualified(table.table()) + " WHERE ", rowFilter,
-                " LIMIT 0")) {
-            String problem = RowFilters.problem(connection, probe, this::failure);
-            if (problem != null) {
-                return problem;
-            }
-        }
-        return null;
+        return RowFilters.problem(connection, RowFilters.probes("SELECT 1 FROM " + MySqlSql.qualified(table.table())
+                + " WHERE ", rowFilter, " LIMIT 0"), this::failure);
     }
 
     /** The binlog's end now, with the GTIDs executed before it (see {@link BinlogPositions#current}). */

@@ -46,7 +46,7 @@ final class PgOldRowKeys {
                     if ("f".equals(identity)) {
                         continue;
                     }
-                    notFull.add("ALTER TABLE " + PgPrerequisites.qualified(relation) + " REPLICA IDENTITY FULL;");
+                    notFull.add(full(relation));
                     Array array = rs.getArray(2);
                     List<String> carried = Arrays.asList((String[]) array.getArray());
                     List<String> lacking = keyColumns.stream().filter(k -> !carried.contains(k)).toList();
@@ -54,7 +54,7 @@ final class PgOldRowKeys {
                         rootLacks |= relation.equals(table);
                         problems.add(PgPrerequisites.qualified(relation) + " has " + identity(identity, carried)
                                 + ", without " + String.join(", ", lacking));
-                        fixes.add("ALTER TABLE " + PgPrerequisites.qualified(relation) + " REPLICA IDENTITY FULL;");
+                        fixes.add(full(relation));
                     }
                 }
             }
@@ -64,6 +64,10 @@ final class PgOldRowKeys {
         }
         // a partitioned table of FULL needs FULL partitions (PgPrerequisites.requireReplicaIdentity): all in one go
         return String.join("; ", problems) + " (run " + String.join(" ", rootLacks ? notFull : fixes) + ")";
+    }
+
+    private static String full(TableId relation) {
+        return "ALTER TABLE " + PgPrerequisites.qualified(relation) + " REPLICA IDENTITY FULL;";
     }
 
     private static String identity(String identity, List<String> carried) {

@@ -156,14 +156,8 @@ final class SqlServerSession implements CatalogSession<SqlServerPosition, SqlSer
     @Override
     @Nullable
     public String rowFilterProblem(TableDescription table, String rowFilter) {
-        for (String probe : RowFilters.probes("SELECT TOP (0) 1 FROM " + SqlServerSql.qualified(table.table())
-                + " WHERE ", rowFilter, "")) {
-            String problem = RowFilters.problem(connection, probe, this::failure);
-            if (problem != null) {
-                return problem;
-            }
-        }
-        return null;
+        return RowFilters.problem(connection, RowFilters.probes("SELECT TOP (0) 1 FROM "
+                + SqlServerSql.qualified(table.table()) + " WHERE ", rowFilter, ""), this::failure);
     }
 
     private static String orderBy(List<SqlServerColumn> keys) {

@@ -84,11 +84,11 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
             CdcConnector<P, M> connector, SourceSettings settings, TableDescription description,
             @Nullable String requested, @Nullable String request) {
         TableId table = description.table();
-        ChunkKey key = ChunkKey.of(description, connector.keyOrder(), settings.chunkKeyColumn(table),
-                CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
+        String configured = settings.chunkKeyColumn(table);
+        ChunkKey key = ChunkKey.of(description, connector.keyOrder(), configured, CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
         if (settings.startupMode().streams()) {
-            ChunkKey.requireInPrimaryKey(description, settings.chunkKeyColumn(table), CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
-            requireKeyInOldRows(s, connector, description, key, settings.chunkKeyColumn(table) != null);
+            ChunkKey.requireInPrimaryKey(description, configured, CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
+            requireKeyInOldRows(s, connector, description, key, configured != null);
         }
         String rowFilter = requested != null ? requested : settings.rowFilter(table);
         if (rowFilter != null) {

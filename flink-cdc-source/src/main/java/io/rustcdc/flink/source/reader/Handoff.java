@@ -309,8 +309,8 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
     }
 
     private static List<String> lacking(TableChunks<?, ?> chunks, Row row) {
-        return chunks.key.columns().stream().filter(c -> row.type().indexOf(c) < 0 || !row.isPresent(row.type().indexOf(c)))
-                .toList();
+        List<String> absent = row.absentFields();
+        return chunks.key.columns().stream().filter(c -> row.type().indexOf(c) < 0 || absent.contains(c)).toList();
     }
 
     private int reflecting(TableChunks<P, M> chunks, P position) {

@@ -69,6 +69,19 @@ public final class RowFilters {
         }
     }
 
+    /** The first of {@link #problem(Connection, String, Function)} over {@code probes}; null when all run. */
+    @Nullable
+    public static String problem(Connection connection, List<String> probes,
+            Function<SQLException, RuntimeException> failure) {
+        for (String probe : probes) {
+            String problem = problem(connection, probe, failure);
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
+    }
+
     /**
      * What a chunk's query over {@code rowFilter} that failed with {@code e} on {@code connection} is: a
      * {@link RowFilterFailure} when the condition failed on rows it was evaluated on (by the SQLSTATE
