@@ -1,7 +1,10 @@
 package io.rustcdc.flink.mysql;
 
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.TransactionInfo;
 import io.rustcdc.flink.source.spi.StreamRecord;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import javax.annotation.Nullable;
 
@@ -33,6 +36,20 @@ final class BinlogCursor {
     private boolean standalone;
     /** The transaction is an XA PREPARE: its rows are logged before it commits or rolls back. */
     private boolean preparedXa;
+    /**
+     * Oracle MySQL: the most changes of one XA transaction held until its group's last event says whether it
+     * committed ({@link #holdXa}). Tests only may lower it.
+     */
+    static volatile int maxHeldXaChanges = 100_000;
+    /**
+     * Oracle MySQL: the transaction began with {@code XA START}, and whether it commits ({@code XA COMMIT ... ONE
+     * PHASE}) or is only prepared only its group's last event says (XA_PREPARE, its one-phase flag), which the
+     * server writes after the rows: its changes are held until then ({@link #deliver}).
+     */
+    private boolean holdsXa;
+    private final List<StreamRecord<MySqlPosition>> heldXa = new ArrayList<>();
+    /** The table of the first change held. */
+    @Nullable private TableId heldXaTable;
     private long rowEvents;
     /** Changes of the filter's tables in the transaction so far, delivered or skipped on resume: the events' index. */
     private long changesInTransaction;
@@ -119,6 +136,7 @@ final class BinlogCursor {
     }
 
     void begin(long offset, @Nullable String gtid) {
+        requireNoneHeld(offset);
         if (!resumed && byGtids && from.transactionGtid() != null && gtid != null && !gtid.equals(from.transactionGtid())) {
             // the rows taken are of a transaction this server does not send first: skipping them here would
             // drop rows of another one, and delivering the position's transaction whole would repeat its rows
@@ -132,6 +150,7 @@ final class BinlogCursor {
         this.gtid = gtid;
         standalone = false;
         preparedXa = false;
+        holdsXa = false;
         rowEvents = 0;
         skipEvents = 0;
         skipRows = 0;
@@ -159,7 +178,52 @@ final class BinlogCursor {
         this.preparedXa = preparedXa;
     }
 
+    /** Holds the transaction's changes until its XA group's last event ({@link #xaGroupEnd}). */
+    void holdXa() {
+        holdsXa = true;
+    }
+
+    /** A change of the transaction, at {@code table}: to the pending records, or held (see {@link #holdXa}). */
+    void deliver(StreamRecord<MySqlPosition> change, TableId table) {
+        if (!holdsXa) {
+            pending.add(change);
+            return;
+        }
+        if (heldXa.size() >= maxHeldXaChanges) {
+            throw failures.largeXa(table, transaction, maxHeldXaChanges);
+        }
+        if (heldXa.isEmpty()) {
+            heldXaTable = table;
+        }
+        heldXa.add(change);
+    }
+
+    /**
+     * The last event of an XA transaction's group (XA_PREPARE), ending it in the binlog: with {@code onePhase} its
+     * commit, and the changes held are delivered; otherwise it was only prepared, and a change held of it fails the
+     * stream (its outcome is logged later, without the rows).
+     */
+    void xaGroupEnd(boolean onePhase, long nextOffset) {
+        if (!heldXa.isEmpty()) {
+            if (!onePhase) {
+                throw failures.preparedXa(heldXaTable, transaction);
+            }
+            pending.addAll(heldXa);
+            heldXa.clear();
+        }
+        commit(nextOffset);
+    }
+
+    /** Changes held of an XA transaction whose group ended other than by its XA_PREPARE event would be lost. */
+    private void requireNoneHeld(long offset) {
+        if (!heldXa.isEmpty()) {
+            throw failures.xaGroupUnended(heldXaTable, transaction, file + ":" + offset);
+        }
+    }
+
     void commit(long nextOffset) {
+        requireNoneHeld(nextOffset);
+        holdsXa = false;
         committed = (transaction != null ? transaction : committed).committed(file, nextOffset, gtid).on(server);
         transaction = null;
         gtid = null;

@@ -9,6 +9,7 @@ import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
 import io.rustcdc.flink.mysql.binlog.TaggedGtidEventData;
 import io.rustcdc.flink.source.model.Op;
 
@@ -74,6 +75,11 @@ final class BinlogEvents {
             case XID:
                 cursor.commit(header.getNextPosition());
                 break;
+            case XA_PREPARE: {
+                XAPrepareEventData xa = event.getData();
+                cursor.xaGroupEnd(xa.isOnePhase(), header.getNextPosition());
+                break;
+            }
             case TABLE_MAP:
                 rows.tableMap(event.getData());
                 break;

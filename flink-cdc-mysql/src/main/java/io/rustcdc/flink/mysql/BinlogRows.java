@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import javax.annotation.Nullable;
 
 /**
@@ -29,7 +28,6 @@ final class BinlogRows {
     private final HeldShapes heldShapes;
     private final BinlogCursor cursor;
     private final StreamFailures failures;
-    private final Queue<StreamRecord<MySqlPosition>> pending;
     private final Map<Long, TableMapEventData> tableMaps = new HashMap<>();
     /**
      * The table of the last row event, reused while row events name the same table: each row's lookups by its table
@@ -38,14 +36,13 @@ final class BinlogRows {
     @Nullable private TableId lastTable;
 
     BinlogRows(MySqlSourceConfig config, TableFilter filter, BinlogTables tables, HeldShapes heldShapes,
-            BinlogCursor cursor, StreamFailures failures, Queue<StreamRecord<MySqlPosition>> pending) {
+            BinlogCursor cursor, StreamFailures failures) {
         this.config = config;
         this.filter = filter;
         this.tables = tables;
         this.heldShapes = heldShapes;
         this.cursor = cursor;
         this.failures = failures;
-        this.pending = pending;
     }
 
     void tableMap(TableMapEventData map) {
@@ -101,7 +98,7 @@ final class BinlogRows {
             } else {
                 event.before(decoder.row(updates.get(r).getKey())).after(decoder.row(updates.get(r).getValue()));
             }
-            pending.add(StreamRecord.of(event.build(), position));
+            cursor.deliver(StreamRecord.of(event.build(), position), table);
         }
     }
 

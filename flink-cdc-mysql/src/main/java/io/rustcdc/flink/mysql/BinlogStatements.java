@@ -70,6 +70,9 @@ final class BinlogStatements {
                 cursor.begin(header.getPosition(), null);
             }
             cursor.standalone(false); // its rows and statements follow, up to its commit
+            if (sql.startsWith("XA START") && config.flavor() == ServerFlavor.MYSQL) {
+                cursor.holdXa(); // MariaDB's GTID says whether an XA transaction's group is a prepare (BinlogEvents)
+            }
         } else if (sql.equals("COMMIT") || sql.equals("ROLLBACK")) {
             cursor.commit(header.getNextPosition());
         } else if (cursor.transaction() == null || cursor.standalone()) {

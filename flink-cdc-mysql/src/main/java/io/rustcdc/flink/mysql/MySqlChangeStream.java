@@ -79,7 +79,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.cursor = new BinlogCursor(from, binlog.server(), byGtids, backfill, failures, pending);
         this.statements = new BinlogStatements(config, filter, binlog.connection(), binlog.tables(), binlog.nameCase(),
                 heldShapes, cursor, failures, pending);
-        BinlogRows rows = new BinlogRows(config, filter, binlog.tables(), heldShapes, cursor, failures, pending);
+        BinlogRows rows = new BinlogRows(config, filter, binlog.tables(), heldShapes, cursor, failures);
         this.events = new BinlogEvents(cursor, statements, rows, binlog.progress(), failures);
         this.check = backfill ? null : new BinlogCheck(config, binlog.progress());
         if (backfill) {

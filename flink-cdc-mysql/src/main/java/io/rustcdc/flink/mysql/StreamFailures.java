@@ -132,6 +132,20 @@ final class StreamFailures {
                 + "ordinary transactions (or XA ... ONE PHASE), or exclude the table.");
     }
 
+    CdcException largeXa(TableId table, MySqlPosition transaction, int held) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds an XA transaction at " + transaction
+                + " with more than " + held + " changes of captured tables (the first of " + table.database() + "."
+                + table.table() + "): Oracle MySQL logs whether an XA transaction committed (XA COMMIT ... ONE PHASE) "
+                + "or was only prepared after its rows, so this source holds them in memory until then, up to " + held
+                + ". Write captured tables in ordinary transactions or in smaller XA transactions, or exclude the table.");
+    }
+
+    CdcException xaGroupUnended(TableId table, MySqlPosition transaction, String at) {
+        return new CdcException(CdcException.Kind.DECODE, binlog() + " holds an XA transaction at " + transaction
+                + " with changes of " + table.database() + "." + table.table() + " whose group ended at " + at
+                + " without the XA_PREPARE event that says whether it committed; its changes cannot be delivered.");
+    }
+
     CdcException renamedIn(TableId from, TableId to, String at) {
         return new CdcException(CdcException.Kind.STATE, binlog() + " renames " + from.database() + "." + from.table()
                 + ", which this source does not capture, to " + to.database() + "." + to.table() + ", which it does, "

@@ -318,7 +318,8 @@ class MySqlStreamITCase {
 
     @Test
     void aPreparedXaTransactionFailsInsteadOfEmittingRowsThatMayBeRolledBack(MySqlDatabase db) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(db.server().isMariaDb(), "MariaDB logs XA PREPARE with the rows");
+        // both servers log an XA transaction's rows at its prepare; Oracle MySQL says only after them whether it
+        // was a prepare (until 2026-12-06 its rows were delivered, those of a transaction rolled back after)
         db.execute("CREATE TABLE xa_t (id INT PRIMARY KEY)");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         MySqlPosition start = prepare(connector, db, "xa_t");
@@ -469,6 +470,69 @@ class MySqlStreamITCase {
                 + (e.op() == Op.SCHEMA_CHANGE ? " " + e.after().get("ddl_type") : "")
                 + (e.shape() == null ? "" : " " + e.shape().columns().stream().map(c -> c.name())
                         .collect(Collectors.joining(",")));
+    }
+
+    @Test
+    void xaTransactionsCommittedInOnePhaseStreamWholeAndInOrderAndOthersTablesPreparesPass(MySqlDatabase db)
+            throws Exception {
+        db.execute("CREATE TABLE xa_c (id INT PRIMARY KEY)", "CREATE TABLE xa_other (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "xa_c");
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".xa_c"), List.of());
+        db.execute("INSERT INTO xa_c VALUES (1)");
+        try (var c = db.admin(); var s = c.createStatement()) { // another table's XA transaction, prepared
+            s.execute("XA START 'other'");
+            s.execute("INSERT INTO xa_other VALUES (1)");
+            s.execute("XA END 'other'");
+            s.execute("XA PREPARE 'other'");
+        }
+        db.execute("XA START 'one'", "INSERT INTO xa_c VALUES (2), (3)", "INSERT INTO xa_other VALUES (2)",
+                "UPDATE xa_c SET id = 4 WHERE id = 3", "XA END 'one'", "XA COMMIT 'one' ONE PHASE",
+                "XA COMMIT 'other'", "INSERT INTO xa_c VALUES (5)");
+        List<String> expected = List.of("insert null -> 1", "insert null -> 2", "insert null -> 3", "update 3 -> 4",
+                "insert null -> 5");
+        List<MySqlPosition> positions = new java.util.ArrayList<>();
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            List<String> got = new java.util.ArrayList<>();
+            for (StreamRecord<MySqlPosition> r : records(stream, expected.size(), Duration.ofSeconds(30))) {
+                if (r.event() != null) {
+                    got.add(describe(r.event()));
+                    positions.add(r.position());
+                }
+            }
+            assertThat(got).isEqualTo(expected);
+        }
+        // resumed inside the one-phase transaction, after its second change: the rest of it, then what follows
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(positions.get(2), filter)) {
+            assertThat(events(stream, 2)).extracting(MySqlStreamITCase::describe)
+                    .containsExactly("update 3 -> 4", "insert null -> 5");
+        }
+    }
+
+    @Test
+    void anXaTransactionTooLargeToHoldFailsNamingTheLimit(MySqlDatabase db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(db.server().isMariaDb(), "MariaDB's GTID says it is a prepare");
+        db.execute("CREATE TABLE xa_big (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "xa_big");
+        int limit = BinlogCursor.maxHeldXaChanges;
+        BinlogCursor.maxHeldXaChanges = 3;
+        try {
+            db.execute("XA START 'three'", "INSERT INTO xa_big VALUES (1), (2), (3)", "XA END 'three'",
+                    "XA COMMIT 'three' ONE PHASE", "XA START 'four'", "INSERT INTO xa_big VALUES (4), (5), (6), (7)",
+                    "XA END 'four'", "XA COMMIT 'four' ONE PHASE");
+            try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+                assertThat(events(stream, 3)).extracting(MySqlStreamITCase::describe)
+                        .containsExactly("insert null -> 1", "insert null -> 2", "insert null -> 3");
+                assertThatThrownBy(() -> events(stream, 1))
+                        .isInstanceOfSatisfying(CdcException.class,
+                                e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                        .hasMessageContaining("with more than 3 changes of captured tables (the first of " + db.name()
+                                + ".xa_big)");
+            }
+        } finally {
+            BinlogCursor.maxHeldXaChanges = limit;
+        }
     }
 
     private static MySqlPosition prepare(MySqlConnector connector, MySqlDatabase db, String table) {

@@ -12,6 +12,7 @@ import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidEventData
 import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidListEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.PreviousGtidSetDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.XAPrepareEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.XidEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
@@ -41,6 +42,7 @@ final class ExactEventDeserializer {
         plain.put(EventType.QUERY, new Utf8Queries());
         plain.put(EventType.TABLE_MAP, new RawTableMaps());
         plain.put(EventType.XID, new XidEventDataDeserializer());
+        plain.put(EventType.XA_PREPARE, new XAPrepareEventDataDeserializer()); // ends an XA transaction's group
         plain.put(EventType.GTID, new GtidEventDataDeserializer());
         plain.put(EventType.PREVIOUS_GTIDS, new PreviousGtidSetDeserializer());
         plain.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());
