@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Queue;
 import java.util.Set;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
@@ -37,13 +36,11 @@ final class BinlogStatements {
     private final HeldShapes heldShapes;
     private final BinlogCursor cursor;
     private final StreamFailures failures;
-    private final Queue<StreamRecord<MySqlPosition>> pending;
     /** The tables the reader captures (see {@link #captured}); null until it says, then the filter counts. */
     @Nullable private volatile Set<TableId> captured;
 
     BinlogStatements(MySqlSourceConfig config, TableFilter filter, Connection connection, BinlogTables tables,
-            TableNameCase nameCase, HeldShapes heldShapes, BinlogCursor cursor, StreamFailures failures,
-            Queue<StreamRecord<MySqlPosition>> pending) {
+            TableNameCase nameCase, HeldShapes heldShapes, BinlogCursor cursor, StreamFailures failures) {
         this.config = config;
         this.filter = filter;
         this.connection = connection;
@@ -52,7 +49,6 @@ final class BinlogStatements {
         this.heldShapes = heldShapes;
         this.cursor = cursor;
         this.failures = failures;
-        this.pending = pending;
     }
 
     /** The tables the reader delivers as a changelog. */
@@ -151,7 +147,7 @@ final class BinlogStatements {
                             .transaction(cursor.transactionInfo(number)).build()
                     : HeldShapes.leavesShape(change, query.getSql()) ? unchanged(change, query.getSql(), source, number)
                     : schemaChange(change, query.getSql(), source, number);
-            pending.add(StreamRecord.of(event, position));
+            cursor.deliver(StreamRecord.of(event, position), change.table); // after the transaction's held rows
         }
     }
 

@@ -78,7 +78,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
                 queue, failures);
         this.cursor = new BinlogCursor(from, binlog.server(), byGtids, backfill, failures, pending);
         this.statements = new BinlogStatements(config, filter, binlog.connection(), binlog.tables(), binlog.nameCase(),
-                heldShapes, cursor, failures, pending);
+                heldShapes, cursor, failures);
         BinlogRows rows = new BinlogRows(config, filter, binlog.tables(), heldShapes, cursor, failures);
         this.events = new BinlogEvents(cursor, statements, rows, binlog.progress(), failures);
         this.check = backfill ? null : new BinlogCheck(config, binlog.progress());

@@ -136,8 +136,9 @@ final class StreamFailures {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds an XA transaction at " + transaction
                 + " with more than " + held + " changes of captured tables (the first of " + table.database() + "."
                 + table.table() + "): Oracle MySQL logs whether an XA transaction committed (XA COMMIT ... ONE PHASE) "
-                + "or was only prepared after its rows, so this source holds them in memory until then, up to " + held
-                + ". Write captured tables in ordinary transactions or in smaller XA transactions, or exclude the table.");
+                + "or was only prepared (which fails the stream) after its rows, so this source holds them in memory until "
+                + "then, up to " + held + ". Write captured tables in ordinary transactions, or in XA transactions committed "
+                + "in one phase with fewer changes, or exclude the table.");
     }
 
     CdcException xaGroupUnended(TableId table, MySqlPosition transaction, String at) {
