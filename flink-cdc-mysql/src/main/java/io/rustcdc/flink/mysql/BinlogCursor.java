@@ -48,8 +48,6 @@ final class BinlogCursor {
      */
     private boolean holdsXa;
     private final List<StreamRecord<MySqlPosition>> heldXa = new ArrayList<>();
-    /** The table of the first change held. */
-    @Nullable private TableId heldXaTable;
     private long rowEvents;
     /** Changes of the filter's tables in the transaction so far, delivered or skipped on resume: the events' index. */
     private long changesInTransaction;
@@ -183,19 +181,20 @@ final class BinlogCursor {
         holdsXa = true;
     }
 
-    /** A change of the transaction, at {@code table}: to the pending records, or held (see {@link #holdXa}). */
-    void deliver(StreamRecord<MySqlPosition> change, TableId table) {
+    /** A change of the transaction: to the pending records, or held (see {@link #holdXa}). */
+    void deliver(StreamRecord<MySqlPosition> change) {
         if (!holdsXa) {
             pending.add(change);
             return;
         }
         if (heldXa.size() >= maxHeldXaChanges) {
-            throw failures.largeXa(table, transaction, maxHeldXaChanges);
-        }
-        if (heldXa.isEmpty()) {
-            heldXaTable = table;
+            throw failures.largeXa(firstHeldTable(), transaction, maxHeldXaChanges);
         }
         heldXa.add(change);
+    }
+
+    private TableId firstHeldTable() {
+        return heldXa.get(0).event().table();
     }
 
     /**
@@ -206,7 +205,7 @@ final class BinlogCursor {
     void xaGroupEnd(boolean onePhase, long nextOffset) {
         if (!heldXa.isEmpty()) {
             if (!onePhase) {
-                throw failures.preparedXa(heldXaTable, transaction);
+                throw failures.preparedXa(firstHeldTable(), transaction);
             }
             pending.addAll(heldXa);
             heldXa.clear();
@@ -217,7 +216,7 @@ final class BinlogCursor {
     /** Changes held of an XA transaction whose group ended other than by its XA_PREPARE event would be lost. */
     private void requireNoneHeld(long offset) {
         if (!heldXa.isEmpty()) {
-            throw failures.xaGroupUnended(heldXaTable, transaction, file + ":" + offset);
+            throw failures.xaGroupUnended(firstHeldTable(), transaction, file + ":" + offset);
         }
     }
 

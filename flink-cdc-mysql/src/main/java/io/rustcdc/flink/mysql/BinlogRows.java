@@ -98,7 +98,7 @@ final class BinlogRows {
             } else {
                 event.before(decoder.row(updates.get(r).getKey())).after(decoder.row(updates.get(r).getValue()));
             }
-            cursor.deliver(StreamRecord.of(event.build(), position), table);
+            cursor.deliver(StreamRecord.of(event.build(), position));
         }
     }
 

@@ -147,7 +147,7 @@ final class BinlogStatements {
                             .transaction(cursor.transactionInfo(number)).build()
                     : HeldShapes.leavesShape(change, query.getSql()) ? unchanged(change, query.getSql(), source, number)
                     : schemaChange(change, query.getSql(), source, number);
-            cursor.deliver(StreamRecord.of(event, position), change.table); // after the transaction's held rows
+            cursor.deliver(StreamRecord.of(event, position)); // after the transaction's held rows
         }
     }
 
