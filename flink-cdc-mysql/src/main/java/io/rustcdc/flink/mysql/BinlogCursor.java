@@ -113,8 +113,13 @@ final class BinlogCursor {
         return firstSent != null ? firstSent : committed;
     }
 
-    /** A heartbeat: a backfill's server skips the transactions of the start's GTIDs, and says how far it read. */
-    void heartbeat(long nextPosition) {
+    /**
+     * A backfill read on to {@code nextPosition} between transactions: a heartbeat (its server skips the
+     * transactions of the start's GTIDs, and says how far it read), or a file's header (Oracle MySQL's
+     * PREVIOUS_GTIDS event, the last one before a file's first transaction): a backfill of a file holding no
+     * transaction yet reaches its end there.
+     */
+    void passed(long nextPosition) {
         if (backfill && transaction == null && nextPosition > 0) {
             committed = committed.movedTo(file, nextPosition).on(server);
             pending.add(StreamRecord.progress(committed));

@@ -25,14 +25,16 @@ final class BinlogEvents {
     private final BinlogCursor cursor;
     private final BinlogStatements statements;
     private final BinlogRows rows;
+    private final XaCommits xaCommits;
     private final BinlogProgress progress;
     private final StreamFailures failures;
 
-    BinlogEvents(BinlogCursor cursor, BinlogStatements statements, BinlogRows rows, BinlogProgress progress,
-            StreamFailures failures) {
+    BinlogEvents(BinlogCursor cursor, BinlogStatements statements, BinlogRows rows, XaCommits xaCommits,
+            BinlogProgress progress, StreamFailures failures) {
         this.cursor = cursor;
         this.statements = statements;
         this.rows = rows;
+        this.xaCommits = xaCommits;
         this.progress = progress;
         this.failures = failures;
     }
@@ -41,7 +43,8 @@ final class BinlogEvents {
         EventHeaderV4 header = event.getHeader();
         switch (header.getEventType()) {
             case HEARTBEAT:
-                cursor.heartbeat(header.getNextPosition());
+            case PREVIOUS_GTIDS:
+                cursor.passed(header.getNextPosition());
                 break;
             case ROTATE: {
                 RotateEventData rotate = event.getData();
@@ -78,6 +81,7 @@ final class BinlogEvents {
             case XA_PREPARE: {
                 XAPrepareEventData xa = event.getData();
                 cursor.xaGroupEnd(xa.isOnePhase(), header.getNextPosition());
+                xaCommits.prepared(xa);
                 break;
             }
             case TABLE_MAP:

@@ -125,7 +125,8 @@ final class BinlogRetention {
         throw new IllegalStateException("No Gtid_list event at the start of MariaDB binlog file " + file);
     }
 
-    private static List<String> binlogFiles(Connection c) throws SQLException {
+    /** {@code SHOW BINARY LOGS}: the files' names, oldest first. */
+    static List<String> binlogFiles(Connection c) throws SQLException {
         List<String> files = new ArrayList<>();
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {

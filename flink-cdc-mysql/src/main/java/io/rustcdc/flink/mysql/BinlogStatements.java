@@ -35,12 +35,14 @@ final class BinlogStatements {
     /** What DDL statements are classified against (only {@link #statement} and the rows read update it). */
     private final HeldShapes heldShapes;
     private final BinlogCursor cursor;
+    private final XaCommits xaCommits;
     private final StreamFailures failures;
     /** The tables the reader captures (see {@link #captured}); null until it says, then the filter counts. */
     @Nullable private volatile Set<TableId> captured;
 
     BinlogStatements(MySqlSourceConfig config, TableFilter filter, Connection connection, BinlogTables tables,
-            TableNameCase nameCase, HeldShapes heldShapes, BinlogCursor cursor, StreamFailures failures) {
+            TableNameCase nameCase, HeldShapes heldShapes, BinlogCursor cursor, XaCommits xaCommits,
+            StreamFailures failures) {
         this.config = config;
         this.filter = filter;
         this.connection = connection;
@@ -48,6 +50,7 @@ final class BinlogStatements {
         this.nameCase = nameCase;
         this.heldShapes = heldShapes;
         this.cursor = cursor;
+        this.xaCommits = xaCommits;
         this.failures = failures;
     }
 
@@ -60,6 +63,9 @@ final class BinlogStatements {
         String sql = query.getSql().trim().toUpperCase(Locale.ROOT);
         if (!sql.equals("BEGIN") && !sql.equals("COMMIT") && !sql.equals("ROLLBACK")) {
             requireNoStatementChange(header, query); // transaction brackets need no parse
+        }
+        if (sql.startsWith("XA COMMIT") || sql.startsWith("XA ROLLBACK")) {
+            xaCommits.outcome(sql, header.getPosition()); // of a transaction prepared apart, by its XID
         }
         if (sql.equals("BEGIN") || sql.startsWith("XA START")) {
             if (cursor.transaction() == null) {

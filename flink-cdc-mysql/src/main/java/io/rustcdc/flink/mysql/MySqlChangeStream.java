@@ -77,10 +77,11 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.binlog = new BinlogConnection(config, from, backfill, byGtids, backfillAtPosition, session, charsets,
                 queue, failures);
         this.cursor = new BinlogCursor(from, binlog.server(), byGtids, backfill, failures, pending);
+        XaCommits xaCommits = new XaCommits(filter, binlog.connection(), cursor, failures, backfill);
         this.statements = new BinlogStatements(config, filter, binlog.connection(), binlog.tables(), binlog.nameCase(),
-                heldShapes, cursor, failures);
+                heldShapes, cursor, xaCommits, failures);
         BinlogRows rows = new BinlogRows(config, filter, binlog.tables(), heldShapes, cursor, failures);
-        this.events = new BinlogEvents(cursor, statements, rows, binlog.progress(), failures);
+        this.events = new BinlogEvents(cursor, statements, rows, xaCommits, binlog.progress(), failures);
         this.check = backfill ? null : new BinlogCheck(config, binlog.progress());
         if (backfill) {
             LOG.debug("Backfilling from the binlog of {}:{} from {}", config.hostname(), config.port(), from);

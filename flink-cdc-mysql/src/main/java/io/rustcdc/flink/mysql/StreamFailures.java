@@ -147,6 +147,36 @@ final class StreamFailures {
                 + " without the XA_PREPARE event that says whether it committed; its changes cannot be delivered.");
     }
 
+    /**
+     * The commit of an XA transaction prepared before the stream began reading ({@code from}), whose prepare changed
+     * {@code table}: its rows are in the binlog before the start, and in no snapshot (it had not committed).
+     */
+    CdcException xaPreparedBefore(TableId table, String xid, String preparedAt, String committedAt,
+            MySqlPosition from) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " commits XA transaction " + xid + " at "
+                + committedAt + ", which was prepared at " + preparedAt + ", before this stream began reading at " + from
+                + ", with changes of " + table.database() + "." + table.table() + ": the server logs an XA transaction's "
+                + "rows at its prepare, so they are before the stream's start, and no snapshot holds them (it had not "
+                + "committed). Restart the source without its state (a new snapshot reads them), and write captured "
+                + "tables in ordinary transactions (or XA ... ONE PHASE), or exclude the table.");
+    }
+
+    /** The commit of an XA transaction prepared before the stream began reading, whose prepare the server no longer holds. */
+    CdcException xaPrepareNotFound(String xid, String committedAt, MySqlPosition from) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " commits XA transaction " + xid + " at "
+                + committedAt + ", which was prepared before this stream began reading at " + from + ", in no binlog "
+                + "file the server holds now (or in a compressed transaction): this source cannot tell whether it "
+                + "changed captured tables (the server logs an XA transaction's rows at its prepare, and no snapshot "
+                + "holds them: it had not committed). Restart the source without its state (a new snapshot reads "
+                + "them).");
+    }
+
+    CdcException xaPrepareUnread(String xid, String committedAt, MySqlPosition from, Exception e) {
+        return new CdcException(CdcException.Kind.CONNECTION, binlog() + " commits XA transaction " + xid + " at "
+                + committedAt + ", which was prepared before this stream began reading at " + from + ", and its prepare "
+                + "could not be looked for in the binlog (SHOW BINLOG EVENTS): " + e.getMessage(), e);
+    }
+
     CdcException renamedIn(TableId from, TableId to, String at) {
         return new CdcException(CdcException.Kind.STATE, binlog() + " renames " + from.database() + "." + from.table()
                 + ", which this source does not capture, to " + to.database() + "." + to.table() + ", which it does, "

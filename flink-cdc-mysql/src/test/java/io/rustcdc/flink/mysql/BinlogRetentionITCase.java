@@ -109,6 +109,37 @@ class BinlogRetentionITCase {
         }
     }
 
+    /**
+     * An XA transaction prepared in a binlog file purged since, and committed after the stream's start: whether it
+     * changed a captured table cannot be told, so the stream fails instead of going on without its rows.
+     */
+    @Test
+    void anXaTransactionPreparedInAPurgedFileAndCommittedAfterTheStartFailsTheStream() throws Exception {
+        assumeFalse(MySqlServer.external(), "purges binlogs: only on a server of the test's own");
+        MySqlDatabase db = MySqlServer.startPrivate().createDatabase("purged_xa");
+        db.execute("CREATE TABLE t (id INT PRIMARY KEY)");
+        try (Connection c = db.admin();
+                Statement s = c.createStatement()) {
+            s.execute("XA START 'purged_xa'");
+            s.execute("INSERT INTO " + db.name() + ".t VALUES (1)");
+            s.execute("XA END 'purged_xa'");
+            s.execute("XA PREPARE 'purged_xa'");
+        }
+        db.execute("FLUSH BINARY LOGS");
+        purgeAllButNewest(db);
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = current(connector);
+        db.execute("XA COMMIT 'purged_xa'", "INSERT INTO t VALUES (2)");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThatThrownBy(() -> StreamTestSupport.events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind())
+                            .isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("commits XA transaction X'7075726765645F7861',X'',1 at ")
+                    .hasMessageContaining("in no binlog file the server holds now")
+                    .hasMessageContaining("Restart the source without its state");
+        }
+    }
+
     private static MySqlPosition current(MySqlConnector connector) {
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
             return session.currentPosition();

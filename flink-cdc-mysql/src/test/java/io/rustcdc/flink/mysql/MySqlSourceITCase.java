@@ -109,6 +109,57 @@ class MySqlSourceITCase {
     }
 
     /**
+     * An XA transaction prepared before the snapshot (so in none of its chunks) and committed while the job streams:
+     * its rows were logged at the prepare, before the stream's start. The job fails naming the table instead of
+     * going on without them (an adversarial probe showed them missing without a word on Oracle MySQL, 2026-12-06).
+     */
+    @Test
+    @Timeout(120)
+    void anXaTransactionPreparedBeforeTheSnapshotAndCommittedAfterItFailsTheJob(MySqlDatabase db) throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
+        db.execute("CREATE TABLE xs (id INT PRIMARY KEY)", "INSERT INTO xs VALUES (1), (2), (3)");
+        String xid = db.name() + "_snapshot";
+        try (Connection c = db.admin(); java.sql.Statement s = c.createStatement()) {
+            s.execute("XA START '" + xid + "'");
+            s.execute("INSERT INTO " + db.name() + ".xs VALUES (4)");
+            s.execute("XA END '" + xid + "'");
+            s.execute("XA PREPARE '" + xid + "'");
+        }
+        CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
+                .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))
+                .includeTables(db.name() + ".xs")
+                .chunkSize(2)
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "none");
+        env.configure(conf);
+        env.setParallelism(1);
+        List<String> seen = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean committed = new java.util.concurrent.atomic.AtomicBoolean();
+        try (CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "mysql")
+                .executeAndCollect()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+                while (it.hasNext()) {
+                    var json = MAPPER.readTree(it.next());
+                    seen.add(json.get("op").asText() + " " + json.get("after").get("id").asText());
+                    if (seen.size() == 3) {
+                        db.execute("XA COMMIT '" + xid + "'"); // the snapshot read: the job streams
+                        committed.set(true);
+                    }
+                }
+            }).satisfies(e -> assertThat(org.apache.flink.util.ExceptionUtils.stringifyException(e))
+                    .contains("commits XA transaction").contains("with changes of " + db.name() + ".xs"));
+        } finally {
+            if (!committed.get()) {
+                db.execute("XA ROLLBACK '" + xid + "'"); // its locks would hold the database's drop
+            }
+        }
+        assertThat(seen).containsExactlyInAnyOrder("read 1", "read 2", "read 3");
+    }
+
+    /**
      * Column DDL (add, add with a default, drop, widen, rename) at random moments while writers change
      * the table: between chunks of its snapshot and during the stream; the changelog, schema changes
      * applied, ends exactly as the table (seed printed, replay with {@code -Drustcdc.ddl.seed=N}).

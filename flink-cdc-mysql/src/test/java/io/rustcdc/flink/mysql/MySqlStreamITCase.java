@@ -509,6 +509,74 @@ class MySqlStreamITCase {
         }
     }
 
+    /**
+     * A stream prepared right after a binlog rotation, the new file holding no transaction yet (an idle server after
+     * FLUSH BINARY LOGS or a restart): until 2026-12-06 Oracle MySQL's start read the GTIDs before its position from
+     * the binlog and, meeting no transaction after the file's header, never reached the position.
+     */
+    @Test
+    void aStreamPreparedRightAfterABinlogRotationStartsThere(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE rot (id INT PRIMARY KEY)", "FLUSH BINARY LOGS");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30),
+                () -> prepare(connector, db, "rot"));
+        db.execute("INSERT INTO rot VALUES (1)");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThat(describe(events(stream, 1).get(0))).isEqualTo("insert null -> 1");
+        }
+    }
+
+    /**
+     * An XA transaction prepared before the stream's start (so in no snapshot) and committed after it: its rows are
+     * logged at the prepare, before the start, and the commit names only its XID. Its prepare is looked for in the
+     * binlog: one that changed a captured table fails the stream, naming it; others, and rollbacks, pass.
+     */
+    @Test
+    void anXaTransactionPreparedBeforeTheStartAndCommittedAfterItFailsWhenItChangedACapturedTable(MySqlDatabase db)
+            throws Exception {
+        db.execute("CREATE TABLE xa_b (id INT PRIMARY KEY)", "CREATE TABLE xa_n (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        TableFilter filter = TableFilter.of(List.of(db.name() + ".xa_b"), List.of());
+        String x = db.name(); // XIDs are the server's: these are this test's
+        prepareXa(db, x + "b1", "INSERT INTO xa_b VALUES (1)"); // committed after the start
+        prepareXa(db, x + "b2", "INSERT INTO xa_b VALUES (2)"); // rolled back after it
+        prepareXa(db, x + "n1", "INSERT INTO xa_n VALUES (1)"); // another table's
+        db.execute("FLUSH BINARY LOGS"); // the prepares in an older file than the commits
+        MySqlPosition start = prepare(connector, db, "xa_b");
+        prepareXa(db, x + "n2", "INSERT INTO xa_n VALUES (2)"); // prepared after the start
+        db.execute("XA COMMIT '" + x + "n1'", "XA ROLLBACK '" + x + "b2'", "XA COMMIT '" + x + "n2'",
+                "INSERT INTO xa_b VALUES (3)", "XA COMMIT '" + x + "b1'", "INSERT INTO xa_b VALUES (4)");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
+            assertThat(describe(events(stream, 1).get(0))).isEqualTo("insert null -> 3");
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("commits XA transaction " + XaPrepares.xid(hexXid(x + "b1")) + " at ")
+                    .hasMessageContaining("before this stream began reading at " + start)
+                    .hasMessageContaining("with changes of " + db.name() + ".xa_b")
+                    .hasMessageContaining("Restart the source without its state");
+        }
+    }
+
+    private static void prepareXa(MySqlDatabase db, String xid, String change) throws Exception {
+        try (var c = db.admin(); var s = c.createStatement()) {
+            s.execute("USE " + db.name());
+            s.execute("XA START '" + xid + "'");
+            s.execute(change);
+            s.execute("XA END '" + xid + "'");
+            s.execute("XA PREPARE '" + xid + "'");
+        }
+    }
+
+    /** The XID {@code gtrid} (format 1, no branch qualifier) as servers write it. */
+    private static String hexXid(String gtrid) {
+        StringBuilder sb = new StringBuilder("X'");
+        for (byte b : gtrid.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            sb.append(String.format("%02x", b));
+        }
+        return sb.append("',X'',1").toString();
+    }
+
     @Test
     void anXaTransactionTooLargeToHoldFailsNamingTheLimit(MySqlDatabase db) throws Exception {
         org.junit.jupiter.api.Assumptions.assumeFalse(db.server().isMariaDb(), "MariaDB's GTID says it is a prepare");
