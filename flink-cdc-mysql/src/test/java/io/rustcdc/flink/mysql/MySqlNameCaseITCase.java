@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A server with {@code lower_case_table_names} = 1 stores names in lower case and ignores the case
  * statements spell them in: their schema changes and truncations are of the tables the catalogue and the
- * table maps name. MariaDB only: Oracle MySQL takes the setting only when its data folder is initialised,
- * which the shared test servers were not with it (and 2 is refused on a case-sensitive file system).
+ * table maps name. On both flavors: Oracle MySQL takes the setting only when its data folder is initialised,
+ * so its server starts from a folder initialised with it (and 2 is refused on a case-sensitive file system).
  */
 @Timeout(120)
 class MySqlNameCaseITCase {
@@ -37,8 +37,6 @@ class MySqlNameCaseITCase {
     @BeforeAll
     static void startServer() {
         Assumptions.assumeFalse(MySqlServer.external(), "needs a server of its own with lower_case_table_names = 1");
-        Assumptions.assumeTrue("mariadb".equals(System.getProperty(MySqlServer.FLAVOR_PROPERTY, "mariadb")),
-                "Oracle MySQL takes lower_case_table_names only when its data folder is initialised");
         server = MySqlServer.startPrivate("--lower-case-table-names=1");
     }
 

@@ -199,7 +199,8 @@ public final class MySqlServer {
 
     /**
      * A server of this test's own, from the same binaries, with {@code extraArgs} after the usual
-     * ones (a later option wins, e.g. {@code --skip-log-bin}); stopped when the JVM exits.
+     * ones (a later option wins, e.g. {@code --skip-log-bin}); stopped when the JVM exits. Oracle MySQL given
+     * {@code --lower-case-table-names=N} starts from a data folder initialised with it.
      */
     public static MySqlServer startPrivate(String... extraArgs) {
         MySqlServer server = startEmbedded(List.of(extraArgs));
@@ -409,7 +410,11 @@ public final class MySqlServer {
             throw new java.io.UncheckedIOException(e);
         }
         String inside = "/" + root.relativize(home); // the folder as mysqld sees it
-        copyInitialised("mysql", home.resolve("data"), () -> initialiseOracleMySql(root, instances));
+        // Oracle MySQL takes lower_case_table_names only when its data folder is initialised (and refuses to start
+        // with another): a server given it gets a data folder initialised with it, not the shared template.
+        String nameCase = extraArgs.stream().filter(a -> a.startsWith("--lower-case-table-names="))
+                .reduce((first, last) -> last).orElse("");
+        copyInitialised("mysql" + nameCase, home.resolve("data"), () -> initialiseOracleMySql(root, instances, nameCase));
         String password = INITIALISED_ROOT_PASSWORD;
         int port = LocalProcesses.freePort();
         List<String> args = new java.util.ArrayList<>(List.of(
@@ -576,10 +581,12 @@ public final class MySqlServer {
 
     /**
      * An Oracle MySQL data folder in the root, initialised with the administrator {@code root@127.0.0.1}
-     * (without a binlog, so no GTIDs); removed when the JVM exits, or by the next start after a killed one.
+     * (without a binlog, so no GTIDs) and with {@code nameCase} ({@code --lower-case-table-names=N}) unless it is
+     * empty; removed when the JVM exits, or by the next start after a killed one.
      */
-    private static Path initialiseOracleMySql(Path root, Path instances) {
-        Path template = instances.resolve("rustcdc-mysql-" + ProcessHandle.current().pid() + "-template");
+    private static Path initialiseOracleMySql(Path root, Path instances, String nameCase) {
+        Path template = instances.resolve("rustcdc-mysql-" + ProcessHandle.current().pid() + "-template"
+                + nameCase.replaceAll("[^a-z0-9]+", "-"));
         Path initFile = template.resolve("init.sql");
         try {
             Files.createDirectories(template);
@@ -593,15 +600,17 @@ public final class MySqlServer {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LocalProcesses.deleteTree(template)));
         String inside = "/" + root.relativize(template);
-        LocalProcesses.run(
-                new ProcessBuilder(inRoot(root, "KILL", List.of(
-                        "/usr/sbin/mysqld",
-                        "--no-defaults",
-                        "--initialize-insecure",
-                        "--datadir=" + inside + "/data",
-                        "--init-file=" + inside + "/init.sql",
-                        "--log-error-verbosity=2"))),
-                120);
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "/usr/sbin/mysqld",
+                "--no-defaults",
+                "--initialize-insecure",
+                "--datadir=" + inside + "/data",
+                "--init-file=" + inside + "/init.sql",
+                "--log-error-verbosity=2"));
+        if (!nameCase.isEmpty()) {
+            args.add(nameCase);
+        }
+        LocalProcesses.run(new ProcessBuilder(inRoot(root, "KILL", args)), 120);
         try {
             Files.delete(initFile);
         } catch (IOException e) {
