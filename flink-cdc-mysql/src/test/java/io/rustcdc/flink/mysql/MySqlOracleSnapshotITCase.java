@@ -84,6 +84,36 @@ class MySqlOracleSnapshotITCase {
     }
 
     /**
+     * A chunk whose end position is just past a binlog file's header (a rotation, nothing written since): its
+     * completion reaches the end at the header's last event. Until 2026-12-06 it reconnected without end, as the
+     * source's start did (MySqlStreamITCase's rotation test).
+     */
+    @Test
+    void aChunkCompletedRightAfterABinlogRotationReachesItsEnd(MySqlDatabase db) throws Exception {
+        assumeOracle(db);
+        db.execute("CREATE TABLE r (id BIGINT PRIMARY KEY)", "INSERT INTO r VALUES (1), (2), (3)");
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        MySqlSourceConfig config = connector.config();
+        TableId id = TableId.of(db.name(), db.name(), "r");
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession();
+                java.sql.Connection catalogue = MySqlConnections.connect(config)) {
+            TableDescription table = session.describe(id);
+            List<Row> read = new ArrayList<>();
+            session.readChunk(table, List.of("id"), null, null, e -> read.add(e.after()));
+            MySqlGtidSet low = MySqlGtidSet.parse(db.queryValue("SELECT @@GLOBAL.gtid_executed"));
+            db.execute("FLUSH BINARY LOGS");
+            List<String> status = db.binlogStatus();
+            MySqlPosition high = MySqlPosition.at(ServerFlavor.MYSQL, status.get(0), Long.parseLong(status.get(1)));
+            ChunkBackfill backfill = new ChunkBackfill(config, catalogue, new MySqlKeyPlacement(),
+                    BinlogTables.charsets(catalogue), table, List.of("id"), null, null, read);
+            assertThat(org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                    () -> backfill.apply(low, high, null))).isTrue();
+            assertThat(backfill.rows()).containsExactlyElementsOf(read);
+            assertThat(backfill.high(high).mysqlGtids()).isEqualTo(low);
+        }
+    }
+
+    /**
      * The window's filter once named the table by the pattern {@code database.table}, which the filter splits at its
      * first dot: for a database whose name holds one the window matched none of the table's changes, and the chunk
      * kept the rows as its snapshot read them (found by an adversarial probe, 2026-12-06).
