@@ -45,7 +45,7 @@ final class MySqlWriters {
         return new ConcurrentWriters(db::admin, count, millis, maxPauseMillis, seed, r -> statement(r, idSpace));
     }
 
-    private static String statement(Random r, int idSpace) {
+    static String statement(Random r, int idSpace) {
         int id = 1 + r.nextInt(idSpace);
         switch (r.nextInt(8)) {
             case 0:
