@@ -165,7 +165,7 @@ final class StreamFailures {
     CdcException xaPrepareNotFound(String xid, String committedAt, MySqlPosition from) {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " commits XA transaction " + xid + " at "
                 + committedAt + ", which was prepared before this stream began reading at " + from + ", in no binlog "
-                + "file the server holds now (or in a compressed transaction): this source cannot tell whether it "
+                + "file the server holds now: this source cannot tell whether it "
                 + "changed captured tables (the server logs an XA transaction's rows at its prepare, and no snapshot "
                 + "holds them: it had not committed). Restart the source without its state (a new snapshot reads "
                 + "them).");

@@ -15,8 +15,8 @@ import javax.annotation.Nullable;
  * from the file of a commit back to the oldest file, a page of events at a time.
  */
 final class XaPrepares {
-    /** Events per {@code SHOW BINLOG EVENTS}: a binlog file holds up to millions. */
-    static final int PAGE = 10_000;
+    /** Events per {@code SHOW BINLOG EVENTS}: a binlog file holds up to millions. Tests only may lower it. */
+    static volatile int page = 10_000;
 
     private XaPrepares() {}
 
@@ -53,18 +53,28 @@ final class XaPrepares {
         String events = "SHOW BINLOG EVENTS IN '" + file.replace("'", "''") + "'";
         Prepare found = null;
         List<String> group = new ArrayList<>();
+        // the next page starts at the last event that begins where it says, past the events listed from there: the
+        // events of a compressed transaction, listed after their payload event, give the payload's end as theirs
+        // (Oracle MySQL 9.7 lists them with Pos and End_log_pos both there, where the next event begins)
         long from = -1;
+        int atFrom = 0;
+        int page = XaPrepares.page;
         while (true) {
             int read = 0;
             try (Statement s = c.createStatement();
-                    ResultSet rs = s.executeQuery(from < 0 ? events + " LIMIT " + PAGE
-                            : events + " FROM " + from + " LIMIT 1, " + PAGE)) { // after the event at from
+                    ResultSet rs = s.executeQuery(from < 0 ? events + " LIMIT " + page
+                            : events + " FROM " + from + " LIMIT " + atFrom + ", " + page)) {
                 while (rs.next()) {
                     read++;
-                    from = rs.getLong("Pos");
-                    if (from >= before) {
+                    long pos = rs.getLong("Pos");
+                    if (pos >= before) {
                         return found;
                     }
+                    if (rs.getLong("End_log_pos") != pos) { // MariaDB gives 0 inside a group: its events begin there
+                        from = pos;
+                        atFrom = 0;
+                    }
+                    atFrom++;
                     String type = rs.getString("Event_type").toLowerCase(Locale.ROOT);
                     String info = rs.getString("Info");
                     if (type.contains("gtid")) {
@@ -80,7 +90,7 @@ final class XaPrepares {
                     }
                 }
             }
-            if (read < PAGE) {
+            if (read < page) {
                 return found;
             }
         }
