@@ -149,16 +149,26 @@ final class StreamFailures {
 
     /**
      * The commit of an XA transaction prepared before the stream began reading ({@code from}), whose prepare changed
-     * {@code table}: its rows are in the binlog before the start, and in no snapshot (it had not committed).
+     * {@code table}: its rows are in the binlog before the start, and in no snapshot chunk read before the commit.
      */
     CdcException xaPreparedBefore(TableId table, String xid, String preparedAt, String committedAt,
             MySqlPosition from) {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " commits XA transaction " + xid + " at "
                 + committedAt + ", which was prepared at " + preparedAt + ", before this stream began reading at " + from
                 + ", with changes of " + table.database() + "." + table.table() + ": the server logs an XA transaction's "
-                + "rows at its prepare, so they are before the stream's start, and no snapshot holds them (it had not "
-                + "committed). Restart the source without its state (a new snapshot reads them), and write captured "
-                + "tables in ordinary transactions (or XA ... ONE PHASE), or exclude the table.");
+                + "rows at its prepare, so they are before the stream's start, and a snapshot chunk read before the "
+                + "commit does not hold them. Restart the source without its state (a new snapshot reads them), and "
+                + "write captured tables in ordinary transactions (or XA ... ONE PHASE), or exclude the table.");
+    }
+
+    /** As {@link #xaPreparedBefore}, for a prepare holding a statement whose table cannot be told. */
+    CdcException xaPreparedUnsure(String xid, String preparedAt, String committedAt, MySqlPosition from) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " commits XA transaction " + xid + " at "
+                + committedAt + ", which was prepared at " + preparedAt + ", before this stream began reading at " + from
+                + ", with a change logged as a statement (binlog_format STATEMENT or MIXED in its session) whose table "
+                + "this source cannot tell: its changes may be of captured tables, before the stream's start and not "
+                + "in a snapshot chunk read before the commit. Restart the source without its state (a new snapshot "
+                + "reads them), and log captured tables' changes as rows (binlog_format = ROW).");
     }
 
     /** The commit of an XA transaction prepared before the stream began reading, whose prepare the server no longer holds. */
@@ -166,9 +176,9 @@ final class StreamFailures {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " commits XA transaction " + xid + " at "
                 + committedAt + ", which was prepared before this stream began reading at " + from + ", in no binlog "
                 + "file the server holds now: this source cannot tell whether it "
-                + "changed captured tables (the server logs an XA transaction's rows at its prepare, and no snapshot "
-                + "holds them: it had not committed). Restart the source without its state (a new snapshot reads "
-                + "them).");
+                + "changed captured tables (the server logs an XA transaction's rows at its prepare, and a snapshot "
+                + "chunk read before the commit does not hold them). Restart the source without its state (a new "
+                + "snapshot reads them).");
     }
 
     CdcException xaPrepareUnread(String xid, String committedAt, MySqlPosition from, Exception e) {

@@ -69,11 +69,19 @@ final class XaCommits {
         if (prepare == null) {
             throw failures.xaPrepareNotFound(xid, at, cursor.from());
         }
-        for (String mapped : prepare.tables) {
+        for (String mapped : prepare.mapped) {
             TableId table = captured(mapped);
             if (table != null) {
                 throw failures.xaPreparedBefore(table, xid, prepare.at, at, cursor.from());
             }
+        }
+        for (TableId table : prepare.stated) {
+            if (filter.matches(table)) {
+                throw failures.xaPreparedBefore(table, xid, prepare.at, at, cursor.from());
+            }
+        }
+        if (prepare.unsure) {
+            throw failures.xaPreparedUnsure(xid, prepare.at, at, cursor.from());
         }
         LOG.info("XA transaction {} was prepared at {} and changed no captured table", xid, prepare.at);
     }

@@ -4,9 +4,13 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
+import io.rustcdc.flink.source.model.TableId;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.annotation.Nullable;
 
 /**
@@ -20,16 +24,58 @@ final class XaPrepares {
 
     private XaPrepares() {}
 
-    /** A prepare: where its XA_PREPARE event is, and the tables its group maps, as events name them ({@code db.table}). */
+    /**
+     * A prepare: where its XA_PREPARE event is, the tables its group's table maps name ({@code db.table}, as events
+     * name them), and those its statements change (a session's {@code binlog_format} other than ROW), or unsure
+     * when one of its statements may change a table it does not name.
+     */
     static final class Prepare {
         final String at;
-        final List<String> tables;
+        final Set<String> mapped;
+        final Set<TableId> stated;
+        final boolean unsure;
 
-        Prepare(String at, List<String> tables) {
+        Prepare(String at, Group group) {
             this.at = at;
-            this.tables = List.copyOf(tables);
+            this.mapped = Set.copyOf(group.mapped);
+            this.stated = Set.copyOf(group.stated);
+            this.unsure = group.unsure;
         }
     }
+
+    /** What the events of a group read so far change. */
+    private static final class Group {
+        final Set<String> mapped = new LinkedHashSet<>();
+        final Set<TableId> stated = new LinkedHashSet<>();
+        boolean unsure;
+
+        void clear() {
+            mapped.clear();
+            stated.clear();
+            unsure = false;
+        }
+
+        /**
+         * A statement of the group, as {@code SHOW BINLOG EVENTS} shows it ({@code use `db`; INSERT ...}), read in
+         * the default sql_mode (the event's own is not shown): a statement whose table cannot be read makes it unsure.
+         */
+        void statement(String info) {
+            Matcher use = USE.matcher(info);
+            String database = use.matches() ? use.group(1).replace("``", "`") : null;
+            String sql = use.matches() ? use.group(2) : info;
+            if (sql.toUpperCase(Locale.ROOT).startsWith("XA ")) {
+                return; // XA START, XA END
+            }
+            TableId table = MySqlDdl.dmlTable(sql, database, SqlMode.DEFAULT);
+            if (table == null) {
+                unsure = true;
+            } else if (table != MySqlDdl.NOT_DML) {
+                stated.add(table);
+            }
+        }
+    }
+
+    private static final Pattern USE = Pattern.compile("use `((?:[^`]|``)*)`; (.*)", Pattern.DOTALL);
 
     /**
      * The last prepare of {@code xid} (as {@link #xid(String)} writes it) before {@code file}:{@code before}, or
@@ -52,7 +98,7 @@ final class XaPrepares {
     private static Prepare findIn(Connection c, String file, String xid, long before) throws SQLException {
         String events = "SHOW BINLOG EVENTS IN '" + file.replace("'", "''") + "'";
         Prepare found = null;
-        List<String> group = new ArrayList<>();
+        Group group = new Group();
         // the next page starts at the last event that begins where it says, past the events listed from there: the
         // events of a compressed transaction, listed after their payload event, give the payload's end as theirs
         // (Oracle MySQL 9.7 lists them with Pos and End_log_pos both there, where the next event begins)
@@ -80,7 +126,9 @@ final class XaPrepares {
                     if (type.contains("gtid")) {
                         group.clear(); // a group begins (MariaDB's names XA START in its GTID event)
                     } else if (type.equals("table_map")) {
-                        group.add(info.substring(info.indexOf('(') + 1, info.lastIndexOf(')')));
+                        group.mapped.add(info.substring(info.indexOf('(') + 1, info.lastIndexOf(')')));
+                    } else if (type.equals("query")) {
+                        group.statement(info);
                     } else if (type.equals("xa_prepare")) {
                         if (xid(info.substring(info.toUpperCase(Locale.ROOT).indexOf("PREPARE") + "PREPARE".length()))
                                 .equals(xid)) {
@@ -116,6 +164,6 @@ final class XaPrepares {
         if (gtridLength == gtridAndBqual.length) {
             sb.append("',X'");
         }
-        return sb.append("',").append(formatId).toString();
+        return sb.append("',").append(Integer.toUnsignedString(formatId)).toString(); // the server's is unsigned
     }
 }

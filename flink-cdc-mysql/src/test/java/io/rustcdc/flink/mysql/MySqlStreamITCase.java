@@ -539,36 +539,50 @@ class MySqlStreamITCase {
         TableFilter filter = TableFilter.of(List.of(db.name() + ".xa_b"), List.of());
         String x = db.name(); // XIDs are the server's: these are this test's
         // on Oracle MySQL in compressed transactions (their events listed after the payload's), and read back by
-        // SHOW BINLOG EVENTS 3 events a page
-        boolean compressed = !db.server().isMariaDb();
-        prepareXa(db, x + "b1", "INSERT INTO xa_b VALUES (1)", compressed); // committed after the start
-        prepareXa(db, x + "b2", "INSERT INTO xa_b VALUES (2)", false); // rolled back after it
+        // SHOW BINLOG EVENTS 3 events a page; some logged as statements
+        String compressed = db.server().isMariaDb() ? null : "SET SESSION binlog_transaction_compression = ON";
+        String statements = "SET SESSION binlog_format = 'STATEMENT'";
+        prepareXa(db, x + "b1", "INSERT INTO xa_b VALUES (1)", compressed); // committed after the second start
+        prepareXa(db, x + "b2", "INSERT INTO xa_b VALUES (2)", null); // rolled back after the start
+        prepareXa(db, x + "b3", "INSERT INTO xa_b VALUES (3)", statements); // committed after the start
         prepareXa(db, x + "n1", "INSERT INTO xa_n VALUES (1)", compressed); // another table's
+        prepareXa(db, x + "n3", "INSERT INTO xa_n VALUES (3)", statements);
         db.execute("FLUSH BINARY LOGS"); // the prepares in an older file than the commits
         MySqlPosition start = prepare(connector, db, "xa_b");
         prepareXa(db, x + "n2", "INSERT INTO xa_n VALUES (2)", compressed); // prepared after the start
         db.execute("XA COMMIT '" + x + "n1'", "XA ROLLBACK '" + x + "b2'", "XA COMMIT '" + x + "n2'",
-                "INSERT INTO xa_b VALUES (3)", "XA COMMIT '" + x + "b1'", "INSERT INTO xa_b VALUES (4)");
+                "XA COMMIT '" + x + "n3'", "INSERT INTO xa_b VALUES (4)", "XA COMMIT '" + x + "b3'");
+        MySqlPosition second = prepare(connector, db, "xa_b");
+        db.execute("XA COMMIT '" + x + "b1'", "INSERT INTO xa_b VALUES (5)");
         int page = XaPrepares.page;
         XaPrepares.page = 3;
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
-            assertThat(describe(events(stream, 1).get(0))).isEqualTo("insert null -> 3");
-            assertThatThrownBy(() -> events(stream, 1))
-                    .isInstanceOfSatisfying(CdcException.class,
-                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
-                    .hasMessageContaining("commits XA transaction " + XaPrepares.xid(hexXid(x + "b1")) + " at ")
-                    .hasMessageContaining("before this stream began reading at " + start)
-                    .hasMessageContaining("with changes of " + db.name() + ".xa_b")
-                    .hasMessageContaining("Restart the source without its state");
+            assertThat(describe(events(stream, 1).get(0))).isEqualTo("insert null -> 4");
+            assertFailsAtCommit(() -> events(stream, 1), XaPrepares.xid(hexXid(x + "b3")), start, db);
+        }
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(second, filter)) {
+            assertFailsAtCommit(() -> events(stream, 1), XaPrepares.xid(hexXid(x + "b1")), second, db);
         } finally {
             XaPrepares.page = page;
         }
     }
 
-    private static void prepareXa(MySqlDatabase db, String xid, String change, boolean compressed) throws Exception {
+    private static void assertFailsAtCommit(org.assertj.core.api.ThrowableAssert.ThrowingCallable read, String xid,
+            MySqlPosition start, MySqlDatabase db) {
+        assertThatThrownBy(read)
+                .isInstanceOfSatisfying(CdcException.class,
+                        e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                .hasMessageContaining("commits XA transaction " + xid + " at ")
+                .hasMessageContaining("before this stream began reading at " + start)
+                .hasMessageContaining("with changes of " + db.name() + ".xa_b")
+                .hasMessageContaining("Restart the source without its state");
+    }
+
+    private static void prepareXa(MySqlDatabase db, String xid, String change, @javax.annotation.Nullable String setting)
+            throws Exception {
         try (var c = db.admin(); var s = c.createStatement()) {
-            if (compressed) {
-                s.execute("SET SESSION binlog_transaction_compression = ON");
+            if (setting != null) {
+                s.execute(setting);
             }
             s.execute("USE " + db.name());
             s.execute("XA START '" + xid + "'");
