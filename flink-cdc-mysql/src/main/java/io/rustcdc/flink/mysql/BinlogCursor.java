@@ -115,12 +115,14 @@ final class BinlogCursor {
 
     /**
      * A backfill read on to {@code nextPosition} between transactions: a heartbeat (its server skips the
-     * transactions of the start's GTIDs, and says how far it read), or a file's header (Oracle MySQL's
-     * PREVIOUS_GTIDS event, the last one before a file's first transaction): a backfill of a file holding no
-     * transaction yet reaches its end there.
+     * transactions of the start's GTIDs, and says how far it read), a file's header (Oracle MySQL's
+     * PREVIOUS_GTIDS event, MariaDB's GTID_LIST, the last ones before a file's first transaction), or MariaDB's
+     * BINLOG_CHECKPOINT (in a file's header, and later whenever the server writes it): a backfill whose end is
+     * just past one reaches it there. Never back: a dump opened inside a file may be sent its header first.
      */
     void passed(long nextPosition) {
-        if (backfill && transaction == null && nextPosition > 0) {
+        boolean ahead = !file.equals(committed.file()) || nextPosition > committed.offset();
+        if (backfill && transaction == null && nextPosition > 0 && ahead) {
             committed = committed.movedTo(file, nextPosition).on(server);
             pending.add(StreamRecord.progress(committed));
         }

@@ -44,6 +44,9 @@ final class BinlogEvents {
         switch (header.getEventType()) {
             case HEARTBEAT:
             case PREVIOUS_GTIDS:
+            case MARIADB_GTID_LIST:
+            case BINLOG_CHECKPOINT:
+                // between transactions: a file's header, or MariaDB's checkpoint, which it may write at any time
                 cursor.passed(header.getNextPosition());
                 break;
             case ROTATE: {

@@ -152,4 +152,33 @@ class MariaDbChunkMarkITCase {
         t.setDaemon(true);
         return t;
     }
+
+    /**
+     * A chunk's window whose end is just past a new binlog file's header (a rotation, nothing written since): its
+     * completion from the binlog reaches the end at the header's GTID_LIST or BINLOG_CHECKPOINT event. Until
+     * 2026-12-06 it reconnected without end until something was written (found by a probe of waits on an idle server).
+     */
+    @Test
+    void aChunkWindowEndingRightAfterABinlogRotationReachesItsEnd(MySqlDatabase db) throws Exception {
+        Assumptions.assumeTrue(db.server().isMariaDb(), "the file/offset window is MariaDB's");
+        db.execute("CREATE TABLE rot (id BIGINT PRIMARY KEY)", "INSERT INTO rot VALUES (1), (2), (3)");
+        List<String> before = db.binlogStatus();
+        db.execute("FLUSH BINARY LOGS");
+        List<String> after = db.binlogStatus();
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        MySqlSourceConfig config = connector.config();
+        try (java.sql.Connection catalogue = MySqlConnections.connect(config);
+                io.rustcdc.flink.source.spi.CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            String server = BinlogServer.identity(catalogue, ServerFlavor.MARIADB);
+            MySqlPosition low = MySqlPosition.at(ServerFlavor.MARIADB, before.get(0), Long.parseLong(before.get(1)))
+                    .on(server);
+            MySqlPosition high = MySqlPosition.at(ServerFlavor.MARIADB, after.get(0), Long.parseLong(after.get(1)))
+                    .on(server);
+            ChunkBackfill backfill = new ChunkBackfill(config, catalogue, new MySqlKeyPlacement(),
+                    BinlogTables.charsets(catalogue), session.describe(io.rustcdc.flink.source.model.TableId.of(db.name(),
+                            db.name(), "rot")), List.of("id"), null, null, List.of());
+            org.assertj.core.api.Assertions.assertThat(org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    java.time.Duration.ofSeconds(30), () -> backfill.applyFrom(low, high))).isTrue();
+        }
+    }
 }
