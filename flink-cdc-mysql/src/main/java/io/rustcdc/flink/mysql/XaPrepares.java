@@ -1,10 +1,10 @@
 package io.rustcdc.flink.mysql;
 
+import io.rustcdc.flink.source.model.TableId;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import io.rustcdc.flink.source.model.TableId;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -15,8 +15,8 @@ import javax.annotation.Nullable;
 
 /**
  * Finds an XA transaction's prepare in the binlog files the server holds, through {@code SHOW BINLOG EVENTS}:
- * the group that ends with the XA_PREPARE event of its XID, and the tables that group's table maps name. Read
- * from the file of a commit back to the oldest file, a page of events at a time.
+ * the group that ends with the XA_PREPARE event of its XID, and the tables that group's table maps and
+ * statements name. Read from the file of a commit back to the oldest file, a page of events at a time.
  */
 final class XaPrepares {
     /** Events per {@code SHOW BINLOG EVENTS}: a binlog file holds up to millions. Tests only may lower it. */
