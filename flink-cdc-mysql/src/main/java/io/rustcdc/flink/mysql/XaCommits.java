@@ -24,7 +24,7 @@ final class XaCommits {
     private static final Logger LOG = LoggerFactory.getLogger(XaCommits.class);
 
     private final TableFilter filter;
-    private final Connection connection;
+    private final XaPrepares prepares;
     private final BinlogCursor cursor;
     private final StreamFailures failures;
     private final boolean backfill;
@@ -34,7 +34,7 @@ final class XaCommits {
     XaCommits(TableFilter filter, Connection connection, BinlogCursor cursor, StreamFailures failures,
             boolean backfill) {
         this.filter = filter;
-        this.connection = connection;
+        this.prepares = new XaPrepares(connection);
         this.cursor = cursor;
         this.failures = failures;
         this.backfill = backfill;
@@ -62,7 +62,7 @@ final class XaCommits {
                 + "prepare in the binlog", xid, at, cursor.from());
         XaPrepares.Prepare prepare;
         try {
-            prepare = XaPrepares.find(connection, xid, cursor.file(), position);
+            prepare = prepares.find(xid, cursor.file(), position);
         } catch (SQLException e) {
             throw failures.xaPrepareUnread(xid, at, cursor.from(), e);
         }

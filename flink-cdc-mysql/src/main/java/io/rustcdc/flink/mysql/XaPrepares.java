@@ -2,27 +2,34 @@ package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.model.TableId;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 
 /**
- * Finds an XA transaction's prepare in the binlog files the server holds, through {@code SHOW BINLOG EVENTS}:
- * the group that ends with the XA_PREPARE event of its XID, and the tables that group's table maps and
- * statements name. Read from the file of a commit back to the oldest file, a page of events at a time.
+ * Finds XA transactions' prepares in the binlog files the server holds, for one stream: the group that ends with
+ * the XA_PREPARE event of an XID, and the tables that group's table maps and statements name. Read from the file of
+ * a commit back to the oldest file ({@link XaFileScan}); each file is read once for the stream, the commit's own
+ * as far as the commit, and what it holds is kept: the prepares still pending at its end and the outcomes of
+ * prepares before it, a few XIDs at most where XA transactions are short.
  */
 final class XaPrepares {
     /** Events per {@code SHOW BINLOG EVENTS}: a binlog file holds up to millions. Tests only may lower it. */
     static volatile int page = 10_000;
+    /** The events all look-ups read, for tests. */
+    static final AtomicLong eventsRead = new AtomicLong();
 
-    private XaPrepares() {}
+    private final Connection connection;
+    private final Map<String, XaFileScan> files = new HashMap<>();
+
+    XaPrepares(Connection connection) {
+        this.connection = connection;
+    }
 
     /**
      * A prepare: where its XA_PREPARE event is, the tables its group's table maps name ({@code db.table}, as events
@@ -35,113 +42,40 @@ final class XaPrepares {
         final Set<TableId> stated;
         final boolean unsure;
 
-        Prepare(String at, Group group) {
+        Prepare(String at, Set<String> mapped, Set<TableId> stated, boolean unsure) {
             this.at = at;
-            this.mapped = Set.copyOf(group.mapped);
-            this.stated = Set.copyOf(group.stated);
-            this.unsure = group.unsure;
+            this.mapped = Set.copyOf(mapped);
+            this.stated = Set.copyOf(stated);
+            this.unsure = unsure;
         }
     }
-
-    /** What the events of a group read so far change. */
-    private static final class Group {
-        final Set<String> mapped = new LinkedHashSet<>();
-        final Set<TableId> stated = new LinkedHashSet<>();
-        boolean unsure;
-
-        void clear() {
-            mapped.clear();
-            stated.clear();
-            unsure = false;
-        }
-
-        /**
-         * A statement of the group, as {@code SHOW BINLOG EVENTS} shows it ({@code use `db`; INSERT ...}), read in
-         * the default sql_mode (the event's own is not shown): a statement whose table cannot be read makes it unsure.
-         */
-        void statement(String info) {
-            Matcher use = USE.matcher(info);
-            String database = use.matches() ? use.group(1).replace("``", "`") : null;
-            String sql = use.matches() ? use.group(2) : info;
-            if (sql.toUpperCase(Locale.ROOT).startsWith("XA ")) {
-                return; // XA START, XA END
-            }
-            TableId table = MySqlDdl.dmlTable(sql, database, SqlMode.DEFAULT);
-            if (table == null) {
-                unsure = true;
-            } else if (table != MySqlDdl.NOT_DML) {
-                stated.add(table);
-            }
-        }
-    }
-
-    private static final Pattern USE = Pattern.compile("use `((?:[^`]|``)*)`; (.*)", Pattern.DOTALL);
 
     /**
-     * The last prepare of {@code xid} (as {@link #xid(String)} writes it) before {@code file}:{@code before}, or
-     * null when none of the files the server holds up to there has one.
+     * The prepare of {@code xid} (as {@link #xid(String)} writes it) still pending at {@code file}:{@code before},
+     * or null when none of the files the server holds up to there has one.
      */
     @Nullable
-    static Prepare find(Connection c, String xid, String file, long before) throws SQLException {
-        List<String> files = BinlogRetention.binlogFiles(c);
-        int last = files.indexOf(file);
-        for (int i = last < 0 ? files.size() - 1 : last; i >= 0; i--) {
-            Prepare found = findIn(c, files.get(i), xid, files.get(i).equals(file) ? before : Long.MAX_VALUE);
-            if (found != null) {
-                return found;
+    Prepare find(String xid, String file, long before) throws SQLException {
+        List<String> names = BinlogRetention.binlogFiles(connection);
+        int last = names.indexOf(file);
+        for (int i = last < 0 ? names.size() - 1 : last; i >= 0; i--) {
+            String name = names.get(i);
+            long bound = name.equals(file) ? before : Long.MAX_VALUE;
+            XaFileScan scan = files.get(name);
+            if (scan == null || scan.readPast(bound)) {
+                scan = new XaFileScan(name);
+                files.put(name, scan);
+            }
+            scan.readTo(connection, bound, i < names.size() - 1);
+            Prepare prepare = scan.pending(xid);
+            if (prepare != null) {
+                return prepare;
+            }
+            if (scan.resolvesEarlier(xid)) {
+                return null; // its last prepare before this file had its outcome here
             }
         }
         return null;
-    }
-
-    @Nullable
-    private static Prepare findIn(Connection c, String file, String xid, long before) throws SQLException {
-        String events = "SHOW BINLOG EVENTS IN '" + file.replace("'", "''") + "'";
-        Prepare found = null;
-        Group group = new Group();
-        // the next page starts at the last event that begins where it says, past the events listed from there: the
-        // events of a compressed transaction, listed after their payload event, give the payload's end as theirs
-        // (Oracle MySQL 9.7 lists them with Pos and End_log_pos both there, where the next event begins)
-        long from = -1;
-        int atFrom = 0;
-        int page = XaPrepares.page;
-        while (true) {
-            int read = 0;
-            try (Statement s = c.createStatement();
-                    ResultSet rs = s.executeQuery(from < 0 ? events + " LIMIT " + page
-                            : events + " FROM " + from + " LIMIT " + atFrom + ", " + page)) {
-                while (rs.next()) {
-                    read++;
-                    long pos = rs.getLong("Pos");
-                    if (pos >= before) {
-                        return found;
-                    }
-                    if (rs.getLong("End_log_pos") != pos) { // MariaDB gives 0 inside a group: its events begin there
-                        from = pos;
-                        atFrom = 0;
-                    }
-                    atFrom++;
-                    String type = rs.getString("Event_type").toLowerCase(Locale.ROOT);
-                    String info = rs.getString("Info");
-                    if (type.contains("gtid")) {
-                        group.clear(); // a group begins (MariaDB's names XA START in its GTID event)
-                    } else if (type.equals("table_map")) {
-                        group.mapped.add(info.substring(info.indexOf('(') + 1, info.lastIndexOf(')')));
-                    } else if (type.equals("query")) {
-                        group.statement(info);
-                    } else if (type.equals("xa_prepare")) {
-                        if (xid(info.substring(info.toUpperCase(Locale.ROOT).indexOf("PREPARE") + "PREPARE".length()))
-                                .equals(xid)) {
-                            found = new Prepare(file + ":" + from, group);
-                        }
-                        group.clear();
-                    }
-                }
-            }
-            if (read < page) {
-                return found;
-            }
-        }
     }
 
     /**

@@ -556,10 +556,14 @@ class MySqlStreamITCase {
         db.execute("XA COMMIT '" + x + "b1'", "INSERT INTO xa_b VALUES (5)");
         int page = XaPrepares.page;
         XaPrepares.page = 3;
+        long read = XaPrepares.eventsRead.get();
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, filter)) {
             assertThat(describe(events(stream, 1).get(0))).isEqualTo("insert null -> 4");
             assertFailsAtCommit(() -> events(stream, 1), XaPrepares.xid(hexXid(x + "b3")), start, db);
         }
+        // three look-ups (n1, n3, b3), each file read once: the prepares' whole, the commits' up to b3's commit
+        assertThat(XaPrepares.eventsRead.get() - read).as("events the look-ups read")
+                .isEqualTo(eventsBeforeCommit(db, hexXid(x + "b3")));
         try (ChangeStream<MySqlPosition> stream = connector.openStream(second, filter)) {
             assertFailsAtCommit(() -> events(stream, 1), XaPrepares.xid(hexXid(x + "b1")), second, db);
         } finally {
@@ -576,6 +580,30 @@ class MySqlStreamITCase {
                 .hasMessageContaining("before this stream began reading at " + start)
                 .hasMessageContaining("with changes of " + db.name() + ".xa_b")
                 .hasMessageContaining("Restart the source without its state");
+    }
+
+    /** The events of the binlog's last two files up to the commit of {@code xid}, in the last. */
+    private static long eventsBeforeCommit(MySqlDatabase db, String xid) throws Exception {
+        try (var c = db.admin(); var s = c.createStatement()) {
+            List<String> files = BinlogRetention.binlogFiles(c);
+            long events = 0;
+            for (String file : files.subList(files.size() - 2, files.size())) {
+                List<Long> positions = new java.util.ArrayList<>();
+                long commit = Long.MAX_VALUE;
+                try (var rs = s.executeQuery("SHOW BINLOG EVENTS IN '" + file + "'")) {
+                    while (rs.next()) {
+                        positions.add(rs.getLong("Pos"));
+                        if (commit == Long.MAX_VALUE && rs.getString("Event_type").equalsIgnoreCase("query")
+                                && XaPrepares.xid(rs.getString("Info")).contains("XACOMMIT" + XaPrepares.xid(xid))) {
+                            commit = rs.getLong("Pos");
+                        }
+                    }
+                }
+                long before = commit;
+                events += positions.stream().filter(p -> p < before).count();
+            }
+            return events;
+        }
     }
 
     private static void prepareXa(MySqlDatabase db, String xid, String change, @javax.annotation.Nullable String setting)
