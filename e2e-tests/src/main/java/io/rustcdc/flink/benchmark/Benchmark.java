@@ -22,10 +22,11 @@ import javax.annotation.Nullable;
  * the default), MariaDB ({@code --database mariadb}) or Oracle MySQL ({@code --database mysql}). Prints
  * a markdown table and writes it, with the raw JSON, to {@code --out} (default target/benchmark). A
  * run of the peer that fails is reported as the peer's figure ({@code peer fails: <reason>}) and the
- * peer's other runs of that figure are not tried; a run of ours that fails fails the benchmark.
+ * peer's other runs of that figure (in a quick run, of every later figure) are not tried; a run of ours that
+ * fails fails the benchmark.
  *
- * <p>Options: {@code --quick true} (small data, one run, each run's JVM with C1 only, Flink's pace at p1 alone and
- * the limit's read in each format once: what CI runs), {@code --rows},
+ * <p>Options: {@code --quick true} (small data, one run, each run's JVM with C1 only, the snapshots and Flink's
+ * pace at p1 alone and the limit's read in each format once: what CI runs), {@code --rows},
  * {@code --changes}, {@code --runs}, {@code --chunk-size} (both sides; without it each side's own default),
  * {@code --latency-seconds},
  * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
@@ -55,6 +56,8 @@ public final class Benchmark {
 
     private final Map<String, String> options;
     private final boolean quick;
+    /** In a quick run, the reason the peer's first failed run failed: its later runs are not tried. */
+    @Nullable private String quickPeerFailure;
     private final long rows;
     private final long changes;
     private final int runs;
@@ -139,7 +142,7 @@ public final class Benchmark {
                     floor(target, runner, path);
                 }
             }
-            for (int p = 1; p <= 2 && !"stream".equals(phases); p++) {
+            for (int p = 1; p <= (quick ? 1 : 2) && !"stream".equals(phases); p++) {
                 for (BenchPath path : paths) {
                     if (path.runs(quick, "snapshot p" + p)) {
                         snapshot(target, runner, p, path);
@@ -463,11 +466,16 @@ public final class Benchmark {
 
     /**
      * One run of one side: its result, or null when the peer's run fails (or failed before in this
-     * figure), its reason then recorded as the peer's value of {@code shown}. A failure of ours fails.
+     * figure, or in a quick run at all), its reason then recorded as the peer's value of {@code shown}. A failure
+     * of ours fails.
      */
     private String run(SideRunner runner, String side, String name, List<String> args, List<Figure> shown)
             throws Exception {
         boolean peer = SideRunner.PEER.equals(side);
+        if (peer && quickPeerFailure != null && shown.get(0).peerFailure == null) {
+            say(name + ": not tried, as the peer failed before in this quick run");
+            shown.forEach(f -> f.peerFailure = quickPeerFailure);
+        }
         if (peer && shown.get(0).peerFailure != null) {
             return null;
         }
@@ -481,6 +489,9 @@ public final class Benchmark {
             }
             say(name + ": the peer fails: " + e.reason() + " (its log: " + runner.log(name) + ")");
             shown.forEach(f -> f.peerFailure = e.reason());
+            if (quick) {
+                quickPeerFailure = e.reason();
+            }
             return null;
         }
     }
