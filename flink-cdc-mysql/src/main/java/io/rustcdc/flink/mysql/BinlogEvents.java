@@ -78,6 +78,9 @@ final class BinlogEvents {
             case QUERY:
                 statements.query(header, event.getData());
                 break;
+            case EXECUTE_LOAD_QUERY: // LOAD DATA logged as a statement
+                statements.load(header, event.getData());
+                break;
             case XID:
                 cursor.commit(header.getNextPosition());
                 break;

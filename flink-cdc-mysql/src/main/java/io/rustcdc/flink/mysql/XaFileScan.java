@@ -19,10 +19,20 @@ import javax.annotation.Nullable;
  * One binlog file's XA transactions, read through {@code SHOW BINLOG EVENTS} a page at a time, as far as a look-up
  * needs and on from there at the next: the prepares (XA_PREPARE events, with what their groups changed) without an
  * outcome after them in the file, and the outcomes ({@code XA COMMIT}, {@code XA ROLLBACK}) of XIDs not prepared
- * before them in the file.
+ * before them in the file. A group with an event this does not know (or an incident) is unsure, as is one with a
+ * statement whose table cannot be read.
  */
 final class XaFileScan {
     private static final Pattern USE = Pattern.compile("use `((?:[^`]|``)*)`; (.*)", Pattern.DOTALL);
+    /** Statements: MariaDB's compressed ones ({@code log_bin_compress}), and {@code LOAD DATA}'s as a statement. */
+    private static final Set<String> STATEMENTS = Set.of("query", "query_compressed", "execute_load_query");
+    /**
+     * Events that change no table: a group's rows are in row events ({@code ..._rows...}), after table maps, and
+     * its statements are {@link #STATEMENTS}; any other event makes a group unsure.
+     */
+    private static final Set<String> NO_CHANGE = Set.of("format_desc", "rotate", "stop", "xid", "intvar", "rand",
+            "user var", "begin_load_query", "append_block", "delete_file", "transaction_payload", "transaction_context",
+            "view_change", "heartbeat", "binlog_checkpoint", "start_encryption");
 
     private final String file;
     private final Map<String, XaPrepares.Prepare> pending = new HashMap<>();
@@ -40,6 +50,7 @@ final class XaFileScan {
     private long lastRead = -1;
     /** The position of the event a read stopped at, not read; -1 when none. */
     private long stoppedAt = -1;
+    /** Whether this read to the end of a file no longer written. */
     private boolean ended;
 
     XaFileScan(String file) {
@@ -57,7 +68,7 @@ final class XaFileScan {
      * @param complete whether the file is no longer written (not the server's last)
      */
     void readTo(Connection c, long before, boolean complete) throws SQLException {
-        if (stoppedAt >= before || ended && complete) {
+        if (stoppedAt >= before || ended) {
             return;
         }
         String events = "SHOW BINLOG EVENTS IN '" + file.replace("'", "''") + "'";
@@ -86,7 +97,7 @@ final class XaFileScan {
             }
             stoppedAt = -1;
             if (read < page) {
-                ended = true;
+                ended = complete; // a file still written may have more
                 return;
             }
         }
@@ -108,7 +119,7 @@ final class XaFileScan {
             clearGroup(); // a group begins (MariaDB's names XA START in its GTID event)
         } else if (type.equals("table_map")) {
             mapped.add(info.substring(info.indexOf('(') + 1, info.lastIndexOf(')')));
-        } else if (type.equals("query")) {
+        } else if (STATEMENTS.contains(type)) {
             statement(info);
         } else if (type.equals("xa_prepare")) {
             int at = info.toUpperCase(Locale.ROOT).indexOf("XA PREPARE"); // else XA COMMIT ... ONE PHASE
@@ -117,6 +128,8 @@ final class XaFileScan {
                 pending.put(xid, new XaPrepares.Prepare(file + ":" + from, mapped, stated, unsure));
             }
             clearGroup();
+        } else if (!type.contains("rows") && !NO_CHANGE.contains(type)) {
+            unsure = true; // an incident, or an event this does not know
         }
     }
 

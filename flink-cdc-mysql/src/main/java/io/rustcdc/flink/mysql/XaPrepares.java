@@ -58,7 +58,10 @@ final class XaPrepares {
     Prepare find(String xid, String file, long before) throws SQLException {
         List<String> names = BinlogRetention.binlogFiles(connection);
         int last = names.indexOf(file);
-        for (int i = last < 0 ? names.size() - 1 : last; i >= 0; i--) {
+        if (last < 0) {
+            return null; // not the server's any more: where the commit was cannot be told
+        }
+        for (int i = last; i >= 0; i--) {
             String name = names.get(i);
             long bound = name.equals(file) ? before : Long.MAX_VALUE;
             XaFileScan scan = files.get(name);

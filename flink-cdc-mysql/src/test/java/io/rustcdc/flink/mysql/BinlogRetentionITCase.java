@@ -120,10 +120,7 @@ class BinlogRetentionITCase {
         db.execute("CREATE TABLE t (id INT PRIMARY KEY)");
         try (Connection c = db.admin();
                 Statement s = c.createStatement()) {
-            s.execute("XA START 'purged_xa'");
-            s.execute("INSERT INTO " + db.name() + ".t VALUES (1)");
-            s.execute("XA END 'purged_xa'");
-            s.execute("XA PREPARE 'purged_xa'");
+            MySqlWriters.prepareXa(s, "purged_xa", "INSERT INTO " + db.name() + ".t VALUES (1)");
         }
         db.execute("FLUSH BINARY LOGS");
         purgeAllButNewest(db);

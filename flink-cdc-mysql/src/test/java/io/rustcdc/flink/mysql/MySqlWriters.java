@@ -2,6 +2,8 @@ package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.testing.ConcurrentWriters;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -38,6 +40,20 @@ final class MySqlWriters {
     /** {@link #start}, each writer pausing up to {@code maxPauseMillis} after each transaction. */
     static ConcurrentWriters start(MySqlDatabase db, int count, long millis, int idSpace, int maxPauseMillis) {
         return new ConcurrentWriters(db::admin, count, millis, maxPauseMillis, r -> statement(r, idSpace));
+    }
+
+    /**
+     * Prepares XA transaction {@code xid} on {@code s} (format 1, no branch qualifier) with {@code changes}: the
+     * server logs its rows now, its {@code XA COMMIT} or {@code XA ROLLBACK} none. Leave none prepared at a test's
+     * end: its locks hold the database's drop.
+     */
+    static void prepareXa(Statement s, String xid, String... changes) throws SQLException {
+        s.execute("XA START '" + xid + "'");
+        for (String change : changes) {
+            s.execute(change);
+        }
+        s.execute("XA END '" + xid + "'");
+        s.execute("XA PREPARE '" + xid + "'");
     }
 
     /** {@link #start}, writer {@code w} drawing from {@code new Random(seed + w)}. */

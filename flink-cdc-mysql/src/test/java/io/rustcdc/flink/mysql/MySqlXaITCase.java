@@ -145,10 +145,7 @@ class MySqlXaITCase {
         db.execute("CREATE TABLE xs (id INT PRIMARY KEY)", "INSERT INTO xs VALUES (1), (2), (3)");
         String xid = db.name() + "_snapshot";
         try (Connection c = db.admin(); java.sql.Statement s = c.createStatement()) {
-            s.execute("XA START '" + xid + "'");
-            s.execute("INSERT INTO " + db.name() + ".xs VALUES (4)");
-            s.execute("XA END '" + xid + "'");
-            s.execute("XA PREPARE '" + xid + "'");
+            MySqlWriters.prepareXa(s, xid, "INSERT INTO " + db.name() + ".xs VALUES (4)");
         }
         CdcSource<String, MySqlPosition, MySqlPosition> source = CdcSource.builder()
                 .connector(MySqlConnector.create(MySqlTestConfigs.config(db)))

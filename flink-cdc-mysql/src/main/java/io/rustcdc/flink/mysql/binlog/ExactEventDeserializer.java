@@ -40,6 +40,7 @@ final class ExactEventDeserializer {
         plain.put(EventType.FORMAT_DESCRIPTION, new FormatDescriptionEventDataDeserializer());
         plain.put(EventType.ROTATE, new RotateEventDataDeserializer());
         plain.put(EventType.QUERY, new Utf8Queries());
+        plain.put(EventType.EXECUTE_LOAD_QUERY, new LoadQueries(new Utf8Queries()));
         plain.put(EventType.TABLE_MAP, new RawTableMaps());
         plain.put(EventType.XID, new XidEventDataDeserializer());
         plain.put(EventType.XA_PREPARE, new XAPrepareEventDataDeserializer()); // ends an XA transaction's group
