@@ -78,6 +78,8 @@ final class BinlogEvents {
             case QUERY:
                 statements.query(header, event.getData());
                 break;
+            case INCIDENT: // changes the server made and could not log: whichever tables, they are not here
+                throw failures.incident(cursor.file() + ":" + header.getPosition());
             case EXECUTE_LOAD_QUERY: // LOAD DATA logged as a statement
                 statements.load(header, event.getData());
                 break;

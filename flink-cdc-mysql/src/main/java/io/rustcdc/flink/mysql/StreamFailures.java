@@ -114,6 +114,14 @@ final class StreamFailures {
                 + "events already written stay unreadable.");
     }
 
+    CdcException incident(String at) {
+        return new CdcException(CdcException.Kind.STATE, binlog() + " holds an incident event at " + at + ": the "
+                + "server changed tables without logging the changes (for instance a statement on a non-transactional "
+                + "table whose changes outgrew max_binlog_stmt_cache_size), so they are missing from the binlog, and "
+                + "a replica stops here too. Make the captured tables consistent again (the server's error log names "
+                + "the incident), then restart the source without its state so that a new snapshot reads them.");
+    }
+
     /** The statement itself is not quoted: its values are data. */
     CdcException loggedAsStatement(String at, @Nullable TableId table, String database) {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a change logged as a statement, "

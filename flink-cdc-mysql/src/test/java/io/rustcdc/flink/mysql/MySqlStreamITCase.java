@@ -393,6 +393,34 @@ class MySqlStreamITCase {
     }
 
     /**
+     * An incident event: changes of a non-transactional table that outgrew {@code max_binlog_stmt_cache_size} are
+     * made and not logged, and the server writes an incident instead (a replica stops there). The stream fails,
+     * whatever table the changes were of. Until 2026-12-06 it passed over the event.
+     */
+    @Test
+    void anIncidentInTheBinlogFailsTheStream(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE unlogged (id INT PRIMARY KEY, v LONGTEXT) ENGINE=MyISAM");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, db, "unlogged");
+        String size = db.query("SELECT @@GLOBAL.max_binlog_stmt_cache_size").get(0).get(0);
+        db.execute("SET GLOBAL max_binlog_stmt_cache_size = 4096");
+        try (var c = db.admin(); var s = c.createStatement()) { // a session begun after the setting
+            s.execute("USE " + db.name());
+            assertThatThrownBy(() -> s.execute("INSERT INTO unlogged VALUES (1, REPEAT('x', 100000))"))
+                    .hasMessageContaining("max_binlog_stmt_cache_size");
+        } finally {
+            db.execute("SET GLOBAL max_binlog_stmt_cache_size = " + size);
+        }
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("holds an incident event at ")
+                    .hasMessageContaining("restart the source without its state");
+        }
+    }
+
+    /**
      * A new file the server may read and write ({@code LOAD DATA INFILE}, {@code INTO DUMPFILE}) holding {@code
      * text} (in SQL's escapes), by its name on the server.
      */
