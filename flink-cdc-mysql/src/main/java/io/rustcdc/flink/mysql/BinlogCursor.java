@@ -128,6 +128,15 @@ final class BinlogCursor {
         }
     }
 
+    /**
+     * Whether an event at {@code position} of the file read now is before this cursor's start: a dump by GTIDs is
+     * sent the start's file from its beginning, the groups of GTIDs before the start left out but not the events
+     * outside any group (MariaDB sends an incident so).
+     */
+    boolean beforeStart(long position) {
+        return file.equals(from.file()) && position < from.offset();
+    }
+
     void rotate(String toFile, long position) {
         file = toFile;
         // Before the first transaction, the stream is still at its start: by GTIDs the server rotates
@@ -181,6 +190,11 @@ final class BinlogCursor {
 
     void preparedXa(boolean preparedXa) {
         this.preparedXa = preparedXa;
+    }
+
+    /** Changes of the filter's tables in the transaction read now, so far. */
+    long changesInTransaction() {
+        return changesInTransaction;
     }
 
     /** Holds the transaction's changes until its XA group's last event ({@link #xaGroupEnd}). */

@@ -79,7 +79,10 @@ final class BinlogEvents {
                 statements.query(header, event.getData());
                 break;
             case INCIDENT: // changes the server made and could not log: whichever tables, they are not here
-                throw failures.incident(cursor.file() + ":" + header.getPosition());
+                if (!cursor.beforeStart(header.getPosition())) {
+                    throw failures.incident(cursor.file() + ":" + header.getPosition());
+                }
+                break;
             case EXECUTE_LOAD_QUERY: // LOAD DATA logged as a statement
                 statements.load(header, event.getData());
                 break;

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
 
@@ -27,6 +28,7 @@ import javax.annotation.Nullable;
  * as rows, fails the stream unless it surely touches no table this source captures.
  */
 final class BinlogStatements {
+    private static final Pattern ROLLBACK_TO = Pattern.compile("ROLLBACK\\s+(WORK\\s+)?TO\\b");
     private final MySqlSourceConfig config;
     private final TableFilter filter;
     private final Connection connection;
@@ -63,6 +65,10 @@ final class BinlogStatements {
         String sql = query.getSql().trim().toUpperCase(Locale.ROOT);
         if (!sql.equals("BEGIN") && !sql.equals("COMMIT") && !sql.equals("ROLLBACK")) {
             requireNoStatementChange(header, query); // transaction brackets need no parse
+        }
+        if (ROLLBACK_TO.matcher(sql).lookingAt() && cursor.changesInTransaction() > 0) {
+            // logged only when the transaction changed a non-transactional table too: the undone rows are before it
+            throw failures.rolledBackToSavepoint(at(header), cursor.transaction());
         }
         if (sql.startsWith("XA COMMIT") || sql.startsWith("XA ROLLBACK")) {
             xaCommits.outcome(sql, header.getPosition()); // of a transaction prepared apart, by its XID
@@ -120,10 +126,14 @@ final class BinlogStatements {
         if (table != null && !filter.matches(table)) {
             return;
         }
-        // MariaDB gives the events inside a transaction's group no end position: there, the group's start
+        throw failures.loggedAsStatement(at(header), table, query.getDatabase());
+    }
+
+    /** Where an event is: MariaDB gives the events inside a transaction's group no end, so there the group's start. */
+    private String at(EventHeaderV4 header) {
         long at = header.getPosition() >= 0 || cursor.transaction() == null ? header.getPosition()
                 : cursor.transaction().offset();
-        throw failures.loggedAsStatement(cursor.file() + ":" + at, table, query.getDatabase());
+        return cursor.file() + ":" + at;
     }
 
     /**

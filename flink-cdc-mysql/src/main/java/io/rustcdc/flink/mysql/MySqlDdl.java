@@ -104,8 +104,9 @@ final class MySqlDdl {
 
     /**
      * For a statement-logged change (a session's {@code binlog_format} other than ROW): the table an
-     * INSERT, REPLACE, UPDATE, DELETE or LOAD DATA changes, null when it may change several or its
-     * table cannot be read, and {@link #NOT_DML} for any other statement.
+     * INSERT, REPLACE, UPDATE, DELETE, LOAD DATA or CREATE TABLE ... SELECT changes, null when it may change several
+     * or its table cannot be read (one beginning with WITH; a SELECT, DO or {@code SET @var}, which the server logs
+     * only when a stored function it calls changed data), and {@link #NOT_DML} for any other statement.
      */
     @Nullable
     static TableId dmlTable(String sql, @Nullable String database, SqlMode mode) {
@@ -143,6 +144,33 @@ final class MySqlDdl {
                 }
             }
             return null;
+        }
+        if (accept("CREATE")) {
+            return createSelect();
+        }
+        if (accept("WITH") || accept("SELECT") || accept("DO") || accept("(")
+                || accept("SET") && at < tokens.size() && tokens.get(at).startsWith("@")) {
+            return null;
+        }
+        return NOT_DML;
+    }
+
+    /**
+     * After CREATE: the table a {@code CREATE TABLE ... SELECT} fills, whose rows a statement-logged one does not
+     * log (row logging logs the CREATE without its query, then the rows), else {@link #NOT_DML}.
+     */
+    private TableId createSelect() {
+        accept("OR", "REPLACE");
+        accept("TEMPORARY");
+        if (!accept("TABLE")) {
+            return NOT_DML;
+        }
+        accept("IF", "NOT", "EXISTS");
+        TableId table = name();
+        for (; at < tokens.size(); at++) {
+            if (upper(tokens.get(at)).equals("SELECT")) {
+                return table; // a query (WITH ... SELECT, (SELECT ...) too): no definition holds one; LIKE copies no rows
+            }
         }
         return NOT_DML;
     }

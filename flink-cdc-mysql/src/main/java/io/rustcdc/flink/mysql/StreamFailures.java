@@ -122,6 +122,15 @@ final class StreamFailures {
                 + "the incident), then restart the source without its state so that a new snapshot reads them.");
     }
 
+    CdcException rolledBackToSavepoint(String at, MySqlPosition transaction) {
+        return new CdcException(CdcException.Kind.STATE, binlog() + " holds a ROLLBACK TO SAVEPOINT at " + at + " in the "
+                + "transaction at " + transaction + ", after changes of captured tables: the server logs the changes "
+                + "such a rollback undid when the transaction also changed a non-transactional table (MyISAM, Aria, "
+                + "MEMORY), and this source cannot tell which of them were undone. Keep non-transactional tables out "
+                + "of transactions that roll back to savepoints, and restart the source without its state so that a "
+                + "new snapshot reads the tables.");
+    }
+
     /** The statement itself is not quoted: its values are data. */
     CdcException loggedAsStatement(String at, @Nullable TableId table, String database) {
         return new CdcException(CdcException.Kind.PREREQUISITE, binlog() + " holds a change logged as a statement, "

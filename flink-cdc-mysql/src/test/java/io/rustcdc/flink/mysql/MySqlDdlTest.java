@@ -75,6 +75,23 @@ class MySqlDdlTest {
         assertThat(dml("BEGIN")).isEqualTo("not dml");
         assertThat(dml("ALTER TABLE orders ADD COLUMN x INT")).isEqualTo("not dml");
         assertThat(dml("XA COMMIT X'61',X'',1")).isEqualTo("not dml");
+        // logged only when a stored function they call changed data, whichever tables
+        assertThat(dml("SELECT addone(1)")).isEqualTo("unknown");
+        assertThat(dml("DO addone(2)")).isEqualTo("unknown");
+        assertThat(dml("SET @v = addone(3)")).isEqualTo("unknown");
+        assertThat(dml("(SELECT addone(4)) UNION (SELECT 1)")).isEqualTo("unknown");
+        assertThat(dml("SET PASSWORD FOR 'u'@'%' = 'x'")).isEqualTo("not dml");
+        assertThat(dml("WITH x AS (SELECT 1 AS id) UPDATE orders SET v = 5 WHERE id IN (SELECT id FROM x)"))
+                .isEqualTo("unknown");
+        // CREATE TABLE ... SELECT logged as a statement: its rows are not in the binlog
+        assertThat(dml("CREATE TABLE copy (PRIMARY KEY (id)) AS SELECT * FROM orders")).isEqualTo("shop.copy");
+        assertThat(dml("create or replace temporary table if not exists x.c with w as (select 1) select * from w"))
+                .isEqualTo("x.c");
+        assertThat(dml("CREATE TABLE c (id INT) PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (10))"))
+                .isEqualTo("not dml");
+        assertThat(dml("CREATE TABLE c (id INT) WITH SYSTEM VERSIONING")).isEqualTo("not dml");
+        assertThat(dml("CREATE TABLE c LIKE orders")).isEqualTo("not dml");
+        assertThat(dml("CREATE TABLE c (`select` INT COMMENT 'select')")).isEqualTo("not dml");
     }
 
     private static final SqlMode ANSI_QUOTES = SqlMode.of(SqlMode.ANSI_QUOTES);
