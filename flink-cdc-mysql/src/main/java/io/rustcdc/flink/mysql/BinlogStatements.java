@@ -108,15 +108,15 @@ final class BinlogStatements {
                 .map(c -> c.named(t -> nameCase.resolve(t, known))).collect(Collectors.toList());
     }
 
-    /**
-     * A change logged as a statement (a session set {@code binlog_format} to STATEMENT or MIXED) has
-     * no rows to read: fails unless it surely changes only a table this source does not capture.
-     */
     /** A {@code LOAD DATA} statement logged as a statement ({@code Execute_load_query}). */
     void load(EventHeaderV4 header, QueryEventData query) {
         requireNoStatementChange(header, query);
     }
 
+    /**
+     * A change logged as a statement (a session set {@code binlog_format} to STATEMENT or MIXED) has
+     * no rows to read: fails unless it surely changes only a table this source does not capture.
+     */
     private void requireNoStatementChange(EventHeaderV4 header, QueryEventData query) {
         TableId table = MySqlDdl.dmlTable(query.getSql(), query.getDatabase(), SqlMode.of(query));
         if (table == MySqlDdl.NOT_DML) {
