@@ -81,7 +81,8 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.statements = new BinlogStatements(config, filter, binlog.connection(), binlog.tables(), binlog.nameCase(),
                 heldShapes, cursor, xaCommits, failures);
         BinlogRows rows = new BinlogRows(config, filter, binlog.tables(), heldShapes, cursor, failures);
-        this.events = new BinlogEvents(cursor, statements, rows, xaCommits, binlog.progress(), failures);
+        this.events = new BinlogEvents(cursor, statements, rows, xaCommits, binlog.progress(), failures,
+                new UnloggedRowDdl(filter, binlog.nameCase(), cursor, failures));
         this.check = backfill ? null : new BinlogCheck(config, binlog.progress());
         if (backfill) {
             LOG.debug("Backfilling from the binlog of {}:{} from {}", config.hostname(), config.port(), from);

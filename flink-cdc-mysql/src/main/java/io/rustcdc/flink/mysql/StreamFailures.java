@@ -204,6 +204,25 @@ final class StreamFailures {
                 + "could not be looked for in the binlog (SHOW BINLOG EVENTS): " + e.getMessage(), e);
     }
 
+    /** A statement that changed rows of a captured table without logging them as rows ({@link UnloggedRowDdl}). */
+    CdcException unloggedRows(TableId table, UnloggedRowDdl.Found statement, String at) {
+        return new CdcException(CdcException.Kind.STATE, binlog() + " holds an ALTER TABLE ... " + statement.clause
+                + " at " + at + ", which changed rows of " + table.database() + "." + table.table() + " without "
+                + "logging them as rows (" + what(statement.clause) + "): the stream cannot deliver those changes, "
+                + "and the table's rows as the stream gives them would no longer be the server's. Restart the source "
+                + "without its state so that a new snapshot reads the table (or exclude the table).");
+    }
+
+    private static String what(String clause) {
+        if (clause.startsWith("EXCHANGE") || clause.startsWith("CONVERT")) {
+            return clause.startsWith("EXCHANGE") ? "it swaps a partition's rows and another table's"
+                    : "it moves the rows between a partition and another table";
+        }
+        return clause.startsWith("IMPORT") ? "it brings in the rows of a tablespace file"
+                : clause.startsWith("DISCARD") ? "it removes the table's or partition's tablespace with its rows"
+                : "it removes the partition's rows";
+    }
+
     CdcException renamedIn(TableId from, TableId to, String at) {
         return new CdcException(CdcException.Kind.STATE, binlog() + " renames " + from.database() + "." + from.table()
                 + ", which this source does not capture, to " + to.database() + "." + to.table() + ", which it does, "
