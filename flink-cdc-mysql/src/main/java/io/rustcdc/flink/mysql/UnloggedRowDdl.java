@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.TableId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
@@ -41,12 +42,19 @@ final class UnloggedRowDdl {
     private final TableNameCase nameCase;
     private final BinlogCursor cursor;
     private final StreamFailures failures;
+    /** The tables the reader captures, to name tables as they are under lower_case_table_names = 2; null until told. */
+    @Nullable private volatile Set<TableId> captured;
 
     UnloggedRowDdl(TableFilter filter, TableNameCase nameCase, BinlogCursor cursor, StreamFailures failures) {
         this.filter = filter;
         this.nameCase = nameCase;
         this.cursor = cursor;
         this.failures = failures;
+    }
+
+    /** The tables the reader delivers as a changelog. */
+    void captured(Set<TableId> tables) {
+        captured = Set.copyOf(tables);
     }
 
     /** Fails when the statement changes rows of a table the filter takes without logging them. */
@@ -56,7 +64,7 @@ final class UnloggedRowDdl {
             return;
         }
         for (TableId named : found.tables) {
-            TableId table = nameCase.resolve(named, null);
+            TableId table = nameCase.resolve(named, captured);
             if (filter.matches(table)) {
                 throw failures.unloggedRows(table, found, cursor.file() + ":" + header.getPosition());
             }
