@@ -9,7 +9,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -18,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks what capture needs of the server, each failing with the setting, what was found and the
  * statement that fixes it: {@code wal_level}, the role's REPLICATION attribute, the publication
- * (present, publishing every operation, covering the captured tables, and publishing the partitions of a
- * partitioned table under its root's name), REPLICA IDENTITY (of a partitioned table and each of its
+ * (present, publishing every operation, covering the captured tables with no row filter, and publishing the
+ * partitions of a partitioned table under its root's name), REPLICA IDENTITY (of a partitioned table and each of its
  * partitions), and SELECT on each table for snapshots with no row-level security policy applying.
  * Creates the publication only when the configuration allows.
  */
@@ -123,12 +125,19 @@ final class PgPrerequisites {
             }
         }
         Set<String> covered = new TreeSet<>();
-        try (PreparedStatement s = c.prepareStatement(
-                "SELECT schemaname, tablename FROM pg_catalog.pg_publication_tables WHERE pubname = ?")) {
+        Map<String, String> rowFilters = new TreeMap<>();
+        // row filters came with PostgreSQL 15 (as did column lists, which PgCatalog honours: a projection, not a loss)
+        boolean hasRowFilters = c.getMetaData().getDatabaseMajorVersion() >= 15;
+        try (PreparedStatement s = c.prepareStatement("SELECT schemaname, tablename, "
+                + (hasRowFilters ? "rowfilter" : "NULL") + " FROM pg_catalog.pg_publication_tables WHERE pubname = ?")) {
             s.setString(1, pub);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    covered.add(qualified(TableId.of(config.database(), rs.getString(1), rs.getString(2))));
+                    String table = qualified(TableId.of(config.database(), rs.getString(1), rs.getString(2)));
+                    covered.add(table);
+                    if (rs.getString(3) != null) {
+                        rowFilters.put(table, rs.getString(3));
+                    }
                 }
             }
         }
@@ -139,6 +148,30 @@ final class PgPrerequisites {
                     + String.join(", ", missing) + ", so their changes would never arrive: ALTER PUBLICATION "
                     + PgLiterals.quoteIdentifier(pub) + " ADD TABLE " + String.join(", ", missing) + ";");
         }
+        requireNoRowFilter(pub, tables, rowFilters);
+    }
+
+    /**
+     * No captured table is published under a row filter ({@code FOR TABLE t WHERE (...)}, PostgreSQL
+     * 15+): pgoutput would send only the changes of rows inside it, an update of a row outside it not at
+     * all, and an update moving a row out of it as a delete, so the changelog would lose changes of rows the
+     * snapshot delivered without a word.
+     */
+    private static void requireNoRowFilter(String pub, List<TableId> tables, Map<String, String> rowFilters) {
+        List<String> filtered = tables.stream().map(PgPrerequisites::qualified).filter(rowFilters::containsKey)
+                .collect(Collectors.toList());
+        if (filtered.isEmpty()) {
+            return;
+        }
+        String quoted = PgLiterals.quoteIdentifier(pub);
+        throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + pub + "' publishes "
+                + filtered.stream().map(t -> t + " only WHERE " + rowFilters.get(t)).collect(Collectors.joining(", "))
+                + ": a row filter makes pgoutput leave out the changes of rows outside it (an update moving a row "
+                + "out of it arrives as a delete, one moving a row in as an insert), while the snapshot reads every "
+                + "row, so changes would be lost. Publish the table without the filter, in one transaction (adding "
+                + "back its column list, if it has one): BEGIN; " + filtered.stream().map(t -> "ALTER PUBLICATION "
+                + quoted + " DROP TABLE " + t + "; ALTER PUBLICATION " + quoted + " ADD TABLE " + t + ";")
+                .collect(Collectors.joining(" ")) + " COMMIT;");
     }
 
     /** Without publish_via_partition_root, a partitioned table's changes would arrive under its partitions' names. */

@@ -107,6 +107,36 @@ class PostgresFailuresITCase {
                 .hasMessageContaining("SET (publish = 'insert, update, delete, truncate')");
     }
 
+    /**
+     * A row filter (PostgreSQL 15+) would drop the changes of rows outside it, rows the snapshot
+     * delivers: refused, whether the publication carries other tables or not. A column list is not
+     * refused: the snapshot reads only its columns too ({@link PgCatalog#describe}).
+     */
+    @Test
+    void publicationWithARowFilterIsRefused() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.server().majorVersion() >= 15,
+                "row filters and column lists came with PostgreSQL 15");
+        db.execute("DROP TABLE IF EXISTS other", "CREATE TABLE other (id int PRIMARY KEY)",
+                "CREATE PUBLICATION " + name + "_rf FOR TABLE orders WHERE (id < 100), other",
+                "CREATE PUBLICATION " + name + "_other FOR TABLE orders, other WHERE (id > 0)",
+                "CREATE PUBLICATION " + name + "_cols FOR TABLE orders (id)");
+        assertKind(() -> prepare(PostgresTestConfigs.builder(db).slotName(name).publicationName(name + "_rf")
+                        .createSlotIfMissing(true).build()), CdcException.Kind.PREREQUISITE)
+                .hasMessageContaining("Publication '" + name + "_rf' publishes \"public\".\"orders\" only WHERE (id < 100)")
+                .hasMessageContaining("changes would be lost")
+                .hasMessageContaining("BEGIN; ALTER PUBLICATION \"" + name + "_rf\" DROP TABLE \"public\".\"orders\"; "
+                        + "ALTER PUBLICATION \"" + name + "_rf\" ADD TABLE \"public\".\"orders\"; COMMIT;")
+                .hasMessageNotContaining("other");
+        assertThat(db.queryValue("SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + name + "'"))
+                .as("refused before the slot is created").isEqualTo("0");
+        // a filter on a table the source does not capture changes nothing it captures
+        prepare(PostgresTestConfigs.builder(db).slotName(name).publicationName(name + "_other")
+                .createSlotIfMissing(true).build());
+        prepare(PostgresTestConfigs.builder(db).slotName(name).publicationName(name + "_cols")
+                .createSlotIfMissing(true).build());
+        db.execute("SELECT pg_drop_replication_slot('" + name + "')", "DROP TABLE other");
+    }
+
     @Test
     void roleWithoutReplicationIsNamed() {
         db.execute("DROP ROLE IF EXISTS plain_reader", "CREATE ROLE plain_reader LOGIN PASSWORD 'pw-plain'",
