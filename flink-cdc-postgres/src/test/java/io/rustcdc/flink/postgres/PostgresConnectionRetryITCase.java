@@ -363,6 +363,34 @@ class PostgresConnectionRetryITCase {
     }
 
     /**
+     * The publication altered while the source streams to publish no updates: pgoutput would leave the
+     * updates out without a word; the slot check finds it and fails the stream, a final PREREQUISITE
+     * naming the publication and the remedy, with no retry.
+     */
+    @Test
+    void alteredPublicationNoLongerPublishingEveryOperationFailsTheStream() throws Exception {
+        PostgresSourceConfig config = PostgresTestConfigs.builder(db).slotName(slot).publicationName(slot)
+                .slotCheckInterval(Duration.ofSeconds(1)).build();
+        CountedRetries retries = new CountedRetries(PostgresConnector.create(config));
+        PostgresPosition start = prepare();
+        try (ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
+            db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
+            StreamTestSupport.events(stream, 1);
+            db.execute("ALTER PUBLICATION " + slot + " SET (publish = 'insert, delete')",
+                    "UPDATE t1 SET n = n + 1 WHERE id = 2");
+            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            System.out.println("publication altered: " + failure);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("Publication '" + slot + "' no longer publishes every operation")
+                    .hasMessageContaining("SET (publish = 'insert, update, delete, truncate');")
+                    .hasMessageContaining("restart the job without its state with a new slot");
+            assertThat(retries.count()).isZero();
+        } finally {
+            dropSlot();
+        }
+    }
+
+    /**
      * REPLICATION revoked from the source's role while it streams: the running walsender goes on (the
      * attribute is checked when one starts), so the test terminates it; the reopen's replication login is
      * refused (42501), a final PREREQUISITE with the ALTER ROLE to run, after that one reopen.
