@@ -28,17 +28,15 @@ final class BinlogEvents {
     private final XaCommits xaCommits;
     private final BinlogProgress progress;
     private final StreamFailures failures;
-    private final UnloggedRowDdl unloggedRows;
 
     BinlogEvents(BinlogCursor cursor, BinlogStatements statements, BinlogRows rows, XaCommits xaCommits,
-            BinlogProgress progress, StreamFailures failures, UnloggedRowDdl unloggedRows) {
+            BinlogProgress progress, StreamFailures failures) {
         this.cursor = cursor;
         this.statements = statements;
         this.rows = rows;
         this.xaCommits = xaCommits;
         this.progress = progress;
         this.failures = failures;
-        this.unloggedRows = unloggedRows;
     }
 
     void handle(Event event) {
@@ -78,7 +76,6 @@ final class BinlogEvents {
                 cursor.standalone(true);
                 break;
             case QUERY:
-                unloggedRows.check(header, event.getData()); // rows a partition statement changed: not in the binlog
                 statements.query(header, event.getData());
                 break;
             case INCIDENT: // changes the server made and could not log: whichever tables, they are not here

@@ -62,6 +62,7 @@ final class BinlogStatements {
     }
 
     void query(EventHeaderV4 header, QueryEventData query) {
+        requireRowsLogged(header, query);
         String sql = query.getSql().trim().toUpperCase(Locale.ROOT);
         if (!sql.equals("BEGIN") && !sql.equals("COMMIT") && !sql.equals("ROLLBACK")) {
             requireNoStatementChange(header, query); // transaction brackets need no parse
@@ -106,6 +107,20 @@ final class BinlogStatements {
         Set<TableId> known = captured;
         return MySqlDdl.parse(query.getSql(), query.getDatabase(), SqlMode.of(query)).stream()
                 .map(c -> c.named(t -> nameCase.resolve(t, known))).collect(Collectors.toList());
+    }
+
+    /** Fails at a statement that changed rows of a captured table without logging them ({@link UnloggedRowDdl}). */
+    private void requireRowsLogged(EventHeaderV4 header, QueryEventData query) {
+        UnloggedRowDdl.Found found = UnloggedRowDdl.read(query.getSql(), query.getDatabase(), SqlMode.of(query));
+        if (found == null) {
+            return;
+        }
+        for (TableId named : found.tables) {
+            TableId table = nameCase.resolve(named, captured);
+            if (filter.matches(table)) {
+                throw failures.unloggedRows(table, found, at(header));
+            }
+        }
     }
 
     /** A {@code LOAD DATA} statement logged as a statement ({@code Execute_load_query}). */

@@ -37,7 +37,6 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     private final BinlogConnection binlog;
     private final BinlogStatements statements;
     private final BinlogEvents events;
-    private final UnloggedRowDdl unloggedRows;
     /** The lag gauges' samples; none for a backfill. */
     @Nullable private final BinlogCheck check;
     /** The server closed a backfill's binlog at its end, and everything before was delivered. */
@@ -82,8 +81,7 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
         this.statements = new BinlogStatements(config, filter, binlog.connection(), binlog.tables(), binlog.nameCase(),
                 heldShapes, cursor, xaCommits, failures);
         BinlogRows rows = new BinlogRows(config, filter, binlog.tables(), heldShapes, cursor, failures);
-        this.unloggedRows = new UnloggedRowDdl(filter, binlog.nameCase(), cursor, failures);
-        this.events = new BinlogEvents(cursor, statements, rows, xaCommits, binlog.progress(), failures, unloggedRows);
+        this.events = new BinlogEvents(cursor, statements, rows, xaCommits, binlog.progress(), failures);
         this.check = backfill ? null : new BinlogCheck(config, binlog.progress());
         if (backfill) {
             LOG.debug("Backfilling from the binlog of {}:{} from {}", config.hostname(), config.port(), from);
@@ -155,7 +153,6 @@ final class MySqlChangeStream implements ChangeStream<MySqlPosition> {
     @Override
     public void captured(Set<TableId> tables) {
         statements.captured(tables);
-        unloggedRows.captured(tables);
     }
 
     @Override

@@ -1,21 +1,17 @@
 package io.rustcdc.flink.mysql;
 
-import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
-import com.github.shyiko.mysql.binlog.event.QueryEventData;
-import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.TableId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
  * ALTER TABLE statements that change a table's rows without logging them as rows: {@code TRUNCATE PARTITION},
  * {@code DROP PARTITION}, {@code EXCHANGE PARTITION ... WITH TABLE} (both tables), {@code DISCARD|IMPORT
  * [PARTITION ...] TABLESPACE} and MariaDB's {@code CONVERT PARTITION ... TO TABLE} and {@code CONVERT TABLE ... TO
- * PARTITION} (both tables). Such a statement on a captured table fails the stream, whatever the schema-changes
- * policy. The partition clauses that keep the rows (ADD, REORGANIZE, COALESCE, REBUILD, OPTIMIZE, ANALYZE, CHECK,
- * REPAIR PARTITION, REMOVE PARTITIONING, PARTITION BY) are none of these.
+ * PARTITION} (both tables). Such a statement on a captured table fails the stream ({@link BinlogStatements}),
+ * whatever the schema-changes policy. The partition clauses that keep the rows (ADD, REORGANIZE, COALESCE, REBUILD,
+ * OPTIMIZE, ANALYZE, CHECK, REPAIR PARTITION, REMOVE PARTITIONING, PARTITION BY) are none of these.
  */
 final class UnloggedRowDdl {
     /** What such a statement does: the clause, as written, and the tables whose rows it changes. */
@@ -38,38 +34,7 @@ final class UnloggedRowDdl {
         }
     }
 
-    private final TableFilter filter;
-    private final TableNameCase nameCase;
-    private final BinlogCursor cursor;
-    private final StreamFailures failures;
-    /** The tables the reader captures, to name tables as they are under lower_case_table_names = 2; null until told. */
-    @Nullable private volatile Set<TableId> captured;
-
-    UnloggedRowDdl(TableFilter filter, TableNameCase nameCase, BinlogCursor cursor, StreamFailures failures) {
-        this.filter = filter;
-        this.nameCase = nameCase;
-        this.cursor = cursor;
-        this.failures = failures;
-    }
-
-    /** The tables the reader delivers as a changelog. */
-    void captured(Set<TableId> tables) {
-        captured = Set.copyOf(tables);
-    }
-
-    /** Fails when the statement changes rows of a table the filter takes without logging them. */
-    void check(EventHeaderV4 header, QueryEventData query) {
-        Found found = read(query.getSql(), query.getDatabase(), SqlMode.of(query));
-        if (found == null) {
-            return;
-        }
-        for (TableId named : found.tables) {
-            TableId table = nameCase.resolve(named, captured);
-            if (filter.matches(table)) {
-                throw failures.unloggedRows(table, found, cursor.file() + ":" + header.getPosition());
-            }
-        }
-    }
+    private UnloggedRowDdl() {}
 
     /** What the statement does, when it is one of these; null otherwise. */
     @Nullable
