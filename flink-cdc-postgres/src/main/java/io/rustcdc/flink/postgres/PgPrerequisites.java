@@ -157,7 +157,7 @@ final class PgPrerequisites {
      * all, and an update moving a row out of it as a delete, so the changelog would lose changes of rows the
      * snapshot delivered without a word.
      */
-    private static void requireNoRowFilter(String pub, List<TableId> tables, Map<String, String> rowFilters) {
+    static void requireNoRowFilter(String pub, List<TableId> tables, Map<String, String> rowFilters) {
         List<String> filtered = tables.stream().map(PgPrerequisites::qualified).filter(rowFilters::containsKey)
                 .collect(Collectors.toList());
         if (filtered.isEmpty()) {
@@ -175,7 +175,7 @@ final class PgPrerequisites {
     }
 
     /** Without publish_via_partition_root, a partitioned table's changes would arrive under its partitions' names. */
-    private static void requireNoPartitioned(Connection c, String pub, List<TableId> tables) throws SQLException {
+    static void requireNoPartitioned(Connection c, String pub, List<TableId> tables) throws SQLException {
         List<String> partitioned = PgPartitions.partitioned(c, tables);
         if (!partitioned.isEmpty()) {
             throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + pub + "' sends the changes of "

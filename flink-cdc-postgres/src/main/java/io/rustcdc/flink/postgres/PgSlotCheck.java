@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * A replication stream's slot, checked every {@code slot.check-interval} on a thread of its own with
  * a JDBC connection of its own, so that backpressure, which stops the polling thread, does not stall
  * it: the slot's lag and {@code wal_status} for the gauges, whether the slot is still streamed by
- * the stream's walsender, and whether the publication still publishes every operation. A failed check
+ * the stream's walsender, and the publication ({@link PgPublicationCheck}). A failed check
  * is kept for the polling thread to throw ({@link #failure}).
  */
 final class PgSlotCheck implements AutoCloseable {
@@ -34,6 +34,7 @@ final class PgSlotCheck implements AutoCloseable {
     static final int NO_WALSENDER = 0;
     /** The walsender serving the stream: the slot's {@code active_pid} while its connection lives. */
     private final int walsenderPid;
+    private final PgPublicationCheck publication;
     private final ScheduledExecutorService executor;
     /** What the check found wrong, for the polling thread to throw. */
     private volatile CdcException failure;
@@ -42,8 +43,9 @@ final class PgSlotCheck implements AutoCloseable {
     private volatile long slotSafeWalSizeBytes = -1;
 
     /** Starts checking at once, on {@code connection}, which this check closes. */
-    PgSlotCheck(PostgresSourceConfig config, Connection connection, int walsenderPid) {
+    PgSlotCheck(PostgresSourceConfig config, Connection connection, int walsenderPid, PgPublicationCheck publication) {
         this.config = config;
+        this.publication = publication;
         this.connection = connection;
         this.walsenderPid = walsenderPid;
         String slot = config.slotName();
@@ -130,35 +132,7 @@ final class PgSlotCheck implements AutoCloseable {
                     + "seeing it (wal_sender_timeout, a network partition or half-open connection, "
                     + "pg_terminate_backend); the job restarts from its last checkpoint.");
         }
-        requirePublishesEveryOperation();
-    }
-
-    /**
-     * The publication still publishes every operation: one altered while streaming ({@code SET (publish =
-     * 'insert, update')}) would leave the operations it no longer publishes out of the changelog without
-     * a word. A publication dropped is found by pgoutput ({@link PostgresChangeStream}); one altered and
-     * altered back between two checks is not found.
-     */
-    private void requirePublishesEveryOperation() throws SQLException {
-        String pub = config.publicationName();
-        if (pub == null) {
-            return;
-        }
-        try (var s = connection.prepareStatement("SELECT pubinsert AND pubupdate AND pubdelete AND pubtruncate "
-                + "FROM pg_catalog.pg_publication WHERE pubname = ?")) {
-            s.setString(1, pub);
-            try (var rs = s.executeQuery()) {
-                if (rs.next() && !rs.getBoolean(1)) {
-                    throw new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + pub + "' no longer "
-                            + "publishes every operation: it was altered while slot '" + config.slotName() + "' streamed "
-                            + "it, and pgoutput leaves the operations it no longer publishes out of the changes after "
-                            + "the change, which this slot cannot decode again. Publish them (ALTER PUBLICATION "
-                            + PgLiterals.quoteIdentifier(pub) + " SET (publish = 'insert, update, delete, truncate');), "
-                            + "then restart the job without its state with a new slot, so that the tables are "
-                            + "snapshotted again.");
-                }
-            }
-        }
+        publication.check(connection);
     }
 
     void registerMetrics(MetricGroup group) {

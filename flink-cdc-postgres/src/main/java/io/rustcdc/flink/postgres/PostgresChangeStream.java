@@ -85,7 +85,10 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
                 this.channel = new PgReplicationChannel(config.slotName(), replicationConn, stream,
                         config.statusInterval());
             }
-            this.slotCheck = new PgSlotCheck(config, slotConn, walsenderPid);
+            // the tables the publication carries now, checked again at every slot check
+            PgPublicationCheck publication = new PgPublicationCheck(config, filter);
+            publication.check(slotConn);
+            this.slotCheck = new PgSlotCheck(config, slotConn, walsenderPid, publication);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(replicationConn);
             closeQuietly(peekConn);

@@ -391,6 +391,80 @@ class PostgresConnectionRetryITCase {
     }
 
     /**
+     * A captured table dropped from the publication while the source streams: pgoutput would leave its
+     * changes out without a word; the slot check finds it and fails the stream (final PREREQUISITE, the
+     * table and the statement that adds it back). A captured table dropped, or renamed, is no loss and
+     * passes.
+     */
+    @Test
+    void aTableDroppedFromThePublicationWhileStreamingFailsTheStream() throws Exception {
+        PostgresPosition start = prepare();
+        db.execute("DROP TABLE IF EXISTS gone", "CREATE TABLE gone (id int PRIMARY KEY)",
+                "ALTER PUBLICATION " + slot + " ADD TABLE gone");
+        CountedRetries retries = new CountedRetries(PostgresConnector.create(checkedEverySecond()));
+        try (ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
+            db.execute("DROP TABLE gone", "ALTER TABLE t1 RENAME TO t1_renamed", "ALTER TABLE t1_renamed RENAME TO t1");
+            pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            db.execute("ALTER PUBLICATION " + slot + " DROP TABLE t2", "UPDATE t2 SET v = v || 'x' WHERE a = 1");
+            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            System.out.println("table dropped from the publication: " + failure);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("Publication '" + slot + "' no longer carries \"public\".\"t2\", "
+                            + "which this source captures")
+                    .hasMessageContaining("ALTER PUBLICATION \"" + slot + "\" ADD TABLE \"public\".\"t2\";")
+                    .hasMessageContaining("restart the job without its state with a new slot")
+                    .hasMessageNotContaining("t1").hasMessageNotContaining("gone");
+            assertThat(retries.count()).isZero();
+        } finally {
+            dropSlot();
+        }
+    }
+
+    /** A row filter set on a captured table while the source streams (PostgreSQL 15+) fails the stream likewise. */
+    @Test
+    void aRowFilterSetWhileStreamingFailsTheStream() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.server().majorVersion() >= 15,
+                "row filters came with PostgreSQL 15");
+        PostgresPosition start = prepare();
+        try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
+                .openStream(start, TableFilter.all())) {
+            db.execute("ALTER PUBLICATION " + slot + " SET TABLE t1 WHERE (id < 100), t2");
+            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            System.out.println("row filter set: " + failure);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("publishes \"public\".\"t1\" only WHERE (id < 100)")
+                    .hasMessageContaining("restart the job without its state with a new slot");
+        } finally {
+            dropSlot();
+        }
+    }
+
+    /**
+     * publish_via_partition_root switched off while the source streams a partitioned table: its changes would
+     * arrive under its partitions' names; the stream fails likewise.
+     */
+    @Test
+    void publishViaRootSwitchedOffWhileStreamingFailsTheStream() throws Exception {
+        db.execute("DROP TABLE IF EXISTS parted", "CREATE TABLE parted (id int PRIMARY KEY) PARTITION BY RANGE (id)",
+                "CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (0) TO (1000)");
+        PostgresPosition start = prepare();
+        db.execute("ALTER PUBLICATION " + slot + " ADD TABLE parted");
+        try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
+                .openStream(start, TableFilter.all())) {
+            db.execute("ALTER PUBLICATION " + slot + " SET (publish_via_partition_root = false)");
+            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            System.out.println("publish_via_partition_root off: " + failure);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("sends the changes of the partitions of \"public\".\"parted\"")
+                    .hasMessageContaining("SET (publish_via_partition_root = true);")
+                    .hasMessageContaining("restart the job without its state with a new slot");
+        } finally {
+            dropSlot();
+            db.execute("DROP TABLE parted");
+        }
+    }
+
+    /**
      * REPLICATION revoked from the source's role while it streams: the running walsender goes on (the
      * attribute is checked when one starts), so the test terminates it; the reopen's replication login is
      * refused (42501), a final PREREQUISITE with the ALTER ROLE to run, after that one reopen.
@@ -486,6 +560,20 @@ class PostgresConnectionRetryITCase {
 
     private String activeWalsenderOrNull() {
         return db.queryValue("SELECT active_pid FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+    }
+
+    private PostgresSourceConfig checkedEverySecond() {
+        return PostgresTestConfigs.builder(db).slotName(slot).publicationName(slot)
+                .slotCheckInterval(Duration.ofSeconds(1)).build();
+    }
+
+    /** Polls {@code stream} for {@code duration}, which must pass without a failure. */
+    private static void pollWithoutFailure(ChangeStream<PostgresPosition> stream, Duration duration)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < deadline) {
+            stream.poll(Duration.ofMillis(100));
+        }
     }
 
     /** The failure {@code stream} ends with, polled until it comes. */

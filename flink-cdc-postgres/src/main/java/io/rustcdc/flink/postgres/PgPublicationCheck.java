@@ -1,0 +1,146 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.filter.TableFilter;
+import io.rustcdc.flink.source.model.TableId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The publication a slot streams, checked again at every slot check: pgoutput reads it as of each change,
+ * so one altered while streaming leaves changes out of the slot's decoding without a word. It must still
+ * publish every operation, carry every captured table it carried at an earlier check (unless the table is
+ * gone), with no row filter, and publish a captured partitioned table's partitions under its name. A
+ * publication dropped is found by pgoutput ({@link PostgresChangeStream}); one altered and altered back
+ * between two checks, and a table dropped from it while no stream ran, are not found.
+ */
+final class PgPublicationCheck {
+    private final PostgresSourceConfig config;
+    private final TableFilter filter;
+    /** The captured tables the publication carried at a check, by relation OID (a rename keeps it). */
+    private final Map<Long, TableId> carried = new TreeMap<>();
+
+    PgPublicationCheck(PostgresSourceConfig config, TableFilter filter) {
+        this.config = config;
+        this.filter = filter;
+    }
+
+    /** Checks the publication on {@code c}; used by one thread only. */
+    void check(Connection c) throws SQLException {
+        String pub = config.publicationName();
+        if (pub == null) {
+            return;
+        }
+        boolean viaRoot;
+        try (var s = c.prepareStatement("SELECT pubinsert AND pubupdate AND pubdelete AND pubtruncate, pubviaroot "
+                + "FROM pg_catalog.pg_publication WHERE pubname = ?")) {
+            s.setString(1, pub);
+            try (var rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return;
+                }
+                if (!rs.getBoolean(1)) {
+                    throw altered("no longer publishes every operation", "Publish them (ALTER PUBLICATION "
+                            + PgLiterals.quoteIdentifier(pub) + " SET (publish = 'insert, update, delete, truncate');)");
+                }
+                viaRoot = rs.getBoolean(2);
+            }
+        }
+        Published published = published(c, pub);
+        requireStillCarried(c, pub, published.tables);
+        List<TableId> tables = new ArrayList<>(published.tables.values());
+        try {
+            if (!viaRoot) {
+                PgPrerequisites.requireNoPartitioned(c, pub, tables);
+            }
+            PgPrerequisites.requireNoRowFilter(pub, tables, published.rowFilters);
+        } catch (CdcException e) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, e.getMessage() + " " + streamingRemedy());
+        }
+    }
+
+    /** The captured tables {@code pub} carries now (partitions as their root), and their row filters. */
+    private Published published(Connection c, String pub) throws SQLException {
+        boolean hasRowFilters = c.getMetaData().getDatabaseMajorVersion() >= 15;
+        Published published = new Published();
+        try (PreparedStatement s = c.prepareStatement("SELECT r.oid, rn.nspname, r.relname, "
+                + (hasRowFilters ? "t.rowfilter" : "NULL") + " FROM pg_catalog.pg_publication_tables t "
+                + "JOIN pg_catalog.pg_namespace n ON n.nspname = t.schemaname "
+                + "JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = t.tablename "
+                + "JOIN pg_catalog.pg_class r ON r.oid = COALESCE(pg_catalog.pg_partition_root(c.oid), c.oid) "
+                + "JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace WHERE t.pubname = ?")) {
+            s.setString(1, pub);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    TableId table = TableId.of(config.database(), rs.getString(2), rs.getString(3));
+                    if (filter.matches(table)) {
+                        published.tables.put(rs.getLong(1), table);
+                        if (rs.getString(4) != null) {
+                            published.rowFilters.put(PgPrerequisites.qualified(table), rs.getString(4));
+                        }
+                    }
+                }
+            }
+        }
+        return published;
+    }
+
+    /** Every table carried at an earlier check is carried still, or is gone (dropped: nothing to lose). */
+    private void requireStillCarried(Connection c, String pub, Map<Long, TableId> now) throws SQLException {
+        List<Long> dropped = carried.keySet().stream().filter(oid -> !now.containsKey(oid)).collect(Collectors.toList());
+        carried.putAll(now);
+        if (dropped.isEmpty()) {
+            return;
+        }
+        List<String> existing = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT n.nspname, c.relname FROM pg_catalog.pg_class c "
+                + "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = ?")) {
+            for (long oid : dropped) {
+                s.setLong(1, oid);
+                try (ResultSet rs = s.executeQuery()) {
+                    if (rs.next()) {
+                        existing.add(PgPrerequisites.qualified(TableId.of(config.database(), rs.getString(1),
+                                rs.getString(2))));
+                    } else {
+                        carried.remove(oid);
+                    }
+                }
+            }
+        }
+        if (!existing.isEmpty()) {
+            throw altered("no longer carries " + String.join(", ", existing) + ", which this source captures",
+                    "Add " + (existing.size() == 1 ? "it" : "them") + " back (ALTER PUBLICATION "
+                    + PgLiterals.quoteIdentifier(pub) + " ADD TABLE " + String.join(", ", existing) + ";)");
+        }
+    }
+
+    private CdcException altered(String what, String fix) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + config.publicationName() + "' "
+                + what + ": it was " + alteredSince() + ", and pgoutput leaves what it no longer publishes out of the "
+                + "changes after the change, which this slot cannot decode again. " + fix + ", then restart the job "
+                + "without its state with a new slot, so that the tables are snapshotted again.");
+    }
+
+    private String alteredSince() {
+        return "altered after the stream of slot '" + config.slotName() + "' was prepared (while it streamed or while "
+                + "the job was stopped)";
+    }
+
+    private String streamingRemedy() {
+        return "It was " + alteredSince() + ": the changes since then are decoded as it says, so after fixing it "
+                + "restart the job without its state with a new slot, so that the tables are snapshotted again.";
+    }
+
+    /** The captured tables a publication carries, by relation OID, and their row filters by qualified name. */
+    private static final class Published {
+        final Map<Long, TableId> tables = new TreeMap<>();
+        final Map<String, String> rowFilters = new TreeMap<>();
+    }
+}
