@@ -32,7 +32,15 @@ final class PgPublicationCheck {
         this.filter = filter;
     }
 
-    /** Checks the publication on {@code c}; used by one thread only. */
+    /**
+     * The captured tables the publication carried at the checks so far, by relation OID: after the first
+     * check (when the stream opens), what the stream captures as it opens.
+     */
+    Map<Long, TableId> carried() {
+        return Map.copyOf(carried);
+    }
+
+    /** Checks the publication on {@code c}; used by one thread at a time. */
     void check(Connection c) throws SQLException {
         String pub = config.publicationName();
         if (pub == null) {
