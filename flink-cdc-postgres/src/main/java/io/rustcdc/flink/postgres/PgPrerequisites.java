@@ -231,6 +231,40 @@ final class PgPrerequisites {
         }
     }
 
+    /**
+     * No captured table, and no partition of a captured partitioned table, is UNLOGGED: its changes are not
+     * written to the WAL, so no slot ever sees them, while a snapshot reads its rows. PostgreSQL refuses an
+     * unlogged table in a publication, but not a partition under a published root, nor one under a publication
+     * {@code FOR ALL TABLES}.
+     */
+    static void requireLogged(Connection c, List<TableId> tables) throws SQLException {
+        List<String> unlogged = new ArrayList<>();
+        List<String> described = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT n.nspname, p.relname FROM pg_catalog.pg_class r "
+                + "JOIN pg_catalog.pg_class p ON p.oid = r.oid OR (r.relkind = 'p' AND p.oid IN "
+                + "(SELECT relid FROM pg_catalog.pg_partition_tree(r.oid))) "
+                + "JOIN pg_catalog.pg_namespace n ON n.oid = p.relnamespace "
+                + "WHERE r.oid = ?::regclass AND p.relpersistence <> 'p' ORDER BY 1, 2")) {
+            for (TableId t : tables) {
+                s.setString(1, qualified(t));
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        TableId table = TableId.of(t.database(), rs.getString(1), rs.getString(2));
+                        unlogged.add(qualified(table));
+                        described.add(table.equals(t) ? qualified(t) : qualified(table) + " (a partition of "
+                                + qualified(t) + ")");
+                    }
+                }
+            }
+        }
+        if (!unlogged.isEmpty()) {
+            throw new CdcException(CdcException.Kind.PREREQUISITE, String.join(", ", described) + (described.size() == 1
+                    ? " is" : " are") + " UNLOGGED: the changes of an unlogged table are not written to the WAL, so "
+                    + "the stream never sees them. Run: " + unlogged.stream().map(t -> "ALTER TABLE " + t + " SET LOGGED;")
+                    .collect(Collectors.joining(" ")));
+        }
+    }
+
     private static boolean identifies(String identity, boolean hasKey, boolean full) {
         return full ? "f".equals(identity) : "f".equals(identity) || "i".equals(identity) || ("d".equals(identity) && hasKey);
     }

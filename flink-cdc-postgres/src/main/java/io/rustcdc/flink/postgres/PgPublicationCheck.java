@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -17,11 +18,15 @@ import java.util.stream.Collectors;
  * The publication a slot streams, checked again at every slot check: pgoutput reads it as of each change,
  * so one altered while streaming leaves changes out of the slot's decoding without a word. It must still
  * publish every operation, carry every captured table it carried at an earlier check (unless the table is
- * gone), with no row filter, and publish a captured partitioned table's partitions under its name. A
+ * gone), with no row filter, and publish a captured partitioned table's partitions under its name; and the
+ * tables must still be logged, with a replica identity that fits (a partition created since included). A
  * publication dropped is found by pgoutput ({@link PostgresChangeStream}); one altered and altered back
  * between two checks, and a table dropped from it while no stream ran, are not found.
  */
 final class PgPublicationCheck {
+    /** SQLSTATEs of a table or schema named that no longer exists: undefined_table, invalid_schema_name. */
+    private static final Set<String> GONE = Set.of("42P01", "3F000");
+
     private final PostgresSourceConfig config;
     private final TableFilter filter;
     /** The captured tables the publication carried at a check, by relation OID (a rename keeps it). */
@@ -63,12 +68,27 @@ final class PgPublicationCheck {
         }
         Published published = published(c, pub);
         requireStillCarried(c, pub, published.tables);
+        try {
+            requireTables(c, pub, viaRoot, published);
+        } catch (SQLException e) {
+            if (!GONE.contains(e.getSQLState())) {
+                throw e;
+            }
+            // a table (or its schema) dropped since it was listed: no loss; the next check lists the tables again
+        }
+    }
+
+    /** The rules {@link PgPrerequisites} checks of the captured tables when the stream is prepared. */
+    private void requireTables(Connection c, String pub, boolean viaRoot, Published published) throws SQLException {
         List<TableId> tables = new ArrayList<>(published.tables.values());
         try {
             if (!viaRoot) {
                 PgPrerequisites.requireNoPartitioned(c, pub, tables);
             }
             PgPrerequisites.requireNoRowFilter(pub, tables, published.rowFilters);
+            PgPrerequisites.requireLogged(c, tables);
+            // a partition created or attached since needs the identity its root's old rows promise
+            PgPrerequisites.requireReplicaIdentity(c, tables, false);
         } catch (CdcException e) {
             throw new CdcException(CdcException.Kind.PREREQUISITE, e.getMessage() + " " + streamingRemedy());
         }
@@ -142,8 +162,9 @@ final class PgPublicationCheck {
     }
 
     private String streamingRemedy() {
-        return "It was " + alteredSince() + ": the changes since then are decoded as it says, so after fixing it "
-                + "restart the job without its state with a new slot, so that the tables are snapshotted again.";
+        return "It changed after the stream of slot '" + config.slotName() + "' was prepared (while it streamed or while "
+                + "the job was stopped): the changes since then were decoded so, so after fixing it restart the job "
+                + "without its state with a new slot, so that the tables are snapshotted again.";
     }
 
     /** The captured tables a publication carries, by relation OID, and their row filters by qualified name. */

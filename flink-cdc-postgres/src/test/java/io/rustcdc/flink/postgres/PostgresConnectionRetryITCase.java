@@ -465,6 +465,69 @@ class PostgresConnectionRetryITCase {
     }
 
     /**
+     * An UNLOGGED partition of a captured partitioned table (PostgreSQL refuses unlogged tables in a publication,
+     * not partitions under a published root): its changes never reach the WAL. Refused when the stream is
+     * prepared; a partition switched to UNLOGGED while streaming fails the stream.
+     */
+    @Test
+    void anUnloggedPartitionIsRefusedAndOneSetUnloggedWhileStreamingFailsTheStream() throws Exception {
+        db.execute("DROP TABLE IF EXISTS ulp", "CREATE TABLE ulp (id int PRIMARY KEY) PARTITION BY RANGE (id)",
+                "CREATE TABLE ulp_a PARTITION OF ulp FOR VALUES FROM (0) TO (100)",
+                "CREATE UNLOGGED TABLE ulp_b PARTITION OF ulp FOR VALUES FROM (100) TO (200)",
+                "CREATE PUBLICATION " + slot + " FOR TABLE t1, t2, ulp WITH (publish_via_partition_root = true)");
+        try {
+            assertThatThrownBy(() -> prepare("t1", "t2", "ulp")).isInstanceOfSatisfying(CdcException.class,
+                    e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("\"public\".\"ulp_b\" (a partition of \"public\".\"ulp\") is UNLOGGED")
+                    .hasMessageContaining("ALTER TABLE \"public\".\"ulp_b\" SET LOGGED;");
+            db.execute("ALTER TABLE ulp_b SET LOGGED");
+            PostgresPosition start = prepare("t1", "t2", "ulp");
+            try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
+                    .openStream(start, TableFilter.all())) {
+                db.execute("ALTER TABLE ulp_a SET UNLOGGED", "INSERT INTO ulp VALUES (1)");
+                CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+                System.out.println("partition set unlogged: " + failure);
+                assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+                assertThat(failure).hasMessageContaining("\"public\".\"ulp_a\" (a partition of \"public\".\"ulp\") "
+                                + "is UNLOGGED")
+                        .hasMessageContaining("restart the job without its state with a new slot");
+            }
+        } finally {
+            dropSlot();
+            db.execute("DROP TABLE ulp");
+        }
+    }
+
+    /**
+     * A partition created while streaming under a captured root of REPLICA IDENTITY FULL takes DEFAULT: its
+     * deletes would log only the key while pgoutput flags the old row as whole (the other columns null). The
+     * stream fails at the next slot check, naming the partition.
+     */
+    @Test
+    void aPartitionCreatedWithoutItsRootsFullIdentityFailsTheStream() throws Exception {
+        db.execute("DROP TABLE IF EXISTS fullp", "CREATE TABLE fullp (id int PRIMARY KEY, v text) PARTITION BY RANGE (id)",
+                "CREATE TABLE fullp_a PARTITION OF fullp FOR VALUES FROM (0) TO (100)",
+                "ALTER TABLE fullp REPLICA IDENTITY FULL", "ALTER TABLE fullp_a REPLICA IDENTITY FULL",
+                "CREATE PUBLICATION " + slot + " FOR TABLE t1, t2, fullp WITH (publish_via_partition_root = true)");
+        try {
+            PostgresPosition start = prepare("t1", "t2", "fullp");
+            try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
+                    .openStream(start, TableFilter.all())) {
+                db.execute("CREATE TABLE fullp_b PARTITION OF fullp FOR VALUES FROM (100) TO (200)");
+                CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+                System.out.println("partition without FULL: " + failure);
+                assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+                assertThat(failure).hasMessageContaining("REPLICA IDENTITY of \"public\".\"fullp_b\" does not fit")
+                        .hasMessageContaining("ALTER TABLE \"public\".\"fullp_b\" REPLICA IDENTITY FULL;")
+                        .hasMessageContaining("restart the job without its state with a new slot");
+            }
+        } finally {
+            dropSlot();
+            db.execute("DROP TABLE fullp");
+        }
+    }
+
+    /**
      * REPLICATION revoked from the source's role while it streams: the running walsender goes on (the
      * attribute is checked when one starts), so the test terminates it; the reopen's replication login is
      * refused (42501), a final PREREQUISITE with the ALTER ROLE to run, after that one reopen.
@@ -540,10 +603,15 @@ class PostgresConnectionRetryITCase {
 
     /** Slot and publication {@link #slot} created for t1 and t2, as the replication role: the start position. */
     private PostgresPosition prepare() {
+        return prepare("t1", "t2");
+    }
+
+    /** Prepares a stream of {@code tables} (of schema public), creating the slot and the publication. */
+    private PostgresPosition prepare(String... tables) {
         PostgresSourceConfig config = PostgresTestConfigs.streaming(db, slot);
         try (CatalogSession<PostgresPosition, PostgresChunkMark> session = PostgresConnector.create(config).openSession()) {
-            return session.prepareStream(List.of(TableId.of(db.name(), "public", "t1"),
-                    TableId.of(db.name(), "public", "t2")), false);
+            return session.prepareStream(java.util.Arrays.stream(tables).map(t -> TableId.of(db.name(), "public", t))
+                    .toList(), false);
         }
     }
 
