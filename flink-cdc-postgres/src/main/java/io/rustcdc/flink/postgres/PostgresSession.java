@@ -79,6 +79,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             PgPrerequisites.preparePublication(connection, config, tables);
             PgPrerequisites.requireReplicaIdentity(connection, tables, fullBeforeImages);
             PgPrerequisites.requireLogged(connection, tables);
+            PgRunningTransactions.awaitEnded(connection, config, tables);
             PgToastCheck.requireInUpdates(connection, config, tables);
             if (config.toastReselect()) {
                 PgPrerequisites.requireSelect(connection, tables, "'" + PostgresOptions.TOAST_RESELECT.key()

@@ -13,6 +13,8 @@ import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
 import io.rustcdc.flink.testing.RestorableJob;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -67,6 +69,50 @@ class PostgresAddedTableITCase {
                     () -> changelog.differences("t1", t1) + "; " + changelog.differences("t2", t2));
         }
         assertThat(t1Reads[0]).as("t1 is not read again").isZero();
+        assertThat(changelog.violations()).isEmpty();
+    }
+
+    /**
+     * A table found while the job streams, once it joins the publication, while a transaction that wrote it
+     * before is still open: pgoutput leaves that transaction's earlier changes out (it publishes by the
+     * publication as of each change), so the table's snapshot must wait for the transaction to end
+     * ({@code PgRunningTransactions}), or those changes are lost.
+     */
+    @Test
+    void aTransactionThatWroteTheTableBeforeItJoinedThePublicationIsWaitedFor(PostgresDatabase db) throws Exception {
+        Writers.createTables(db, 900);
+        db.execute("DROP PUBLICATION IF EXISTS inflight", "CREATE PUBLICATION inflight FOR TABLE t1");
+        JsonChangelog changelog = new JsonChangelog(KEYS);
+        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "inflight")))
+                .includeTables("public.t1", "public.t2")
+                .chunkSize(100)
+                .tableDiscoveryInterval(java.time.Duration.ofSeconds(1))
+                .deserializer(ChangeEventDeserializer.json())
+                .build();
+        try (RestorableJob job = RestorableJob.start(source, null); Connection inFlight = db.admin();
+                Statement s = inFlight.createStatement()) {
+            Map<String, String> t1 = PostgresSourceITCase.t1(db);
+            drainUntil(job.records, changelog, json -> { }, () -> changelog.rows("t1").equals(t1),
+                    () -> changelog.differences("t1", t1));
+            inFlight.setAutoCommit(false);
+            s.execute("INSERT INTO t2 VALUES (-1, -1, 'written before t2 joined the publication')");
+            s.execute("UPDATE t2 SET v = 'updated before' WHERE a = 1 AND b = 1");
+            db.execute("ALTER PUBLICATION inflight ADD TABLE t2");
+            s.execute("INSERT INTO t2 VALUES (-2, -2, 'written after')");
+            // until the source has snapshotted t2 (its 300 rows; without the wait) or waits for the transaction
+            drainUntil(job.records, changelog, json -> { }, () -> changelog.rows("t2").size() >= 300
+                    || !"0".equals(db.queryValue("SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+                    + "AND query LIKE '%pg_xact_status(x::xid8)%'")), () -> "no snapshot of t2");
+            s.execute("UPDATE t2 SET v = 'updated after' WHERE a = 2 AND b = 2");
+            inFlight.commit();
+            Map<String, String> t2 = PostgresSourceITCase.t2(db);
+            drainUntil(job.records, changelog, json -> { }, () -> changelog.rows("t2").equals(t2),
+                    () -> changelog.differences("t2", t2));
+        } finally {
+            db.execute("SELECT pg_drop_replication_slot('inflight') FROM pg_replication_slots "
+                    + "WHERE slot_name = 'inflight' AND NOT active");
+        }
         assertThat(changelog.violations()).isEmpty();
     }
 
