@@ -57,6 +57,9 @@ final class PgOutputDecoder {
          * catalogue's next read (and {@link Reselect}'s), so that they see the tables as it left them.
          */
         void awaitVisible(long xid) throws SQLException;
+
+        /** Whether the catalogue still has relation {@code relationOid}. */
+        boolean exists(int relationOid) throws SQLException;
     }
 
     /** Reads an update's unchanged TOASTed values from the table ({@code toast.reselect}). */
@@ -90,6 +93,13 @@ final class PgOutputDecoder {
      */
     private final Map<TableId, RowShape> resumed = new HashMap<>();
     private final Deque<StreamRecord<PostgresPosition>> pending = new ArrayDeque<>();
+    /**
+     * The captured tables' relation ids as the stream opened ({@link PgPublicationCheck#carried}), until a
+     * transaction describes the relation: its first name in the stream must be that one (else it was renamed
+     * since), and one of them gone when another relation comes under its name was replaced.
+     */
+    private final Map<Integer, TableId> opened = new HashMap<>();
+    private final Map<TableId, Integer> openedIds = new HashMap<>();
 
     private boolean resumePending;
     private boolean inTransaction;
@@ -105,6 +115,16 @@ final class PgOutputDecoder {
     /** @param reselect what reads unchanged TOASTed values an update lacks; null to leave them absent */
     PgOutputDecoder(String database, String slot, TableFilter filter, PostgresPosition from, Catalog catalog,
             @Nullable Reselect reselect) {
+        this(database, slot, filter, from, catalog, reselect, Map.of());
+    }
+
+    /** @param captured the captured tables by relation id (unsigned) as the stream opens; empty when unknown */
+    PgOutputDecoder(String database, String slot, TableFilter filter, PostgresPosition from, Catalog catalog,
+            @Nullable Reselect reselect, Map<Long, TableId> captured) {
+        captured.forEach((oid, table) -> {
+            opened.put(oid.intValue(), table);
+            openedIds.put(table, oid.intValue());
+        });
         this.database = database;
         this.slot = slot;
         this.filter = filter;
@@ -346,7 +366,7 @@ final class PgOutputDecoder {
         int oid = m.getInt();
         String schema = PgOutputMessages.string(m);
         String name = PgOutputMessages.string(m);
-        m.get(); // replica identity setting; the key flags below say which columns form it
+        byte identitySetting = m.get(); // the key flags below say which columns form it
         int count = m.getShort();
         TableId table = TableId.of(database, schema, name);
         awaitTransactionVisible();
@@ -383,31 +403,66 @@ final class PgOutputDecoder {
         Integer formerId = relationIds.put(table, oid);
         PgRelation former = previous == null && formerId != null && formerId != oid ? relations.remove(formerId) : null;
         if (previous != null && previous.captured && !previous.table.equals(table)) {
-            throw new CdcException(CdcException.Kind.STATE, "Table " + previous.table.qualifiedName() + " was renamed to "
-                    + table.qualifiedName() + " (relation " + oid + ") in the transaction committing at " + position
-                    + ": its later changes come under a name " + (relation.captured ? "whose rows this source never "
-                    + "snapshotted" : "the include list does not match") + ", so the changelog of "
-                    + previous.table.qualifiedName() + " cannot continue. Rename it back, or include the new name and "
-                    + "restart the source without state so that it is read again.");
+            throw renamed(previous.table, relation, "");
+        }
+        TableId openedAs = inTransaction ? opened.remove(oid) : null;
+        if (openedAs != null && !openedAs.equals(table)) {
+            // the relation's first description in the stream, under another name than when the stream opened: its
+            // changes since (under that name) are left out or emitted under a table never snapshotted
+            throw renamed(openedAs, relation, " (its name when the stream opened)");
+        }
+        if (relation.captured && identitySetting != 'f') {
+            relation.requireKeyInIdentity((char) identitySetting, position);
         }
         if (!relation.captured || (inTransaction && txUnits < txSkip)) {
             return; // or the change it shows was delivered before a restart, inside this transaction
         }
+        Integer replacedId = former != null ? formerId : null;
+        if (previous == null && former == null && inTransaction) {
+            replacedId = replacedSinceOpened(oid, table);
+        }
         // compared only inside a transaction: a relation given before one (sql-peek's, of the transactions before
         // the position) is what the table was before the position, not a change after it
         RowShape resumedShape = resumed.remove(table);
-        RowShape before = previous == null && former == null && inTransaction ? resumedShape : null;
+        RowShape before = previous == null && replacedId == null && inTransaction ? resumedShape : null;
         if (previous != null && !previous.sameColumns(relation)) {
             emitSchemaChange(table, DdlType.ALTER_TABLE, shape, PgShapeChanges.classify(previous, relation));
         } else if (before != null && !before.equals(shape)) {
             // the first relation since the stream (re)opened, and the table changed since its events last showed
             // it: no attribute numbers are known of that shape, so columns are matched by name
             emitSchemaChange(table, DdlType.ALTER_TABLE, shape, ShapeDiff.classify(before, shape));
-        } else if (former != null && former.table.equals(table)) {
+        } else if (replacedId != null && (former == null || former.table.equals(table))) {
             emitSchemaChange(table, DdlType.CREATE_TABLE, shape, List.of(ShapeChange.tableReplaced(shape,
-                    "relation " + Integer.toUnsignedString(formerId) + " was replaced by relation "
+                    "relation " + Integer.toUnsignedString(replacedId) + " was replaced by relation "
                             + Integer.toUnsignedString(oid) + " under the same name: dropped and created again")));
         }
+    }
+
+    private CdcException renamed(TableId was, PgRelation relation, String when) {
+        return new CdcException(CdcException.Kind.STATE, "Table " + was.qualifiedName() + when + " was renamed to "
+                + relation.table.qualifiedName() + " (relation " + Integer.toUnsignedString(relation.oid)
+                + ") in the transaction committing at " + position + ": its later changes come under a name "
+                + (relation.captured ? "whose rows this source never snapshotted" : "the include list does not match")
+                + ", so the changelog of " + was.qualifiedName() + " cannot continue (a restart from this slot reads the "
+                + "same changes again). Rename it back, or include the new name, and restart the source without state "
+                + "so that it is read again.");
+    }
+
+    /**
+     * The relation id {@code table} had as the stream opened, when no transaction has described that relation and
+     * the catalogue no longer has it: dropped (pgoutput sends nothing of it), and {@code oid} created under its
+     * name. Null while it exists: then {@code oid} is older (a stream replaying WAL from before the catalogue's
+     * state), and the opened relation, when it comes, replaces it by the relations seen.
+     */
+    @Nullable
+    private Integer replacedSinceOpened(int oid, TableId table) throws SQLException {
+        Integer openedId = openedIds.get(table);
+        if (openedId == null || openedId == oid || !opened.containsKey(openedId) || catalog.exists(openedId)) {
+            return null;
+        }
+        opened.remove(openedId);
+        openedIds.remove(table);
+        return openedId;
     }
 
     /**

@@ -65,8 +65,12 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             slotConn = PgConnections.open(config);
             slotConn.setNetworkTimeout(Runnable::run, readTimeout);
             this.reselect = config.toastReselect() ? new PgToastReselect(catalogConn, PgConnections.mayBePooled(config)) : null;
+            // the tables the publication carries now, checked again at every slot check; the decoder knows the
+            // captured ones by relation id, to tell one renamed or replaced before the stream described it
+            PgPublicationCheck publication = new PgPublicationCheck(config, filter);
+            publication.check(slotConn);
             PgOutputDecoder decoded = new PgOutputDecoder(config.database(), config.slotName(), filter, from,
-                    catalogOf(catalog), reselect);
+                    catalogOf(catalog, catalogConn), reselect, publication.carried());
             this.decoder = decoded;
             int walsenderPid;
             if (config.walTransport() == WalTransport.SQL_PEEK) {
@@ -85,9 +89,6 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
                 this.channel = new PgReplicationChannel(config.slotName(), replicationConn, stream,
                         config.statusInterval());
             }
-            // the tables the publication carries now, checked again at every slot check
-            PgPublicationCheck publication = new PgPublicationCheck(config, filter);
-            publication.check(slotConn);
             this.slotCheck = new PgSlotCheck(config, slotConn, walsenderPid, publication);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(replicationConn);
@@ -114,7 +115,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         return builder.start();
     }
 
-    private static PgOutputDecoder.Catalog catalogOf(PgCatalog catalog) {
+    private static PgOutputDecoder.Catalog catalogOf(PgCatalog catalog, Connection connection) {
         return new PgOutputDecoder.Catalog() {
             @Override
             public PgType type(int oid, int typmod) throws SQLException {
@@ -134,6 +135,16 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             @Override
             public void awaitVisible(long xid) throws SQLException {
                 catalog.awaitVisible(xid, CATALOG_READ_TIMEOUT);
+            }
+
+            @Override
+            public boolean exists(int relationOid) throws SQLException {
+                try (var s = connection.prepareStatement("SELECT 1 FROM pg_catalog.pg_class WHERE oid = ?")) {
+                    s.setLong(1, Integer.toUnsignedLong(relationOid));
+                    try (var rs = s.executeQuery()) {
+                        return rs.next();
+                    }
+                }
             }
         };
     }

@@ -42,4 +42,30 @@ class PostgresRenameITCase {
                     .hasMessageContaining("Rename it back");
         }
     }
+
+    /**
+     * Renamed away and back with changes in between and none before (found by an adversarial probe, 2026-12-07:
+     * the stream had no relation of the table under its own name to compare with, left the changes under the other
+     * name out, and went on after the rename back): the stream knows the captured tables' relation ids as it opens,
+     * here after the renames, and fails at the relation's first description under another name.
+     */
+    @Test
+    void aCapturedTableRenamedAwayBeforeItsFirstChangeFailsTheStream(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE rn (id int PRIMARY KEY)", "ALTER TABLE rn OWNER TO " + db.replicationUser());
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("rn")
+                .publicationName("rn").createSlotIfMissing(true).createPublicationIfMissing(true).build());
+        PostgresPosition start;
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
+            start = session.prepareStream(List.of(TableId.of(db.name(), "public", "rn")), false);
+        }
+        db.execute("ALTER TABLE rn RENAME TO rn_away", "INSERT INTO rn_away VALUES (1)", "ALTER TABLE rn_away RENAME TO rn",
+                "INSERT INTO rn VALUES (2)");
+        TableFilter filter = TableFilter.of(List.of("public.rn"), List.of());
+        try (ChangeStream<PostgresPosition> stream = connector.openStream(start, filter)) {
+            assertThatThrownBy(() -> StreamTestSupport.events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("public.rn (its name when the stream opened) was renamed to public.rn_away")
+                    .hasMessageContaining("Rename it back");
+        }
+    }
 }

@@ -4,10 +4,12 @@ import static io.rustcdc.flink.testing.StreamTestSupport.assertNoEvent;
 import static io.rustcdc.flink.testing.StreamTestSupport.events;
 import static io.rustcdc.flink.testing.StreamTestSupport.records;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
@@ -97,6 +99,28 @@ class PostgresStreamITCase {
             assertThat(delete.after()).isNull();
             assertThat(events.get(5).table().table()).isEqualTo("items");
             assertThat(events.get(5).before()).isNull();
+        }
+    }
+
+    /**
+     * A replica identity set while streaming to a unique index without the primary key logs updates that change
+     * the key without the old key, and deletes without the key (found by an adversarial probe, 2026-12-07: the
+     * update below came as an update in place of a row that was not there): the table's next RELATION fails the
+     * stream, naming the table, the identity and the remedy.
+     */
+    @Test
+    void anIdentityWithoutThePrimaryKeyFailsTheStream() throws Exception {
+        db.execute("INSERT INTO items VALUES (1, 'one', 1), (2, 'two', 2)");
+        try (ChangeStream<PostgresPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThat(events(stream, 2)).extracting(ChangeEvent::op).containsExactly(Op.INSERT, Op.INSERT);
+            db.execute("CREATE UNIQUE INDEX items_name ON items (name)",
+                    "ALTER TABLE items REPLICA IDENTITY USING INDEX items_name", "UPDATE items SET id = 3 WHERE id = 2");
+            assertThatThrownBy(() -> events(stream, 1))
+                    .isInstanceOfSatisfying(CdcException.class,
+                            e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.PREREQUISITE))
+                    .hasMessageContaining("REPLICA IDENTITY USING INDEX of table public.items")
+                    .hasMessageContaining("leaves primary key column id out")
+                    .hasMessageContaining("ALTER TABLE \"public\".\"items\" REPLICA IDENTITY FULL;");
         }
     }
 
