@@ -91,7 +91,8 @@ final class PgCatalog {
 
     /** The table as pgoutput will send it, per the publication's column list when it has one. */
     PgTable describe(TableId table, @Nullable String publication) throws SQLException {
-        long relid = relationId(table);
+        long[] relation = relation(table);
+        long relid = relation[0];
         Set<String> published = publishedColumns(table, publication);
         List<RowShape.Column> columns = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -126,7 +127,7 @@ final class PgCatalog {
         }
         RowShape shape = RowShape.of(table.schema(), table.table(), columns, key);
         return new PgTable(TableDescription.of(table, shape, RowType.of(names, valueTypes), collationNames), relid,
-                pgTypes);
+                pgTypes, relation[1] != 0);
     }
 
     /** The primary key columns of relation {@code relid}, in key order; empty when it has none. */
@@ -201,9 +202,11 @@ final class PgCatalog {
         }
     }
 
-    long relationId(TableId table) throws SQLException {
+    /** The table's relation OID, and 1 when it is partitioned (relkind {@code p}), else 0 (relkind {@code r}). */
+    private long[] relation(TableId table) throws SQLException {
         try (PreparedStatement s = connection.prepareStatement(
-                "SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+                "SELECT c.oid, (c.relkind = 'p')::int FROM pg_catalog.pg_class c "
+                        + "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
                         + "WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')")) {
             s.setString(1, table.schema());
             s.setString(2, table.table());
@@ -212,7 +215,21 @@ final class PgCatalog {
                     throw new CdcException(CdcException.Kind.PREREQUISITE, "Table " + table.qualifiedName()
                             + " does not exist in database " + database + " (or is not a table)");
                 }
-                return rs.getLong(1);
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+
+    /**
+     * Whether the table is partitioned (relkind {@code p}); false for a plain table, and for one that is gone
+     * (whose snapshot query then fails as the table's).
+     */
+    boolean partitioned(TableId table) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT relkind = 'p' FROM pg_catalog.pg_class WHERE oid = pg_catalog.to_regclass(?)")) {
+            s.setString(1, PgPrerequisites.qualified(table));
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
             }
         }
     }

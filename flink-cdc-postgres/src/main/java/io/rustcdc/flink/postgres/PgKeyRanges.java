@@ -15,10 +15,17 @@ import javax.annotation.Nullable;
  * ends are then counted).
  */
 final class PgKeyRanges implements DenseKeyChunks.Keys {
-    private final Connection connection;
+    /** Whether a table is partitioned (read without {@code ONLY}: {@link PgTable#scanned}). */
+    interface Kinds {
+        boolean partitioned(TableId table) throws SQLException;
+    }
 
-    PgKeyRanges(Connection connection) {
+    private final Connection connection;
+    private final Kinds kinds;
+
+    PgKeyRanges(Connection connection, Kinds kinds) {
         this.connection = connection;
+        this.kinds = kinds;
     }
 
     @Override
@@ -27,7 +34,7 @@ final class PgKeyRanges implements DenseKeyChunks.Keys {
         String key = PgLiterals.quoteIdentifier(keyColumn);
         // the chunk queries' predicate, a literal of the key's own type: an oid key has no operator with a bigint
         return DenseKeyChunks.range(connection, "SELECT min(" + key + "), max(" + key + ") FROM "
-                + PgPrerequisites.qualified(table.table()) + (after == null ? ""
+                + PgTable.scanned(table.table(), kinds.partitioned(table.table())) + (after == null ? ""
                         : " WHERE " + PostgresSession.after(table, List.of(keyColumn), new Object[] {after})));
     }
 

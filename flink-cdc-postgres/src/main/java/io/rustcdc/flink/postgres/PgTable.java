@@ -5,6 +5,7 @@ import io.rustcdc.flink.postgres.types.PgType;
 import io.rustcdc.flink.postgres.types.TextDecoder;
 import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.RowType;
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +16,24 @@ final class PgTable {
     /** Its {@code pg_class} oid: a table dropped and created again under its name has a new one. */
     final long relationId;
     final List<PgType> types;
+    /** Whether it is a partitioned table (relkind {@code p}), else a plain one ({@code r}): see {@link #scanned}. */
+    final boolean partitioned;
 
-    PgTable(TableDescription description, long relationId, List<PgType> types) {
+    PgTable(TableDescription description, long relationId, List<PgType> types, boolean partitioned) {
         this.description = description;
         this.relationId = relationId;
         this.types = List.copyOf(types);
+        this.partitioned = partitioned;
+    }
+
+    /**
+     * The table as a snapshot's queries read it, its own rows: a plain table with {@code ONLY}, which leaves
+     * out the rows of the tables that inherit from it ({@code INHERITS}), as its stream does (pgoutput sends
+     * their changes under their own names, also where a publication lists only the parent); a partitioned
+     * table without it, its rows being its partitions' (sent under its name with {@code publish_via_partition_root}).
+     */
+    static String scanned(TableId table, boolean partitioned) {
+        return (partitioned ? "" : "ONLY ") + PgPrerequisites.qualified(table);
     }
 
     /** A decoder of {@code columns}, in that order. */

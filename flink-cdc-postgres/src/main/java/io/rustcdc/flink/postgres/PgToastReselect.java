@@ -165,11 +165,12 @@ final class PgToastReselect implements PgOutputDecoder.Reselect {
                 + " AND NOT a.attisdropped AND (a.attname, a.atttypid, a.atttypmod"
                 + (relation.attributeNumbers == null ? "" : ", a.attnum") + ") IN (" + String.join(", ", attributes)
                 + ")), pg_catalog.to_regclass(" + literal(table) + ")::pg_catalog.oid, r.* FROM (VALUES (1)) AS one(x) "
-                + "LEFT JOIN (SELECT true, " + String.join(", ", columns) + " FROM " + table + " t0 WHERE "
-                + String.join(" AND ", key)
-                // an inheritance parent's own rows only; a partitioned table's are its partitions'
-                + " AND (t0.tableoid = " + oid + " OR (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid = " + oid
-                + ") = 'p') LIMIT 2) AS r ON true) TO STDOUT";
+                // an inheritance parent's own rows only (ONLY: no scan of its children, whose keys may have no
+                // index); a partitioned table's are its partitions' (a one-time filter: no scan for a plain table)
+                + "LEFT JOIN (SELECT true, " + String.join(", ", columns) + " FROM ONLY " + table + " t0 WHERE "
+                + String.join(" AND ", key) + " UNION ALL SELECT true, " + String.join(", ", columns) + " FROM " + table
+                + " t0 WHERE " + String.join(" AND ", key) + " AND (SELECT c.relkind FROM pg_catalog.pg_class c "
+                + "WHERE c.oid = " + oid + ") = 'p' LIMIT 2) AS r ON true) TO STDOUT";
     }
 
     /** An escape string literal: its meaning does not depend on {@code standard_conforming_strings}. */

@@ -44,6 +44,11 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     private long bytesRead;
     /** Decoders of chunk keys, one per table and key: chunk boundaries are found many times per table. */
     private final java.util.Map<String, RowDecoder> keyDecoders = new java.util.HashMap<>();
+    /**
+     * Whether each table is partitioned, as last described (a plain table is read with {@code ONLY}: {@link
+     * PgTable#scanned}); a chunk's read describes its table anew in its snapshot.
+     */
+    private final java.util.Map<TableId, Boolean> partitioned = new java.util.HashMap<>();
 
     PostgresSession(PostgresSourceConfig config) {
         this.config = config;
@@ -51,7 +56,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         try {
             this.catalog = new PgCatalog(connection, config.database());
             this.placement = new PgKeyPlacement(connection);
-            this.denseKeys = new DenseKeyChunks(new PgKeyRanges(connection));
+            this.denseKeys = new DenseKeyChunks(new PgKeyRanges(connection, this::partitioned));
         } catch (SQLException e) {
             close();
             throw failure(e);
@@ -103,7 +108,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     @Override
     public TableDescription describe(TableId table) {
         try {
-            return catalog.describe(table, publicationIfExists()).description;
+            return described(catalog.describe(table, publicationIfExists())).description;
         } catch (SQLException e) {
             throw failure(e);
         }
@@ -121,7 +126,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             if (denseKeys.applies(table, keyColumns, rowFilter)) {
                 return denseKeys.nextEnd(table, keyColumns.get(0), after, chunkSize);
             }
-            String sql = nextChunkEndSql(table, keyColumns, after, chunkSize, rowFilter);
+            String sql = nextChunkEndSql(table, partitioned(table.table()), keyColumns, after, chunkSize, rowFilter);
             RowDecoder decoder = keyDecoder(table, keyColumns);
             if (!PgConnections.mayBePooled(config)) {
                 return chunkEnd(sql, decoder, keyColumns.size());
@@ -152,10 +157,10 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     }
 
     /** The query of {@link #nextChunkEnd}: the key {@code chunkSize} rows (that {@code rowFilter} selects) on. */
-    static String nextChunkEndSql(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
-            int chunkSize, @Nullable String rowFilter) {
+    static String nextChunkEndSql(TableDescription table, boolean partitioned, List<String> keyColumns,
+            @Nullable Object[] after, int chunkSize, @Nullable String rowFilter) {
         String keys = keyColumns.stream().map(PgLiterals::quoteIdentifier).collect(Collectors.joining(", "));
-        return "SELECT " + keys + " FROM " + PgPrerequisites.qualified(table.table())
+        return "SELECT " + keys + " FROM " + PgTable.scanned(table.table(), partitioned)
                 + RowFilters.where(RowFilters.and(after == null ? "" : after(table, keyColumns, after), rowFilter))
                 + " ORDER BY " + keys + " LIMIT 1 OFFSET " + (chunkSize - 1);
     }
@@ -177,8 +182,8 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             // read-only: a condition that calls a function cannot write
             JdbcTransactions.inTransaction(connection, Connection.TRANSACTION_READ_COMMITTED, true, () -> {
                 try (Statement s = connection.createStatement()) {
-                    for (String sql : RowFilters.probes("SELECT 1 FROM " + PgPrerequisites.qualified(table.table())
-                            + " WHERE ", rowFilter, " LIMIT 0")) {
+                    String from = PgTable.scanned(table.table(), partitioned(table.table()));
+                    for (String sql : RowFilters.probes("SELECT 1 FROM " + from + " WHERE ", rowFilter, " LIMIT 0")) {
                         s.executeQuery(sql).close();
                     }
                 }
@@ -198,7 +203,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         String key = table.table() + " " + keyColumns;
         RowDecoder decoder = keyDecoders.get(key);
         if (decoder == null) {
-            decoder = catalog.describe(table.table(), publicationIfExists()).decoder(keyColumns);
+            decoder = described(catalog.describe(table.table(), publicationIfExists())).decoder(keyColumns);
             keyDecoders.put(key, decoder);
         }
         return decoder;
@@ -222,13 +227,25 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 PostgresChunkMark mark = snapshotMark();
                 // described inside the chunk's snapshot: the rows carry the shape they were read with; the relation
                 // id is the locked table's, which the framework compares across the table's chunks
-                PgTable now = catalog.describe(table.table(), publicationIfExists());
+                PgTable now = described(catalog.describe(table.table(), publicationIfExists()));
                 copyChunk(now, keyColumns, after, upTo, rowFilter, out);
                 return mark.ofRelation(now.relationId);
             });
         } catch (SQLException e) {
             throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
         }
+    }
+
+    /** Notes whether {@code table} is partitioned, for the snapshot queries made without describing it. */
+    private PgTable described(PgTable table) {
+        partitioned.put(table.description.table(), table.partitioned);
+        return table;
+    }
+
+    /** Whether {@code table} is partitioned, as last described, else as the catalogue says now. */
+    private boolean partitioned(TableId table) throws SQLException {
+        Boolean known = partitioned.get(table);
+        return known != null ? known : catalog.partitioned(table);
     }
 
     /**
@@ -282,7 +299,8 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         RowShape shape = table.shape();
         RowDecoder decoder = pgTable.decoder();
         CopyBinaryParser binary = decoder.binary() ? new CopyBinaryParser(decoder) : null;
-        String sql = chunkSql(table, keyColumns, after, upTo, rowFilter) + (binary != null ? " (FORMAT binary)" : "");
+        String sql = chunkSql(table, pgTable.partitioned, keyColumns, after, upTo, rowFilter)
+                + (binary != null ? " (FORMAT binary)" : "");
         Consumer<Row> emit = row -> out.accept(ChangeEvent.builder(Op.READ, table.table(), SNAPSHOT).after(row)
                 .shape(shape).build());
         CopyOut copy = connection.unwrap(PGConnection.class).getCopyAPI().copyOut(sql);
@@ -312,8 +330,8 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     }
 
     /** The {@code COPY} of a chunk's rows: those in ({@code after}, {@code upTo}] that {@code rowFilter} selects. */
-    static String chunkSql(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, @Nullable String rowFilter) {
+    static String chunkSql(TableDescription table, boolean partitioned, List<String> keyColumns,
+            @Nullable Object[] after, @Nullable Object[] upTo, @Nullable String rowFilter) {
         String columns = table.shape().columns().stream().map(c -> PgLiterals.quoteIdentifier(c.name()))
                 .collect(Collectors.joining(", "));
         StringBuilder where = new StringBuilder();
@@ -335,7 +353,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 where.append(" AND ").append(first).append(" <= ").append(literal(table, keyColumns.get(0), upTo[0]));
             }
         }
-        return "COPY (SELECT " + columns + " FROM " + PgPrerequisites.qualified(table.table())
+        return "COPY (SELECT " + columns + " FROM " + PgTable.scanned(table.table(), partitioned)
                 + RowFilters.where(RowFilters.and(where.toString(), rowFilter)) + ") TO STDOUT";
     }
 

@@ -132,7 +132,8 @@ class PostgresBinaryCopyITCase {
             PgTable binaryTable = catalog.describe(binary, config.publicationName());
             binaryDecoder = binaryTable.decoder().binary();
             textDecoderBinary = catalog.describe(text, config.publicationName()).decoder().binary();
-            String chunk = PostgresSession.chunkSql(binaryTable.description, List.of("id"), null, null, null);
+            String chunk = PostgresSession.chunkSql(binaryTable.description, binaryTable.partitioned, List.of("id"), null,
+                    null, null);
             binaryCopyBytes = copyBytes(c, chunk + " (FORMAT binary)");
             textCopyBytes = copyBytes(c, chunk);
         }
