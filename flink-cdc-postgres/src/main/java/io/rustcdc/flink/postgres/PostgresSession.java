@@ -84,13 +84,15 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             PgPrerequisites.preparePublication(connection, config, tables);
             PgPrerequisites.requireReplicaIdentity(connection, tables, fullBeforeImages);
             PgPrerequisites.requireLogged(connection, tables);
-            PgRunningTransactions.awaitEnded(connection, config, tables);
             PgToastCheck.requireInUpdates(connection, config, tables);
             if (config.toastReselect()) {
                 PgPrerequisites.requireSelect(connection, tables, "'" + PostgresOptions.TOAST_RESELECT.key()
                         + "' reads unchanged TOASTed values from");
             }
-            return PostgresPosition.at(PgSlots.prepare(connection, config, catalog.serverVersion()));
+            PostgresPosition start = PostgresPosition.at(PgSlots.prepare(connection, config, catalog.serverVersion()));
+            // after the slot's own checks: a slot another session is still creating is retried, not waited for
+            PgRunningTransactions.awaitEnded(connection, config, tables);
+            return start;
         } catch (SQLException e) {
             throw failure(e);
         }
