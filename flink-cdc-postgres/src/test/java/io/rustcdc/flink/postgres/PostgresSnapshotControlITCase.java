@@ -238,6 +238,136 @@ class PostgresSnapshotControlITCase {
                 .hasSize(PostgresSourceITCase.t1(db).size());
     }
 
+    /** Set by {@link #aTableStoppedPartWayAndRequestedAgainEndsEqualToItsRowsDeletesIncluded}: see {@link Holding}. */
+    private static volatile java.util.concurrent.CountDownLatch held;
+    private static volatile java.util.concurrent.CountDownLatch release;
+
+    /**
+     * A table whose FIRST snapshot is stopped part-way, after rows of it went downstream: rows it delivered are
+     * deleted and updated while it is stopped (also while no job runs, between a savepoint and the restore from
+     * it) and while it is read again after a request; replayed by key, the changelog ends equal to the table.
+     * The reader's task thread is held at a row in the middle of the table until the stop is applied, so the stop
+     * always comes part-way. Before the fix the stopped table left the captured set: the deletes made while it
+     * was stopped were lost, and its next snapshot, read as a new table, left out the deletes its chunks showed,
+     * so rows the first, partial snapshot delivered stayed downstream (found by an adversarial probe).
+     */
+    @Test
+    void aTableStoppedPartWayAndRequestedAgainEndsEqualToItsRowsDeletesIncluded(PostgresDatabase db,
+            @TempDir Path control, @TempDir Path savepoints) throws Exception {
+        db.execute("DROP TABLE IF EXISTS t3", "CREATE TABLE t3 (id int PRIMARY KEY, v text)",
+                "INSERT INTO t3 SELECT g, 'v' || g FROM generate_series(1, 1200) g",
+                "GRANT SELECT ON t3 TO " + db.replicationUser(), "CREATE PUBLICATION stopreq FOR TABLE t3");
+        JsonChangelog changelog = new JsonChangelog(Map.of("t3", List.of("id")));
+        Inspector none = json -> { };
+        SnapshotControl client = SnapshotControl.at(control.toUri().toString());
+        held = new java.util.concurrent.CountDownLatch(1);
+        release = new java.util.concurrent.CountDownLatch(1);
+        String savepoint;
+        try (RestorableJob job = RestorableJob.start(stoppedSource(db, control, new Holding()), null)) {
+            assertThat(held.await(60, TimeUnit.SECONDS)).as("the reader reached row 600 of t3").isTrue();
+            ControlResult stopped;
+            try {
+                stopped = await(job, changelog, none, client, client.stop("public.t3"));
+            } finally {
+                release.countDown();
+            }
+            assertThat(stopped.applied()).as(stopped.toString()).isTrue();
+            assertThat(stopped.previous()).as("part-way").containsEntry("public.t3", TableReadout.SNAPSHOTTING);
+            waitFor(job.records, changelog, none, () -> changelog.rows("t3").size() >= 50, () -> "rows of t3 went out");
+            drainFor(job.records, changelog, none, Duration.ofSeconds(2));
+            List<Integer> delivered = changelog.rows("t3").keySet().stream()
+                    .map(k -> Integer.parseInt(k.substring(0, k.length() - 1))).sorted().toList();
+            assertThat(delivered.size()).as("part of t3 went out").isBetween(50, 1199);
+            assertThat(status(client, "public.t3")).isEqualTo(TableReadout.STOPPED);
+            // while stopped: deletes and updates of rows downstream holds, an insert
+            db.execute("DELETE FROM t3 WHERE id IN " + in(delivered.subList(0, 20)),
+                    "UPDATE t3 SET v = 'stopped' WHERE id IN " + in(delivered.subList(20, 30)),
+                    "INSERT INTO t3 VALUES (5000, 'inserted while stopped')");
+            drainFor(job.records, changelog, none, Duration.ofSeconds(2));
+            savepoint = job.stopWithSavepoint(savepoints);
+            job.records.forEach(r -> applyOne(r, changelog, none));
+        }
+        // no job: deletes the restored job reads from the slot
+        db.execute("DELETE FROM t3 WHERE id IN " + in(List.of(delivered(changelog, 30), delivered(changelog, 31))));
+        try (RestorableJob job = RestorableJob.start(stoppedSource(db, control, ChangeEventDeserializer.json()),
+                savepoint)) {
+            waitFor(job.records, changelog, none, () -> status(client, "public.t3").equals(TableReadout.STOPPED),
+                    () -> "stopped after the restore: " + client.state());
+            ControlResult requested = await(job, changelog, none, client, client.request("public.t3"));
+            assertThat(requested.previous()).containsEntry("public.t3", TableReadout.STOPPED);
+            // while it is read again (or just before): deletes of rows the first, partial snapshot delivered
+            db.execute("DELETE FROM t3 WHERE id IN " + in(List.of(delivered(changelog, 40), delivered(changelog, 41),
+                    delivered(changelog, 42))), "UPDATE t3 SET v = 'again' WHERE id IN (1100, 1150)");
+            waitFor(job.records, changelog, none, () -> status(client, "public.t3").equals(TableReadout.CAPTURED),
+                    () -> "read again: " + client.state());
+            db.execute("DELETE FROM t3 WHERE id IN " + in(List.of(delivered(changelog, 50))));
+            Map<String, String> t3 = t3(db);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!changelog.rows("t3").equals(t3) && System.nanoTime() < end) {
+                drainFor(job.records, changelog, none, Duration.ofMillis(500));
+            }
+            assertThat(changelog.rows("t3")).as(changelog.differences("t3", t3)).isEqualTo(t3);
+        }
+    }
+
+    private static int delivered(JsonChangelog changelog, int i) {
+        String k = changelog.rows("t3").keySet().stream().sorted(java.util.Comparator.comparingInt(
+                (String key) -> Integer.parseInt(key.substring(0, key.length() - 1)))).toList().get(i);
+        return Integer.parseInt(k.substring(0, k.length() - 1));
+    }
+
+    private static String in(List<Integer> ids) {
+        return "(" + String.join(", ", ids.stream().map(String::valueOf).toList()) + ")";
+    }
+
+    private static Map<String, String> t3(PostgresDatabase db) throws Exception {
+        Map<String, String> rows = new HashMap<>();
+        try (java.sql.Connection c = db.admin(); java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT id, v FROM t3")) {
+            while (rs.next()) {
+                rows.put(rs.getInt(1) + "|", MAPPER.createObjectNode().put("id", rs.getInt(1)).put("v", rs.getString(2))
+                        .toString());
+            }
+        }
+        return rows;
+    }
+
+    private static CdcSource<String, PostgresPosition, PostgresChunkMark> stoppedSource(PostgresDatabase db,
+            Path control, ChangeEventDeserializer<String> deserializer) {
+        return CdcSource.builder()
+                .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "stopreq")))
+                .includeTables("public.t3")
+                .chunkSize(50)
+                .controlPath(control.toUri().toString())
+                .controlInterval(Duration.ofMillis(200))
+                .deserializer(deserializer)
+                .build();
+    }
+
+    /** JSON, holding the reader's task thread at the read of row 600 of t3 until the test releases it. */
+    private static final class Holding implements ChangeEventDeserializer<String> {
+        private static final long serialVersionUID = 1L;
+        private final ChangeEventDeserializer<String> json = ChangeEventDeserializer.json();
+
+        @Override
+        public void deserialize(io.rustcdc.flink.source.model.ChangeEvent event,
+                org.apache.flink.util.Collector<String> out) throws Exception {
+            if (event.op() == io.rustcdc.flink.source.model.Op.READ && event.table().table().equals("t3")
+                    && String.valueOf(event.after().get("id")).equals("600")) {
+                held.countDown();
+                if (!release.await(90, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test did not release the reader");
+                }
+            }
+            json.deserialize(event, out);
+        }
+
+        @Override
+        public org.apache.flink.api.common.typeinfo.TypeInformation<String> producedType() {
+            return json.producedType();
+        }
+    }
+
     private static String list(Path dir) {
         try (java.util.stream.Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).toList().toString();
