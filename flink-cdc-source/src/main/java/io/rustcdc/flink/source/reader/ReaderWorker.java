@@ -79,12 +79,6 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     @Nullable private volatile ChangeStream<P> stream;
     private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> paused = java.util.Set.of();
     private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> stopped = java.util.Set.of();
-    /** Tables a chunk of which the worker began to read while streaming: rows of theirs may have gone out. */
-    private final java.util.Set<io.rustcdc.flink.source.model.TableId> begun =
-            java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** Tables captured since the stream opened without a snapshot to its end (stopped part-way), for the stream. */
-    private final java.util.Queue<io.rustcdc.flink.source.model.TableId> capturing =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     ReaderWorker(CdcConnector<P, M> connector, SourceSettings settings, RecordQueue queue, String name,
             org.apache.flink.metrics.groups.SourceReaderMetricGroup metrics) {
@@ -153,16 +147,6 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         this.stopped = java.util.Set.copyOf(stopped);
     }
 
-    /** Whether the worker began to read a chunk of {@code table} while streaming (rows of it may have gone out). */
-    boolean begun(io.rustcdc.flink.source.model.TableId table) {
-        return begun.contains(table);
-    }
-
-    /** {@code table}, whose snapshot was stopped part-way, is captured from now on: the stream is told. */
-    void capture(io.rustcdc.flink.source.model.TableId table) {
-        capturing.add(table);
-    }
-
     /** The first plan of a table not paused, the stopped ones dropped; null when none. */
     @Nullable
     private TablePlan nextToRead() {
@@ -188,7 +172,6 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         ChunkOutput rows = new ChunkOutput(true, s);
         Object[] upTo = null;
         M mark;
-        begun.add(plan.table());
         try {
             upTo = plan.key().splittable()
                     ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize, plan.rowFilter())
@@ -237,12 +220,6 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
                 return;
             }
             while (!closed) {
-                if (!capturing.isEmpty()) {
-                    for (io.rustcdc.flink.source.model.TableId t; (t = capturing.poll()) != null; ) {
-                        tables.add(t);
-                    }
-                    s.captured(java.util.Set.copyOf(tables));
-                }
                 TablePlan added = nextToRead();
                 if (added != null) {
                     if (readAddedChunk(added) && !stopped.contains(added.table())) {
