@@ -52,6 +52,16 @@ final class PgCatalog {
     }
 
     /**
+     * The tables publication {@code t.pubname = ?} carries, each as its partition root {@code r} (a partition
+     * listed when {@code publish_via_partition_root} is off is its root's) in schema {@code rn}.
+     */
+    static final String PUBLISHED_ROOTS = "FROM pg_catalog.pg_publication_tables t "
+            + "JOIN pg_catalog.pg_namespace n ON n.nspname = t.schemaname "
+            + "JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = t.tablename "
+            + "JOIN pg_catalog.pg_class r ON r.oid = COALESCE(pg_catalog.pg_partition_root(c.oid), c.oid) "
+            + "JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace WHERE t.pubname = ?";
+
+    /**
      * The tables {@code filter} selects among those the publication carries, or among all
      * ordinary and partitioned tables outside the system schemas when {@code publication} is null.
      * A partitioned table counts as one table under its root's name, also where the publication
@@ -67,11 +77,7 @@ final class PgCatalog {
                         + "WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition "
                         + "AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%' "
                         + "AND n.nspname NOT LIKE 'pg\\_temp%' ORDER BY 1, 2"
-                : "SELECT DISTINCT rn.nspname, r.relname FROM pg_catalog.pg_publication_tables t "
-                        + "JOIN pg_catalog.pg_namespace n ON n.nspname = t.schemaname "
-                        + "JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = t.tablename "
-                        + "JOIN pg_catalog.pg_class r ON r.oid = COALESCE(pg_catalog.pg_partition_root(c.oid), c.oid) "
-                        + "JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace WHERE t.pubname = ? ORDER BY 1, 2";
+                : "SELECT DISTINCT rn.nspname, r.relname " + PUBLISHED_ROOTS + " ORDER BY 1, 2";
         List<TableId> tables = new ArrayList<>();
         try (PreparedStatement s = connection.prepareStatement(sql)) {
             if (publication != null) {

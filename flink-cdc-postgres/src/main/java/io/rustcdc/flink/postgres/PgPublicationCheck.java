@@ -99,11 +99,7 @@ final class PgPublicationCheck {
         boolean hasRowFilters = c.getMetaData().getDatabaseMajorVersion() >= 15;
         Published published = new Published();
         try (PreparedStatement s = c.prepareStatement("SELECT r.oid, rn.nspname, r.relname, "
-                + (hasRowFilters ? "t.rowfilter" : "NULL") + " FROM pg_catalog.pg_publication_tables t "
-                + "JOIN pg_catalog.pg_namespace n ON n.nspname = t.schemaname "
-                + "JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = t.tablename "
-                + "JOIN pg_catalog.pg_class r ON r.oid = COALESCE(pg_catalog.pg_partition_root(c.oid), c.oid) "
-                + "JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace WHERE t.pubname = ?")) {
+                + (hasRowFilters ? "t.rowfilter" : "NULL") + " " + PgCatalog.PUBLISHED_ROOTS)) {
             s.setString(1, pub);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
