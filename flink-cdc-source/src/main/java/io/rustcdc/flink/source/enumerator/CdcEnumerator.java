@@ -279,11 +279,10 @@ public final class CdcEnumerator<P extends SourcePosition & Comparable<P>, M ext
             // a restored enumerator's search for added tables finds those an attempt since took (start waits)
             stream.ownedBy(subtaskId, owner, tables, operations, started);
         } else if (event instanceof TablesAcceptedEvent accepted) {
-            for (TableId t : accepted.tables()) {
-                if (!operations.stopped.contains(t)) {
-                    tables.add(t); // a table stopped before its reader took it is not captured
-                }
-            }
+            // a table stopped after it was handed to the reader is captured too: the reader may have emitted rows of
+            // it before the stop reached it, and then keeps it captured (see EnumeratorEvents); a request of it then
+            // reads it again with every change emitted, which is right whether or not the reader captured it
+            tables.addAll(accepted.tables());
             stream.accepted(accepted.tables());
             operations.accepted(accepted.reading());
             refreshKnown();

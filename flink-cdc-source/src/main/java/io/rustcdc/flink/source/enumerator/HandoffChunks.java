@@ -15,7 +15,8 @@ import org.apache.flink.annotation.Internal;
  * The read chunks the stream split carries into its handoff: every chunk of each table one of whose
  * chunks may still reflect a change at or after the stream's start. A table is kept or left out
  * whole: the handoff looks a changed key up among its table's chunks, which must cover the key space,
- * and a chunk that can reflect no such change decides nothing wrong (its mark reflects none of them).
+ * and a chunk that can reflect no such change decides nothing wrong (its mark reflects none of them). A table
+ * whose chunks do not cover its key space ({@link #covers}) is left out.
  */
 @Internal
 final class HandoffChunks {
@@ -27,12 +28,31 @@ final class HandoffChunks {
         for (ChunkSplit<M> chunk : read) {
             ends.merge(chunk.table(), connector.handoffEnd(chunk.mark()), (a, b) -> a.compareTo(b) >= 0 ? a : b);
         }
+        Map<TableId, List<ChunkSplit<M>>> byTable = new HashMap<>();
+        read.forEach(c -> byTable.computeIfAbsent(c.table(), t -> new ArrayList<>()).add(c));
         List<ChunkSplit<M>> handoff = new ArrayList<>();
         for (ChunkSplit<M> chunk : read) {
-            if (ends.get(chunk.table()).compareTo(streamStart) > 0) {
+            if (ends.get(chunk.table()).compareTo(streamStart) > 0 && covers(byTable.get(chunk.table()))) {
                 handoff.add(chunk);
             }
         }
         return handoff;
+    }
+
+    /**
+     * Whether a table's read chunks cover its key space (indexes 0 to n-1, the first open below, the last above),
+     * as the handoff needs. Every table read to its end does; chunks of a table whose snapshot was stopped that a
+     * reader restored from a checkpoint read again after a restore of the enumerator (which forgot the stop's
+     * drop) do not: they are left out, and the stream emits every change of such a table if it is captured.
+     */
+    static <M> boolean covers(List<ChunkSplit<M>> chunks) {
+        List<ChunkSplit<M>> sorted = new ArrayList<>(chunks);
+        sorted.sort(java.util.Comparator.comparingInt(ChunkSplit::index));
+        for (int i = 0; i < sorted.size(); i++) {
+            if (sorted.get(i).index() != i) {
+                return false;
+            }
+        }
+        return !sorted.isEmpty() && sorted.get(0).after() == null && sorted.get(sorted.size() - 1).upTo() == null;
     }
 }

@@ -18,7 +18,10 @@ import org.apache.flink.annotation.Internal;
 final class OperationsView<M> implements SnapshotOperations.Snapshot {
     private final SnapshotChunks<M> chunks;
     private final StreamOwner<?, M> stream;
-    /** The enumerator's captured tables: a table whose first snapshot is stopped leaves them. */
+    /**
+     * The enumerator's captured tables: a table whose first snapshot is stopped before any of its rows may have
+     * gone out leaves them; one stopped after stays (see {@link #drop}).
+     */
     private final Set<TableId> tables;
     private final boolean streams;
     private final Supplier<Set<TableId>> known;
@@ -103,8 +106,16 @@ final class OperationsView<M> implements SnapshotOperations.Snapshot {
     @Override
     public void drop(TableId table) {
         if (chunks.inProgress(table)) {
+            // rows of it may have gone out (a chunk read, being read, or emitted by an attempt that failed): it stays
+            // captured, so that the stream emits every change of it, deletes of the rows downstream holds included,
+            // and a request reads it again as a captured table (every change emitted while it is read). Before the
+            // fix a partly read table left the captured set and its next snapshot left out the changes its chunks
+            // showed: deletes of rows the first, partial snapshot delivered were lost (found by an adversarial probe)
+            boolean delivered = streams && chunks.delivered(table);
             chunks.drop(table);
-            tables.remove(table); // a table partly read is not captured: its changes would be no changelog
+            if (!delivered) {
+                tables.remove(table); // nothing of it went out: it is not captured, as a table not snapshotted
+            }
         }
         stream.drop(table); // also while a stream split handed back is made again
     }

@@ -149,6 +149,15 @@ final class SnapshotChunks<M> {
         return dropped.contains(table);
     }
 
+    /**
+     * Whether rows of {@code table} may have gone out in this snapshot: a chunk of it was read or is being read,
+     * or waits to be assigned again after an attempt that failed may have emitted it (redelivered).
+     */
+    boolean delivered(TableId table) {
+        return reading(table) || finished.values().stream().anyMatch(c -> c.table().equals(table))
+                || unassigned.stream().anyMatch(c -> c.table().equals(table) && c.isRedelivered());
+    }
+
     /** Whether chunks of {@code table} are assigned and being read. */
     boolean reading(TableId table) {
         return inFlight.values().stream().anyMatch(c -> c.table().equals(table));

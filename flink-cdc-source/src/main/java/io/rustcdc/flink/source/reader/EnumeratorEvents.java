@@ -72,9 +72,19 @@ final class EnumeratorEvents<P extends SourcePosition & Comparable<P>, M extends
         worker.control(event.paused(), event.stopped());
         for (TableId t : event.stopped()) {
             if (s.adding.remove(t) != null) {
+                // rows of a table taken in may have gone out (a chunk of it read, or begun by the worker, whose rows
+                // are emitted even now, or emitted by an attempt that failed): it is captured from now on, so that the
+                // stream emits every change of it, deletes of the rows downstream holds included (a request reads it
+                // again as a captured table, every change emitted). Before, such a table was not captured while
+                // stopped, and deletes made then of rows downstream held were lost (found by an adversarial probe)
+                boolean delivered = !s.tables.contains(t) && (s.handoff.delivered(t) || worker.begun(t));
                 s.handoff.dropTable(t);
+                if (delivered) {
+                    s.tables.add(t);
+                    worker.capture(t);
+                }
                 LOG.info("The snapshot of table {} is stopped; {}", t, s.tables.contains(t)
-                        ? "its changes go on being captured" : "it is not captured");
+                        ? "its changes go on being captured, every one of them" : "it is not captured");
             }
         }
     }

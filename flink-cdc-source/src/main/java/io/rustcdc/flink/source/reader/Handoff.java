@@ -145,6 +145,15 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         origins.forget(table);
     }
 
+    /**
+     * Whether rows of {@code table}, being added, may have gone out: a chunk of it is in the handoff, or its chunks
+     * are redelivered (an attempt that failed may have emitted some).
+     */
+    boolean delivered(TableId table) {
+        TableChunks<P, M> t = tables.get(table);
+        return t != null && (!t.chunks.isEmpty() || t.redelivering);
+    }
+
     /** Forgets a table whose snapshot was stopped: its changes are emitted as they come, if it is captured. */
     void dropTable(TableId table) {
         tables.remove(table);

@@ -5,11 +5,12 @@ import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.SourcePosition;
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
 import io.rustcdc.flink.source.spi.CdcConnector;
+import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.LazySession;
 import io.rustcdc.flink.source.spi.RowFilterFailure;
-import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.ChunkSplit;
@@ -17,15 +18,27 @@ import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 /**
  * The database side of a reader, on a thread of its own: it reads assigned chunks one after
  * another or polls the change stream, and puts what it read into the {@link RecordQueue}. A chunk's
@@ -35,6 +48,7 @@ import org.slf4j.LoggerFactory;
  * handoff, the schema history, positions) are the task thread's, when it emits; the worker only reads,
  * and counts what the connector says it read in Flink's {@code numBytesIn} ({@link BytesIn}).
  */
+
 @Internal
 final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Serializable> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReaderWorker.class);
@@ -56,9 +70,9 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private final CdcConnector<P, M> connector;
     private final SourceSettings settings;
     private final int chunkSize;
-    private final java.util.Deque<TablePlan> tablesToRead = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private final Deque<TablePlan> tablesToRead = new ConcurrentLinkedDeque<>();
     private final RecordQueue queue;
-    private final org.apache.flink.metrics.MetricGroup metrics;
+    private final MetricGroup metrics;
     /** Flink's numBytesIn, fed by the chunk reads' session and by the stream (each a total of its own). */
     private final BytesIn chunkBytes;
     private final BytesIn streamBytes;
@@ -69,19 +83,25 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private final LazySession<P, M> session;
     /** The session the worker opened (the lazy session's, for {@link #close} from another thread); null when none. */
     @Nullable private volatile CatalogSession<P, M> sessionInUse;
-    private final java.util.concurrent.atomic.AtomicBoolean connectionsClosed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean connectionsClosed = new AtomicBoolean();
     @Nullable private volatile Thread workerThread;
     /**
      * One description per table: it only names the table and its key types to the connector, which
      * describes the table again inside each chunk's read (that is the shape the rows carry).
      */
-    private final java.util.Map<io.rustcdc.flink.source.model.TableId, TableDescription> described = new java.util.HashMap<>();
+    private final Map<TableId, TableDescription> described = new HashMap<>();
     @Nullable private volatile ChangeStream<P> stream;
-    private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> paused = java.util.Set.of();
-    private volatile java.util.Set<io.rustcdc.flink.source.model.TableId> stopped = java.util.Set.of();
+    private volatile Set<TableId> paused = Set.of();
+    private volatile Set<TableId> stopped = Set.of();
+    /** Tables a chunk of which the worker began to read while streaming: rows of theirs may have gone out. */
+    private final Set<TableId> begun =
+            ConcurrentHashMap.newKeySet();
+    /** Tables captured since the stream opened without a snapshot to its end (stopped part-way), for the stream. */
+    private final Queue<TableId> capturing =
+            new ConcurrentLinkedQueue<>();
 
     ReaderWorker(CdcConnector<P, M> connector, SourceSettings settings, RecordQueue queue, String name,
-            org.apache.flink.metrics.groups.SourceReaderMetricGroup metrics) {
+            SourceReaderMetricGroup metrics) {
         this.connector = connector;
         this.settings = settings;
         this.session = new LazySession<>(connector);
@@ -141,18 +161,28 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
      * Tables whose chunks are not read until they leave {@code paused}, and whose plans are dropped
      * ({@code stopped}); each call replaces the last. A chunk being read is read to its end.
      */
-    void control(java.util.Set<io.rustcdc.flink.source.model.TableId> paused,
-            java.util.Set<io.rustcdc.flink.source.model.TableId> stopped) {
-        this.paused = java.util.Set.copyOf(paused);
-        this.stopped = java.util.Set.copyOf(stopped);
+    void control(Set<TableId> paused,
+            Set<TableId> stopped) {
+        this.paused = Set.copyOf(paused);
+        this.stopped = Set.copyOf(stopped);
+    }
+
+    /** Whether the worker began to read a chunk of {@code table} while streaming (rows of it may have gone out). */
+    boolean begun(TableId table) {
+        return begun.contains(table);
+    }
+
+    /** {@code table}, whose snapshot was stopped part-way, is captured from now on: the stream is told. */
+    void capture(TableId table) {
+        capturing.add(table);
     }
 
     /** The first plan of a table not paused, the stopped ones dropped; null when none. */
     @Nullable
     private TablePlan nextToRead() {
-        java.util.Set<io.rustcdc.flink.source.model.TableId> s = stopped;
+        Set<TableId> s = stopped;
         tablesToRead.removeIf(p -> s.contains(p.table()));
-        java.util.Set<io.rustcdc.flink.source.model.TableId> p = paused;
+        Set<TableId> p = paused;
         for (TablePlan plan : tablesToRead) {
             if (!p.contains(plan.table())) {
                 return plan;
@@ -172,6 +202,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         ChunkOutput rows = new ChunkOutput(true, s);
         Object[] upTo = null;
         M mark;
+        begun.add(plan.table());
         try {
             upTo = plan.key().splittable()
                     ? s.nextChunkEnd(table, plan.key().columns(), plan.nextAfter(), chunkSize, plan.rowFilter())
@@ -204,14 +235,14 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
      * ChangeStream#captured}), {@code shapes} what the stream's events said of their shapes before
      * {@code from} (see {@link ChangeStream#resumeShapes}).
      */
-    void stream(P from, TableFilter filter, java.util.Set<io.rustcdc.flink.source.model.TableId> captured,
+    void stream(P from, TableFilter filter, Set<TableId> captured,
             io.rustcdc.flink.source.spi.EmittedShapes shapes) {
-        java.util.Set<io.rustcdc.flink.source.model.TableId> tables = new java.util.HashSet<>(captured);
+        Set<TableId> tables = new HashSet<>(captured);
         thread.execute(() -> guarded(() -> {
             closeSession(); // chunks are done: the stream needs only its own connections, until a table is added
             ChangeStream<P> s = connector.openStream(from, filter);
             s.registerMetrics(metrics.addGroup(connector.name()));
-            s.captured(java.util.Set.copyOf(tables));
+            s.captured(Set.copyOf(tables));
             s.resumeShapes(shapes);
             streamBytes.from(0); // what it read since it opened
             stream = s;
@@ -220,11 +251,17 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
                 return;
             }
             while (!closed) {
+                if (!capturing.isEmpty()) {
+                    for (TableId t; (t = capturing.poll()) != null; ) {
+                        tables.add(t);
+                    }
+                    s.captured(Set.copyOf(tables));
+                }
                 TablePlan added = nextToRead();
                 if (added != null) {
                     if (readAddedChunk(added) && !stopped.contains(added.table())) {
                         tables.add(added.table());
-                        s.captured(java.util.Set.copyOf(tables));
+                        s.captured(Set.copyOf(tables));
                     }
                     continue;
                 }
@@ -269,7 +306,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     }
 
     /** Puts a chunk's rows into the queue in batches, as the connector reads them; counts the session's bytes. */
-    private final class ChunkOutput implements java.util.function.Consumer<ChangeEvent> {
+    private final class ChunkOutput implements Consumer<ChangeEvent> {
         private final boolean inline;
         private final CatalogSession<P, M> session;
         private List<ChangeEvent> batch = new ArrayList<>(CHUNK_BATCH);

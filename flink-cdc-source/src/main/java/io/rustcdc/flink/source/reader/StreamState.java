@@ -62,9 +62,12 @@ final class StreamState<P extends SourcePosition & Comparable<P>, M extends Seri
     /** Says once per table that a change of a table not captured yet was left out, and why. */
     void warnIfLeftOut(ChangeEvent event) {
         if (event.op() != Op.SCHEMA_CHANGE && leftOut.add(event.table())) {
-            LOG.warn("A change of table {}, which the include list matches but which is not captured yet, was left "
-                    + "out; the source snapshots it once it finds the table (see 'scan.table-discovery.interval'), "
-                    + "and that snapshot holds every change left out before", event.table());
+            LOG.warn("A change of table {}, which the include list matches but which is not captured, was left out "
+                    + "(and so are its later ones until it is): downstream holds no row of it. The source captures it "
+                    + "from its snapshot on, whose rows are the table as it is then: taken when the source finds the "
+                    + "table (see 'scan.table-discovery.interval'), or, for a table whose snapshot was stopped before "
+                    + "any of its rows went out, when it is requested again (docs/operations.md, On-demand snapshots)",
+                    event.table());
         }
     }
 }

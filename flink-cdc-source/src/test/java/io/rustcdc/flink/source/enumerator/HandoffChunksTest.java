@@ -45,4 +45,15 @@ class HandoffChunksTest {
 
         assertThat(HandoffChunks.of(connector, read, new TestPosition(5))).isEmpty();
     }
+
+    @Test
+    void aTableWhoseChunksDoNotCoverItsKeysIsLeftOut() {
+        RecordingConnector connector = new RecordingConnector();
+        List<ChunkSplit<Long>> read = List.of(
+                ChunkSplit.<Long>of(A, KEY, 1, new Object[] {10L}, new Object[] {20L}).finished(9L), // a stopped table's
+                ChunkSplit.<Long>of(B, KEY, 0, null, new Object[] {10L}).finished(8L),
+                ChunkSplit.<Long>of(B, KEY, 1, new Object[] {10L}, null).finished(9L));
+
+        assertThat(HandoffChunks.of(connector, read, new TestPosition(5))).containsExactly(read.get(1), read.get(2));
+    }
 }

@@ -111,6 +111,56 @@ class SnapshotControlTest {
         }
     }
 
+    /**
+     * A table whose first snapshot is stopped after a chunk of it was read stays captured: the stream emits every
+     * change of it (deletes of the rows downstream got from that chunk included), and a request, also after a
+     * restore, reads it again as a captured table (every change emitted while it is read). Before, it left the
+     * captured set and was read again as a new table, leaving out the changes its chunks showed: deletes of rows
+     * the partial snapshot delivered were lost.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aTableStoppedAfterAChunkOfItWasReadStaysCapturedAndIsReadAgainAsACapturedTable() throws Throwable {
+        RecordingConnector connector = connector();
+        EnumeratorState<TestPosition, Long> state;
+        try (EnumeratorHarness h = harness(connector, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            h.enumerator.handleSplitRequest(0, null);
+            h.runAllCalls();
+            List<Map.Entry<Integer, CdcSplit>> first = h.newAssignments();
+            ChunkSplit<Long> chunk = (ChunkSplit<Long>) first.get(0).getValue();
+            assertThat(chunk.table()).isEqualTo(A);
+            h.enumerator.handleSourceEvent(0, new ChunksFinishedEvent<>(List.of(
+                    chunk.finished(h.connector.position.incrementAndGet()))));
+            ControlResult stopped = apply(h, ControlRequest.of("s1", ControlRequest.Operation.STOP, List.of("s.a")));
+            assertThat(stopped.previous()).isEqualTo(Map.of("s.a", TableReadout.SNAPSHOTTING));
+            List<CdcSplit> assigned = run(h, 20);
+            StreamSplit<?, ?> stream = (StreamSplit<?, ?>) assigned.get(assigned.size() - 1);
+            assertThat(stream.tables()).as("rows of a went out: it stays captured").containsExactlyInAnyOrder(A, B);
+            assertThat(stream.handoff()).as("none of its chunks: every change of it is emitted")
+                    .extracting(ChunkSplit::table).doesNotContain(A);
+            assertThat(assigned.stream().filter(s -> s instanceof ChunkSplit<?>)).extracting(s -> ((ChunkSplit<?>) s).table())
+                    .containsOnly(B);
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.STOPPED);
+            state = h.checkpoint(6);
+        }
+        try (EnumeratorHarness h = harness(connector, state)) {
+            h.enumerator.start();
+            h.runAllCalls();
+            h.enumerator.handleSourceEvent(0, new StreamOwnerEvent(Set.of(A, B), true));
+            assertThat(((TablesAddedEvent) sent(h).get(1)).tables()).isEmpty();
+            assertThat(readout(h).get("s.a").status()).as("after a restore").isEqualTo(TableReadout.STOPPED);
+            ControlResult requested = apply(h, ControlRequest.of("q1", ControlRequest.Operation.REQUEST,
+                    List.of("s.a")));
+            assertThat(requested.previous()).isEqualTo(Map.of("s.a", TableReadout.STOPPED));
+            assertThat(sent(h)).as("read again as a captured table").noneMatch(e -> e instanceof TablesAddedEvent
+                    && !((TablesAddedEvent) e).tables().isEmpty());
+            assertThat(last(h, TablesRereadEvent.class).tables()).extracting(TablePlan::table).containsExactly(A);
+            assertThat(readout(h).get("s.a").status()).isEqualTo(TableReadout.QUEUED);
+        }
+    }
+
     @Test
     void aRequestRereadsAFinishedTableThroughTheStreamAndIsAppliedOnceAcrossARestore() throws Throwable {
         RecordingConnector connector = connector();
