@@ -62,7 +62,9 @@ final class DeclaredColumns implements Serializable {
                         + " is nullable");
             }
         }
-        if (!primaryKey.isEmpty() && !primaryKey.equals(shape.primaryKey())) {
+        // a key is a set of columns: declared in another order it is the same key
+        if (!primaryKey.isEmpty() && (primaryKey.size() != shape.primaryKey().size()
+                || !shape.primaryKey().containsAll(primaryKey))) {
             problems.add("the declared PRIMARY KEY " + primaryKey + " differs from the source's " + shape.primaryKey());
         }
         return problems;

@@ -18,6 +18,7 @@ import org.apache.flink.FlinkVersion;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,20 @@ class CatalogSchemaTest {
                 new PostgresTypes());
         assertThat(columns(schema)).containsExactly("note STRING");
         assertThat(schema.getPrimaryKey()).isEmpty();
+    }
+
+    /** A primary key is a set of columns: declared in another order it is the source's; another set is refused. */
+    @Test
+    void aDeclaredPrimaryKeyIsTheSourcesInAnyOrder() {
+        TableDescription table = description(List.of(new Col("a", "integer", of(ValueKind.INTEGER), false),
+                new Col("b", "integer", of(ValueKind.INTEGER), false)), List.of("a", "b"));
+        List<LogicalType> declared = List.of(new IntType(false), new IntType(false));
+        PostgresTypes types = new PostgresTypes();
+        assertThat(new DeclaredColumns(List.of("a", "b"), declared, List.of("b", "a"), types)
+                .problems(TABLE, table.shape(), table.rowType())).isEmpty();
+        assertThat(new DeclaredColumns(List.of("a", "b"), declared, List.of("a"), types)
+                .problems(TABLE, table.shape(), table.rowType()))
+                .containsExactly("the declared PRIMARY KEY [a] differs from the source's [a, b]");
     }
 
     @Test
