@@ -6,6 +6,7 @@ import io.rustcdc.flink.source.spi.CdcConnector;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,7 @@ final class HandoffChunks {
      */
     static <M> boolean covers(List<ChunkSplit<M>> chunks) {
         List<ChunkSplit<M>> sorted = new ArrayList<>(chunks);
-        sorted.sort(java.util.Comparator.comparingInt(ChunkSplit::index));
+        sorted.sort(Comparator.comparingInt(ChunkSplit::index));
         for (int i = 0; i < sorted.size(); i++) {
             if (sorted.get(i).index() != i) {
                 return false;

@@ -94,11 +94,9 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     private volatile Set<TableId> paused = Set.of();
     private volatile Set<TableId> stopped = Set.of();
     /** Tables a chunk of which the worker began to read while streaming: rows of theirs may have gone out. */
-    private final Set<TableId> begun =
-            ConcurrentHashMap.newKeySet();
+    private final Set<TableId> begun = ConcurrentHashMap.newKeySet();
     /** Tables captured since the stream opened without a snapshot to its end (stopped part-way), for the stream. */
-    private final Queue<TableId> capturing =
-            new ConcurrentLinkedQueue<>();
+    private final Queue<TableId> capturing = new ConcurrentLinkedQueue<>();
 
     ReaderWorker(CdcConnector<P, M> connector, SourceSettings settings, RecordQueue queue, String name,
             SourceReaderMetricGroup metrics) {
@@ -161,8 +159,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
      * Tables whose chunks are not read until they leave {@code paused}, and whose plans are dropped
      * ({@code stopped}); each call replaces the last. A chunk being read is read to its end.
      */
-    void control(Set<TableId> paused,
-            Set<TableId> stopped) {
+    void control(Set<TableId> paused, Set<TableId> stopped) {
         this.paused = Set.copyOf(paused);
         this.stopped = Set.copyOf(stopped);
     }
