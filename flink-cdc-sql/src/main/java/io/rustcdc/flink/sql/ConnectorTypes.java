@@ -48,4 +48,13 @@ interface ConnectorTypes extends Serializable {
      * remedy too; false where the source needs whole rows in every mode.
      */
     boolean upsertNeedsOnlyKeys();
+
+    /**
+     * Whether a column's type change from {@code before} to {@code after} (type texts as the row shapes give them)
+     * keeps every stored value: a widening known to convert none. Otherwise the values may have been rewritten
+     * without a row change in the log. By default only an unchanged type text.
+     */
+    default boolean keepsValues(String before, String after) {
+        return before.equals(after);
+    }
 }

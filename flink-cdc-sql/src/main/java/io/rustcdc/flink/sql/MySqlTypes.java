@@ -72,4 +72,9 @@ final class MySqlTypes extends ExactTypes {
     public boolean upsertNeedsOnlyKeys() {
         return false;
     }
+
+    @Override
+    public boolean keepsValues(String before, String after) {
+        return ValueKeepingTypes.mysql(before, after);
+    }
 }

@@ -64,4 +64,9 @@ final class PostgresTypes extends ExactTypes {
     public boolean upsertNeedsOnlyKeys() {
         return true;
     }
+
+    @Override
+    public boolean keepsValues(String before, String after) {
+        return ValueKeepingTypes.postgres(before, after);
+    }
 }

@@ -18,9 +18,11 @@ import javax.annotation.Nullable;
  * declared column in place goes on (an added column is not read until declared); a declared column
  * removed, renamed, or gone in a change the source cannot tell apart fails at once, naming the
  * column, its declared type and its source type; a replaced table fails as a dropped one does, and so
- * does a CREATE TABLE of it the source cannot classify (which may have replaced it). A
- * declared column whose type changed is remembered: the next row checks whether its declared type
- * still holds the new type exactly, and its message names both source types.
+ * does a CREATE TABLE of it the source cannot classify (which may have replaced it). A declared
+ * column whose type changed fails at once unless the connector knows the change keeps every stored
+ * value ({@link ConnectorTypes#keepsValues}: a rounding or truncating change rewrites the rows without
+ * a row change in the log); one that keeps them is remembered: the next row checks whether its
+ * declared type still holds the new type exactly, and its message names both source types.
  */
 final class SchemaChangeCheck {
     private SchemaChangeCheck() {}
@@ -61,9 +63,19 @@ final class SchemaChangeCheck {
                     }
                     break;
                 case COLUMN_TYPE_CHANGED:
-                    if (declared(columns, c.before().get(0)).isPresent()) {
-                        retyped.put(c.before().get(0).name(), c.before().get(0).dataType());
-                    }
+                    RowShape.Column was = c.before().get(0);
+                    String now = c.after().get(0).dataType();
+                    declared(columns, was).ifPresent(d -> {
+                        if (!columns.connector.keepsValues(was.dataType(), now)) {
+                            // e.g. numeric(10,2) to numeric(10,1): the stored values were rounded, with no row change
+                            problems.add("column " + was.name() + " (declared " + d + ") changed its source type from "
+                                    + was.dataType() + " to " + now + ", which may have rewritten its stored values "
+                                    + "(rounded, truncated, padded or converted) without a row change the source could "
+                                    + "read: rows downstream may hold values the table no longer has; a new snapshot "
+                                    + "reads them as they are now");
+                        }
+                        retyped.put(was.name(), was.dataType());
+                    });
                     break;
                 default:
                     break;

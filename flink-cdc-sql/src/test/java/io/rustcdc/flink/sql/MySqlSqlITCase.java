@@ -218,6 +218,32 @@ class MySqlSqlITCase {
         assertThat(seen).containsExactlyInAnyOrder("1=false", "2=true");
     }
 
+    /**
+     * A MODIFY that rounds the stored values (DECIMAL(10,2) to DECIMAL(10,1)) logs no row change: the job fails at
+     * it, naming both types, instead of going on with the old values downstream (found by an adversarial probe); a
+     * wider VARCHAR before it keeps every value and goes on.
+     */
+    @Test
+    void aModifyThatMayRewriteStoredValuesFailsAtTheChange() throws Exception {
+        db.execute("CREATE TABLE rw (id INT PRIMARY KEY, n DECIMAL(10,2), note VARCHAR(10))",
+                "INSERT INTO rw VALUES (1, 1.25, 'a')");
+        tables.executeSql("CREATE TABLE rw (id INT, n STRING, note STRING) " + with("rw", ""));
+        TableResult result = tables.executeSql("SELECT * FROM rw");
+        try (CloseableIterator<Row> it = result.collect()) {
+            assertThat(it.next().getField("n")).isEqualTo("1.25");
+            db.execute("ALTER TABLE rw MODIFY note VARCHAR(20)", "INSERT INTO rw VALUES (2, 2.5, 'b')");
+            assertThat(it.next().getField("id")).as("a wider VARCHAR goes on").isEqualTo(2);
+            // rounding, which a strict sql_mode may refuse
+            db.execute("SET SESSION sql_mode = ''", "ALTER TABLE rw MODIFY n DECIMAL(10,1)",
+                    "INSERT INTO rw VALUES (3, 3.5, 'c')");
+            assertThatThrownBy(() -> result.getJobClient().orElseThrow().getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                    .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                            .contains("changed its source type from decimal(10,2) to decimal(10,1), which may have "
+                                    + "rewritten its stored values").contains(db.name() + ".rw"));
+        }
+        assertThat(db.queryValue("SELECT n FROM rw WHERE id = 1")).isEqualTo("1.3");
+    }
+
     @Test
     void lossyDeclaredTypesAreRefusedWhenTheJobIsPlanned() {
         // on Oracle MySQL also a VECTOR declared with an element type that is not FLOAT or DOUBLE

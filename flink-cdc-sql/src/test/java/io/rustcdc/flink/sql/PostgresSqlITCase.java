@@ -326,6 +326,35 @@ class PostgresSqlITCase {
         }
     }
 
+    /**
+     * ALTER COLUMN TYPE numeric(10,1) rounds the stored numeric(10,2) values with no row change in the WAL: the job
+     * fails at the change, naming both types, instead of going on with the old values downstream (found by an
+     * adversarial probe); varchar(10) to varchar(20) before it keeps every value and goes on.
+     */
+    @Test
+    void aTypeChangeThatMayRewriteStoredValuesFailsAtTheChange() throws Exception {
+        db.execute("CREATE TABLE rw (id int PRIMARY KEY, n numeric(10,2), note varchar(10))",
+                "ALTER TABLE rw REPLICA IDENTITY FULL", "ALTER TABLE rw OWNER TO " + db.replicationUser(),
+                "INSERT INTO rw VALUES (1, 1.25, 'a')");
+        tables.executeSql("CREATE TABLE rw (id INT, n STRING, note STRING, PRIMARY KEY (id) NOT ENFORCED) "
+                + with("public.rw", "sql_rw", ""));
+        try (CloseableIterator<Row> it = tables.executeSql("SELECT * FROM rw").collect()) {
+            assertThat(it.next().getField("n")).isEqualTo("1.25");
+            db.execute("ALTER TABLE rw ALTER COLUMN note TYPE varchar(20)", "INSERT INTO rw VALUES (2, 2.5, 'b')");
+            assertThat(it.next().getField("id")).as("a wider varchar goes on").isEqualTo(2);
+            db.execute("ALTER TABLE rw ALTER COLUMN n TYPE numeric(10,1)", "INSERT INTO rw VALUES (3, 3.5, 'c')");
+            assertThatThrownBy(() -> {
+                while (it.hasNext()) {
+                    it.next();
+                }
+            }).satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("does not fit the source any more")
+                    .contains("column n (declared ").contains("changed its source type from numeric(10,2) to "
+                            + "numeric(10,1), which may have rewritten its stored values"));
+        }
+        assertThat(db.queryValue("SELECT n::text FROM rw WHERE id = 1")).isEqualTo("1.3");
+    }
+
     @Test
     void aDeclaredColumnRetypedAtTheSourceFailsAtTheNextRow() throws Exception {
         db.execute("CREATE TABLE retyped (id int PRIMARY KEY, score int)", "ALTER TABLE retyped REPLICA IDENTITY FULL",

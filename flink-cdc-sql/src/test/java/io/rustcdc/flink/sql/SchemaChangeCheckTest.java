@@ -131,16 +131,40 @@ class SchemaChangeCheckTest {
         assertThat(out).isEmpty();
     }
 
+    /** A widening that keeps every value, but not one INT holds: the next row fails, naming both source types. */
     @Test
     void aRetypedDeclaredColumnTheDeclarationCannotHoldFailsWithBothTypes() {
         RowDataDeserializer d = deserializer();
-        RowShape.Column qtyText = RowShape.Column.of("qty", "text", true);
-        RowShape after = shape(ID, qtyText, NOTE);
-        deserialize(d, change(after, ShapeChange.columnChanged(QTY, qtyText)));
-        assertThatThrownBy(() -> deserialize(d, insert(after, List.of(ValueKind.INTEGER, ValueKind.TEXT, ValueKind.TEXT),
-                1L, "2", "n")))
-                .hasMessageContaining("column qty: declared INT cannot hold the source type text exactly")
+        RowShape.Column qtyBig = RowShape.Column.of("qty", "bigint", true);
+        RowShape after = shape(ID, qtyBig, NOTE);
+        deserialize(d, change(after, ShapeChange.columnChanged(QTY, qtyBig)));
+        assertThatThrownBy(() -> deserialize(d, insert(after, List.of(ValueKind.INTEGER, ValueKind.BIGINT,
+                ValueKind.TEXT), 1L, 2L, "n")))
+                .hasMessageContaining("column qty: declared INT cannot hold the source type bigint exactly")
                 .hasMessageContaining("before the change at the source, column qty was integer");
+    }
+
+    /**
+     * A type change that may have rewritten the stored values without row changes (numeric(10,2) to numeric(10,1)
+     * rounds them; integer to text converts them) fails at the change, naming both source types: the rows
+     * downstream would keep the old values (found by an adversarial probe of the SQL path).
+     */
+    @Test
+    void aRetypedDeclaredColumnWhoseValuesMayHaveBeenRewrittenFailsAtTheChange() {
+        RowShape.Column qtyText = RowShape.Column.of("qty", "text", true);
+        assertThatThrownBy(() -> deserialize(deserializer(), change(shape(ID, qtyText, NOTE),
+                ShapeChange.columnChanged(QTY, qtyText))))
+                .hasMessageContaining("column qty (declared INT) changed its source type from integer to text, which "
+                        + "may have rewritten its stored values")
+                .hasMessageContaining("restart the job without state");
+        RowShape.Column shorter = RowShape.Column.of("note", "character varying(8)", true);
+        assertThatThrownBy(() -> deserialize(deserializer(), change(shape(ID, QTY, shorter),
+                ShapeChange.columnChanged(NOTE, shorter))))
+                .hasMessageContaining("changed its source type from character varying(64) to character varying(8)");
+        // an undeclared column's change is not the table's business
+        RowShape.Column extraInt = RowShape.Column.of("extra", "integer", true);
+        deserialize(deserializer(), change(shape(ID, QTY, NOTE, extraInt), ShapeChange.columnChanged(EXTRA, extraInt)));
+        assertThat(out).isEmpty();
     }
 
     @Test
