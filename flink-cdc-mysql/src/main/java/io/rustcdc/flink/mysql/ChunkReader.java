@@ -233,8 +233,10 @@ final class ChunkReader {
      * A chunk on Oracle MySQL, exact without locks (docs/mysql.md, "Snapshot and handoff"): {@code L}
      * = {@code @@GLOBAL.gtid_executed} read before the consistent snapshot is opened (a GTID is added
      * there only after its transaction committed in the engine, so the snapshot sees every
-     * transaction of {@code L}); {@code H} = the binlog's end read after the snapshot was opened (a
-     * transaction the snapshot sees was written to the binlog before it committed, so it lies before
+     * transaction of {@code L}; in binlog order only with {@code binlog_order_commits = ON}, checked with it,
+     * else a later change of a row may be in {@code L} and an earlier one not); {@code H} = the binlog's
+     * end read after the snapshot was opened (a transaction the snapshot sees was written to the binlog
+     * before it committed, so it lies before
      * {@code H}). The binlog from {@code L} (every transaction not in it, in binlog order) up to {@code
      * H} is fixed once {@code H} is read: it is read first, while the snapshot stays open ({@link
      * #window}), then the chunk's rows stream out through it ({@link #readThrough}), full row images
@@ -251,9 +253,12 @@ final class ChunkReader {
             OracleRead read;
             try (Statement s = connection.createStatement()) {
                 MySqlGtidSet low;
-                try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
+                try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed, @@GLOBAL.binlog_order_commits")) {
                     rs.next();
                     low = MySqlGtidSet.parse(rs.getString(1));
+                    if (!rs.getBoolean(2)) {
+                        throw SnapshotPrerequisites.unorderedCommits(config); // L may lack a row's earlier change
+                    }
                 }
                 s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
                 s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");

@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * Checks, before a snapshot, that the user can read each table, that each table has a consistent
- * snapshot (InnoDB), and on Oracle MySQL that GTIDs are on; each failure names the table or setting
+ * snapshot (InnoDB), and on Oracle MySQL that GTIDs are on and commits in binlog order; each failure names the
+ * table or setting
  * and the statement that fixes it.
  */
 final class SnapshotPrerequisites {
@@ -24,6 +25,7 @@ final class SnapshotPrerequisites {
     static void check(Connection connection, MySqlSourceConfig config, List<TableId> tables) {
         if (config.flavor() == ServerFlavor.MYSQL && !tables.isEmpty()) {
             requireGtidMode(connection, config);
+            requireOrderedCommits(connection, config);
         }
         for (TableId table : tables) {
             try (Statement s = connection.createStatement()) {
@@ -64,6 +66,33 @@ final class SnapshotPrerequisites {
                     + "gtid_mode step by step: OFF_PERMISSIVE, ON_PERMISSIVE, ON), or start the source without a "
                     + "snapshot (startup mode 'latest', 'committed' or a binlog position).");
         }
+    }
+
+    /** Fails while the Oracle MySQL server commits out of binlog order: see {@link #unorderedCommits}. */
+    private static void requireOrderedCommits(Connection connection, MySqlSourceConfig config) {
+        try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT @@GLOBAL.binlog_order_commits")) {
+            if (rs.next() && !rs.getBoolean(1)) {
+                throw unorderedCommits(config);
+            }
+        } catch (SQLException e) {
+            throw MySqlConnections.failure(config, e);
+        }
+    }
+
+    /**
+     * With {@code binlog_order_commits = OFF} Oracle MySQL adds transactions to {@code gtid_executed} out of binlog
+     * order: a later transaction of a row can be in it while an earlier one is not, and a chunk's backfill from the
+     * GTIDs executed before its snapshot then sets the row to the earlier one's image, older than the chunk's mark
+     * (silently: the stream drops the later change as read by the chunk; found by an adversarial probe).
+     */
+    static CdcException unorderedCommits(MySqlSourceConfig config) {
+        return new CdcException(CdcException.Kind.PREREQUISITE, "The Oracle MySQL server at " + config.hostname() + ":"
+                + config.port() + " has binlog_order_commits = OFF: it commits transactions out of binlog order, so "
+                + "the GTIDs executed before a chunk's snapshot may hold a later change of a row but not an earlier "
+                + "one, and the chunk could not be made exact from the binlog. Set it back (SET PERSIST "
+                + "binlog_order_commits = ON) before snapshotting, or start the source without a snapshot (startup "
+                + "mode 'latest', 'committed' or a binlog position).");
     }
 
     /**

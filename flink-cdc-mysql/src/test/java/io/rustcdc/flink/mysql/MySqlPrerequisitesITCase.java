@@ -113,6 +113,41 @@ class MySqlPrerequisitesITCase {
         }
     }
 
+    /**
+     * Oracle MySQL with binlog_order_commits = OFF adds GTIDs to gtid_executed out of binlog order, so a chunk's
+     * backfill could keep a row's older image (found by an adversarial probe): refused before the snapshot and at
+     * each chunk (the setting is dynamic), naming the setting and its fix.
+     */
+    @Test
+    void unorderedCommitsAreRefusedForTheSnapshotOnOracleMySql(MySqlDatabase db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(db.server().isMariaDb(), "binlog_order_commits is Oracle MySQL's");
+        db.execute("CREATE TABLE ordered_t (id INT PRIMARY KEY)", "INSERT INTO ordered_t VALUES (1)");
+        MySqlConnector connector = MySqlConnector.create(io.rustcdc.flink.mysql.testing.MySqlTestConfigs.config(db));
+        io.rustcdc.flink.source.model.TableId t = io.rustcdc.flink.source.model.TableId.of(db.name(), db.name(), "ordered_t");
+        try (var session = connector.openSession()) {
+            assertThatCode(() -> session.checkSnapshotPrerequisites(java.util.List.of(t))).doesNotThrowAnyException();
+            var table = session.describe(t);
+            db.execute("SET GLOBAL binlog_order_commits = OFF");
+            try {
+                assertThatThrownBy(() -> session.checkSnapshotPrerequisites(java.util.List.of(t)))
+                        .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
+                                .isEqualTo(CdcException.Kind.PREREQUISITE))
+                        .hasMessageContaining("has binlog_order_commits = OFF")
+                        .hasMessageContaining("SET PERSIST binlog_order_commits = ON");
+                // switched off after the check: the chunk refuses too
+                assertThatThrownBy(() -> session.readChunk(table, java.util.List.of("id"), null, null, e -> { }))
+                        .isInstanceOfSatisfying(CdcException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind())
+                                .isEqualTo(CdcException.Kind.PREREQUISITE))
+                        .hasMessageContaining("has binlog_order_commits = OFF");
+            } finally {
+                db.execute("SET GLOBAL binlog_order_commits = ON");
+            }
+            java.util.List<Object> ids = new java.util.ArrayList<>();
+            session.readChunk(table, java.util.List.of("id"), null, null, e -> ids.add(e.after().get("id")));
+            org.assertj.core.api.Assertions.assertThat(ids).containsExactly(1L);
+        }
+    }
+
     @Test
     void aTableWithoutConsistentSnapshotsIsRefusedForTheSnapshotButStreams(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE heap_t (id INT PRIMARY KEY) ENGINE = MyISAM", "CREATE TABLE inno (id INT PRIMARY KEY)");
