@@ -152,16 +152,10 @@ public final class StoppedPartWay {
 
     private static void waitFor(RestorableJob job, JsonChangelog changelog, BooleanSupplier done,
             Supplier<String> what) throws Exception {
-        long deadline = System.nanoTime() + ANSWER.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out; ops " + changelog.ops() + ", " + what.get());
-            }
-            String r = job.records.poll(100, TimeUnit.MILLISECONDS);
-            while (r != null) {
-                changelog.apply(r);
-                r = job.records.poll();
-            }
+        try {
+            changelog.drainUntil(job.records, done, ANSWER);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ", " + what.get(), e);
         }
     }
 }

@@ -8,8 +8,10 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -31,9 +33,16 @@ final class HandoffChunks {
         }
         Map<TableId, List<ChunkSplit<M>>> byTable = new HashMap<>();
         read.forEach(c -> byTable.computeIfAbsent(c.table(), t -> new ArrayList<>()).add(c));
+        // each table decided once: its chunks go into the handoff whole or not at all
+        Set<TableId> handedOff = new HashSet<>();
+        byTable.forEach((table, chunks) -> {
+            if (ends.get(table).compareTo(streamStart) > 0 && covers(chunks)) {
+                handedOff.add(table);
+            }
+        });
         List<ChunkSplit<M>> handoff = new ArrayList<>();
         for (ChunkSplit<M> chunk : read) {
-            if (ends.get(chunk.table()).compareTo(streamStart) > 0 && covers(byTable.get(chunk.table()))) {
+            if (handedOff.contains(chunk.table())) {
                 handoff.add(chunk);
             }
         }
