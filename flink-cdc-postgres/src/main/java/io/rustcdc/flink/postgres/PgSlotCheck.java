@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * A replication stream's slot, checked every {@code slot.check-interval} on a thread of its own with
  * a JDBC connection of its own, so that backpressure, which stops the polling thread, does not stall
  * it: the slot's lag and {@code wal_status} for the gauges, whether the slot is still streamed by
- * the stream's walsender, and the publication ({@link PgPublicationCheck}). A failed check
+ * the stream's walsender, the publication ({@link PgPublicationCheck}) and the types of the captured
+ * tables' values ({@link PgValueTypeCheck}). A failed check
  * is kept for the polling thread to throw ({@link #failure}).
  */
 final class PgSlotCheck implements AutoCloseable {
@@ -35,6 +36,7 @@ final class PgSlotCheck implements AutoCloseable {
     /** The walsender serving the stream: the slot's {@code active_pid} while its connection lives. */
     private final int walsenderPid;
     private final PgPublicationCheck publication;
+    private final PgValueTypeCheck types;
     private final ScheduledExecutorService executor;
     /** What the check found wrong, for the polling thread to throw. */
     private volatile CdcException failure;
@@ -43,9 +45,11 @@ final class PgSlotCheck implements AutoCloseable {
     private volatile long slotSafeWalSizeBytes = -1;
 
     /** Starts checking at once, on {@code connection}, which this check closes. */
-    PgSlotCheck(PostgresSourceConfig config, Connection connection, int walsenderPid, PgPublicationCheck publication) {
+    PgSlotCheck(PostgresSourceConfig config, Connection connection, int walsenderPid, PgPublicationCheck publication,
+            PgValueTypeCheck types) {
         this.config = config;
         this.publication = publication;
+        this.types = types;
         this.connection = connection;
         this.walsenderPid = walsenderPid;
         String slot = config.slotName();
@@ -133,6 +137,7 @@ final class PgSlotCheck implements AutoCloseable {
                     + "pg_terminate_backend); the job restarts from its last checkpoint.");
         }
         publication.check(connection);
+        types.check(connection, publication.carried().keySet());
     }
 
     void registerMetrics(MetricGroup group) {

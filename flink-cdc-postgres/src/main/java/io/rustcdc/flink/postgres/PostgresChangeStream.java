@@ -69,6 +69,9 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             // captured ones by relation id, to tell one renamed or replaced before the stream described it
             PgPublicationCheck publication = new PgPublicationCheck(config, filter);
             publication.check(slotConn);
+            // what the captured tables' values are made of as the stream opens: a type changed since fails a check
+            PgValueTypeCheck types = new PgValueTypeCheck(config.slotName());
+            types.check(slotConn, publication.carried().keySet());
             PgOutputDecoder decoded = new PgOutputDecoder(config.database(), config.slotName(), filter, from,
                     catalogOf(catalog, catalogConn), reselect, publication.carried());
             this.decoder = decoded;
@@ -89,7 +92,7 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
                 this.channel = new PgReplicationChannel(config.slotName(), replicationConn, stream,
                         config.statusInterval());
             }
-            this.slotCheck = new PgSlotCheck(config, slotConn, walsenderPid, publication);
+            this.slotCheck = new PgSlotCheck(config, slotConn, walsenderPid, publication, types);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(replicationConn);
             closeQuietly(peekConn);
