@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,8 +21,10 @@ import java.util.stream.Collectors;
  * publish every operation, carry every captured table it carried at an earlier check (unless the table is
  * gone), with no row filter, and publish a captured partitioned table's partitions under its name; and the
  * tables must still be logged, with a replica identity that fits (a partition created since included). A
- * publication dropped is found by pgoutput ({@link PostgresChangeStream}); one altered and altered back
- * between two checks, and a table dropped from it while no stream ran, are not found.
+ * publication dropped is found by pgoutput ({@link PostgresChangeStream}). A captured table, or its schema,
+ * dropped from the publication and added back between two checks is found by its membership's new OID in
+ * {@code pg_publication_rel} ({@code pg_publication_namespace}). Not found: its options altered and altered back
+ * between two checks, and a table dropped from it while no stream ran.
  */
 final class PgPublicationCheck {
     /** SQLSTATEs of a table or schema named that no longer exists: undefined_table, invalid_schema_name. */
@@ -31,6 +34,8 @@ final class PgPublicationCheck {
     private final TableFilter filter;
     /** The captured tables the publication carried at a check, by relation OID (a rename keeps it). */
     private final Map<Long, TableId> carried = new TreeMap<>();
+    /** The publication's memberships at the last check: the OID of each table's or schema's row, by what it names. */
+    private final Map<String, Long> memberships = new HashMap<>();
 
     PgPublicationCheck(PostgresSourceConfig config, TableFilter filter) {
         this.config = config;
@@ -76,6 +81,7 @@ final class PgPublicationCheck {
             }
             // a table (or its schema) dropped since it was listed: no loss; the next check lists the tables again
         }
+        requireSameMemberships(c, pub);
     }
 
     /** The rules {@link PgPrerequisites} checks of the captured tables when the stream is prepared. */
@@ -142,6 +148,58 @@ final class PgPublicationCheck {
             throw altered("no longer carries " + String.join(", ", existing) + ", which this source captures",
                     "Add " + (existing.size() == 1 ? "it" : "them") + " back (ALTER PUBLICATION "
                     + PgLiterals.quoteIdentifier(pub) + " ADD TABLE " + String.join(", ", existing) + ";)");
+        }
+    }
+
+    /**
+     * No captured table's membership, nor its schema's, was dropped and added back since the last check: its row in
+     * the catalogue has a new OID then, and pgoutput left the changes between the two out. Run after the other
+     * checks, whose messages are more precise: {@code SET TABLE} also makes a new row for a table whose row filter
+     * or column list it changes.
+     */
+    private void requireSameMemberships(Connection c, String pub) throws SQLException {
+        boolean bySchema = c.getMetaData().getDatabaseMajorVersion() >= 15;
+        String sql = "SELECT 'r' || m.prrelid, m.oid, COALESCE(pg_catalog.pg_partition_root(m.prrelid), m.prrelid)::oid, "
+                + "n.nspname, r.relname FROM pg_catalog.pg_publication_rel m "
+                + "JOIN pg_catalog.pg_publication p ON p.oid = m.prpubid "
+                + "JOIN pg_catalog.pg_class r ON r.oid = m.prrelid "
+                + "JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace WHERE p.pubname = ?"
+                + (bySchema ? " UNION ALL SELECT 'n' || m.pnnspid, m.oid, NULL::oid, n.nspname, NULL "
+                        + "FROM pg_catalog.pg_publication_namespace m JOIN pg_catalog.pg_publication p ON p.oid = m.pnpubid "
+                        + "JOIN pg_catalog.pg_namespace n ON n.oid = m.pnnspid WHERE p.pubname = ?" : "");
+        Map<String, Long> now = new HashMap<>();
+        List<String> readded = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, pub);
+            if (bySchema) {
+                s.setString(2, pub);
+            }
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    long oid = rs.getLong(2);
+                    Long before = memberships.get(rs.getString(1));
+                    now.put(rs.getString(1), oid);
+                    if (before == null || before == oid) {
+                        continue;
+                    }
+                    String schema = rs.getString(4);
+                    if (rs.getString(5) == null) {
+                        if (carried.values().stream().anyMatch(t -> t.schema().equals(schema))) {
+                            readded.add("schema " + PgLiterals.quoteIdentifier(schema));
+                        }
+                    } else if (carried.containsKey(rs.getLong(3))) {
+                        readded.add(PgPrerequisites.qualified(TableId.of(config.database(), schema, rs.getString(5))));
+                    }
+                }
+            }
+        }
+        memberships.clear();
+        memberships.putAll(now);
+        if (!readded.isEmpty()) {
+            throw altered("has a new membership of " + String.join(", ", readded) + " (captured here) since the "
+                    + "last slot check: dropped from it and added back (or, on PostgreSQL 15 and later, set "
+                    + "anew by SET TABLE with another row filter or column list), so the changes in between may be "
+                    + "left out", "Keep it in the publication");
         }
     }
 

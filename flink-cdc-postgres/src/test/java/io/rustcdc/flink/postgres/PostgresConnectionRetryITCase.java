@@ -420,6 +420,58 @@ class PostgresConnectionRetryITCase {
         }
     }
 
+    /**
+     * A captured table dropped from the publication and added back between two slot checks, a change of it in
+     * between: pgoutput left that change out, though the publication carries the table again at the next check.
+     * Its membership's new OID in the catalogue shows it, and the stream fails likewise (or, should a check fall
+     * between the two statements, as a table no longer carried). On PostgreSQL 15+ a schema dropped and added
+     * back ({@code TABLES IN SCHEMA}) likewise.
+     */
+    @Test
+    void aTableOrSchemaDroppedFromThePublicationAndAddedBackBetweenChecksFailsTheStream() throws Exception {
+        PostgresPosition start = prepare();
+        CountedRetries retries = new CountedRetries(PostgresConnector.create(checkedEverySecond()));
+        try (ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
+            db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
+            StreamTestSupport.events(stream, 1);
+            pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            db.execute("ALTER PUBLICATION " + slot + " DROP TABLE t2", "UPDATE t2 SET v = v || 'lost' WHERE a = 1",
+                    "ALTER PUBLICATION " + slot + " ADD TABLE t2");
+            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            System.out.println("table dropped from the publication and added back: " + failure);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("Publication '" + slot + "'")
+                    .hasMessageContaining("\"public\".\"t2\"")
+                    .hasMessageContaining("restart the job without its state with a new slot")
+                    .hasMessageNotContaining("t1");
+            assertThat(retries.count()).isZero();
+        } finally {
+            dropSlot();
+        }
+        if (db.server().majorVersion() < 15) {
+            return;
+        }
+        db.execute("DROP SCHEMA IF EXISTS inschema CASCADE", "CREATE SCHEMA inschema",
+                "CREATE TABLE inschema.t3 (id int PRIMARY KEY)", "ALTER TABLE inschema.t3 OWNER TO " + db.replicationUser(),
+                "GRANT USAGE ON SCHEMA inschema TO " + db.replicationUser());
+        start = prepare();
+        db.execute("ALTER PUBLICATION " + slot + " ADD TABLES IN SCHEMA inschema");
+        try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
+                .openStream(start, TableFilter.all())) {
+            pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            db.execute("ALTER PUBLICATION " + slot + " DROP TABLES IN SCHEMA inschema",
+                    "ALTER PUBLICATION " + slot + " ADD TABLES IN SCHEMA inschema");
+            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            System.out.println("schema dropped from the publication and added back: " + failure);
+            assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
+            assertThat(failure).hasMessageContaining("has a new membership of schema \"inschema\"")
+                    .hasMessageNotContaining("t1");
+        } finally {
+            dropSlot();
+            db.execute("DROP SCHEMA inschema CASCADE");
+        }
+    }
+
     /** A row filter set on a captured table while the source streams (PostgreSQL 15+) fails the stream likewise. */
     @Test
     void aRowFilterSetWhileStreamingFailsTheStream() throws Exception {
