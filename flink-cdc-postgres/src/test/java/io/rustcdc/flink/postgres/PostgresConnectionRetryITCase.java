@@ -283,7 +283,7 @@ class PostgresConnectionRetryITCase {
                 }
                 return true;
             });
-            CdcException failure = failureOf(stream, Duration.ofSeconds(60));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(60));
             System.out.println("slot dropped: " + failure + "; retries " + retries.count());
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.POSITION_LOST);
             assertThat(failure).hasMessageContaining("Replication slot '" + slot + "' no longer exists in database "
@@ -321,7 +321,7 @@ class PostgresConnectionRetryITCase {
             } finally {
                 db.execute("ALTER SYSTEM RESET max_slot_wal_keep_size", "SELECT pg_reload_conf()");
             }
-            CdcException failure = failureOf(stream, Duration.ofSeconds(60));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(60));
             System.out.println("slot invalidated: " + failure + "; retries " + retries.count());
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.POSITION_LOST);
             assertThat(failure).hasMessageContaining("Replication slot '" + slot + "' was invalidated (wal_status = "
@@ -348,7 +348,7 @@ class PostgresConnectionRetryITCase {
             db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
             StreamTestSupport.events(stream, 1);
             db.execute("DROP PUBLICATION " + slot, "UPDATE t1 SET n = n + 1 WHERE id = 2");
-            CdcException failure = failureOf(stream, Duration.ofSeconds(60));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(60));
             System.out.println("publication dropped: " + failure);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("Publication '" + slot + "' was dropped while slot '" + slot
@@ -378,7 +378,7 @@ class PostgresConnectionRetryITCase {
             StreamTestSupport.events(stream, 1);
             db.execute("ALTER PUBLICATION " + slot + " SET (publish = 'insert, delete')",
                     "UPDATE t1 SET n = n + 1 WHERE id = 2");
-            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             System.out.println("publication altered: " + failure);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("Publication '" + slot + "' no longer publishes every operation")
@@ -404,9 +404,9 @@ class PostgresConnectionRetryITCase {
         CountedRetries retries = new CountedRetries(PostgresConnector.create(checkedEverySecond()));
         try (ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
             db.execute("DROP TABLE gone", "ALTER TABLE t1 RENAME TO t1_renamed", "ALTER TABLE t1_renamed RENAME TO t1");
-            pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
             db.execute("ALTER PUBLICATION " + slot + " DROP TABLE t2", "UPDATE t2 SET v = v || 'x' WHERE a = 1");
-            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             System.out.println("table dropped from the publication: " + failure);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("Publication '" + slot + "' no longer carries \"public\".\"t2\", "
@@ -434,10 +434,10 @@ class PostgresConnectionRetryITCase {
         try (ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
             db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
             StreamTestSupport.events(stream, 1);
-            pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
             db.execute("ALTER PUBLICATION " + slot + " DROP TABLE t2", "UPDATE t2 SET v = v || 'lost' WHERE a = 1",
                     "ALTER PUBLICATION " + slot + " ADD TABLE t2");
-            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             System.out.println("table dropped from the publication and added back: " + failure);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("Publication '" + slot + "'")
@@ -458,10 +458,10 @@ class PostgresConnectionRetryITCase {
         db.execute("ALTER PUBLICATION " + slot + " ADD TABLES IN SCHEMA inschema");
         try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
                 .openStream(start, TableFilter.all())) {
-            pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
             db.execute("ALTER PUBLICATION " + slot + " DROP TABLES IN SCHEMA inschema",
                     "ALTER PUBLICATION " + slot + " ADD TABLES IN SCHEMA inschema");
-            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             System.out.println("schema dropped from the publication and added back: " + failure);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("has a new membership of schema \"inschema\"")
@@ -481,7 +481,7 @@ class PostgresConnectionRetryITCase {
         try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
                 .openStream(start, TableFilter.all())) {
             db.execute("ALTER PUBLICATION " + slot + " SET TABLE t1 WHERE (id < 100), t2");
-            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             System.out.println("row filter set: " + failure);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("publishes \"public\".\"t1\" only WHERE (id < 100)")
@@ -504,7 +504,7 @@ class PostgresConnectionRetryITCase {
         try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
                 .openStream(start, TableFilter.all())) {
             db.execute("ALTER PUBLICATION " + slot + " SET (publish_via_partition_root = false)");
-            CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             System.out.println("publish_via_partition_root off: " + failure);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("sends the changes of the partitions of \"public\".\"parted\"")
@@ -537,7 +537,7 @@ class PostgresConnectionRetryITCase {
             try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
                     .openStream(start, TableFilter.all())) {
                 db.execute("ALTER TABLE ulp_a SET UNLOGGED", "INSERT INTO ulp VALUES (1)");
-                CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+                CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
                 System.out.println("partition set unlogged: " + failure);
                 assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
                 assertThat(failure).hasMessageContaining("\"public\".\"ulp_a\" (a partition of \"public\".\"ulp\") "
@@ -566,7 +566,7 @@ class PostgresConnectionRetryITCase {
             try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
                     .openStream(start, TableFilter.all())) {
                 db.execute("CREATE TABLE fullp_b PARTITION OF fullp FOR VALUES FROM (100) TO (200)");
-                CdcException failure = failureOf(stream, Duration.ofSeconds(30));
+                CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
                 System.out.println("partition without FULL: " + failure);
                 assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
                 assertThat(failure).hasMessageContaining("REPLICA IDENTITY of \"public\".\"fullp_b\" does not fit")
@@ -598,7 +598,7 @@ class PostgresConnectionRetryITCase {
             StreamTestSupport.events(stream, 1);
             db.execute("ALTER ROLE " + role + " NOREPLICATION");
             db.execute("SELECT pg_terminate_backend(" + activeWalsender() + ")");
-            CdcException failure = failureOf(stream, Duration.ofSeconds(60));
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(60));
             System.out.println("replication revoked: " + failure + "; retries " + retries.count());
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.PREREQUISITE);
             assertThat(failure).hasMessageContaining("refused " + role + "@" + db.host() + ":" + db.port() + "/"
@@ -685,29 +685,6 @@ class PostgresConnectionRetryITCase {
     private PostgresSourceConfig checkedEverySecond() {
         return PostgresTestConfigs.builder(db).slotName(slot).publicationName(slot)
                 .slotCheckInterval(Duration.ofSeconds(1)).build();
-    }
-
-    /** Polls {@code stream} for {@code duration}, which must pass without a failure. */
-    private static void pollWithoutFailure(ChangeStream<PostgresPosition> stream, Duration duration)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() < deadline) {
-            stream.poll(Duration.ofMillis(100));
-        }
-    }
-
-    /** The failure {@code stream} ends with, polled until it comes. */
-    private static CdcException failureOf(ChangeStream<PostgresPosition> stream, Duration within)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
-        try {
-            while (System.nanoTime() < deadline) {
-                stream.poll(Duration.ofMillis(100));
-            }
-        } catch (CdcException e) {
-            return e;
-        }
-        throw new AssertionError("The stream did not fail within " + within);
     }
 
     private CdcSource<String, PostgresPosition, PostgresChunkMark> source(FaultProxy proxy, ConnectionRetry retry,

@@ -63,12 +63,12 @@ class PostgresTypeDdlITCase {
             try (ChangeStream<PostgresPosition> stream = open(start)) {
                 db.execute("ALTER TYPE " + rename[0] + " ADD VALUE 'other'", "UPDATE typed SET id = id");
                 StreamTestSupport.events(stream, 1);
-                pollWithoutFailure(stream, Duration.ofMillis(2_500));
+                StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
                 String before = db.queryValue("SELECT typed::text FROM typed");
                 db.execute("ALTER TYPE " + rename[0] + " RENAME VALUE '" + rename[1] + "' TO '" + rename[2] + "'");
                 assertThat(db.queryValue("SELECT typed::text FROM typed")).as("the row reads otherwise")
                         .isNotEqualTo(before).contains(rename[2]);
-                CdcException failure = failureOf(stream);
+                CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
                 System.out.println("enum label renamed: " + failure);
                 assertThat(failure.kind()).isEqualTo(CdcException.Kind.STATE);
                 assertThat(failure).hasMessageContaining("The label '" + rename[1] + "' of enum type " + rename[0]
@@ -86,19 +86,19 @@ class PostgresTypeDdlITCase {
             db.execute("ALTER TYPE pair RENAME ATTRIBUTE b TO c", "ALTER TYPE pair RENAME TO pair_r",
                     "UPDATE typed SET id = id");
             StreamTestSupport.events(stream, 1);
-            pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
             db.execute("ALTER TYPE pair_r ADD ATTRIBUTE d int");
             assertThat(db.queryValue("SELECT p::text FROM typed")).isEqualTo("(\"(1,x,)\",2)");
-            CdcException failure = failureOf(stream);
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             System.out.println("composite attribute added: " + failure);
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.STATE);
             assertThat(failure).hasMessageContaining("The attributes of composite type pair_r changed from "
                     + "(integer, text) to (integer, text, integer)");
         }
         try (ChangeStream<PostgresPosition> stream = open(start)) {
-            pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
             db.execute("ALTER TYPE pair_outer DROP ATTRIBUTE n");
-            CdcException failure = failureOf(stream);
+            CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.STATE);
             assertThat(failure).hasMessageContaining("composite type pair_outer changed from (pair_r, integer) to (pair_r)");
         }
@@ -115,25 +115,5 @@ class PostgresTypeDdlITCase {
                 PostgresConnector.create(PostgresTestConfigs.streaming(db, SLOT)).openSession()) {
             return session.prepareStream(List.of(TableId.of(db.name(), "public", "typed")), false);
         }
-    }
-
-    private static void pollWithoutFailure(ChangeStream<PostgresPosition> stream, Duration duration)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() < deadline) {
-            stream.poll(Duration.ofMillis(100));
-        }
-    }
-
-    private static CdcException failureOf(ChangeStream<PostgresPosition> stream) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        try {
-            while (System.nanoTime() < deadline) {
-                stream.poll(Duration.ofMillis(100));
-            }
-        } catch (CdcException e) {
-            return e;
-        }
-        throw new AssertionError("The stream did not fail within 30 s");
     }
 }

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.testing;
 
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.spi.ChangeStream;
 import io.rustcdc.flink.source.spi.StreamRecord;
@@ -52,5 +53,26 @@ public final class StreamTestSupport {
                 throw new AssertionError("Unexpected event " + r);
             }
         }
+    }
+
+    /** Polls {@code stream} for {@code duration}, which must pass without a failure. */
+    public static <P> void pollWithoutFailure(ChangeStream<P> stream, Duration duration) throws InterruptedException {
+        long deadline = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < deadline) {
+            stream.poll(Duration.ofMillis(100));
+        }
+    }
+
+    /** The failure {@code stream} ends with, polled until it comes; fails after {@code within}. */
+    public static <P> CdcException failureOf(ChangeStream<P> stream, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        try {
+            while (System.nanoTime() < deadline) {
+                stream.poll(Duration.ofMillis(100));
+            }
+        } catch (CdcException e) {
+            return e;
+        }
+        throw new AssertionError("The stream did not fail within " + within);
     }
 }
