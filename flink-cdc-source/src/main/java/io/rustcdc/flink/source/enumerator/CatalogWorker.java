@@ -1,5 +1,6 @@
 package io.rustcdc.flink.source.enumerator;
 
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.RowFilterFailures;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.model.SourcePosition;
@@ -12,6 +13,7 @@ import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,12 +108,29 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
                         throw RowFilterFailures.configured(e, settings) ? RowFilterFailures.ofConfigured(e, settings)
                                 : RowFilterFailures.ofRequestedInFirstSnapshot(e);
                     }
+                    requireAdvanced(next, upTo);
                 }
                 chunks.add(next.chunk(upTo));
                 next = upTo == null ? null : next.after(upTo);
             }
             return new PlannedChunks<>(plan, chunks, next);
         });
+    }
+
+    /**
+     * A chunk end must differ from the end before it, which the database found it after: an equal one would plan the
+     * same empty chunk forever. Only a key the connector decodes otherwise than the database compares it gives one
+     * (a key column's character set converted while the table is snapshotted, its description read before), so the
+     * chunk ends planned may be wrong too: the snapshot fails for good.
+     */
+    private static void requireAdvanced(TablePlan plan, @Nullable Object[] upTo) {
+        if (upTo != null && plan.nextAfter() != null && Arrays.deepEquals(upTo, plan.nextAfter())) {
+            throw new CdcException(CdcException.Kind.STATE, "Table " + plan.table().qualifiedName() + " cannot be read "
+                    + "on in chunks of its key " + plan.key().columns() + ": the database gave the end of the last chunk "
+                    + "planned as the end of the chunk after it too, so the source no longer decodes the key as the "
+                    + "database compares it (its type, character set or collation changed while the table was "
+                    + "snapshotted). Restart the job without its state, so that the table is read anew.");
+        }
     }
 
     /** Every chunk is planned: the session is closed until it is needed again. */

@@ -184,6 +184,29 @@ class CdcEnumeratorTest {
         }
     }
 
+    /**
+     * A chunk end equal to the one before (a key decoded otherwise than the database compares it) fails the snapshot
+     * for good, naming the table, instead of planning the same empty chunk forever.
+     */
+    @Test
+    void aChunkEndThatDoesNotAdvanceFailsTheSnapshotInsteadOfPlanningForever() throws Throwable {
+        RecordingConnector connector = new RecordingConnector().table("a", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+        connector.stuckEnds = true;
+        try (EnumeratorHarness h = new EnumeratorHarness(connector, INITIAL, 1, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            assertThatThrownBy(() -> {
+                for (int i = 0; i < 5; i++) {
+                    h.enumerator.handleSplitRequest(0, null);
+                    h.runAllCalls();
+                }
+            }).isInstanceOf(FinalFailure.class)
+                    .hasMessageContaining("Table s.a cannot be read on in chunks of its key [id]")
+                    .hasMessageContaining("Restart the job without its state")
+                    .satisfies(e -> assertThat(((FinalFailure) e).kind()).isEqualTo(CdcException.Kind.STATE));
+        }
+    }
+
     /** A first start that streams fails; a bounded snapshot, which has no stream, does not ask. */
     @Test
     void aTableWhoseOldRowsMayLackItsChunkKeyFailsAFirstStartThatStreams() throws Throwable {
