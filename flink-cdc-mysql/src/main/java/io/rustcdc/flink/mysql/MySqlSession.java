@@ -16,9 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
@@ -43,8 +41,6 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     private final BinlogPositions positions;
     private final ChunkReader chunks;
     private final MySqlKeyPlacement placement;
-    /** Tables as described for their chunk boundaries, which are found many times per table. */
-    private final Map<TableId, MySqlTable> keyTables = new HashMap<>();
     private final DenseKeyChunks denseKeys;
 
     MySqlSession(MySqlSourceConfig config) {
@@ -138,7 +134,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Nullable
     private Object[] countedChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             int chunkSize, @Nullable String rowFilter) throws SQLException {
-        MySqlTable described = keyTables.computeIfAbsent(table.table(), this::table);
+        // described anew for each end: a key's character set converted since would be decoded with the old one
+        MySqlTable described = table(table.table());
         String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
         // read as the chunk's rows are (the driver reformats temporal text: a DATETIME(3) .055 came back as .550)
         String selected = keyColumns.stream().map(k -> SnapshotValues.select(described.column(k), MySqlSql.quote(k)))

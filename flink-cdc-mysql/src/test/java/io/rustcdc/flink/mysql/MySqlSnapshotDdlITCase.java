@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rustcdc.flink.mysql.testing.MySqlDatabase;
 import io.rustcdc.flink.mysql.testing.MySqlExtension;
+import io.rustcdc.flink.mysql.testing.MySqlFeatures;
 import io.rustcdc.flink.mysql.testing.MySqlTestConfigs;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.ChangeEvent;
@@ -130,6 +131,39 @@ class MySqlSnapshotDdlITCase {
             assertThatThrownBy(() -> session.nextChunkEnd(planned, List.of("id"), new Object[] {1L}, 1))
                     .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
                     .hasMessageContaining("Table " + db.name() + ".planned was dropped or renamed while its snapshot was read");
+        }
+    }
+
+    /**
+     * A latin1 text key converted to utf8mb4 between two chunk ends (found by an adversarial probe): the ends after
+     * it are the keys themselves, each after the one before, to the table's end. Before, the session decoded them
+     * with the description it kept from before the conversion, as latin1 ('xÄ' came as 'xÃ\u0084'), and a
+     * decoded end could equal the previous one: the snapshot planned the same empty chunk forever.
+     */
+    @Test
+    void aTextKeyConvertedToAnotherCharacterSetBetweenChunkEndsIsReadOnExactly(MySqlDatabase db) throws Exception {
+        MySqlFeatures.assumeSnapshot(db.server());
+        db.execute("CREATE TABLE cs (k VARCHAR(20) CHARACTER SET latin1 COLLATE latin1_bin PRIMARY KEY)");
+        List<String> keys = new java.util.ArrayList<>(List.of("a"));
+        for (int c = 0xC0; c <= 0xFF; c++) {
+            keys.add("x" + (char) c);
+        }
+        db.execute("INSERT INTO cs VALUES ('" + String.join("'), ('", keys) + "')");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            TableDescription described = session.describe(TableId.of(db.name(), db.name(), "cs"));
+            List<Object> ends = new java.util.ArrayList<>();
+            Object[] end = session.nextChunkEnd(described, List.of("k"), null, 2);
+            db.execute("ALTER TABLE cs CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+            while (end != null && ends.size() < keys.size()) {
+                ends.add(end[0]);
+                end = session.nextChunkEnd(described, List.of("k"), end, 2);
+            }
+            List<Object> expected = new java.util.ArrayList<>();
+            for (int i = 1; i < keys.size(); i += 2) {
+                expected.add(keys.get(i));
+            }
+            assertThat(ends).as("every second key, in order, to the end").isEqualTo(expected);
         }
     }
 
