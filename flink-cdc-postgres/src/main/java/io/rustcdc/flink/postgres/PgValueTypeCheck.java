@@ -9,24 +9,27 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The user-defined types the captured tables' values are made of, checked at every slot check: a statement on a
  * type rewrites how the rows that hold its values read without logging a change of them, so downstream they keep
  * the old text. An enum label renamed ({@code ALTER TYPE ... RENAME VALUE}) and a composite type's attributes
  * added, dropped or retyped ({@code ALTER TYPE ... ADD ATTRIBUTE}) fail the stream ({@code STATE}), naming the
- * type and the change. Followed through arrays, domains, ranges and nested composites; a label added ({@code ADD
+ * type and the change. Followed through arrays, domains, ranges, multiranges and nested composites; a label added ({@code ADD
  * VALUE}) and an attribute renamed change no value's text and pass. What the first check of a stream sees is its
- * baseline: a change made before the stream opened (while the job was stopped, or during its snapshot) is not
- * found.
+ * baseline: a change made before the stream opened (while the job was stopped, during its snapshot, or since the
+ * last check before the stream was opened again after a connection failure or a failover) is not found.
  */
 final class PgValueTypeCheck {
     /**
      * Every type a column of the given relations is made of, then one row per enum label ({@code e}, the label's
      * OID, the type, the label twice) and per composite type ({@code c}, the type's OID, the type, its attributes'
-     * type OIDs and modifiers, and their names): compared by OID, so that a type renamed is no change.
+     * type OIDs and modifiers, and their names, empty for none): compared by OID, so that a type renamed is no
+     * change. {@code %s}: a multirange's range (PostgreSQL 14 and later), or nothing.
      */
     private static final String TYPES = "WITH RECURSIVE types(oid) AS ("
             + "SELECT a.atttypid FROM pg_catalog.pg_attribute a "
@@ -34,20 +37,22 @@ final class PgValueTypeCheck {
             + "UNION SELECT n.next FROM types x JOIN pg_catalog.pg_type t ON t.oid = x.oid CROSS JOIN LATERAL ("
             + "SELECT t.typelem WHERE t.typelem <> 0 "
             + "UNION ALL SELECT t.typbasetype WHERE t.typbasetype <> 0 "
-            + "UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid "
+            + "UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid %s"
             + "UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a "
             + "WHERE t.typtype = 'c' AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped) n(next)) "
             + "SELECT 'e', e.oid, pg_catalog.format_type(e.enumtypid, NULL), e.enumlabel, e.enumlabel "
             + "FROM types JOIN pg_catalog.pg_enum e ON e.enumtypid = types.oid "
             + "UNION ALL SELECT 'c', t.oid, pg_catalog.format_type(t.oid, NULL), "
-            + "pg_catalog.string_agg(a.atttypid || '/' || a.atttypmod, ',' ORDER BY a.attnum), "
-            + "pg_catalog.string_agg(pg_catalog.format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum) "
-            + "FROM types JOIN pg_catalog.pg_type t ON t.oid = types.oid AND t.typtype = 'c' "
-            + "JOIN pg_catalog.pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped "
+            + "COALESCE(pg_catalog.string_agg(a.atttypid || '/' || a.atttypmod, ',' ORDER BY a.attnum), ''), "
+            + "COALESCE(pg_catalog.string_agg(pg_catalog.format_type(a.atttypid, a.atttypmod), ', ' "
+            + "ORDER BY a.attnum), '') FROM types JOIN pg_catalog.pg_type t ON t.oid = types.oid AND t.typtype = 'c' "
+            + "LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped "
             + "GROUP BY t.oid";
+    private static final String MULTIRANGES =
+            "UNION ALL SELECT r.rngtypid FROM pg_catalog.pg_range r WHERE r.rngmultitypid = t.oid ";
 
     private final String slot;
-    /** What each enum label and composite type read at the checks so far, by kind and OID. */
+    /** What each enum label and composite type still reached read at the last check, by kind and OID. */
     private final Map<String, Seen> seen = new HashMap<>();
 
     PgValueTypeCheck(String slot) {
@@ -63,12 +68,15 @@ final class PgValueTypeCheck {
             return;
         }
         List<String> changes = new ArrayList<>();
+        Set<String> reached = new HashSet<>();
         Array oids = c.createArrayOf("oid", relations.toArray());
-        try (PreparedStatement s = c.prepareStatement(TYPES)) {
+        String sql = String.format(TYPES, c.getMetaData().getDatabaseMajorVersion() >= 14 ? MULTIRANGES : "");
+        try (PreparedStatement s = c.prepareStatement(sql)) {
             s.setArray(1, oids);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     String key = rs.getString(1) + rs.getLong(2);
+                    reached.add(key);
                     Seen now = new Seen(rs.getString(3), rs.getString(4), rs.getString(5));
                     Seen before = seen.putIfAbsent(key, now);
                     if (before != null && !before.compared.equals(now.compared)) {
@@ -80,6 +88,8 @@ final class PgValueTypeCheck {
         } finally {
             oids.free();
         }
+        // a type no longer reached (its column dropped) is read anew if it is reached again
+        seen.keySet().retainAll(reached);
         if (!changes.isEmpty()) {
             throw new CdcException(CdcException.Kind.STATE, String.join("; ", changes) + ", while slot '" + slot
                     + "' streamed the tables that hold its values: the rows that hold them read otherwise now, but no "
