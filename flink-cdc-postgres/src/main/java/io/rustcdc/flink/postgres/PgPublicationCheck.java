@@ -8,7 +8,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,10 +23,10 @@ import java.util.stream.Collectors;
  * publish every operation, carry every captured table it carried at an earlier check (unless the table is
  * gone), with no row filter, and publish a captured partitioned table's partitions under its name; and the
  * tables must still be logged, with a replica identity that fits (a partition created since included). A
- * publication dropped is found by pgoutput ({@link PostgresChangeStream}). A captured table, or its schema,
- * dropped from the publication and added back between two checks is found by its membership's new OID in
- * {@code pg_publication_rel} ({@code pg_publication_namespace}). Not found: its options altered and altered back
- * between two checks, and a table dropped from it while no stream ran.
+ * publication dropped is found by pgoutput ({@link PostgresChangeStream}). A captured table left out of the
+ * publication between two checks and carried again is found by its memberships' new OIDs in {@code
+ * pg_publication_rel} ({@code pg_publication_namespace}). Not found: its options altered and altered back between
+ * two checks, and a table dropped from it while no stream ran.
  */
 final class PgPublicationCheck {
     /** SQLSTATEs of a table or schema named that no longer exists: undefined_table, invalid_schema_name. */
@@ -34,8 +36,10 @@ final class PgPublicationCheck {
     private final TableFilter filter;
     /** The captured tables the publication carried at a check, by relation OID (a rename keeps it). */
     private final Map<Long, TableId> carried = new TreeMap<>();
-    /** The publication's memberships at the last check: the OID of each table's or schema's row, by what it names. */
-    private final Map<String, Long> memberships = new HashMap<>();
+    /** The memberships that covered each captured table at the last check, by relation OID (see requireSameMemberships). */
+    private final Map<Long, Set<Long>> coverings = new HashMap<>();
+    /** The table, column list and row filter of each table membership at the last check, by its OID. */
+    private final Map<Long, String> definitions = new HashMap<>();
 
     PgPublicationCheck(PostgresSourceConfig config, TableFilter filter) {
         this.config = config;
@@ -152,55 +156,86 @@ final class PgPublicationCheck {
     }
 
     /**
-     * No captured table's membership, nor its schema's, was dropped and added back since the last check: its row in
-     * the catalogue has a new OID then, and pgoutput left the changes between the two out. Run after the other
-     * checks, whose messages are more precise: {@code SET TABLE} also makes a new row for a table whose row filter
-     * or column list it changes.
+     * Every captured table is covered by a membership it was covered by at the last check, if it was covered then
+     * and is now: by its own row in {@code pg_publication_rel} or its partitions', its schema's in {@code
+     * pg_publication_namespace} (15+), or the publication itself when it is {@code FOR ALL TABLES}. A table whose
+     * memberships are all new was left out of the publication in between (dropped and added back, or moved between
+     * its own and its schema's membership), and pgoutput left its changes then out. A row set anew by {@code SET
+     * TABLE} with another row filter or column list (15+) is no gap. Run after the other checks, whose messages are
+     * more precise.
      */
     private void requireSameMemberships(Connection c, String pub) throws SQLException {
-        boolean bySchema = c.getMetaData().getDatabaseMajorVersion() >= 15;
-        String sql = "SELECT 'r' || m.prrelid, m.oid, COALESCE(pg_catalog.pg_partition_root(m.prrelid), m.prrelid)::oid, "
-                + "n.nspname, r.relname FROM pg_catalog.pg_publication_rel m "
-                + "JOIN pg_catalog.pg_publication p ON p.oid = m.prpubid "
-                + "JOIN pg_catalog.pg_class r ON r.oid = m.prrelid "
-                + "JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace WHERE p.pubname = ?"
-                + (bySchema ? " UNION ALL SELECT 'n' || m.pnnspid, m.oid, NULL::oid, n.nspname, NULL "
-                        + "FROM pg_catalog.pg_publication_namespace m JOIN pg_catalog.pg_publication p ON p.oid = m.pnpubid "
-                        + "JOIN pg_catalog.pg_namespace n ON n.oid = m.pnnspid WHERE p.pubname = ?" : "");
-        Map<String, Long> now = new HashMap<>();
-        List<String> readded = new ArrayList<>();
+        boolean since15 = c.getMetaData().getDatabaseMajorVersion() >= 15;
+        String sql = "SELECT m.oid, COALESCE(pg_catalog.pg_partition_root(m.prrelid), m.prrelid)::oid, NULL::name, "
+                + "m.prrelid || " + (since15 ? "'|' || COALESCE(m.prattrs::text, '') || '|' || "
+                        + "COALESCE(pg_catalog.pg_get_expr(m.prqual, m.prrelid), '')" : "''") + " "
+                + "FROM pg_catalog.pg_publication_rel m JOIN pg_catalog.pg_publication p ON p.oid = m.prpubid "
+                + "WHERE p.pubname = ?"
+                + (since15 ? " UNION ALL SELECT m.oid, NULL::oid, n.nspname, NULL FROM pg_catalog.pg_publication_namespace m "
+                        + "JOIN pg_catalog.pg_publication p ON p.oid = m.pnpubid "
+                        + "JOIN pg_catalog.pg_namespace n ON n.oid = m.pnnspid WHERE p.pubname = ?" : "")
+                + " UNION ALL SELECT p.oid, NULL::oid, NULL::name, NULL FROM pg_catalog.pg_publication p "
+                + "WHERE p.pubname = ? AND p.puballtables";
+        Map<Long, Set<Long>> covering = new HashMap<>();
+        Map<Long, String> defined = new HashMap<>();
         try (PreparedStatement s = c.prepareStatement(sql)) {
-            s.setString(1, pub);
-            if (bySchema) {
-                s.setString(2, pub);
+            for (int i = 1; i <= (since15 ? 3 : 2); i++) {
+                s.setString(i, pub);
             }
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    long oid = rs.getLong(2);
-                    Long before = memberships.get(rs.getString(1));
-                    now.put(rs.getString(1), oid);
-                    if (before == null || before == oid) {
-                        continue;
+                    long membership = rs.getLong(1);
+                    long root = rs.getLong(2);
+                    boolean byTable = !rs.wasNull();
+                    String schema = rs.getString(3);
+                    if (rs.getString(4) != null) {
+                        defined.put(membership, rs.getString(4));
                     }
-                    String schema = rs.getString(4);
-                    if (rs.getString(5) == null) {
-                        if (carried.values().stream().anyMatch(t -> t.schema().equals(schema))) {
-                            readded.add("schema " + PgLiterals.quoteIdentifier(schema));
+                    carried.forEach((oid, table) -> {
+                        if (byTable ? oid == root : schema == null || schema.equals(table.schema())) {
+                            covering.computeIfAbsent(oid, k -> new HashSet<>()).add(membership);
                         }
-                    } else if (carried.containsKey(rs.getLong(3))) {
-                        readded.add(PgPrerequisites.qualified(TableId.of(config.database(), schema, rs.getString(5))));
-                    }
+                    });
                 }
             }
         }
-        memberships.clear();
-        memberships.putAll(now);
-        if (!readded.isEmpty()) {
-            throw altered("has a new membership of " + String.join(", ", readded) + " (captured here) since the "
-                    + "last slot check: dropped from it and added back (or, on PostgreSQL 15 and later, set "
-                    + "anew by SET TABLE with another row filter or column list), so the changes in between may be "
-                    + "left out", "Keep it in the publication");
+        List<String> gaps = new ArrayList<>();
+        covering.forEach((oid, now) -> {
+            Set<Long> before = coverings.get(oid);
+            if (before != null && !before.isEmpty() && Collections.disjoint(before, now) && !setAnew(before, now, defined)) {
+                gaps.add(PgPrerequisites.qualified(carried.get(oid)));
+            }
+        });
+        coverings.clear();
+        coverings.putAll(covering);
+        definitions.clear();
+        definitions.putAll(defined);
+        if (!gaps.isEmpty()) {
+            throw altered("left out " + String.join(", ", gaps) + ", which this source captures, since the last slot "
+                    + "check and carries it again (dropped from it and added back, or moved between its own and its "
+                    + "schema's membership), so pgoutput left its changes in between out", "Keep it in the publication");
         }
+    }
+
+    /** Whether a table's memberships are rows of the same tables as before with another row filter or column list. */
+    private boolean setAnew(Set<Long> before, Set<Long> now, Map<Long, String> defined) {
+        Set<String> tablesBefore = new HashSet<>();
+        for (long m : before) {
+            String d = definitions.get(m);
+            if (d == null) {
+                return false;
+            }
+            tablesBefore.add(d.substring(0, d.indexOf('|') < 0 ? d.length() : d.indexOf('|')));
+        }
+        Set<String> tablesNow = new HashSet<>();
+        for (long m : now) {
+            String d = defined.get(m);
+            if (d == null || before.stream().anyMatch(b -> d.equals(definitions.get(b)))) {
+                return false;
+            }
+            tablesNow.add(d.substring(0, d.indexOf('|') < 0 ? d.length() : d.indexOf('|')));
+        }
+        return tablesBefore.equals(tablesNow);
     }
 
     private CdcException altered(String what, String fix) {
