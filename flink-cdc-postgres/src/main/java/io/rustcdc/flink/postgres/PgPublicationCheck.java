@@ -38,8 +38,8 @@ final class PgPublicationCheck {
     private final Map<Long, TableId> carried = new TreeMap<>();
     /** The memberships that covered each captured table at the last check, by relation OID (see requireSameMemberships). */
     private final Map<Long, Set<Long>> coverings = new HashMap<>();
-    /** The table, column list and row filter of each table membership at the last check, by its OID. */
-    private final Map<Long, String> definitions = new HashMap<>();
+    /** Each table membership at the last check, by its OID. */
+    private final Map<Long, TableMembership> definitions = new HashMap<>();
 
     PgPublicationCheck(PostgresSourceConfig config, TableFilter filter) {
         this.config = config;
@@ -167,17 +167,17 @@ final class PgPublicationCheck {
     private void requireSameMemberships(Connection c, String pub) throws SQLException {
         boolean since15 = c.getMetaData().getDatabaseMajorVersion() >= 15;
         String sql = "SELECT m.oid, COALESCE(pg_catalog.pg_partition_root(m.prrelid), m.prrelid)::oid, NULL::name, "
-                + "m.prrelid || " + (since15 ? "'|' || COALESCE(m.prattrs::text, '') || '|' || "
+                + "m.prrelid, " + (since15 ? "COALESCE(m.prattrs::text, '') || '|' || "
                         + "COALESCE(pg_catalog.pg_get_expr(m.prqual, m.prrelid), '')" : "''") + " "
                 + "FROM pg_catalog.pg_publication_rel m JOIN pg_catalog.pg_publication p ON p.oid = m.prpubid "
                 + "WHERE p.pubname = ?"
-                + (since15 ? " UNION ALL SELECT m.oid, NULL::oid, n.nspname, NULL FROM pg_catalog.pg_publication_namespace m "
-                        + "JOIN pg_catalog.pg_publication p ON p.oid = m.pnpubid "
+                + (since15 ? " UNION ALL SELECT m.oid, NULL::oid, n.nspname, NULL::oid, NULL "
+                        + "FROM pg_catalog.pg_publication_namespace m JOIN pg_catalog.pg_publication p ON p.oid = m.pnpubid "
                         + "JOIN pg_catalog.pg_namespace n ON n.oid = m.pnnspid WHERE p.pubname = ?" : "")
-                + " UNION ALL SELECT p.oid, NULL::oid, NULL::name, NULL FROM pg_catalog.pg_publication p "
+                + " UNION ALL SELECT p.oid, NULL::oid, NULL::name, NULL::oid, NULL FROM pg_catalog.pg_publication p "
                 + "WHERE p.pubname = ? AND p.puballtables";
         Map<Long, Set<Long>> covering = new HashMap<>();
-        Map<Long, String> defined = new HashMap<>();
+        Map<Long, TableMembership> defined = new HashMap<>();
         try (PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 1; i <= (since15 ? 3 : 2); i++) {
                 s.setString(i, pub);
@@ -188,8 +188,9 @@ final class PgPublicationCheck {
                     long root = rs.getLong(2);
                     boolean byTable = !rs.wasNull();
                     String schema = rs.getString(3);
-                    if (rs.getString(4) != null) {
-                        defined.put(membership, rs.getString(4));
+                    long member = rs.getLong(4);
+                    if (!rs.wasNull()) {
+                        defined.put(membership, new TableMembership(member, rs.getString(5)));
                     }
                     carried.forEach((oid, table) -> {
                         if (byTable ? oid == root : schema == null || schema.equals(table.schema())) {
@@ -218,25 +219,28 @@ final class PgPublicationCheck {
     }
 
     /** Whether a table's memberships are rows of the same tables as before with another row filter or column list. */
-    private boolean setAnew(Set<Long> before, Set<Long> now, Map<Long, String> defined) {
-        Set<String> tablesBefore = new HashSet<>();
+    private boolean setAnew(Set<Long> before, Set<Long> now, Map<Long, TableMembership> defined) {
+        Set<Long> tablesBefore = new HashSet<>();
         for (long m : before) {
-            String d = definitions.get(m);
-            if (d == null) {
+            TableMembership was = definitions.get(m);
+            if (was == null) {
                 return false;
             }
-            tablesBefore.add(d.substring(0, d.indexOf('|') < 0 ? d.length() : d.indexOf('|')));
+            tablesBefore.add(was.relation);
         }
-        Set<String> tablesNow = new HashSet<>();
+        Set<Long> tablesNow = new HashSet<>();
         for (long m : now) {
-            String d = defined.get(m);
-            if (d == null || before.stream().anyMatch(b -> d.equals(definitions.get(b)))) {
+            TableMembership is = defined.get(m);
+            if (is == null || before.stream().anyMatch(b -> is.equals(definitions.get(b)))) {
                 return false;
             }
-            tablesNow.add(d.substring(0, d.indexOf('|') < 0 ? d.length() : d.indexOf('|')));
+            tablesNow.add(is.relation);
         }
         return tablesBefore.equals(tablesNow);
     }
+
+    /** A table's row in {@code pg_publication_rel}: the table it lists and its column list and row filter (15+). */
+    private record TableMembership(long relation, String definition) {}
 
     private CdcException altered(String what, String fix) {
         return new CdcException(CdcException.Kind.PREREQUISITE, "Publication '" + config.publicationName() + "' "
