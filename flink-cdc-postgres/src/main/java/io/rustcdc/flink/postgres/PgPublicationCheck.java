@@ -25,8 +25,10 @@ import java.util.stream.Collectors;
  * tables must still be logged, with a replica identity that fits (a partition created since included). A
  * publication dropped is found by pgoutput ({@link PostgresChangeStream}). A captured table left out of the
  * publication between two checks and carried again is found by its memberships' new OIDs in {@code
- * pg_publication_rel} ({@code pg_publication_namespace}). Not found: its options altered and altered back between
- * two checks, and a table dropped from it while no stream ran.
+ * pg_publication_rel} ({@code pg_publication_namespace}). A stream opened again by the same connector instance
+ * goes on from the last stream's check ({@link PgStreamChecks}). Not found: its options altered and altered back
+ * between two checks, and a table dropped from it and added back while the job was stopped or before its stream
+ * first opened.
  */
 final class PgPublicationCheck {
     /** SQLSTATEs of a table or schema named that no longer exists: undefined_table, invalid_schema_name. */
@@ -46,16 +48,33 @@ final class PgPublicationCheck {
         this.filter = filter;
     }
 
+    /** A check that goes on from what {@code earlier} saw of the tables {@code filter} captures. */
+    PgPublicationCheck(PostgresSourceConfig config, TableFilter filter, PgPublicationCheck earlier) {
+        this(config, filter);
+        synchronized (earlier) {
+            earlier.carried.forEach((oid, table) -> {
+                if (filter.matches(table)) {
+                    carried.put(oid, table);
+                    Set<Long> covering = earlier.coverings.get(oid);
+                    if (covering != null) {
+                        coverings.put(oid, new HashSet<>(covering));
+                    }
+                }
+            });
+            definitions.putAll(earlier.definitions);
+        }
+    }
+
     /**
      * The captured tables the publication carried at the checks so far, by relation OID: after the first
      * check (when the stream opens), what the stream captures as it opens.
      */
-    Map<Long, TableId> carried() {
+    synchronized Map<Long, TableId> carried() {
         return Map.copyOf(carried);
     }
 
-    /** Checks the publication on {@code c}; used by one thread at a time. */
-    void check(Connection c) throws SQLException {
+    /** Checks the publication on {@code c}. */
+    synchronized void check(Connection c) throws SQLException {
         String pub = config.publicationName();
         if (pub == null) {
             return;

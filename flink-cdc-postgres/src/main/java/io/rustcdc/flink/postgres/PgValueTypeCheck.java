@@ -21,8 +21,9 @@ import java.util.Set;
  * added, dropped or retyped ({@code ALTER TYPE ... ADD ATTRIBUTE}) fail the stream ({@code STATE}), naming the
  * type and the change. Followed through arrays, domains, ranges, multiranges and nested composites; a label added ({@code ADD
  * VALUE}) and an attribute renamed change no value's text and pass. What the first check of a stream sees is its
- * baseline: a change made before the stream opened (while the job was stopped, during its snapshot, or since the
- * last check before the stream was opened again after a connection failure or a failover) is not found.
+ * baseline, unless the same connector instance opened a stream before (it was opened again after a connection
+ * failure, a terminated walsender or a failover: {@link PgStreamChecks}), whose last check it goes on from. Not
+ * found: a change made while the job was stopped or before its stream first opened (during its snapshot).
  */
 final class PgValueTypeCheck {
     /**
@@ -59,11 +60,19 @@ final class PgValueTypeCheck {
         this.slot = slot;
     }
 
+    /** A check that goes on from what {@code earlier} saw. */
+    PgValueTypeCheck(String slot, PgValueTypeCheck earlier) {
+        this.slot = slot;
+        synchronized (earlier) {
+            seen.putAll(earlier.seen);
+        }
+    }
+
     /**
      * Reads the types of {@code relations} (relation OIDs) on {@code c} and fails when one seen at an earlier
-     * check reads otherwise now; used by one thread at a time.
+     * check reads otherwise now.
      */
-    void check(Connection c, Collection<Long> relations) throws SQLException {
+    synchronized void check(Connection c, Collection<Long> relations) throws SQLException {
         if (relations.isEmpty()) {
             return;
         }

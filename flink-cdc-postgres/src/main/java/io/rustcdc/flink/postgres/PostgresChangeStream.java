@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.replication.LogSequenceNumber;
 import org.postgresql.replication.PGReplicationStream;
@@ -49,7 +50,12 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
     /** The pgoutput messages' bytes read so far ({@link #bytesRead}); the polling thread's. */
     private long bytesRead;
 
-    PostgresChangeStream(PostgresSourceConfig config, TableFilter filter, PostgresPosition from) {
+    /** What this stream's checks compare with: its first check's, or those of the earlier stream they go on from. */
+    private final PgStreamChecks checks;
+
+    /** @param earlier the checks of the connector instance's last stream, which this one's go on from; null for none */
+    PostgresChangeStream(PostgresSourceConfig config, TableFilter filter, PostgresPosition from,
+            @Nullable PgStreamChecks earlier) {
         config.requireStreaming();
         this.config = config;
         Connection catalogConn = PgConnections.open(config);
@@ -67,11 +73,13 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             this.reselect = config.toastReselect() ? new PgToastReselect(catalogConn, PgConnections.mayBePooled(config)) : null;
             // the tables the publication carries now, checked again at every slot check; the decoder knows the
             // captured ones by relation id, to tell one renamed or replaced before the stream described it
-            PgPublicationCheck publication = new PgPublicationCheck(config, filter);
+            PgStreamChecks opened = PgStreamChecks.from(config, filter, earlier);
+            PgPublicationCheck publication = opened.publication();
             publication.check(slotConn);
             // what the captured tables' values are made of as the stream opens: a type changed since fails a check
-            PgValueTypeCheck types = new PgValueTypeCheck(config.slotName());
+            PgValueTypeCheck types = opened.types();
             types.check(slotConn, publication.carried().keySet());
+            this.checks = opened;
             PgOutputDecoder decoded = new PgOutputDecoder(config.database(), config.slotName(), filter, from,
                     catalogOf(catalog, catalogConn), reselect, publication.carried());
             this.decoder = decoded;
@@ -103,6 +111,11 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
         this.catalogConnection = catalogConn;
         LOG.info("Streaming changes of {} from slot '{}' at {} ({})", config.database(), config.slotName(), from,
                 config.walTransport().text());
+    }
+
+    /** The checks of this stream, for a stream opened again after it to go on from. */
+    PgStreamChecks checks() {
+        return checks;
     }
 
     private PGReplicationStream start(Connection connection, PostgresPosition from) throws SQLException {

@@ -13,7 +13,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * The PostgreSQL connector: pgoutput logical replication through PgJDBC, snapshot chunks read with
- * {@code COPY} in REPEATABLE READ transactions. Serializable; it holds only its configuration.
+ * {@code COPY} in REPEATABLE READ transactions. Serializable; it holds only its configuration, and the checks of
+ * the last stream it opened, which a stream opened again goes on from (not serialized).
  *
  * <pre>{@code
  * PostgresConnector connector = PostgresConnector.create(PostgresSourceConfig.builder()...build());
@@ -27,6 +28,11 @@ public final class PostgresConnector implements CdcConnector<PostgresPosition, P
     public static final String NAME = "postgres";
 
     private final PostgresSourceConfig config;
+    /**
+     * The checks of the last stream this instance opened: one opened again after a connection failure (by {@code
+     * connect.max-retries}) goes on from them, so that a type or publication changed while no stream ran is found.
+     */
+    private transient volatile PgStreamChecks lastChecks;
 
     private PostgresConnector(PostgresSourceConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -80,7 +86,9 @@ public final class PostgresConnector implements CdcConnector<PostgresPosition, P
 
     @Override
     public ChangeStream<PostgresPosition> openStream(PostgresPosition from, TableFilter filter) {
-        return new PostgresChangeStream(config, filter, from);
+        PostgresChangeStream stream = new PostgresChangeStream(config, filter, from, lastChecks);
+        lastChecks = stream.checks();
+        return stream;
     }
 
     @Override
