@@ -3,6 +3,7 @@ package io.rustcdc.flink.postgres;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Objects;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -12,7 +13,8 @@ import org.apache.flink.annotation.Internal;
  * when that snapshot sees it; one whose commit record starts at or after the high LSN cannot be.
  * Also the relation id of the table the chunk read, under the chunk's lock: a table dropped and created
  * again under its name between two chunks has another, which the stream may never show (pgoutput sends
- * no DROP). Immutable.
+ * no DROP); and the order the chunk read its key in (its key columns' types and collations, {@link PgChunkKey}), which
+ * differs between two chunks when a key column's type or collation changed between them. Immutable.
  */
 @Internal
 public final class PostgresChunkMark implements Serializable {
@@ -27,24 +29,33 @@ public final class PostgresChunkMark implements Serializable {
     private final Lsn highLsn;
     /** The {@code pg_class} oid of the table read; {@link #UNKNOWN_RELATION} in a mark of state version 1. */
     private final long relationId;
+    /** The order the chunk read its key in ({@link PgChunkKey#keyOrder}); null in a mark of state version 1 or 2. */
+    @Nullable private final String keyOrder;
 
-    private PostgresChunkMark(long xmin, long xmax, long[] inProgress, Lsn highLsn, long relationId) {
+    private PostgresChunkMark(long xmin, long xmax, long[] inProgress, Lsn highLsn, long relationId,
+            @Nullable String keyOrder) {
         this.xmin = xmin;
         this.xmax = xmax;
         this.inProgress = inProgress.clone();
         Arrays.sort(this.inProgress);
         this.highLsn = Objects.requireNonNull(highLsn, "highLsn");
         this.relationId = relationId;
+        this.keyOrder = keyOrder;
     }
 
     /** A mark without a relation id ({@link #UNKNOWN_RELATION}), as state version 1 held it. */
     public static PostgresChunkMark of(long xmin, long xmax, long[] inProgress, Lsn highLsn) {
-        return new PostgresChunkMark(xmin, xmax, inProgress, highLsn, UNKNOWN_RELATION);
+        return new PostgresChunkMark(xmin, xmax, inProgress, highLsn, UNKNOWN_RELATION, null);
     }
 
-    /** The same mark, of a chunk read from relation {@code relationId}. */
+    /** The same mark, of a chunk read from relation {@code relationId}, its key in an order the mark does not say. */
     public PostgresChunkMark ofRelation(long relationId) {
-        return new PostgresChunkMark(xmin, xmax, inProgress, highLsn, relationId);
+        return ofRelation(relationId, null);
+    }
+
+    /** The same mark, of a chunk read from relation {@code relationId}, its key in order {@code keyOrder}. */
+    public PostgresChunkMark ofRelation(long relationId, @Nullable String keyOrder) {
+        return new PostgresChunkMark(xmin, xmax, inProgress, highLsn, relationId, keyOrder);
     }
 
     /** Parses {@code pg_current_snapshot()} text, {@code xmin:xmax:xip,xip}. */
@@ -56,7 +67,8 @@ public final class PostgresChunkMark implements Serializable {
         long[] xip = parts[2].isEmpty()
                 ? new long[0]
                 : Arrays.stream(parts[2].split(",")).mapToLong(Long::parseLong).toArray();
-        return new PostgresChunkMark(Long.parseLong(parts[0]), Long.parseLong(parts[1]), xip, highLsn, UNKNOWN_RELATION);
+        return new PostgresChunkMark(Long.parseLong(parts[0]), Long.parseLong(parts[1]), xip, highLsn, UNKNOWN_RELATION,
+                null);
     }
 
     /**
@@ -106,6 +118,12 @@ public final class PostgresChunkMark implements Serializable {
         return relationId;
     }
 
+    /** The order the chunk read its key in; null when the mark's state did not hold it. */
+    @Nullable
+    public String keyOrder() {
+        return keyOrder;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof PostgresChunkMark)) {
@@ -113,12 +131,12 @@ public final class PostgresChunkMark implements Serializable {
         }
         PostgresChunkMark m = (PostgresChunkMark) o;
         return xmin == m.xmin && xmax == m.xmax && Arrays.equals(inProgress, m.inProgress) && highLsn.equals(m.highLsn)
-                && relationId == m.relationId;
+                && relationId == m.relationId && Objects.equals(keyOrder, m.keyOrder);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(xmin, xmax, Arrays.hashCode(inProgress), highLsn, relationId);
+        return Objects.hash(xmin, xmax, Arrays.hashCode(inProgress), highLsn, relationId, keyOrder);
     }
 
     @Override
@@ -128,6 +146,9 @@ public final class PostgresChunkMark implements Serializable {
             sb.append(i == 0 ? "" : ",").append(inProgress[i]);
         }
         sb.append(" @").append(highLsn);
-        return (relationId == UNKNOWN_RELATION ? sb : sb.append(" relation ").append(relationId)).toString();
+        if (relationId != UNKNOWN_RELATION) {
+            sb.append(" relation ").append(relationId);
+        }
+        return (keyOrder == null ? sb : sb.append(" key ").append(keyOrder)).toString();
     }
 }

@@ -102,11 +102,14 @@ public final class PostgresConnector implements CdcConnector<PostgresPosition, P
         return PostgresPosition.at(mark.highLsn());
     }
 
-    /** The relation id the chunk read under its lock; null in a mark from state version 1, which did not keep it. */
+    /**
+     * The relation id the chunk read under its lock and the order it read its key in ({@link PgChunkOrigin}); null in
+     * a mark from state version 1, which kept neither.
+     */
     @Override
     public Object tableIdentity(PostgresChunkMark mark) {
         long relid = mark.relationId();
-        return relid == PostgresChunkMark.UNKNOWN_RELATION ? null : "relation id " + relid;
+        return relid == PostgresChunkMark.UNKNOWN_RELATION ? null : new PgChunkOrigin(relid, mark.keyOrder());
     }
 
     @Override

@@ -125,6 +125,9 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after, int chunkSize,
             @Nullable String rowFilter) {
         try {
+            // planned in the order of the table as first described: one whose key orders otherwise now fails
+            PgChunkKey.requireSameOrder(table, catalog.describe(table.table(), publicationIfExists()).description,
+                    keyColumns);
             if (denseKeys.applies(table, keyColumns, rowFilter)) {
                 return denseKeys.nextEnd(table, keyColumns.get(0), after, chunkSize);
             }
@@ -230,8 +233,9 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 // described inside the chunk's snapshot: the rows carry the shape they were read with; the relation
                 // id is the locked table's, which the framework compares across the table's chunks
                 PgTable now = described(catalog.describe(table.table(), publicationIfExists()));
+                PgChunkKey.requireSameOrder(table, now.description, keyColumns);
                 copyChunk(now, keyColumns, after, upTo, rowFilter, out);
-                return mark.ofRelation(now.relationId);
+                return mark.ofRelation(now.relationId, PgChunkKey.keyOrder(now.description, keyColumns));
             });
         } catch (SQLException e) {
             throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);

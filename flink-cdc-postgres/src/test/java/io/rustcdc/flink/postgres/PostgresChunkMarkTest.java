@@ -98,8 +98,15 @@ class PostgresChunkMarkTest {
         assertThat(read.toString()).isEqualTo("100:110: @0/23C65238 relation 16384");
         PostgresConnector connector = PostgresConnector.create(PostgresSourceConfig.builder().hostname("h").database("d")
                 .username("u").password(io.rustcdc.flink.source.Secret.of("p")).build());
-        assertThat(connector.tableIdentity(read)).isEqualTo("relation id 16384")
+        assertThat(connector.tableIdentity(read)).hasToString("relation id 16384")
                 .isEqualTo(connector.tableIdentity(PostgresChunkMark.of(1, 2, new long[0], HIGH).ofRelation(16384)));
         assertThat(connector.tableIdentity(mark)).as("a mark of state version 1").isNull();
+        // the key's order: another differs, and one a mark of state version 2 did not keep matches any
+        Object ordered = connector.tableIdentity(mark.ofRelation(16384, "k text (collation \"C\" (libc))"));
+        assertThat(ordered).hasToString("relation id 16384 with key k text (collation \"C\" (libc))")
+                .isNotEqualTo(connector.tableIdentity(mark.ofRelation(16384, "k text (collation \"en_US\" (libc))")))
+                .isNotEqualTo(connector.tableIdentity(mark.ofRelation(16390, "k text (collation \"C\" (libc))")))
+                .isEqualTo(connector.tableIdentity(read));
+        assertThat(connector.tableIdentity(read)).isEqualTo(ordered);
     }
 }

@@ -32,6 +32,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -110,6 +111,64 @@ class PostgresSnapshotDdlITCase {
     }
 
     /**
+     * A chunk key's collation or type changed between two chunks orders the ends planned before otherwise: the next
+     * chunk read and the next chunk end planned fail ({@code STATE}), naming the table, the column and both orders,
+     * instead of reading rows twice or leaving them out (found by an adversarial probe: ICU's numeric order to
+     * {@code "C"}, {@code int} to {@code varchar}). A widening ({@code varchar(20)} to {@code varchar(30)}) keeps the
+     * order and passes; a chunk of a reader that described the table after the change carries another key order in
+     * its mark, which the source compares across the table's chunks.
+     */
+    @Test
+    void aChunkKeysCollationOrTypeChangedBetweenChunksFailsTheNextChunkAndItsPlanning(PostgresDatabase db)
+            throws Exception {
+        db.execute("CREATE COLLATION IF NOT EXISTS num (provider = icu, locale = 'en-u-kn-true')",
+                "DROP TABLE IF EXISTS keyed, keyed_int",
+                "CREATE TABLE keyed (id varchar(20) COLLATE num PRIMARY KEY, b int)",
+                "INSERT INTO keyed SELECT 'k' || g, g FROM generate_series(1, 12) g",
+                "CREATE TABLE keyed_int (id int PRIMARY KEY)", "INSERT INTO keyed_int SELECT generate_series(1, 12)",
+                "ALTER TABLE keyed OWNER TO " + db.replicationUser(), "ALTER TABLE keyed_int OWNER TO " + db.replicationUser());
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).build());
+        TableId table = TableId.of(db.name(), "public", "keyed");
+        List<String> key = List.of("id");
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
+            TableDescription described = session.describe(table);
+            PostgresChunkMark first = session.readChunk(described, key, null, new Object[] {"k2"}, e -> { });
+            // the same order (without COLLATE the column would take the type's default collation)
+            db.execute("ALTER TABLE keyed ALTER COLUMN id TYPE varchar(30) COLLATE num");
+            PostgresChunkMark second = session.readChunk(described, key, new Object[] {"k2"}, new Object[] {"k4"},
+                    e -> { });
+            assertThat(session.nextChunkEnd(described, key, new Object[] {"k4"}, 2)).containsExactly("k6");
+            assertThat(connector.tableIdentity(first)).isEqualTo(connector.tableIdentity(second));
+            db.execute("ALTER TABLE keyed ALTER COLUMN id TYPE varchar(30) COLLATE \"C\"");
+            for (ThrowingCallable next : List.<ThrowingCallable>of(
+                    () -> session.readChunk(described, key, new Object[] {"k4"}, new Object[] {"k6"}, e -> { }),
+                    () -> session.nextChunkEnd(described, key, new Object[] {"k4"}, 2))) {
+                assertThatThrownBy(next).isInstanceOfSatisfying(CdcException.class,
+                        f -> assertThat(f.kind()).isEqualTo(CdcException.Kind.STATE))
+                        .hasMessageContaining("The chunk key of table public.keyed changed while its snapshot was read "
+                                + "(id from character varying(20) (collation ")
+                        .hasMessageContaining("to character varying(30) (collation ")
+                        .hasMessageContaining("Start the job without its state");
+            }
+            try (CatalogSession<PostgresPosition, PostgresChunkMark> later = connector.openSession()) {
+                PostgresChunkMark third = later.readChunk(later.describe(table), key, new Object[] {"k4"},
+                        new Object[] {"k6"}, e -> { });
+                assertThat(connector.tableIdentity(third)).as("read in another order")
+                        .isNotEqualTo(connector.tableIdentity(first));
+            }
+            TableId ints = TableId.of(db.name(), "public", "keyed_int");
+            TableDescription intKey = session.describe(ints);
+            session.readChunk(intKey, key, null, new Object[] {2L}, e -> { });
+            db.execute("ALTER TABLE keyed_int ALTER COLUMN id TYPE varchar(20)");
+            assertThatThrownBy(() -> session.nextChunkEnd(intKey, key, new Object[] {2L}, 2))
+                    .hasMessageContaining("The chunk key of table public.keyed_int changed while its snapshot was read "
+                            + "(id from integer to character varying(20) (collation ");
+        } finally {
+            db.execute("DROP TABLE IF EXISTS keyed, keyed_int");
+        }
+    }
+
+    /**
      * The relation id of each chunk's mark is the table it read under its lock: the same across a rewriting
      * ALTER (the table keeps its oid), another after the table was dropped and created again.
      */
@@ -169,8 +228,9 @@ class PostgresSnapshotDdlITCase {
             CdcException failure = job.awaitFailure(Duration.ofSeconds(60));
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.STATE);
             assertThat(failure).hasMessageContaining("Table public.swap was replaced while its snapshot was read")
-                    .hasMessageContaining("its chunks come from two tables (chunk 0 from relation id " + old
-                            + ", chunk 1 from relation id " + replaced + ")")
+                    .hasMessageContaining("its chunks come from two tables or were read in two key orders (chunk 0 "
+                            + "from relation id " + old + " with key id integer, chunk 1 from relation id " + replaced
+                            + " with key id integer)")
                     .hasMessageContaining("Start the source without state to snapshot the table again")
                     .hasMessageContaining("or leave the table out");
             assertThat(job.failures()).as("final: not restarted").isEqualTo(1);

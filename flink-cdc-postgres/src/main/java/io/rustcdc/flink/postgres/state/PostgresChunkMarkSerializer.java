@@ -18,7 +18,9 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
     static final int VERSION_1 = 1;
     /** Version 1, then the relation id of the table the chunk read (a mark of version 1 has none). */
     static final int VERSION_2 = 2;
-    static final int CURRENT_VERSION = VERSION_2;
+    /** Version 2, then whether the mark holds its key's order, and that order (a mark of version 2 holds none). */
+    static final int VERSION_3 = 3;
+    static final int CURRENT_VERSION = VERSION_3;
 
     @Override
     public int getVersion() {
@@ -37,6 +39,10 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
         }
         out.writeLong(mark.highLsn().asLong());
         out.writeLong(mark.relationId());
+        out.writeBoolean(mark.keyOrder() != null);
+        if (mark.keyOrder() != null) {
+            out.writeUTF(mark.keyOrder());
+        }
         return out.getCopyOfBuffer();
     }
 
@@ -47,6 +53,8 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
                 return deserializeVersion1(serialized);
             case VERSION_2:
                 return deserializeVersion2(serialized);
+            case VERSION_3:
+                return deserializeVersion3(serialized);
             default:
                 throw StateIO.unknownVersion("a PostgreSQL chunk mark", version, CURRENT_VERSION);
         }
@@ -62,6 +70,15 @@ public final class PostgresChunkMarkSerializer implements SimpleVersionedSeriali
     private static PostgresChunkMark deserializeVersion2(byte[] serialized) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         PostgresChunkMark mark = readSnapshotAndLsn(in).ofRelation(in.readLong());
+        StateIO.requireFullyRead(in, "a PostgreSQL chunk mark");
+        return mark;
+    }
+
+    private static PostgresChunkMark deserializeVersion3(byte[] serialized) throws IOException {
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        PostgresChunkMark mark = readSnapshotAndLsn(in);
+        long relationId = in.readLong();
+        mark = mark.ofRelation(relationId, in.readBoolean() ? in.readUTF() : null);
         StateIO.requireFullyRead(in, "a PostgreSQL chunk mark");
         return mark;
     }

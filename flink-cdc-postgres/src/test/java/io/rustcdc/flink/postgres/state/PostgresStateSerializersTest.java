@@ -19,6 +19,8 @@ class PostgresStateSerializersTest {
             + "000000000000006b" + "0000000000000500";
     /** Version-2 bytes of {@code 100:110:105,107 @ 0/500} of relation 16384; never change them. */
     private static final String MARK_V2 = MARK_V1 + "0000000000004000";
+    /** Version-3 bytes of the version-2 mark whose key was read in order {@code id integer}; never change them. */
+    private static final String MARK_V3 = MARK_V2 + "01" + "000a" + "696420696e7465676572";
 
     @Test
     void positionRoundTripsAndReadsVersion1Bytes() throws IOException {
@@ -35,13 +37,18 @@ class PostgresStateSerializersTest {
     }
 
     @Test
-    void markRoundTripsAndReadsVersion1Bytes() throws IOException {
+    void markRoundTripsAndReadsVersion1And2Bytes() throws IOException {
         PostgresChunkMark mark = PostgresChunkMark.parse("100:110:105,107", Lsn.valueOf("0/500")).ofRelation(16384);
         PostgresChunkMarkSerializer s = PostgresChunkMarkSerializer.INSTANCE;
-        assertThat(s.getVersion()).isEqualTo(2);
+        assertThat(s.getVersion()).isEqualTo(3);
         assertThat(s.deserialize(s.getVersion(), s.serialize(mark))).isEqualTo(mark);
-        assertThat(HexFormat.of().formatHex(s.serialize(mark))).isEqualTo(MARK_V2);
+        PostgresChunkMark ordered = mark.ofRelation(16384, "id integer");
+        assertThat(s.deserialize(s.getVersion(), s.serialize(ordered))).isEqualTo(ordered).isNotEqualTo(mark);
+        assertThat(HexFormat.of().formatHex(s.serialize(ordered))).isEqualTo(MARK_V3);
+        assertThat(s.deserialize(3, HexFormat.of().parseHex(MARK_V3)).keyOrder()).isEqualTo("id integer");
+        // version 2 kept no key order: the mark reads without one
         assertThat(s.deserialize(2, HexFormat.of().parseHex(MARK_V2))).isEqualTo(mark);
+        assertThatThrownBy(() -> s.deserialize(2, HexFormat.of().parseHex(MARK_V3))).hasMessageContaining("unread bytes");
         // version 1 kept no relation id: the mark reads without one
         PostgresChunkMark v1 = s.deserialize(1, HexFormat.of().parseHex(MARK_V1));
         assertThat(v1).isEqualTo(PostgresChunkMark.parse("100:110:105,107", Lsn.valueOf("0/500")));

@@ -13,9 +13,10 @@ import org.apache.flink.annotation.Internal;
  * ({@link io.rustcdc.flink.source.spi.CdcConnector#tableIdentity}). Chunks of one table's snapshot are
  * each read in their own snapshot, so a table dropped (or renamed away) and another created (or renamed)
  * under its name between two of them leaves chunks of two tables; where the change stream does not show
- * the replacement (PostgreSQL sends no DROP), nothing else tells. Two identities among a table's chunks
- * fail the source. A chunk whose mark names none (older state) is compared with nothing. Not
- * thread-safe.
+ * the replacement (PostgreSQL sends no DROP), nothing else tells; the identity may also name the order the
+ * chunk read its key in, which a key column's type or collation changed between two chunks alters. Two
+ * identities among a table's chunks fail the source. A chunk whose mark names none (older state) is compared
+ * with nothing. Not thread-safe.
  */
 @Internal
 public final class ChunkOrigins<M> {
@@ -57,7 +58,8 @@ public final class ChunkOrigins<M> {
     static CdcException twoTables(TableId table, Origin first, int index, Object origin) {
         return new CdcException(CdcException.Kind.STATE, "Table " + table.qualifiedName() + " was replaced while "
                 + "its snapshot was read (dropped or renamed away, and another table created or renamed under its "
-                + "name): its chunks come from two tables (chunk " + first.index + " from " + first.identity
+                + "name), or the order of its chunk key changed: its chunks come from two tables or were read in two key "
+                + "orders (chunk " + first.index + " from " + first.identity
                 + ", chunk " + index + " from " + origin + "), so no changelog can show it exactly. Start the source "
                 + "without state to snapshot the table again (a restore from a checkpoint would keep the chunks "
                 + "already read), or leave the table out.");

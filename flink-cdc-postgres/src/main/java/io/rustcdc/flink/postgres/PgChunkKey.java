@@ -1,0 +1,80 @@
+package io.rustcdc.flink.postgres;
+
+import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.spi.TableDescription;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The order a chunk reads its key in must be the one its table's chunks were planned in: a key column's type or
+ * collation changed while the snapshot was read ({@code ALTER COLUMN ... TYPE text}, {@code ... COLLATE "C"})
+ * orders the chunk ends the planner found otherwise, so that the chunks' ranges would leave rows out or read them
+ * twice. Each chunk end planned and each chunk read compares its key columns' types and collations, as the catalogue
+ * shows them then, with the description of the table its planner or reader read first, and fails ({@code STATE})
+ * when one orders otherwise; and each chunk's mark holds the order it read in ({@link #keyOrder}), which the source
+ * compares across the table's chunks ({@link PostgresConnector#tableIdentity}). A type's length, precision or scale
+ * ({@code varchar(10)} to {@code varchar(20)}), an integer's width and {@code varchar} to {@code text} keep the
+ * order.
+ */
+final class PgChunkKey {
+    /** A type modifier in a declared type: {@code (20)}, {@code (10,2)}. */
+    private static final Pattern MODIFIER = Pattern.compile("\\(\\d+(,\\s*-?\\d+)?\\)");
+    /** Declared types whose values one order compares, by the type that stands for them. */
+    private static final Map<String, String> SAME_ORDER = Map.of("smallint", "integer", "bigint", "integer",
+            "character varying", "text");
+
+    private PgChunkKey() {}
+
+    /** @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s */
+    static void requireSameOrder(TableDescription planned, TableDescription now, List<String> keyColumns) {
+        List<String> changes = new ArrayList<>();
+        for (String column : keyColumns) {
+            String before = ordering(planned, column);
+            String after = ordering(now, column);
+            if (!order(before).equals(order(after))) {
+                changes.add(column + " from " + before + " to " + after);
+            }
+        }
+        if (!changes.isEmpty()) {
+            throw new CdcException(CdcException.Kind.STATE, "The chunk key of table " + now.table().qualifiedName()
+                    + " changed while its snapshot was read (" + String.join(", ", changes) + "): its chunks were "
+                    + "planned in the key's old order, and read in the new one they would leave rows out or read them "
+                    + "twice. Start the job without its state so that the table is snapshotted again in the new order "
+                    + "(a restore from a checkpoint would keep the chunks already read).");
+        }
+    }
+
+    /** The order {@code table}'s {@code keyColumns} are read in, for a chunk's mark. */
+    static String keyOrder(TableDescription table, List<String> keyColumns) {
+        List<String> orders = new ArrayList<>();
+        for (String column : keyColumns) {
+            orders.add(column + " " + order(ordering(table, column)));
+        }
+        return String.join(", ", orders);
+    }
+
+    /** The column's declared type and its collation, if any; "no column" when the table has none of that name. */
+    private static String ordering(TableDescription table, String column) {
+        int field = table.rowType().indexOf(column);
+        if (field < 0) {
+            return "no column";
+        }
+        RowShape.Column declared = table.shape().columns().get(field);
+        String collation = table.collation(field);
+        return declared.dataType() + (collation == null ? "" : " (collation " + collation + ")");
+    }
+
+    /** What orders a column's values: its type without modifiers, standing for its order's types, and its collation. */
+    static String order(String ordering) {
+        String type = MODIFIER.matcher(ordering).replaceAll("").replaceAll("\\s+", " ").trim();
+        for (Map.Entry<String, String> same : SAME_ORDER.entrySet()) {
+            if (type.equals(same.getKey()) || type.startsWith(same.getKey() + " (collation ")) {
+                return same.getValue() + type.substring(same.getKey().length());
+            }
+        }
+        return type;
+    }
+}
