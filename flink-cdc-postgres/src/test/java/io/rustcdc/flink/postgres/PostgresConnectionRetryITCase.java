@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.postgres.testing.SlotChecks;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.ConnectionRetry;
@@ -404,7 +405,7 @@ class PostgresConnectionRetryITCase {
         CountedRetries retries = new CountedRetries(PostgresConnector.create(checkedEverySecond()));
         try (ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
             db.execute("DROP TABLE gone", "ALTER TABLE t1 RENAME TO t1_renamed", "ALTER TABLE t1_renamed RENAME TO t1");
-            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER PUBLICATION " + slot + " DROP TABLE t2", "UPDATE t2 SET v = v || 'x' WHERE a = 1");
             CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             System.out.println("table dropped from the publication: " + failure);
@@ -435,7 +436,7 @@ class PostgresConnectionRetryITCase {
         try (ChangeStream<PostgresPosition> stream = retries.connector().openStream(start, TableFilter.all())) {
             db.execute("UPDATE t1 SET n = n + 1 WHERE id = 1");
             StreamTestSupport.events(stream, 1);
-            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER PUBLICATION " + slot + " DROP TABLE t2", "UPDATE t2 SET v = v || 'lost' WHERE a = 1",
                     "ALTER PUBLICATION " + slot + " ADD TABLE t2");
             CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
@@ -459,7 +460,7 @@ class PostgresConnectionRetryITCase {
         db.execute("ALTER PUBLICATION " + slot + " ADD TABLES IN SCHEMA inschema");
         try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
                 .openStream(start, TableFilter.all())) {
-            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER PUBLICATION " + slot + " DROP TABLES IN SCHEMA inschema",
                     "ALTER PUBLICATION " + slot + " ADD TABLES IN SCHEMA inschema");
             CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
@@ -475,9 +476,9 @@ class PostgresConnectionRetryITCase {
         try (ChangeStream<PostgresPosition> stream = PostgresConnector.create(checkedEverySecond())
                 .openStream(start, TableFilter.all())) {
             db.execute("ALTER PUBLICATION " + slot + " SET TABLE t1 (id, v, n), t2");
-            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER PUBLICATION " + slot + " SET TABLE t1, t2"); // a schema cannot join beside a column list
-            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(2_500));
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER PUBLICATION " + slot + " DROP TABLE t2", "UPDATE t2 SET v = v || 'lost' WHERE a = 1",
                     "ALTER PUBLICATION " + slot + " ADD TABLES IN SCHEMA public");
             CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.postgres.testing.SlotChecks;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.filter.TableFilter;
 import io.rustcdc.flink.source.model.TableId;
@@ -69,16 +70,16 @@ class PostgresTypeDdlITCase {
         try (ChangeStream<PostgresPosition> stream = open(start)) {
             // a type no longer reached is forgotten: renamed while no column holds it, then reached again, it passes
             db.execute("ALTER TABLE typed DROP COLUMN cs");
-            pollUntilACheckPassed(stream);
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER TYPE color RENAME VALUE 'green' TO 'lime'", "ALTER TABLE typed ADD COLUMN cs color[]",
                     "UPDATE typed SET cs = '{red,lime}'");
-            pollUntilACheckPassed(stream);
+            SlotChecks.pollUntilACheckPassed(db, stream);
         }
         for (String[] rename : renames) {
             try (ChangeStream<PostgresPosition> stream = open(start)) {
                 db.execute("ALTER TYPE " + rename[0] + " ADD VALUE 'other'", "UPDATE typed SET id = id");
                 StreamTestSupport.events(stream, 1);
-                pollUntilACheckPassed(stream);
+                SlotChecks.pollUntilACheckPassed(db, stream);
                 String before = db.queryValue("SELECT typed::text FROM typed");
                 db.execute("ALTER TYPE " + rename[0] + " RENAME VALUE '" + rename[1] + "' TO '" + rename[2] + "'");
                 assertThat(db.queryValue("SELECT typed::text FROM typed")).as("the row reads otherwise")
@@ -101,7 +102,7 @@ class PostgresTypeDdlITCase {
             db.execute("ALTER TYPE pair RENAME ATTRIBUTE b TO c", "ALTER TYPE pair RENAME TO pair_r",
                     "UPDATE typed SET id = id");
             StreamTestSupport.events(stream, 1);
-            pollUntilACheckPassed(stream);
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER TYPE pair_r ADD ATTRIBUTE d int");
             assertThat(db.queryValue("SELECT p::text FROM typed")).isEqualTo("(\"(1,x,)\",2)");
             CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
@@ -111,35 +112,18 @@ class PostgresTypeDdlITCase {
                     + "(integer, text) to (integer, text, integer)");
         }
         try (ChangeStream<PostgresPosition> stream = open(start)) {
-            pollUntilACheckPassed(stream);
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER TYPE pair_outer DROP ATTRIBUTE n");
             CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             assertThat(failure.kind()).isEqualTo(CdcException.Kind.STATE);
             assertThat(failure).hasMessageContaining("composite type pair_outer changed from (pair_r, integer) to (pair_r)");
         }
         try (ChangeStream<PostgresPosition> stream = open(start)) {
-            pollUntilACheckPassed(stream);
+            SlotChecks.pollUntilACheckPassed(db, stream);
             db.execute("ALTER TYPE solo DROP ATTRIBUTE x");
             CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(30));
             assertThat(failure).hasMessageContaining("composite type solo changed from (integer) to ()");
         }
-    }
-
-    /**
-     * Polls {@code stream}, which must not fail, until a slot check that began after this call has passed: its last
-     * query, the types' ({@link PgValueTypeCheck}), ended after this call (the check connection is idle after it), then
-     * for a while longer, for a failure that check found to reach the polling thread.
-     */
-    private void pollUntilACheckPassed(ChangeStream<PostgresPosition> stream) throws InterruptedException {
-        String since = db.queryValue("SELECT clock_timestamp()::text");
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        String checked = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle' "
-                + "AND query LIKE 'WITH RECURSIVE types(oid)%' AND query_start > '" + since + "'::timestamptz";
-        while ("0".equals(db.queryValue(checked))) {
-            assertThat(System.nanoTime()).as("a slot check passed within 30 s").isLessThan(deadline);
-            StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(100));
-        }
-        StreamTestSupport.pollWithoutFailure(stream, Duration.ofMillis(500));
     }
 
     private ChangeStream<PostgresPosition> open(PostgresPosition from) {
