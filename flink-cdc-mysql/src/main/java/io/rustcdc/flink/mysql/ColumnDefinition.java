@@ -24,8 +24,15 @@ final class ColumnDefinition {
     final boolean primaryKey;
     /** Where the column goes: null where it is (or at the end), "" FIRST, else AFTER that column. */
     @Nullable final String after;
+    /**
+     * The character set it states ({@code CHARACTER SET}, {@code CHARSET}, the set of its {@code COLLATE},
+     * {@code ASCII}: latin1, {@code UNICODE}: ucs2), lower case; null when it states none (the table's default).
+     */
+    @Nullable final String charset;
 
-    private ColumnDefinition(String type, @Nullable Boolean nullable, boolean primaryKey, @Nullable String after) {
+    private ColumnDefinition(String type, @Nullable Boolean nullable, boolean primaryKey, @Nullable String after,
+            @Nullable String charset) {
+        this.charset = charset;
         this.type = type;
         this.nullable = nullable;
         this.primaryKey = primaryKey;
@@ -44,6 +51,7 @@ final class ColumnDefinition {
         Boolean nullable = null;
         boolean primaryKey = false;
         String after = null;
+        String charset = null;
         String previous = "";
         for (int i = typeEnd; i < d.size(); i++) {
             String t = MySqlDdl.upper(d.get(i));
@@ -62,10 +70,24 @@ final class ColumnDefinition {
                 after = "";
             } else if (t.equals("AFTER") && i + 1 < d.size()) {
                 after = MySqlDdl.identifier(d.get(++i));
+            } else if (t.equals("SET") && previous.equals("CHARACTER") || t.equals("CHARSET")) {
+                charset = i + 1 < d.size() ? name(d.get(++i)) : null;
+            } else if (t.equals("COLLATE") && i + 1 < d.size()) {
+                String set = ColumnCharsets.ofCollation(name(d.get(++i)));
+                charset = charset == null ? set : charset;
+            } else if (t.equals("ASCII") || t.equals("UNICODE")) {
+                charset = t.equals("ASCII") ? "latin1" : "ucs2";
             }
             previous = t;
         }
-        return new ColumnDefinition(normalizedType(d.subList(0, typeEnd)), nullable, primaryKey, after);
+        return new ColumnDefinition(normalizedType(d.subList(0, typeEnd)), nullable, primaryKey, after, charset);
+    }
+
+    /** A character set's or collation's name, as an identifier or a string ({@code 'latin1'}), lower case. */
+    private static String name(String token) {
+        boolean string = token.startsWith("'") || token.startsWith("\"");
+        String n = string ? token.substring(1, token.length() - 1) : MySqlDdl.identifier(token);
+        return n.toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -88,6 +110,7 @@ final class ColumnDefinition {
 
     @Override
     public String toString() {
-        return type + (nullable == null ? "" : nullable ? " NULL" : " NOT NULL") + (primaryKey ? " PRIMARY KEY" : "");
+        return type + (charset == null ? "" : ColumnCharsets.SUFFIX + charset)
+                + (nullable == null ? "" : nullable ? " NULL" : " NOT NULL") + (primaryKey ? " PRIMARY KEY" : "");
     }
 }

@@ -24,7 +24,9 @@ final class MySqlColumnDdl {
         /** {@code CHANGE name newName def} or {@code MODIFY name def} (newName = name). */
         REDEFINE,
         ADD_KEY,
-        DROP_KEY
+        DROP_KEY,
+        /** {@code CONVERT TO CHARACTER SET name}: every text column the statement does not define to that set. */
+        CONVERT
     }
 
     /** One clause that changes the columns or the key. */
@@ -66,6 +68,8 @@ final class MySqlColumnDdl {
                     return "REDEFINE " + name + " AS " + newName + " " + definition + position();
                 case ADD_KEY:
                     return "ADD PRIMARY KEY " + key;
+                case CONVERT:
+                    return "CONVERT TO CHARACTER SET " + name;
                 default:
                     return "DROP PRIMARY KEY";
             }
@@ -265,6 +269,16 @@ final class MySqlColumnDdl {
                 boolean harmless = (accept(c, at, "SET") || accept(c, at, "DROP"))
                         && (what.equals("DEFAULT") || what.equals("VISIBLE") || what.equals("INVISIBLE"));
                 return harmless ? null : quoted;
+            }
+            case "CONVERT": {
+                // CONVERT TO CHARACTER SET x [COLLATE y]; DEFAULT (the database's set) and binary (text to bytes) unread
+                int at = accept(c, 1, "TO", "CHARACTER", "SET") ? 4 : accept(c, 1, "TO", "CHARSET") ? 3 : -1;
+                String set = at > 0 && at < c.size() ? identifier(c.get(at)).toLowerCase(java.util.Locale.ROOT) : "";
+                if (set.isEmpty() || set.equals("default") || set.equals("binary") || set.startsWith("'")) {
+                    return quoted;
+                }
+                steps.add(new Step(Action.CONVERT, set, null, null, null, false, List.of()));
+                return null;
             }
             default:
                 return NO_COLUMNS.contains(first) ? null : quoted;

@@ -83,6 +83,8 @@ final class MySqlShapeChanges {
         private List<String> key;
         /** The statement set the key, which makes its columns NOT NULL. */
         private boolean keySet;
+        /** The set of the statement's {@code CONVERT TO CHARACTER SET}; null when it has none. */
+        @Nullable private String convertTo;
 
         Replay(RowShape before) {
             this.before = before;
@@ -168,6 +170,9 @@ final class MySqlShapeChanges {
                     keySet = true;
                     return null;
                 }
+                case CONVERT:
+                    convertTo = s.name;
+                    return null;
                 default:
                     if (key.isEmpty()) {
                         return "it has no primary key";
@@ -260,15 +265,23 @@ final class MySqlShapeChanges {
                 RowShape.Column was = origin == null ? null : before.column(origin).orElseThrow();
                 if (definition == null) {
                     boolean nullable = !keyed && was.nullable();
-                    return was.dataType().equals(shown.dataType()) && nullable == shown.nullable() ? null
-                            : "column " + name + ", which the statement does not define, was " + was + " and the "
-                                    + "catalogue shows " + shown + ": the table changed again before the stream read it";
+                    if (!ColumnCharsets.leftAs(convertTo, was.dataType(), shown.dataType()) || nullable != shown.nullable()) {
+                        return "column " + name + ", which the statement does not define, was " + was + " and the "
+                                + "catalogue shows " + shown + ": the table changed again before the stream read it";
+                    }
+                    boolean textAsItWas = convertTo != null && ColumnCharsets.charset(was.dataType()) != null
+                            && was.dataType().equals(shown.dataType());
+                    return exactBefore || !textAsItWas ? null : "the statement converts column " + name + " to "
+                            + convertTo + ", which the shape held before it has, and that shape was read from the "
+                            + "catalogue with the table's rows, perhaps after the statement";
                 }
                 boolean nullable = !key.contains(name) && (definition.nullable == null || definition.nullable);
-                if (!WrittenTypes.same(definition.type, shown.dataType()) || nullable != shown.nullable()) {
-                    return "the statement declares column " + name + " " + definition.type + (nullable ? " NULL" : " NOT NULL")
-                            + " and the catalogue shows " + shown + ": a type the server writes otherwise, or the "
-                            + "table changed again before the stream read the statement";
+                if (!WrittenTypes.same(definition.type, ColumnCharsets.baseType(shown.dataType()))
+                        || !ColumnCharsets.fits(definition.charset, shown.dataType()) || nullable != shown.nullable()) {
+                    String set = definition.charset == null ? "" : ColumnCharsets.SUFFIX + definition.charset;
+                    return "the statement declares column " + name + " " + definition.type + set
+                            + (nullable ? " NULL" : " NOT NULL") + " and the catalogue shows " + shown + ": a type the "
+                            + "server writes otherwise, or the table changed again before the stream read the statement";
                 }
                 if (!exactBefore && was != null && origin.equals(name) && was.dataType().equals(shown.dataType())
                         && was.nullable() == shown.nullable()) {

@@ -16,7 +16,8 @@ import javax.annotation.Nullable;
 /**
  * Row shapes from the catalogue: each column's name, its declared type exactly as
  * {@code information_schema.COLUMNS.COLUMN_TYPE} gives it ({@code int(10) unsigned},
- * {@code decimal(65,30)}, {@code enum('a','b')}), its nullability, in ordinal order, and the primary
+ * {@code decimal(65,30)}, {@code enum('a','b')}) with a text column's character set unless it is utf8mb4
+ * ({@code varchar(50) character set latin1}: {@link ColumnCharsets}), its nullability, in ordinal order, and the primary
  * key in key order. The shape's schema is the MySQL database, and so is a table id's schema (a MySQL
  * table is database + table; filters name it {@code database.table}).
  */
@@ -61,7 +62,9 @@ final class MySqlShapes {
             s.setString(2, table);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    columns.add(RowShape.Column.of(rs.getString(1), rs.getString(2), "YES".equals(rs.getString(3))));
+                    // the set in the type (ColumnCharsets): a conversion of the column is a change of its type
+                    columns.add(RowShape.Column.of(rs.getString(1), ColumnCharsets.shapeType(rs.getString(2), rs.getString(4)),
+                            "YES".equals(rs.getString(3))));
                     types.add(CatalogTypes.column(database + "." + table, rs.getString(1), rs.getString(2), rs.getString(4),
                             mariaDb));
                     // the key order reads it (MySqlKeyOrder): text of some collations is split into chunks

@@ -38,7 +38,11 @@ class MySqlColumnDdlTest {
         assertThat(alter("ALTER TABLE t ADD COLUMN note TEXT, ADD n INT NOT NULL DEFAULT 0 AFTER id, ADD f ENUM('a', 'B') FIRST"))
                 .isEqualTo("[ADD note text, ADD n int NOT NULL AFTER id, ADD f enum('a','B') FIRST]");
         assertThat(alter("ALTER TABLE t ADD COLUMN (a INT, b VARCHAR(3) CHARACTER SET latin1 COLLATE latin1_bin)"))
-                .isEqualTo("[ADD a int, ADD b varchar(3)]");
+                .isEqualTo("[ADD a int, ADD b varchar(3) character set latin1]");
+        assertThat(alter("ALTER TABLE t MODIFY b TEXT CHARSET 'ascii', MODIFY c CHAR(2) COLLATE utf8_bin NOT NULL, "
+                + "CHANGE d d VARCHAR(2) BINARY, CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"))
+                .isEqualTo("[REDEFINE b AS b text character set ascii, REDEFINE c AS c char(2) character set utf8 NOT NULL, "
+                        + "REDEFINE d AS d varchar(2), CONVERT TO CHARACTER SET utf8mb4]");
         assertThat(alter("ALTER TABLE t ADD COLUMN IF NOT EXISTS g INT AS (id + 1) VIRTUAL, DROP COLUMN IF EXISTS x, DROP y"))
                 .isEqualTo("[ADD g int, DROP x, DROP y]");
         assertThat(alter("ALTER TABLE t ADD COLUMN `index` BINARY(16) UNIQUE KEY")).isEqualTo("[ADD index binary(16)]");
@@ -59,7 +63,8 @@ class MySqlColumnDdlTest {
 
     @Test
     void aClauseItDoesNotReadMakesTheStatementUnread() {
-        assertThat(alter("ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4")).startsWith("unread: 'CONVERT TO");
+        assertThat(alter("ALTER TABLE t CONVERT TO CHARACTER SET binary")).startsWith("unread: 'CONVERT TO");
+        assertThat(alter("ALTER TABLE t CONVERT TO CHARSET DEFAULT")).startsWith("unread: 'CONVERT TO");
         assertThat(alter("ALTER TABLE t ADD COLUMN a INT, TRUNCATE PARTITION p0")).startsWith("unread: 'TRUNCATE");
         assertThat(alter("ALTER TABLE t DROP PARTITION p0")).startsWith("unread: 'DROP PARTITION");
         assertThat(alter("ALTER TABLE t ADD SYSTEM VERSIONING")).startsWith("unread: 'ADD SYSTEM");

@@ -211,8 +211,9 @@ class MySqlSchemaChangesITCase {
             // no row of the table read since the stream opened: nothing held to compare with
             assertThat(reason(change(stream, db, "ALTER TABLE un ADD COLUMN b INT", "INSERT INTO un VALUES (1, 'a', 2)")))
                     .contains("holds no shape of the table from before the statement");
+            // the shape held came with the rows: it may already be the conversion's result
             assertThat(reason(change(stream, db, "ALTER TABLE un CONVERT TO CHARACTER SET utf8mb4",
-                    "INSERT INTO un VALUES (2, 'a', 2)"))).contains("does not read the clause 'CONVERT TO CHARACTER SET");
+                    "INSERT INTO un VALUES (2, 'a', 2)"))).contains("read from the catalogue with the table's rows");
             assertThat(reason(change(stream, db, "ALTER TABLE un MODIFY a VARCHAR(20) FIRST",
                     "INSERT INTO un VALUES ('a', 3, 2)"))).contains("the order of the columns changed");
             assertThat(reason(change(stream, db, "CREATE TABLE un2 LIKE model", "INSERT INTO un2 VALUES (1)")))
@@ -233,6 +234,60 @@ class MySqlSchemaChangesITCase {
                 assertThatThrownBy(() -> gate(SchemaChangePolicy.ADDITIVE_ONLY, replaced))
                         .hasMessageContaining("table_replaced (CREATE OR REPLACE TABLE: dropped and created again)");
             }
+        }
+    }
+
+    /**
+     * A character set conversion of a captured column is a type change of its shape (the type carries the set
+     * unless utf8mb4), lossy or not, by MODIFY and by CONVERT TO: 'fail' refuses it, 'emit' passes it. A collation
+     * of the same set keeps the stored bytes: unchanged. The shape is exact (the table created while streaming).
+     */
+    @Test
+    void aCharacterSetConversionIsATypeChange(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE other (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start = prepare(connector, TableId.of(db.name(), db.name(), "other"));
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            change(stream, db, "CREATE TABLE cs (id INT PRIMARY KEY, v VARCHAR(20), t TEXT CHARACTER SET latin1)",
+                    "INSERT INTO cs VALUES (1, '\u00e9\uD83D\uDE00', '\u00df')");
+            RowShape.Column v = RowShape.Column.of("v", "varchar(20)", true);
+            RowShape.Column vLatin1 = RowShape.Column.of("v", "varchar(20) character set latin1", true);
+            // lossy under a non-strict sql_mode: the emoji is stored as '?', with no row event
+            ChangeEvent lossy = change(stream, db, "SET SESSION sql_mode = ''",
+                    "ALTER TABLE cs MODIFY v VARCHAR(20) CHARACTER SET latin1", "INSERT INTO cs VALUES (2, 'x', 'y')");
+            assertThat(lossy.shapeChanges()).containsExactly(ShapeChange.columnChanged(v, vLatin1));
+            assertThat(db.queryValue("SELECT HEX(v) FROM cs WHERE id = 1")).isEqualTo("E93F");
+            assertThatThrownBy(() -> gate(SchemaChangePolicy.FAIL, lossy)).hasMessageContaining(
+                    "column_type_changed v varchar(20) NULL -> v varchar(20) character set latin1 NULL");
+            gate(SchemaChangePolicy.EMIT, lossy);
+            ChangeEvent wider = change(stream, db, "ALTER TABLE cs MODIFY v VARCHAR(20) CHARACTER SET utf8mb4",
+                    "INSERT INTO cs VALUES (3, 'x', 'y')");
+            assertThat(wider.shapeChanges()).containsExactly(ShapeChange.columnChanged(vLatin1, v));
+            assertThatThrownBy(() -> gate(SchemaChangePolicy.FAIL, wider)).hasMessageContaining("column_type_changed v");
+            gate(SchemaChangePolicy.EMIT, wider);
+            // a collation of the same set: the stored bytes stay
+            String bytes = db.queryValue("SELECT GROUP_CONCAT(HEX(v) ORDER BY id) FROM cs");
+            ChangeEvent collated = change(stream, db, "ALTER TABLE cs MODIFY v VARCHAR(20) COLLATE utf8mb4_bin",
+                    "INSERT INTO cs VALUES (4, 'x', 'y')");
+            assertThat(collated.shapeChanges()).containsExactly(ShapeChange.unchanged());
+            assertThat(db.queryValue("SELECT GROUP_CONCAT(HEX(v) ORDER BY id) FROM cs WHERE id < 4")).isEqualTo(bytes);
+            gate(SchemaChangePolicy.FAIL, collated);
+            // CONVERT TO: t from latin1 (a TEXT may become a MEDIUMTEXT), v stays utf8mb4; and back, lossy
+            ChangeEvent converted = change(stream, db, "ALTER TABLE cs CONVERT TO CHARACTER SET utf8mb4",
+                    "INSERT INTO cs VALUES (5, 'x', 'y')");
+            RowShape.Column t = converted.shape().column("t").orElseThrow();
+            assertThat(t.dataType()).isIn("text", "mediumtext");
+            assertThat(converted.shapeChanges()).containsExactly(
+                    ShapeChange.columnChanged(RowShape.Column.of("t", "text character set latin1", true), t));
+            assertThatThrownBy(() -> gate(SchemaChangePolicy.FAIL, converted)).hasMessageContaining("column_type_changed t");
+            gate(SchemaChangePolicy.EMIT, converted);
+            ChangeEvent back = change(stream, db, "SET SESSION sql_mode = ''", "ALTER TABLE cs CONVERT TO CHARACTER SET "
+                    + "latin1", "INSERT INTO cs VALUES (6, 'x', 'y')");
+            assertThat(back.shapeChanges()).extracting(c -> c.after().get(0).dataType()).containsExactly(
+                    "varchar(20) character set latin1", back.shape().column("t").orElseThrow().dataType());
+            assertThat(back.shapeChanges()).extracting(ShapeChange::kind).containsOnly(ShapeChange.Kind.COLUMN_TYPE_CHANGED);
+            assertThatThrownBy(() -> gate(SchemaChangePolicy.FAIL, back)).hasMessageContaining("column_type_changed v");
+            gate(SchemaChangePolicy.FAIL_ON_UNKNOWN, back);
         }
     }
 

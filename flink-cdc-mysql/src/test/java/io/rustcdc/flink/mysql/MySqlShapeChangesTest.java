@@ -79,8 +79,49 @@ class MySqlShapeChangesTest {
         assertThat(MySqlShapeChanges.altered(null, false, BEFORE,
                 MySqlColumnDdl.alter("ALTER TABLE t ADD c INT", SqlMode.DEFAULT)))
                 .singleElement().satisfies(c -> assertThat(c.reason()).contains("holds no shape of the table"));
-        assertThat(altered(BEFORE, true, BEFORE, "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4")).singleElement()
+        assertThat(altered(BEFORE, true, BEFORE, "ALTER TABLE t CONVERT TO CHARACTER SET binary")).singleElement()
                 .satisfies(c -> assertThat(c.reason()).contains("does not read the clause 'CONVERT TO"));
+        assertThat(altered(BEFORE, true, BEFORE, "ALTER TABLE t CONVERT TO CHARACTER SET DEFAULT")).singleElement()
+                .satisfies(c -> assertThat(c.reason()).contains("does not read the clause 'CONVERT TO"));
+    }
+
+    /** The shape's type carries a text column's set unless utf8mb4 (MySqlShapes): a conversion is a type change. */
+    @Test
+    void aCharacterSetConversionIsATypeChange() {
+        RowShape.Column latin1 = RowShape.Column.of("a", "varchar(10) character set latin1", true);
+        RowShape converted = shape(List.of(ID, latin1), "id");
+        for (String sql : new String[] {"ALTER TABLE t MODIFY a VARCHAR(10) CHARACTER SET latin1",
+            "ALTER TABLE t MODIFY a VARCHAR(10) CHARSET latin1 COLLATE latin1_bin", "ALTER TABLE t MODIFY a VARCHAR(10) "
+                + "COLLATE latin1_german1_ci", "ALTER TABLE t CHANGE a a VARCHAR(10) ASCII", "ALTER TABLE t MODIFY a VARCHAR(10)",
+            "ALTER TABLE t CONVERT TO CHARACTER SET latin1", "ALTER TABLE t CONVERT TO CHARSET latin1 COLLATE latin1_bin"}) {
+            assertThat(altered(BEFORE, true, converted, sql)).as(sql).containsExactly(ShapeChange.columnChanged(A, latin1));
+            assertThat(altered(converted, true, BEFORE, sql.replace("latin1", "utf8mb4").replace("ASCII", "")))
+                    .as(sql).containsExactly(ShapeChange.columnChanged(latin1, A));
+        }
+        // CONVERT TO makes a TEXT a MEDIUMTEXT where the new set needs more bytes; other columns stay
+        RowShape text = shape(List.of(ID, RowShape.Column.of("t", "text character set latin1", true)), "id");
+        RowShape medium = shape(List.of(ID, RowShape.Column.of("t", "mediumtext", true)), "id");
+        assertThat(altered(text, true, medium, "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"))
+                .containsExactly(ShapeChange.columnChanged(text.columns().get(1), medium.columns().get(1)));
+        // a collation of the same set keeps the text: no change of the shape
+        assertThat(altered(converted, true, converted, "ALTER TABLE t MODIFY a VARCHAR(10) COLLATE latin1_bin"))
+                .containsExactly(ShapeChange.unchanged());
+        // the catalogue shows another set than the statement's: changed again since
+        assertThat(altered(BEFORE, true, BEFORE, "ALTER TABLE t MODIFY a VARCHAR(10) CHARACTER SET latin1")).singleElement()
+                .satisfies(c -> assertThat(c.reason()).contains("declares column a varchar(10) character set latin1 NULL"));
+        assertThat(altered(BEFORE, true, BEFORE, "ALTER TABLE t CONVERT TO CHARACTER SET latin1")).singleElement()
+                .satisfies(c -> assertThat(c.reason()).contains("column a, which the statement does not define"));
+        // a shape from the rows may already be the conversion's result
+        assertThat(altered(converted, false, converted, "ALTER TABLE t CONVERT TO CHARACTER SET latin1")).singleElement()
+                .satisfies(c -> assertThat(c.reason()).contains("read from the catalogue with the table's rows"));
+        assertThat(altered(BEFORE, false, converted, "ALTER TABLE t CONVERT TO CHARACTER SET latin1"))
+                .containsExactly(ShapeChange.columnChanged(A, latin1));
+        RowShape number = shape(List.of(RowShape.Column.of("id", "bigint", false), A), "id");
+        assertThat(altered(BEFORE, true, number, "ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4")).singleElement()
+                .satisfies(c -> assertThat(c.reason()).contains("column id, which the statement does not define"));
+        assertThat(MySqlShapeChanges.created(converted, MySqlColumnDdl.create(
+                "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10) CHARACTER SET latin1)", SqlMode.DEFAULT)))
+                .containsExactly(ShapeChange.tableCreated(converted));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.rustcdc.flink.sql;
 
+import io.rustcdc.flink.mysql.ColumnCharsets;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueKind;
 import java.math.BigInteger;
@@ -75,6 +76,8 @@ final class MySqlTypes extends ExactTypes {
 
     @Override
     public boolean keepsValues(String before, String after) {
-        return ValueKeepingTypes.mysql(before, after);
+        // the shape's type carries a text column's set unless utf8mb4 (varchar(50) character set latin1)
+        return ValueKeepingTypes.mysql(ColumnCharsets.baseType(before), ColumnCharsets.baseType(after))
+                && ColumnCharsets.keepsText(before, after);
     }
 }

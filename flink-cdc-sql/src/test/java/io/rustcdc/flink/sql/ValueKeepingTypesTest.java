@@ -56,4 +56,32 @@ class ValueKeepingTypesTest {
             assertThat(ValueKeepingTypes.mysql(c[0], c[1])).as("%s -> %s", c[0], c[1]).isFalse();
         }
     }
+
+    /** The shape's type carries a MySQL text column's character set unless utf8mb4: a conversion is a type change. */
+    @Test
+    void mysqlCharacterSetConversionsKeepTextOnlyIntoASetHoldingEveryOldCharacter() {
+        MySqlTypes types = new MySqlTypes();
+        String[][] keep = {
+            {"varchar(50) character set latin1", "varchar(50)"}, {"varchar(50) character set ascii", "varchar(50)"},
+            {"varchar(50) character set utf8mb3", "varchar(50)"}, {"text character set utf8", "mediumtext"},
+            {"char(3) character set ascii", "char(3) character set latin1"}, {"text character set latin1", "mediumtext"},
+            {"varchar(5) character set latin1", "varchar(5) character set utf8mb3"},
+            {"varchar(5)", "varchar(5) character set utf16"}, {"varchar(5) character set latin2", "varchar(5)"},
+            {"varchar(5) character set utf8", "varchar(5) character set utf8mb3"},
+            {"enum('a') character set latin1", "enum('a','b')"}, {"varbinary(4)", "varbinary(8)"},
+        };
+        String[][] rewrite = {
+            {"varchar(50)", "varchar(50) character set latin1"}, {"varchar(50)", "varchar(50) character set utf8mb3"},
+            {"text", "text character set ascii"}, {"varchar(50) character set latin1", "varchar(50) character set ascii"},
+            {"varchar(50) character set utf8mb3", "varchar(50) character set latin1"},
+            {"varchar(50) character set latin2", "varchar(50) character set latin1"},
+            {"varchar(50) character set latin1", "varchar(20)"}, {"enum('a')", "enum('a') character set latin1"},
+        };
+        for (String[] c : keep) {
+            assertThat(types.keepsValues(c[0], c[1])).as("%s -> %s", c[0], c[1]).isTrue();
+        }
+        for (String[] c : rewrite) {
+            assertThat(types.keepsValues(c[0], c[1])).as("%s -> %s", c[0], c[1]).isFalse();
+        }
+    }
 }
