@@ -244,6 +244,34 @@ class MySqlSqlITCase {
         assertThat(db.queryValue("SELECT n FROM rw WHERE id = 1")).isEqualTo("1.3");
     }
 
+    /**
+     * A character set conversion is a type change of the column's shape: latin1 to utf8mb4 keeps every character
+     * and goes on; utf8mb4 to latin1 under a non-strict sql_mode writes '?' for an emoji without a row change, and
+     * the job fails at it, naming both types (found by an adversarial probe: both went on before).
+     */
+    @Test
+    void aLossyCharacterSetConversionFailsAtTheChange() throws Exception {
+        db.execute("CREATE TABLE cv (id INT PRIMARY KEY, note VARCHAR(10) CHARACTER SET latin1)",
+                "INSERT INTO cv VALUES (1, '\u00e9')");
+        tables.executeSql("CREATE TABLE cv (id INT, note STRING) " + with("cv", ""));
+        TableResult result = tables.executeSql("SELECT * FROM cv");
+        try (CloseableIterator<Row> it = result.collect()) {
+            assertThat(it.next().getField("note")).isEqualTo("\u00e9");
+            db.execute("INSERT INTO cv VALUES (2, 'b')");
+            assertThat(it.next().getField("id")).isEqualTo(2);
+            db.execute("ALTER TABLE cv MODIFY note VARCHAR(10) CHARACTER SET utf8mb4",
+                    "INSERT INTO cv VALUES (3, '\uD83D\uDE00')");
+            assertThat(it.next().getField("note")).as("latin1 to utf8mb4 goes on").isEqualTo("\uD83D\uDE00");
+            db.execute("SET SESSION sql_mode = ''", "ALTER TABLE cv MODIFY note VARCHAR(10) CHARACTER SET latin1",
+                    "INSERT INTO cv VALUES (4, 'd')");
+            assertThatThrownBy(() -> result.getJobClient().orElseThrow().getJobExecutionResult().get(120, TimeUnit.SECONDS))
+                    .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                            .contains("changed its source type from varchar(10) to varchar(10) character set latin1, "
+                                    + "which may have rewritten its stored values").contains(db.name() + ".cv"));
+        }
+        assertThat(db.queryValue("SELECT HEX(note) FROM cv WHERE id = 3")).isEqualTo("3F");
+    }
+
     @Test
     void lossyDeclaredTypesAreRefusedWhenTheJobIsPlanned() {
         // on Oracle MySQL also a VECTOR declared with an element type that is not FLOAT or DOUBLE
