@@ -13,7 +13,9 @@ import javax.annotation.Nullable;
  * writes it: {@code tinyint(4)}, {@code int(10) unsigned}, {@code year(4)}, {@code decimal(12,4) unsigned zerofill}.
  * A {@code tinyint(1)} may be declared BOOLEAN, MySQL's own convention: its values are then checked to be 0 or 1.
  * Oracle MySQL 9's {@code vector(N)} is an array of 32-bit floats, never null: {@code ARRAY<FLOAT NOT NULL>} (or
- * {@code ARRAY<FLOAT>}, {@code ARRAY<DOUBLE>}); N bounds its length, which Flink's ARRAY does not declare.
+ * {@code ARRAY<FLOAT>}, {@code ARRAY<DOUBLE>}); N bounds its length, which Flink's ARRAY does not declare. A text
+ * column's type carries its character set unless utf8mb4 ({@code varchar(50) character set latin1}): a conversion
+ * keeps the values only into a set that holds every old character ({@link ColumnCharsets#keepsText}).
  */
 final class MySqlTypes extends ExactTypes {
     private static final long serialVersionUID = 1L;
