@@ -1,14 +1,17 @@
 package io.rustcdc.flink.source.reader;
 
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.SourcePosition;
 import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import javax.annotation.Nullable;
 
 /**
@@ -113,6 +116,28 @@ final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Seri
         return bounds;
     }
 
+    /**
+     * {@code values} against a chunk bound in the key's order; a key the stream decodes as another type than the
+     * bounds were planned with (a key column's type changed while the table was snapshotted or handed off) fails
+     * the source, naming the table: which chunk holds it is unknown.
+     */
+    private int compare(Object[] values, Object[] bound) {
+        try {
+            return key.compare(values, bound);
+        } catch (ClassCastException e) {
+            throw new CdcException(CdcException.Kind.STATE, "The key " + key.columns() + " of a change of table "
+                    + chunks.get(0).table().qualifiedName() + " reads as (" + classes(values) + "), but the table's "
+                    + "snapshot chunks were planned with keys of (" + classes(bound) + "): a key column's type changed "
+                    + "while the table was snapshotted, so the source cannot tell which chunk holds the changed row. "
+                    + "Start the job without its state so that the table is snapshotted again.", e);
+        }
+    }
+
+    private static String classes(Object[] values) {
+        return Arrays.stream(values).map(v -> v == null ? "null" : v.getClass().getSimpleName())
+                .collect(Collectors.joining(", "));
+    }
+
     /** The chunk holding {@code values}; null when it is not read yet (tables being added only). */
     @Nullable
     ChunkSplit<M> find(Object[] values) {
@@ -124,9 +149,9 @@ final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Seri
         while (low <= high) {
             int mid = (low + high) >>> 1;
             ChunkSplit<M> c = chunks.get(mid);
-            if (c.after() != null && key.compare(values, c.after()) <= 0) {
+            if (c.after() != null && compare(values, c.after()) <= 0) {
                 high = mid - 1;
-            } else if (c.upTo() != null && key.compare(values, c.upTo()) > 0) {
+            } else if (c.upTo() != null && compare(values, c.upTo()) > 0) {
                 low = mid + 1;
             } else {
                 return c;

@@ -1,7 +1,9 @@
 package io.rustcdc.flink.source.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
@@ -44,6 +46,23 @@ class HandoffKeyOrderTest {
         assertThat(handoff.decide(insert(15), AT5)).as("in the middle chunk, which does not").isNotNull();
         assertThat(handoff.decide(insert(10), AT5)).as("the middle chunk's last key").isNotNull();
         assertThat(handoff.decide(insert(3), AT5)).as("in the last chunk, which reflects it").isNull();
+    }
+
+    /**
+     * A key column retyped while the table was snapshotted (MySQL's {@code MODIFY id VARCHAR(20)}): the stream's keys
+     * are Strings, the chunk bounds Longs. Found by an adversarial probe: the order's ClassCastException restarted the
+     * task forever; now the source fails, naming the table and both types.
+     */
+    @Test
+    void aKeyOfAnotherTypeThanTheChunkBoundsFailsNamingTheTable() {
+        RowType retyped = RowType.of(List.of("id"), List.of(ValueType.of(ValueKind.TEXT)));
+        ChangeEvent change = ChangeEvent.builder(Op.INSERT, T, SourceInfo.stream("x", AT5, null))
+                .after(Row.of(retyped, "15")).build();
+        assertThatThrownBy(() -> handoff.decide(change, AT5)).isInstanceOfSatisfying(CdcException.class,
+                e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                .hasMessageContaining("The key [id] of a change of table s.t reads as (String), but the table's snapshot "
+                        + "chunks were planned with keys of (Long)")
+                .hasMessageContaining("Start the job without its state");
     }
 
     private static ChangeEvent insert(long id) {
