@@ -16,6 +16,8 @@ final class ColumnDefinition {
             "REFERENCES", "CHECK", "CONSTRAINT", "GENERATED", "AS", "VISIBLE", "INVISIBLE", "SRID", "ON", "FIRST", "AFTER",
             "ENGINE_ATTRIBUTE", "SECONDARY_ENGINE_ATTRIBUTE", "VIRTUAL", "PERSISTENT", "STORED", "WITH", "WITHOUT",
             "COMPRESSED", "REF_SYSTEM_ID");
+    /** Words after which the rows before the column read a value for it: generated or numbered. */
+    private static final Set<String> FILLING = Set.of("AS", "GENERATED", "AUTO_INCREMENT");
     /** The declared type, normalized ({@link #normalizedType}): {@code decimal(12,4)}, {@code int unsigned}. */
     final String type;
     /** NOT NULL: false, NULL: true, neither: null. */
@@ -29,10 +31,16 @@ final class ColumnDefinition {
      * {@code ASCII}: latin1, {@code UNICODE}: ucs2), lower case; null when it states none (the table's default).
      */
     @Nullable final String charset;
+    /**
+     * Rows written before the column was added read a value for it, not null: it states a {@code DEFAULT} other than
+     * {@code NULL}, {@code AUTO_INCREMENT}, or is generated ({@code AS}, {@code GENERATED ALWAYS AS}).
+     */
+    final boolean filled;
 
     private ColumnDefinition(String type, @Nullable Boolean nullable, boolean primaryKey, @Nullable String after,
-            @Nullable String charset) {
+            @Nullable String charset, boolean filled) {
         this.charset = charset;
+        this.filled = filled;
         this.type = type;
         this.nullable = nullable;
         this.primaryKey = primaryKey;
@@ -53,8 +61,10 @@ final class ColumnDefinition {
         String after = null;
         String charset = null;
         String previous = "";
+        boolean filled = false;
         for (int i = typeEnd; i < d.size(); i++) {
             String t = MySqlDdl.upper(d.get(i));
+            filled |= previous.equals("DEFAULT") && !t.equals("NULL") || FILLING.contains(t);
             if (t.equals("(")) {
                 i = MySqlColumnDdl.closing(d, i);
                 previous = ")";
@@ -80,7 +90,7 @@ final class ColumnDefinition {
             }
             previous = t;
         }
-        return new ColumnDefinition(normalizedType(d.subList(0, typeEnd)), nullable, primaryKey, after, charset);
+        return new ColumnDefinition(normalizedType(d.subList(0, typeEnd)), nullable, primaryKey, after, charset, filled);
     }
 
     /** A character set's or collation's name, as an identifier or a string ({@code 'latin1'}), lower case. */

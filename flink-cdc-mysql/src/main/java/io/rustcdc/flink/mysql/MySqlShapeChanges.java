@@ -46,8 +46,26 @@ final class MySqlShapeChanges {
         if (misfit != null) {
             return unknown(before, after, misfit);
         }
-        List<ShapeChange> changes = ShapeDiff.classify(before, after, replay.identities());
+        List<ShapeChange> changes = filled(ShapeDiff.classify(before, after, replay.identities()), ddl.steps);
         return changes.isEmpty() ? List.of(ShapeChange.unchanged()) : changes;
+    }
+
+    /** The reason of a column added whose definition {@linkplain ColumnDefinition#filled fills} the rows before it. */
+    static final String FILLED = "the rows before it read its default, AUTO_INCREMENT or generated value, not null";
+
+    /**
+     * {@code changes} with each column added whose definition fills the rows before it ({@link
+     * ColumnDefinition#filled}) marked so: a sink that gives the old rows null for it would differ from the table.
+     */
+    private static List<ShapeChange> filled(List<ShapeChange> changes, List<MySqlColumnDdl.Step> steps) {
+        List<ShapeChange> marked = new ArrayList<>(changes.size());
+        for (ShapeChange c : changes) {
+            String name = c.kind() == ShapeChange.Kind.COLUMN_ADDED ? c.after().get(0).name() : null;
+            boolean filled = name != null && steps.stream().anyMatch(s -> s.action == MySqlColumnDdl.Action.ADD
+                    && s.name.equalsIgnoreCase(name) && s.definition != null && s.definition.filled);
+            marked.add(filled ? ShapeChange.columnAddedFilled(c.after().get(0), c.position(), FILLED) : c);
+        }
+        return marked;
     }
 
     /** A CREATE TABLE whose columns the statement lists and the catalogue shows as declared: the table created. */

@@ -136,8 +136,8 @@ class MySqlSchemaChangesITCase {
             assertThat(events(stream, 1).get(0).shape()).isNotNull();
             ChangeEvent again = change(stream, db, "ALTER TABLE sc ADD COLUMN i INT NOT NULL DEFAULT 0 FIRST",
                     "INSERT INTO sc VALUES (0, 13, 'h', 1)");
-            assertThat(again.shapeChanges()).containsExactly(ShapeChange.columnAdded(
-                    RowShape.Column.of("i", id.dataType(), false), 0));
+            assertThat(again.shapeChanges()).containsExactly(ShapeChange.columnAddedFilled(
+                    RowShape.Column.of("i", id.dataType(), false), 0, MySqlShapeChanges.FILLED));
 
             // the policy on the real events: additive-only takes the nullable added column, not the type change
             gate(SchemaChangePolicy.ADDITIVE_ONLY, added);

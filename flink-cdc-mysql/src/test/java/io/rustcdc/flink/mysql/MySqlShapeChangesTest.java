@@ -39,6 +39,26 @@ class MySqlShapeChangesTest {
                 ShapeChange.columnChanged(renamed.columns().get(1), changed.columns().get(1)));
     }
 
+    /** A column added with a DEFAULT other than NULL, AUTO_INCREMENT or generated fills the rows before it. */
+    @Test
+    void aColumnAddedThatFillsTheRowsBeforeItIsNotAdditive() {
+        RowShape.Column n = RowShape.Column.of("n", "int", true);
+        RowShape added = shape(List.of(ID, A, n), "id");
+        for (String definition : List.of("INT DEFAULT 5", "INT DEFAULT (1 + 1)", "INT AS (id * 2)",
+                "INT GENERATED ALWAYS AS (id) STORED", "INT NULL DEFAULT 0 COMMENT 'x'")) {
+            assertThat(altered(BEFORE, true, added, "ALTER TABLE t ADD COLUMN n " + definition)).singleElement()
+                    .satisfies(c -> {
+                        assertThat(c.kind()).isEqualTo(ShapeChange.Kind.COLUMN_ADDED);
+                        assertThat(c.reason()).contains("the rows before it read its default");
+                        assertThat(c.additive()).as(definition).isFalse();
+                    });
+        }
+        for (String definition : List.of("INT", "INT DEFAULT NULL", "INT NULL COMMENT 'DEFAULT 5'")) {
+            assertThat(altered(BEFORE, true, added, "ALTER TABLE t ADD COLUMN n " + definition)).as(definition)
+                    .containsExactly(ShapeChange.columnAdded(n, 2));
+        }
+    }
+
     @Test
     void namesAreTheServersCaseInsensitiveOnes() {
         RowShape wider = shape(List.of(ID, RowShape.Column.of("a", "varchar(20)", true)), "id");

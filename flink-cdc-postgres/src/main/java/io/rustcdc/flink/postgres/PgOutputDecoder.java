@@ -76,7 +76,14 @@ final class PgOutputDecoder {
      * A column as the catalogue holds it: its attribute number (never reused in a table), type,
      * modifier and NOT NULL.
      */
-    record Attribute(int number, int typeOid, int typmod, boolean notNull) {}
+    /**
+     * A column as the catalogue shows it now; {@code filled}: rows written before it was added read a value for it
+     * (a default, stored or missing, an identity, a generated expression), not null.
+     */
+    record Attribute(int number, int typeOid, int typmod, boolean notNull, boolean filled) {}
+
+    /** The reason of a column added that {@linkplain Attribute#filled fills} the rows before it. */
+    static final String FILLED = "the rows before it read its default, identity or generated value, not null";
 
     private final String database;
     private final String slot;
@@ -426,11 +433,12 @@ final class PgOutputDecoder {
         RowShape resumedShape = resumed.remove(table);
         RowShape before = previous == null && replacedId == null && inTransaction ? resumedShape : null;
         if (previous != null && !previous.sameColumns(relation)) {
-            emitSchemaChange(table, DdlType.ALTER_TABLE, shape, PgShapeChanges.classify(previous, relation));
+            emitSchemaChange(table, DdlType.ALTER_TABLE, shape,
+                    filled(PgShapeChanges.classify(previous, relation), attributes));
         } else if (before != null && !before.equals(shape)) {
             // the first relation since the stream (re)opened, and the table changed since its events last showed
             // it: no attribute numbers are known of that shape, so columns are matched by name
-            emitSchemaChange(table, DdlType.ALTER_TABLE, shape, ShapeDiff.classify(before, shape));
+            emitSchemaChange(table, DdlType.ALTER_TABLE, shape, filled(ShapeDiff.classify(before, shape), attributes));
         } else if (replacedId != null && (former == null || former.table.equals(table))) {
             emitSchemaChange(table, DdlType.CREATE_TABLE, shape, List.of(ShapeChange.tableReplaced(shape,
                     "relation " + Integer.toUnsignedString(replacedId) + " was replaced by relation "
@@ -475,6 +483,19 @@ final class PgOutputDecoder {
             catalog.awaitVisible(txXid);
             txVisible = true;
         }
+    }
+
+    /**
+     * {@code changes} with each column added that the catalogue shows filled for the rows before it ({@link
+     * Attribute#filled}) marked so: a sink that gives the old rows null for it would differ from the table.
+     */
+    private static List<ShapeChange> filled(List<ShapeChange> changes, Map<String, Attribute> attributes) {
+        List<ShapeChange> marked = new ArrayList<>(changes.size());
+        for (ShapeChange c : changes) {
+            Attribute a = c.kind() == ShapeChange.Kind.COLUMN_ADDED ? attributes.get(c.after().get(0).name()) : null;
+            marked.add(a != null && a.filled() ? ShapeChange.columnAddedFilled(c.after().get(0), c.position(), FILLED) : c);
+        }
+        return marked;
     }
 
     private void emitSchemaChange(TableId table, DdlType ddlType, RowShape shape, List<ShapeChange> changes) {

@@ -98,6 +98,15 @@ public final class ShapeChange implements Serializable {
         return new ShapeChange(Kind.COLUMN_ADDED, List.of(), List.of(column), position, List.of(), List.of(), "");
     }
 
+    /**
+     * One column added that the rows before it read as other than null ({@code why}: its default fills them, or its
+     * values are generated), which a reader of the old shape cannot supply: not {@link #additive()}, whatever its
+     * nullability; {@link #reason()} says why.
+     */
+    public static ShapeChange columnAddedFilled(RowShape.Column column, int position, String why) {
+        return new ShapeChange(Kind.COLUMN_ADDED, List.of(), List.of(column), position, List.of(), List.of(), why);
+    }
+
     public static ShapeChange columnRemoved(RowShape.Column column) {
         return new ShapeChange(Kind.COLUMN_REMOVED, List.of(column), List.of(), -1, List.of(), List.of(), "");
     }
@@ -164,14 +173,20 @@ public final class ShapeChange implements Serializable {
         return keyAfter;
     }
 
-    /** Why the source classified it so, where it says (UNKNOWN, TABLE_REPLACED); else empty. */
+    /**
+     * Why the source classified it so, where it says (UNKNOWN, TABLE_REPLACED, a COLUMN_ADDED {@linkplain
+     * #columnAddedFilled filled} for the rows before it); else empty.
+     */
     public String reason() {
         return reason;
     }
 
-    /** Whether the change only adds what a reader of the old shape may ignore: a table, or a nullable column. */
+    /**
+     * Whether the change only adds what a reader of the old shape may ignore: a table, or a nullable column that the
+     * rows before it read as null (not one {@linkplain #columnAddedFilled filled} by a default or generated).
+     */
     public boolean additive() {
-        return kind == Kind.TABLE_CREATED || (kind == Kind.COLUMN_ADDED && after.get(0).nullable());
+        return kind == Kind.TABLE_CREATED || (kind == Kind.COLUMN_ADDED && after.get(0).nullable() && reason.isEmpty());
     }
 
     /** The change in words for messages, e.g. {@code column_type_changed amount numeric(12,4) NOT NULL -> text NOT NULL}. */
@@ -186,7 +201,7 @@ public final class ShapeChange implements Serializable {
             case PRIMARY_KEY_CHANGED:
                 return kind.wireName() + " " + keyBefore + " -> " + keyAfter;
             case COLUMN_ADDED:
-                return kind.wireName() + " " + after.get(0) + " at " + position;
+                return kind.wireName() + " " + after.get(0) + " at " + position + (reason.isEmpty() ? "" : " (" + reason + ")");
             case COLUMN_REMOVED:
                 return kind.wireName() + " " + before.get(0);
             case UNKNOWN:

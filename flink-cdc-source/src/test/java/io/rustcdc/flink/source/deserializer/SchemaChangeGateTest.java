@@ -109,6 +109,7 @@ class SchemaChangeGateTest {
         accepted.put(ShapeChange.tableCreated(shape), notFail);
         accepted.put(ShapeChange.columnAdded(NOTE, 1), notFail);
         accepted.put(ShapeChange.columnAdded(RowShape.Column.of("n", "int", false), 1), classified);
+        accepted.put(ShapeChange.columnAddedFilled(NOTE, 1, "its default fills the rows before it"), classified);
         accepted.put(ShapeChange.columnRemoved(AMOUNT), classified);
         accepted.put(ShapeChange.columnRenamed(AMOUNT, RowShape.Column.of("total", "numeric(12,4)", false)), classified);
         accepted.put(ShapeChange.columnChanged(AMOUNT, AMOUNT_TEXT), classified);
@@ -119,7 +120,7 @@ class SchemaChangeGateTest {
         accepted.put(ShapeChange.unknown(List.of(AMOUNT), List.of(NOTE), "rename or drop and add"),
                 List.of(SchemaChangePolicy.EMIT));
         accepted.put(ShapeChange.unchanged(), all);
-        assertThat(accepted).hasSize(ShapeChange.Kind.values().length + 1); // an added NOT NULL column too
+        assertThat(accepted).hasSize(ShapeChange.Kind.values().length + 2); // an added NOT NULL column and a filled one
         for (Map.Entry<ShapeChange, List<SchemaChangePolicy>> e : accepted.entrySet()) {
             for (SchemaChangePolicy policy : all) {
                 String refusal = SchemaChangeGate.refusal(policy, List.of(e.getKey()));
