@@ -26,6 +26,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
@@ -399,8 +400,7 @@ final class PgOutputDecoder {
             types.add(type.valueType());
             decoders[i] = type.decoder();
         }
-        List<String> key = new ArrayList<>(primaryKey);
-        key.retainAll(names);
+        List<String> key = keyAsLogged(primaryKey, names, identity, identitySetting);
         RowShape shape = RowShape.of(schema, name, columns, key);
         RowType rowType = RowType.of(names, types);
         PgRelation relation = new PgRelation(oid, table, shape, identity, typeOids, typmods,
@@ -483,6 +483,27 @@ final class PgOutputDecoder {
             catalog.awaitVisible(txXid);
             txVisible = true;
         }
+    }
+
+    /**
+     * The primary key of a relation as of its place in the WAL. The catalogue's is now's; under {@code REPLICA
+     * IDENTITY DEFAULT} ({@code 'd'}) the columns pgoutput flags are the key as the change was logged, which differs
+     * when the key changed since (a stream behind an {@code ALTER TABLE ... ADD PRIMARY KEY}): then those columns, in
+     * their order, are the key, and the relation after the statement shows the change.
+     */
+    static List<String> keyAsLogged(List<String> catalogueKey, List<String> names, boolean[] identity, byte setting) {
+        List<String> key = new ArrayList<>(catalogueKey);
+        key.retainAll(names);
+        if (setting != 'd') {
+            return key;
+        }
+        List<String> flagged = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (identity[i]) {
+                flagged.add(names.get(i));
+            }
+        }
+        return flagged.isEmpty() || new HashSet<>(flagged).equals(new HashSet<>(key)) ? key : flagged;
     }
 
     /**

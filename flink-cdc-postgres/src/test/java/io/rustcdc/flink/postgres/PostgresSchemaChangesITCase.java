@@ -194,6 +194,38 @@ class PostgresSchemaChangesITCase {
     }
 
     /**
+     * A primary key moved to another column before the stream read the changes logged under the old one (a stream
+     * behind the statement): under REPLICA IDENTITY DEFAULT the relation pgoutput sends for those changes flags the
+     * old key's columns, which are the key as they were logged; the change after the statement shows the new key as
+     * {@code primary_key_changed}. Before, the catalogue's key (now's) was checked against the old flags and the
+     * stream failed with a wrong diagnosis, telling to set REPLICA IDENTITY FULL (found by an adversarial probe).
+     */
+    @Test
+    void aKeyMovedBeforeTheStreamReadTheChangesLoggedUnderTheOldOneIsAKeyChange(PostgresDatabase db) throws Exception {
+        db.execute("CREATE TABLE moved (id int PRIMARY KEY, k int NOT NULL)", "ALTER TABLE moved OWNER TO "
+                + db.replicationUser());
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("moved")
+                .publicationName("moved").createSlotIfMissing(true).createPublicationIfMissing(true).build());
+        PostgresPosition start;
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
+            start = session.prepareStream(List.of(TableId.of(db.name(), "public", "moved")), false);
+        }
+        db.execute("INSERT INTO moved VALUES (1, 10)", "UPDATE moved SET k = 11 WHERE id = 1",
+                "ALTER TABLE moved DROP CONSTRAINT moved_pkey, ADD PRIMARY KEY (k), ADD UNIQUE (id)",
+                "INSERT INTO moved VALUES (2, 20)");
+        try (ChangeStream<PostgresPosition> stream =
+                connector.openStream(start, TableFilter.of(List.of("public.moved"), List.of()))) {
+            List<ChangeEvent> events = StreamTestSupport.events(stream, 4);
+            assertThat(events).extracting(ChangeEvent::op)
+                    .containsExactly(Op.INSERT, Op.UPDATE, Op.SCHEMA_CHANGE, Op.INSERT);
+            assertThat(events.get(0).shape().primaryKey()).containsExactly("id");
+            assertThat(events.get(2).shapeChanges()).containsExactly(ShapeChange.primaryKeyChanged(List.of("id"),
+                    List.of("k")));
+            assertThat(events.get(3).shape().primaryKey()).containsExactly("k");
+        }
+    }
+
+    /**
      * A captured table dropped and created again (a publication of all tables carries the new one) with no change
      * of the old one in the stream (found by an adversarial probe, 2026-12-07: no {@code table_replaced}, so the old
      * rows were never retracted downstream): the stream knows the old relation id as it opens, and the new relation
