@@ -16,8 +16,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import javax.annotation.Nullable;
@@ -226,6 +228,28 @@ final class PgCatalog {
                 return new long[] {rs.getLong(1), rs.getLong(2)};
             }
         }
+    }
+
+    /**
+     * The declared type and collation of each of {@code columns} of {@code table} now, as {@link PgChunkKey} writes
+     * them, by name, in one query; a column gone is missing, and so is every column of a table gone.
+     */
+    Map<String, String> keyOrderings(TableId table, List<String> columns) throws SQLException {
+        Map<String, String> orderings = new HashMap<>();
+        try (PreparedStatement s = connection.prepareStatement("SELECT a.attname, a.atttypid, a.atttypmod, a.attcollation "
+                + "FROM pg_catalog.pg_attribute a WHERE a.attrelid = pg_catalog.to_regclass(?) AND a.attnum > 0 "
+                + "AND NOT a.attisdropped AND a.attname = ANY (?)")) {
+            s.setString(1, PgPrerequisites.qualified(table));
+            s.setArray(2, connection.createArrayOf("text", columns.toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    PgType type = types.resolve((int) rs.getLong(2), rs.getInt(3));
+                    orderings.put(rs.getString(1), PgChunkKey.ordering(type.declared(),
+                            collations.name(rs.getLong(2), rs.getLong(4), type.declared())));
+                }
+            }
+        }
+        return orderings;
     }
 
     /**

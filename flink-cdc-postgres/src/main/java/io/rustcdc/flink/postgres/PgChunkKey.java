@@ -2,11 +2,14 @@ package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import javax.annotation.Nullable;
 
 /**
  * The order a chunk reads its key in must be the one its table's chunks were planned in: a key column's type or
@@ -26,20 +29,35 @@ final class PgChunkKey {
     private static final Map<String, String> SAME_ORDER = Map.of("smallint", "integer", "bigint", "integer",
             "character varying", "text");
 
+    private static final String NO_COLUMN = "no column";
+
     private PgChunkKey() {}
 
     /** @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s */
     static void requireSameOrder(TableDescription planned, TableDescription now, List<String> keyColumns) {
+        Map<String, String> orderings = new HashMap<>();
+        for (String column : keyColumns) {
+            orderings.put(column, ordering(now, column));
+        }
+        requireSameOrder(planned, now.table(), orderings, keyColumns);
+    }
+
+    /**
+     * Like {@link #requireSameOrder(TableDescription, TableDescription, List)}, with the key columns' {@code
+     * orderings} now ({@link PgCatalog#keyOrderings}; a column missing: gone).
+     */
+    static void requireSameOrder(TableDescription planned, TableId table, Map<String, String> orderings,
+            List<String> keyColumns) {
         List<String> changes = new ArrayList<>();
         for (String column : keyColumns) {
             String before = ordering(planned, column);
-            String after = ordering(now, column);
+            String after = orderings.getOrDefault(column, NO_COLUMN);
             if (!order(before).equals(order(after))) {
                 changes.add(column + " from " + before + " to " + after);
             }
         }
         if (!changes.isEmpty()) {
-            throw new CdcException(CdcException.Kind.STATE, "The chunk key of table " + now.table().qualifiedName()
+            throw new CdcException(CdcException.Kind.STATE, "The chunk key of table " + table.qualifiedName()
                     + " changed while its snapshot was read (" + String.join(", ", changes) + "): its chunks were "
                     + "planned in the key's old order, and read in the new one they would leave rows out or read them "
                     + "twice. Start the job without its state so that the table is snapshotted again in the new order "
@@ -60,11 +78,15 @@ final class PgChunkKey {
     private static String ordering(TableDescription table, String column) {
         int field = table.rowType().indexOf(column);
         if (field < 0) {
-            return "no column";
+            return NO_COLUMN;
         }
         RowShape.Column declared = table.shape().columns().get(field);
-        String collation = table.collation(field);
-        return declared.dataType() + (collation == null ? "" : " (collation " + collation + ")");
+        return ordering(declared.dataType(), table.collation(field));
+    }
+
+    /** A column's declared type and its collation (null: none), as the checks compare and name them. */
+    static String ordering(String declaredType, @Nullable String collation) {
+        return declaredType + (collation == null ? "" : " (collation " + collation + ")");
     }
 
     /** What orders a column's values: its type without modifiers, standing for its order's types, and its collation. */

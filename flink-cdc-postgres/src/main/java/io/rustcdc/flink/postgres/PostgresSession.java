@@ -126,8 +126,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             @Nullable String rowFilter) {
         try {
             // planned in the order of the table as first described: one whose key orders otherwise now fails
-            PgChunkKey.requireSameOrder(table, catalog.describe(table.table(), publicationIfExists()).description,
-                    keyColumns);
+            PgChunkKey.requireSameOrder(table, table.table(), catalog.keyOrderings(table.table(), keyColumns), keyColumns);
             if (denseKeys.applies(table, keyColumns, rowFilter)) {
                 return denseKeys.nextEnd(table, keyColumns.get(0), after, chunkSize);
             }
