@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
@@ -32,6 +33,11 @@ import org.postgresql.copy.CopyOut;
  * thread-safe.
  */
 final class PostgresSession implements CatalogSession<PostgresPosition, PostgresChunkMark> {
+    /**
+     * SQLSTATEs of a key's literal that no longer fits its column: undefined_function (no operator for the two
+     * types), datatype_mismatch, invalid_text_representation.
+     */
+    private static final Set<String> KEY_TYPE_MISMATCH = Set.of("42883", "42804", "22P02");
     private static final SourceInfo SNAPSHOT = SourceInfo.snapshot(PostgresConnector.NAME, null);
 
     private final PostgresSourceConfig config;
@@ -141,7 +147,27 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 return chunkEnd(sql, decoder, keyColumns.size());
             });
         } catch (SQLException e) {
+            requireSameOrderAfter(e, table, keyColumns);
             throw RowFilters.chunkFailure(connection, table.table(), rowFilter, e, this::failure);
+        }
+    }
+
+    /**
+     * After a chunk end's query failed on its key's type: the check before it reads the catalogue without the table's
+     * lock, so a type change waiting for the lock passes it, and the query, queued behind the change, then compares
+     * the new type with the old key's literal. The key's order is checked again, to fail naming the table and column.
+     */
+    private void requireSameOrderAfter(SQLException e, TableDescription table, List<String> keyColumns) {
+        if (!KEY_TYPE_MISMATCH.contains(e.getSQLState())) {
+            return;
+        }
+        try {
+            PgChunkKey.requireSameOrder(table, table.table(), catalog.keyOrderings(table.table(), keyColumns), keyColumns);
+        } catch (CdcException changed) {
+            changed.addSuppressed(e);
+            throw changed;
+        } catch (SQLException again) {
+            e.addSuppressed(again);
         }
     }
 

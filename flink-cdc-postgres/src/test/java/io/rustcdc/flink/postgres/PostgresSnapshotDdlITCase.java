@@ -27,6 +27,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -165,6 +168,51 @@ class PostgresSnapshotDdlITCase {
                             + "(id from integer to character varying(20) (collation ");
         } finally {
             db.execute("DROP TABLE IF EXISTS keyed, keyed_int");
+        }
+    }
+
+    /**
+     * The chunk end's order check reads the catalogue without the table's lock: a key retyped while it waits for the
+     * lock (behind a reader's transaction) passes the check, and the chunk end's query, queued behind the change,
+     * then fails on the key's old literal (SQLSTATE 42883, found by the adversarial probe on PostgreSQL 14). That
+     * failure checks the order again and names the table and column.
+     */
+    @Test
+    void aKeyRetypedWhileItsChunkEndWaitsForTheTableFailsNamingTheTable(PostgresDatabase db) throws Exception {
+        db.execute("DROP TABLE IF EXISTS queued", "CREATE TABLE queued (id int PRIMARY KEY)",
+                "INSERT INTO queued SELECT generate_series(1, 12)", "ALTER TABLE queued OWNER TO " + db.replicationUser());
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).build());
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession();
+                Connection reader = db.admin(); Statement r = reader.createStatement()) {
+            TableDescription described = session.describe(TableId.of(db.name(), "public", "queued"));
+            reader.setAutoCommit(false);
+            r.execute("SELECT count(*) FROM queued"); // holds the table's ACCESS SHARE lock until it ends
+            Future<?> alter = threads.submit(() -> {
+                db.execute("ALTER TABLE queued ALTER COLUMN id TYPE varchar(20)");
+                return null;
+            });
+            Poll.until("the ALTER waits for the table", Duration.ofSeconds(30), () -> waitingOn(db, "queued") == 1);
+            Future<Object[]> end = threads.submit(() -> session.nextChunkEnd(described, List.of("id"), new Object[] {2L}, 2));
+            Poll.until("the chunk end waits behind it", Duration.ofSeconds(30), () -> waitingOn(db, "queued") == 2);
+            reader.commit();
+            alter.get(30, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> end.get(30, TimeUnit.SECONDS)).cause().isInstanceOfSatisfying(CdcException.class,
+                    f -> assertThat(f.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("The chunk key of table public.queued changed while its snapshot was read "
+                            + "(id from integer to character varying(20)");
+        } finally {
+            threads.shutdownNow();
+            db.execute("DROP TABLE IF EXISTS queued");
+        }
+    }
+
+    private static int waitingOn(PostgresDatabase db, String table) throws Exception {
+        try (Connection c = db.admin(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_locks WHERE relation = to_regclass('" + table
+                        + "') AND NOT granted")) {
+            rs.next();
+            return rs.getInt(1);
         }
     }
 
