@@ -176,7 +176,7 @@ final class Handoff<P extends SourcePosition & Comparable<P>, M extends Serializ
         int i = 0;
         for (Iterator<TableChunks.Pending<P>> it = t.pending.iterator(); it.hasNext(); i++) {
             TableChunks.Pending<P> p = it.next();
-            if (holding != null ? holding.get(i) == t.chunks.get(t.chunks.size() - 1) : chunk.contains(p.key)) {
+            if (holding != null ? holding.get(i) == t.chunks.get(t.chunks.size() - 1) : t.contains(chunk, p.key)) {
                 if (!connector.reflects(chunk.mark(), p.position)) {
                     // the stream may deliver a commit a moment before new snapshots see it: a restart reads again
                     throw new CdcException(CdcException.Kind.RESTART, "A change of " + chunk.table() + " at " + p.position

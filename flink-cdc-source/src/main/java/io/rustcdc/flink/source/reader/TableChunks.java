@@ -116,6 +116,12 @@ final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Seri
         return bounds;
     }
 
+    /** Whether {@code values} lies in {@code chunk}'s range ({@link ChunkSplit#contains}), compared as {@link #find} does. */
+    boolean contains(ChunkSplit<M> chunk, Object[] values) {
+        return (chunk.after() == null || compare(values, chunk.after()) > 0)
+                && (chunk.upTo() == null || compare(values, chunk.upTo()) <= 0);
+    }
+
     /**
      * {@code values} against a chunk bound in the key's order; a key the stream decodes as another type than the
      * bounds were planned with (a key column's type changed while the table was snapshotted or handed off) fails

@@ -14,6 +14,7 @@ import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.ChunkSplit;
+import io.rustcdc.flink.source.split.TablePlan;
 import io.rustcdc.flink.source.split.TestKeyOrder;
 import io.rustcdc.flink.source.split.TestPosition;
 import java.util.HashSet;
@@ -63,6 +64,25 @@ class HandoffKeyOrderTest {
                 .hasMessageContaining("The key [id] of a change of table s.t reads as (String), but the table's snapshot "
                         + "chunks were planned with keys of (Long)")
                 .hasMessageContaining("Start the job without its state");
+    }
+
+    /**
+     * The same for a table being added: a change of a retyped key is held before the table's first chunk arrives,
+     * and the chunk's arrival places it (found by a review: the ClassCastException escaped there).
+     */
+    @Test
+    void aHeldKeyOfAnotherTypeThanTheFirstChunkFailsNamingTheTable() {
+        Handoff<TestPosition, HashSet<Long>> adding = new Handoff<>(new HandoffTest.FakeConnector(), List.of(),
+                List.of(TablePlan.start(HandoffTest.T, HandoffTest.KEY)), false);
+        RowType retyped = RowType.of(List.of("id", "v"), List.of(ValueType.of(ValueKind.TEXT), ValueType.of(ValueKind.TEXT)));
+        ChangeEvent change = ChangeEvent.builder(Op.INSERT, HandoffTest.T, SourceInfo.stream("x", new TestPosition(7), null))
+                .after(Row.of(retyped, "15", "v")).build();
+        assertThat(adding.decide(change, new TestPosition(7))).as("held: no chunk read yet").isNull();
+        ChunkSplit<HashSet<Long>> first = ChunkSplit.<HashSet<Long>>of(HandoffTest.T, HandoffTest.KEY, 0, null,
+                new Object[] {10L}).finished(new HashSet<>(Set.of(5L)));
+        assertThatThrownBy(() -> adding.addChunk(first, false)).isInstanceOfSatisfying(CdcException.class,
+                e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                .hasMessageContaining("reads as (String), but the table's snapshot chunks were planned with keys of (Long)");
     }
 
     private static ChangeEvent insert(long id) {
