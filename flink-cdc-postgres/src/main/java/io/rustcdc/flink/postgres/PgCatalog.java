@@ -252,6 +252,25 @@ final class PgCatalog {
         return orderings;
     }
 
+    /** The collation of each of {@code columns} of relation {@code relid} that has one, as SQL names it, by column. */
+    Map<String, String> keyCollations(long relid, List<String> columns) throws SQLException {
+        Map<String, String> names = new HashMap<>();
+        try (PreparedStatement s = connection.prepareStatement("SELECT a.attname, pg_catalog.quote_ident(n.nspname) || '.' "
+                + "|| pg_catalog.quote_ident(c.collname) FROM pg_catalog.pg_attribute a "
+                + "JOIN pg_catalog.pg_collation c ON c.oid = a.attcollation "
+                + "JOIN pg_catalog.pg_namespace n ON n.oid = c.collnamespace "
+                + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped AND a.attname = ANY (?)")) {
+            s.setLong(1, relid);
+            s.setArray(2, connection.createArrayOf("text", columns.toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    names.put(rs.getString(1), rs.getString(2));
+                }
+            }
+        }
+        return names;
+    }
+
     /**
      * Whether the table is partitioned (relkind {@code p}); false for a plain table, and for one that is gone
      * (whose snapshot query then fails as the table's).

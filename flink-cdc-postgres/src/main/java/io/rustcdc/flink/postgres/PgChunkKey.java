@@ -15,12 +15,13 @@ import javax.annotation.Nullable;
  * The order a chunk reads its key in must be the one its table's chunks were planned in: a key column's type or
  * collation changed while the snapshot was read ({@code ALTER COLUMN ... TYPE text}, {@code ... COLLATE "C"})
  * orders the chunk ends the planner found otherwise, so that the chunks' ranges would leave rows out or read them
- * twice. Each chunk end planned and each chunk read compares its key columns' types and collations, as the catalogue
- * shows them then, with the description of the table its planner or reader read first, and fails ({@code STATE})
- * when one orders otherwise; and each chunk's mark holds the order it read in ({@link #keyOrder}), which the source
- * compares across the table's chunks ({@link PostgresConnector#tableIdentity}). A type's length, precision or scale
- * ({@code varchar(10)} to {@code varchar(20)}), an integer's width and {@code varchar} to {@code text} keep the
- * order.
+ * twice. Each chunk end planned compares its key columns' types and collations, as the catalogue shows them then,
+ * with the description of the table its planner read first, and fails ({@code STATE}) when one orders otherwise;
+ * and each chunk's mark holds the order it read its key in ({@link #keyOrder}), which the source compares across the
+ * table's chunks ({@link PostgresConnector#tableIdentity}). A type's length, precision or scale ({@code varchar(10)}
+ * to {@code varchar(20)}), an integer's width and {@code varchar} to {@code text} keep the order. A change after the
+ * last chunk end was planned and before any chunk of the table was read is found by each chunk's read, which checks
+ * that its bounds are still in order ({@code PostgresSession#requireOrderedBounds}).
  */
 final class PgChunkKey {
     /** A type modifier in a declared type: {@code (20)}, {@code (10,2)}. */

@@ -11,6 +11,9 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.split.ChunkKey;
+import io.rustcdc.flink.source.split.ChunkOrigins;
+import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.testing.ColumnDdlUnderWriters;
 import io.rustcdc.flink.testing.DdlServer;
@@ -24,6 +27,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,7 +39,6 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -115,11 +118,10 @@ class PostgresSnapshotDdlITCase {
 
     /**
      * A chunk key's collation or type changed between two chunks orders the ends planned before otherwise: the next
-     * chunk read and the next chunk end planned fail ({@code STATE}), naming the table, the column and both orders,
-     * instead of reading rows twice or leaving them out (found by an adversarial probe: ICU's numeric order to
-     * {@code "C"}, {@code int} to {@code varchar}). A widening ({@code varchar(20)} to {@code varchar(30)}) keeps the
-     * order and passes; a chunk of a reader that described the table after the change carries another key order in
-     * its mark, which the source compares across the table's chunks.
+     * chunk end planned fails ({@code STATE}), naming the table, the column and both orders, and a chunk read in the
+     * new order carries it in its mark, which the source compares across the table's chunks, instead of reading rows
+     * twice or leaving them out (found by an adversarial probe: ICU's numeric order to {@code "C"}, {@code int} to
+     * {@code varchar}). A widening ({@code varchar(20)} to {@code varchar(30)}) keeps the order and passes.
      */
     @Test
     void aChunkKeysCollationOrTypeChangedBetweenChunksFailsTheNextChunkAndItsPlanning(PostgresDatabase db)
@@ -143,21 +145,27 @@ class PostgresSnapshotDdlITCase {
             assertThat(session.nextChunkEnd(described, key, new Object[] {"k4"}, 2)).containsExactly("k6");
             assertThat(connector.tableIdentity(first)).isEqualTo(connector.tableIdentity(second));
             db.execute("ALTER TABLE keyed ALTER COLUMN id TYPE varchar(30) COLLATE \"C\"");
-            for (ThrowingCallable next : List.<ThrowingCallable>of(
-                    () -> session.readChunk(described, key, new Object[] {"k4"}, new Object[] {"k6"}, e -> { }),
-                    () -> session.nextChunkEnd(described, key, new Object[] {"k4"}, 2))) {
-                assertThatThrownBy(next).isInstanceOfSatisfying(CdcException.class,
-                        f -> assertThat(f.kind()).isEqualTo(CdcException.Kind.STATE))
-                        .hasMessageContaining("The chunk key of table public.keyed changed while its snapshot was read "
-                                + "(id from character varying(20) (collation ")
-                        .hasMessageContaining("to character varying(30) (collation ")
-                        .hasMessageContaining("Start the job without its state");
-            }
+            assertThatThrownBy(() -> session.nextChunkEnd(described, key, new Object[] {"k4"}, 2))
+                    .isInstanceOfSatisfying(CdcException.class, f -> assertThat(f.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("The chunk key of table public.keyed changed while its snapshot was read "
+                            + "(id from character varying(20) (collation ")
+                    .hasMessageContaining("to character varying(30) (collation ")
+                    .hasMessageContaining("Start the job without its state");
+            // a chunk planned before, read now, is read in the new order: its mark says so, and the source fails on
+            // chunks of two key orders (ChunkOrigins)
+            PostgresChunkMark third = session.readChunk(described, key, new Object[] {"k4"}, new Object[] {"k6"}, e -> { });
+            assertThat(connector.tableIdentity(third)).as("read in another order").isNotEqualTo(connector.tableIdentity(first));
+            ChunkKey chunkKey = ChunkKey.of(described, connector.keyOrder(), null, "scan.incremental.snapshot.chunk.key-column");
+            ChunkOrigins<PostgresChunkMark> origins = new ChunkOrigins<>(connector::tableIdentity);
+            origins.read(ChunkSplit.<PostgresChunkMark>of(table, chunkKey, 0, null, new Object[] {"k2"}).finished(first));
+            assertThatThrownBy(() -> origins.read(ChunkSplit.<PostgresChunkMark>of(table, chunkKey, 2,
+                    new Object[] {"k4"}, new Object[] {"k6"}).finished(third)))
+                    .hasMessageContaining("its chunks come from two tables or were read in two key orders")
+                    .hasMessageContaining("with key id text (collation C)");
             try (CatalogSession<PostgresPosition, PostgresChunkMark> later = connector.openSession()) {
-                PostgresChunkMark third = later.readChunk(later.describe(table), key, new Object[] {"k4"},
+                PostgresChunkMark fourth = later.readChunk(later.describe(table), key, new Object[] {"k4"},
                         new Object[] {"k6"}, e -> { });
-                assertThat(connector.tableIdentity(third)).as("read in another order")
-                        .isNotEqualTo(connector.tableIdentity(first));
+                assertThat(connector.tableIdentity(fourth)).isEqualTo(connector.tableIdentity(third));
             }
             TableId ints = TableId.of(db.name(), "public", "keyed_int");
             TableDescription intKey = session.describe(ints);
@@ -168,6 +176,46 @@ class PostgresSnapshotDdlITCase {
                             + "(id from integer to character varying(20) (collation ");
         } finally {
             db.execute("DROP TABLE IF EXISTS keyed, keyed_int");
+        }
+    }
+
+    /**
+     * Every chunk end planned in ICU's numeric order, then the collation changed to {@code "C"} before any chunk was
+     * read, by a reader that described the table after it: each chunk checks that its bounds are still in order in
+     * the key's collation now, and the first whose are not ({@code k8 < k12} no longer holds) fails naming the table,
+     * instead of the chunks reading 19 rows of 12 (found by a review). Chunks whose bounds keep their order read on.
+     */
+    @Test
+    void chunksAllPlannedBeforeTheirKeysCollationChangedFailWhereTheirBoundsNoLongerFollowEachOther(PostgresDatabase db)
+            throws Exception {
+        db.execute("CREATE COLLATION IF NOT EXISTS num (provider = icu, locale = 'en-u-kn-true')",
+                "DROP TABLE IF EXISTS planned", "CREATE TABLE planned (id varchar(20) COLLATE num PRIMARY KEY)",
+                "INSERT INTO planned SELECT 'k' || g FROM generate_series(1, 12) g",
+                "ALTER TABLE planned OWNER TO " + db.replicationUser());
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).build());
+        TableId table = TableId.of(db.name(), "public", "planned");
+        List<String> key = List.of("id");
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> planner = connector.openSession()) {
+            TableDescription described = planner.describe(table);
+            List<Object[]> ends = new ArrayList<>();
+            for (Object[] end = planner.nextChunkEnd(described, key, null, 4); end != null;
+                    end = planner.nextChunkEnd(described, key, end, 4)) {
+                ends.add(end);
+            }
+            assertThat(ends).extracting(e -> e[0]).containsExactly("k4", "k8", "k12");
+            db.execute("ALTER TABLE planned ALTER COLUMN id TYPE varchar(20) COLLATE \"C\"");
+            try (CatalogSession<PostgresPosition, PostgresChunkMark> reader = connector.openSession()) {
+                TableDescription now = reader.describe(table);
+                List<ChangeEvent> rows = new ArrayList<>();
+                reader.readChunk(now, key, null, ends.get(0), rows::add);
+                reader.readChunk(now, key, ends.get(0), ends.get(1), rows::add);
+                assertThatThrownBy(() -> reader.readChunk(now, key, ends.get(1), ends.get(2), rows::add))
+                        .isInstanceOfSatisfying(CdcException.class, f -> assertThat(f.kind()).isEqualTo(CdcException.Kind.STATE))
+                        .hasMessageContaining("The chunk key [id] of table public.planned orders a chunk's bounds otherwise "
+                                + "than when they were planned");
+            }
+        } finally {
+            db.execute("DROP TABLE IF EXISTS planned");
         }
     }
 
