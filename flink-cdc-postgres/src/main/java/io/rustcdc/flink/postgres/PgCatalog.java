@@ -164,15 +164,15 @@ final class PgCatalog {
     java.util.Map<String, PgOutputDecoder.Attribute> attributes(long relid) throws SQLException {
         java.util.Map<String, PgOutputDecoder.Attribute> attributes = new java.util.HashMap<>();
         try (PreparedStatement s = connection.prepareStatement(
-                "SELECT attname, attnum, atttypid, atttypmod, attnotnull, atthasdef OR atthasmissing OR attidentity <> '' "
-                        + "OR attgenerated <> '' FROM pg_catalog.pg_attribute WHERE attrelid = ? AND attnum > 0 "
+                "SELECT attname, attnum, atttypid, atttypmod, attnotnull, atthasmissing OR attidentity <> '' "
+                        + "OR attgenerated <> '', atthasdef FROM pg_catalog.pg_attribute WHERE attrelid = ? AND attnum > 0 "
                         + "AND NOT attisdropped")) {
             s.setLong(1, relid);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     attributes.put(rs.getString(1),
                             new PgOutputDecoder.Attribute(rs.getInt(2), (int) rs.getLong(3), rs.getInt(4), rs.getBoolean(5),
-                                    rs.getBoolean(6)));
+                                    rs.getBoolean(6), rs.getBoolean(7)));
                 }
             }
         }
@@ -269,6 +269,16 @@ final class PgCatalog {
             }
         }
         return names;
+    }
+
+    /** The {@code relfilenode} of relation {@code relid} now; 0 for one without storage or gone. */
+    long fileNode(long relid) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement("SELECT relfilenode FROM pg_catalog.pg_class WHERE oid = ?")) {
+            s.setLong(1, relid);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
     }
 
     /**

@@ -53,6 +53,9 @@ final class PgOutputDecoder {
         /** The relation's live columns now, by name; empty when the relation is gone. */
         Map<String, Attribute> attributes(int relationOid) throws SQLException;
 
+        /** The relation's {@code relfilenode} now (a rewrite changes it); 0 when it has none or is gone. */
+        long fileNode(int relationOid) throws SQLException;
+
         /**
          * Waits until the committed transaction {@code xid} (pgoutput's 32-bit id) is visible to the
          * catalogue's next read (and {@link Reselect}'s), so that they see the tables as it left them.
@@ -79,9 +82,11 @@ final class PgOutputDecoder {
      */
     /**
      * A column as the catalogue shows it now; {@code filled}: rows written before it was added read a value for it
-     * (a default, stored or missing, an identity, a generated expression), not null.
+     * (a default stored as their missing value, an identity, a generated expression), not null; {@code defaulted}: it
+     * has a default, which filled the rows before it only if the table was rewritten (a volatile default), not if it
+     * was set after the column was added.
      */
-    record Attribute(int number, int typeOid, int typmod, boolean notNull, boolean filled) {}
+    record Attribute(int number, int typeOid, int typmod, boolean notNull, boolean filled, boolean defaulted) {}
 
     /** The reason of a column added that {@linkplain Attribute#filled fills} the rows before it. */
     static final String FILLED = "the rows before it read its default, identity or generated value, not null";
@@ -95,6 +100,8 @@ final class PgOutputDecoder {
     private final Map<Integer, PgRelation> relations = new HashMap<>();
     /** The relation id last described under each name, to tell a table replaced (a new id, same name). */
     private final Map<TableId, Integer> relationIds = new HashMap<>();
+    /** Each relation's {@code relfilenode} at its last RELATION, to tell a rewrite since ({@link Catalog#fileNode}). */
+    private final Map<Integer, Long> fileNodes = new HashMap<>();
     /**
      * What the stream's events said of each table's shape before the position it opened at (its first
      * relation in this stream is compared with it); a table leaves when its first relation arrives.
@@ -380,6 +387,10 @@ final class PgOutputDecoder {
         awaitTransactionVisible();
         // a column the catalogue no longer knows by this name (renamed or dropped since) is not promised NOT NULL
         Map<String, Attribute> attributes = catalog.attributes(oid);
+        long fileNode = catalog.fileNode(oid);
+        Long formerFileNode = fileNodes.put(oid, fileNode);
+        // whether the table may have been rewritten since its last RELATION: unknown without one, or without a file
+        boolean rewritten = formerFileNode == null || fileNode == 0 || formerFileNode != fileNode;
         List<String> primaryKey = catalog.primaryKey(oid);
         List<RowShape.Column> columns = new ArrayList<>(count);
         List<String> names = new ArrayList<>(count);
@@ -434,11 +445,12 @@ final class PgOutputDecoder {
         RowShape before = previous == null && replacedId == null && inTransaction ? resumedShape : null;
         if (previous != null && !previous.sameColumns(relation)) {
             emitSchemaChange(table, DdlType.ALTER_TABLE, shape,
-                    filled(PgShapeChanges.classify(previous, relation), attributes));
+                    filled(PgShapeChanges.classify(previous, relation), attributes, rewritten));
         } else if (before != null && !before.equals(shape)) {
             // the first relation since the stream (re)opened, and the table changed since its events last showed
             // it: no attribute numbers are known of that shape, so columns are matched by name
-            emitSchemaChange(table, DdlType.ALTER_TABLE, shape, filled(ShapeDiff.classify(before, shape), attributes));
+            emitSchemaChange(table, DdlType.ALTER_TABLE, shape,
+                    filled(ShapeDiff.classify(before, shape), attributes, rewritten));
         } else if (replacedId != null && (former == null || former.table.equals(table))) {
             emitSchemaChange(table, DdlType.CREATE_TABLE, shape, List.of(ShapeChange.tableReplaced(shape,
                     "relation " + Integer.toUnsignedString(replacedId) + " was replaced by relation "
@@ -510,11 +522,13 @@ final class PgOutputDecoder {
      * {@code changes} with each column added that the catalogue shows filled for the rows before it ({@link
      * Attribute#filled}) marked so: a sink that gives the old rows null for it would differ from the table.
      */
-    private static List<ShapeChange> filled(List<ShapeChange> changes, Map<String, Attribute> attributes) {
+    private static List<ShapeChange> filled(List<ShapeChange> changes, Map<String, Attribute> attributes,
+            boolean rewritten) {
         List<ShapeChange> marked = new ArrayList<>(changes.size());
         for (ShapeChange c : changes) {
             Attribute a = c.kind() == ShapeChange.Kind.COLUMN_ADDED ? attributes.get(c.after().get(0).name()) : null;
-            marked.add(a != null && a.filled() ? ShapeChange.columnAddedFilled(c.after().get(0), c.position(), FILLED) : c);
+            boolean filled = a != null && (a.filled() || a.defaulted() && rewritten);
+            marked.add(filled ? ShapeChange.columnAddedFilled(c.after().get(0), c.position(), FILLED) : c);
         }
         return marked;
     }

@@ -149,6 +149,11 @@ final class PostgresChangeStream implements ChangeStream<PostgresPosition> {
             }
 
             @Override
+            public long fileNode(int relationOid) throws SQLException {
+                return catalog.fileNode(Integer.toUnsignedLong(relationOid));
+            }
+
+            @Override
             public void awaitVisible(long xid) throws SQLException {
                 catalog.awaitVisible(xid, CATALOG_READ_TIMEOUT);
             }

@@ -195,6 +195,9 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
      */
     private boolean readAddedChunk(TablePlan plan) throws Exception {
         CatalogSession<P, M> s = session();
+        if (plan.nextAfter() == null) {
+            described.remove(plan.table()); // a table read (again) from its start: described as it is now
+        }
         TableDescription table = described.computeIfAbsent(plan.table(), s::describe);
         ChunkOutput rows = new ChunkOutput(true, s);
         Object[] upTo = null;
