@@ -2,7 +2,9 @@ package io.rustcdc.flink.source.split;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.TableId;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -21,8 +23,12 @@ import org.apache.flink.annotation.Internal;
 @Internal
 public final class ChunkOrigins<M> {
     private final Function<? super M, ?> identity;
-    /** Per table, the first read chunk whose mark names its origin, and that origin. */
-    private final Map<TableId, Origin> origins = new HashMap<>();
+    /**
+     * Per table, the first read chunk whose mark names its origin, and that origin; then each later one whose origin
+     * reads otherwise though equal (a connector's identity may leave a part open in marks from older state, which
+     * then equals any: a later chunk must equal every origin kept).
+     */
+    private final Map<TableId, List<Origin>> origins = new HashMap<>();
 
     /** @param identity the connector's {@code tableIdentity} */
     public ChunkOrigins(Function<? super M, ?> identity) {
@@ -39,9 +45,14 @@ public final class ChunkOrigins<M> {
         if (origin == null) {
             return;
         }
-        Origin first = origins.putIfAbsent(chunk.table(), new Origin(chunk.index(), origin));
-        if (first != null && !first.identity.equals(origin)) {
-            throw twoTables(chunk.table(), first, chunk.index(), origin);
+        List<Origin> kept = origins.computeIfAbsent(chunk.table(), t -> new ArrayList<>());
+        for (Origin o : kept) {
+            if (!o.identity.equals(origin)) {
+                throw twoTables(chunk.table(), o, chunk.index(), origin);
+            }
+        }
+        if (kept.stream().noneMatch(o -> o.identity.toString().equals(origin.toString()))) {
+            kept.add(new Origin(chunk.index(), origin));
         }
     }
 

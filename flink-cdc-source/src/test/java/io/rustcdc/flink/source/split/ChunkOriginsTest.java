@@ -53,6 +53,39 @@ class ChunkOriginsTest {
                 .hasMessageContaining("chunk 1 from relation 1, chunk 3 from relation 2");
     }
 
+    /**
+     * An identity that leaves a part open (a connector's mark from older state: any key order) equals any; the chunks
+     * after it must still agree among themselves (from a review: compared with the first alone, two later orders
+     * passed).
+     */
+    @Test
+    void chunksAfterAnOpenIdentityMustAgreeAmongThemselves() {
+        ChunkOrigins<Long> open = new ChunkOrigins<>(m -> new Origin(m / 100, m % 100 == 0 ? null : m % 100));
+        open.read(chunk(T, 0, 100)); // relation 1, any order
+        open.read(chunk(T, 1, 101)); // relation 1, order 1
+        open.read(chunk(T, 2, 101));
+        assertThatThrownBy(() -> open.read(chunk(T, 3, 102))).isInstanceOf(CdcException.class)
+                .hasMessageContaining("chunk 1 from 1/1, chunk 3 from 1/2");
+    }
+
+    /** A relation and a key order; a missing order equals any. */
+    private record Origin(long relation, Long order) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Origin x && x.relation == relation && (order == null || x.order == null || order.equals(x.order));
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(relation);
+        }
+
+        @Override
+        public String toString() {
+            return relation + "/" + order;
+        }
+    }
+
     @Test
     void aForgottenTableStartsAgain() {
         origins.read(chunk(T, 0, 101));
