@@ -5,7 +5,6 @@ import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -34,18 +33,9 @@ final class PgChunkKey {
 
     private PgChunkKey() {}
 
-    /** @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s */
-    static void requireSameOrder(TableDescription planned, TableDescription now, List<String> keyColumns) {
-        Map<String, String> orderings = new HashMap<>();
-        for (String column : keyColumns) {
-            orderings.put(column, ordering(now, column));
-        }
-        requireSameOrder(planned, now.table(), orderings, keyColumns);
-    }
-
     /**
-     * Like {@link #requireSameOrder(TableDescription, TableDescription, List)}, with the key columns' {@code
-     * orderings} now ({@link PgCatalog#keyOrderings}; a column missing: gone).
+     * @param orderings the key columns' types and collations now ({@link PgCatalog#keyOrderings}; a column missing: gone)
+     * @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s
      */
     static void requireSameOrder(TableDescription planned, TableId table, Map<String, String> orderings,
             List<String> keyColumns) {
