@@ -58,14 +58,8 @@ final class MySqlShapeChanges {
      * ColumnDefinition#filled}) marked so: a sink that gives the old rows null for it would differ from the table.
      */
     private static List<ShapeChange> filled(List<ShapeChange> changes, List<MySqlColumnDdl.Step> steps) {
-        List<ShapeChange> marked = new ArrayList<>(changes.size());
-        for (ShapeChange c : changes) {
-            String name = c.kind() == ShapeChange.Kind.COLUMN_ADDED ? c.after().get(0).name() : null;
-            boolean filled = name != null && steps.stream().anyMatch(s -> s.action == MySqlColumnDdl.Action.ADD
-                    && s.name.equalsIgnoreCase(name) && s.definition != null && s.definition.filled);
-            marked.add(filled ? ShapeChange.columnAddedFilled(c.after().get(0), c.position(), FILLED) : c);
-        }
-        return marked;
+        return ShapeChange.markFilled(changes, name -> steps.stream().anyMatch(s -> s.action == MySqlColumnDdl.Action.ADD
+                && s.name.equalsIgnoreCase(name) && s.definition != null && s.definition.filled), FILLED);
     }
 
     /** A CREATE TABLE whose columns the statement lists and the catalogue shows as declared: the table created. */

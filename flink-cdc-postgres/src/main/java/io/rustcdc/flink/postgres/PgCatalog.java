@@ -231,44 +231,30 @@ final class PgCatalog {
     }
 
     /**
-     * The declared type and collation of each of {@code columns} of {@code table} now, as {@link PgChunkKey} writes
-     * them, by name, in one query; a column gone is missing, and so is every column of a table gone.
+     * Each of {@code columns} of {@code table} now, by name, in one query: its declared type and collation as {@link
+     * PgChunkKey} compares them, and its collation as SQL names it; a column gone is missing, and so is every column
+     * of a table gone.
      */
-    Map<String, String> keyOrderings(TableId table, List<String> columns) throws SQLException {
-        Map<String, String> orderings = new HashMap<>();
-        try (PreparedStatement s = connection.prepareStatement("SELECT a.attname, a.atttypid, a.atttypmod, a.attcollation "
-                + "FROM pg_catalog.pg_attribute a WHERE a.attrelid = pg_catalog.to_regclass(?) AND a.attnum > 0 "
-                + "AND NOT a.attisdropped AND a.attname = ANY (?)")) {
+    Map<String, PgChunkKey.Column> keyColumns(TableId table, List<String> columns) throws SQLException {
+        Map<String, PgChunkKey.Column> found = new HashMap<>();
+        try (PreparedStatement s = connection.prepareStatement("SELECT a.attname, a.atttypid, a.atttypmod, a.attcollation, "
+                + "pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(c.collname) "
+                + "FROM pg_catalog.pg_attribute a LEFT JOIN pg_catalog.pg_collation c ON c.oid = a.attcollation "
+                + "LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.collnamespace "
+                + "WHERE a.attrelid = pg_catalog.to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped "
+                + "AND a.attname = ANY (?)")) {
             s.setString(1, PgPrerequisites.qualified(table));
             s.setArray(2, connection.createArrayOf("text", columns.toArray()));
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     PgType type = types.resolve((int) rs.getLong(2), rs.getInt(3));
-                    orderings.put(rs.getString(1), PgChunkKey.ordering(type.declared(),
-                            collations.name(rs.getLong(2), rs.getLong(4), type.declared())));
+                    String ordering = PgChunkKey.ordering(type.declared(),
+                            collations.name(rs.getLong(2), rs.getLong(4), type.declared()));
+                    found.put(rs.getString(1), new PgChunkKey.Column(ordering, rs.getString(5)));
                 }
             }
         }
-        return orderings;
-    }
-
-    /** The collation of each of {@code columns} of relation {@code relid} that has one, as SQL names it, by column. */
-    Map<String, String> keyCollations(long relid, List<String> columns) throws SQLException {
-        Map<String, String> names = new HashMap<>();
-        try (PreparedStatement s = connection.prepareStatement("SELECT a.attname, pg_catalog.quote_ident(n.nspname) || '.' "
-                + "|| pg_catalog.quote_ident(c.collname) FROM pg_catalog.pg_attribute a "
-                + "JOIN pg_catalog.pg_collation c ON c.oid = a.attcollation "
-                + "JOIN pg_catalog.pg_namespace n ON n.oid = c.collnamespace "
-                + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped AND a.attname = ANY (?)")) {
-            s.setLong(1, relid);
-            s.setArray(2, connection.createArrayOf("text", columns.toArray()));
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    names.put(rs.getString(1), rs.getString(2));
-                }
-            }
-        }
-        return names;
+        return found;
     }
 
     /** The {@code relfilenode} of relation {@code relid} now; 0 for one without storage or gone. */

@@ -2,7 +2,6 @@ package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.RowShape;
-import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,21 +33,26 @@ final class PgChunkKey {
     private PgChunkKey() {}
 
     /**
-     * @param orderings the key columns' types and collations now ({@link PgCatalog#keyOrderings}; a column missing: gone)
+     * A key column as the catalogue shows it now: its declared type and collation as the checks compare them ({@link
+     * #ordering}), and its collation as SQL names it (null: none).
+     */
+    record Column(String ordering, @Nullable String sqlCollation) {}
+
+    /**
+     * @param now the key columns now ({@link PgCatalog#keyColumns}; a column missing: gone)
      * @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s
      */
-    static void requireSameOrder(TableDescription planned, TableId table, Map<String, String> orderings,
-            List<String> keyColumns) {
+    static void requireSameOrder(TableDescription planned, Map<String, Column> now, List<String> keyColumns) {
         List<String> changes = new ArrayList<>();
         for (String column : keyColumns) {
             String before = ordering(planned, column);
-            String after = orderings.getOrDefault(column, NO_COLUMN);
+            String after = now.containsKey(column) ? now.get(column).ordering() : NO_COLUMN;
             if (!order(before).equals(order(after))) {
                 changes.add(column + " from " + before + " to " + after);
             }
         }
         if (!changes.isEmpty()) {
-            throw new CdcException(CdcException.Kind.STATE, "The chunk key of table " + table.qualifiedName()
+            throw new CdcException(CdcException.Kind.STATE, "The chunk key of table " + planned.table().qualifiedName()
                     + " changed while its snapshot was read (" + String.join(", ", changes) + "): its chunks were "
                     + "planned in the key's old order, and read in the new one they would leave rows out or read them "
                     + "twice. Start the job without its state so that the table is snapshotted again in the new order "

@@ -524,13 +524,10 @@ final class PgOutputDecoder {
      */
     private static List<ShapeChange> filled(List<ShapeChange> changes, Map<String, Attribute> attributes,
             boolean rewritten) {
-        List<ShapeChange> marked = new ArrayList<>(changes.size());
-        for (ShapeChange c : changes) {
-            Attribute a = c.kind() == ShapeChange.Kind.COLUMN_ADDED ? attributes.get(c.after().get(0).name()) : null;
-            boolean filled = a != null && (a.filled() || a.defaulted() && rewritten);
-            marked.add(filled ? ShapeChange.columnAddedFilled(c.after().get(0), c.position(), FILLED) : c);
-        }
-        return marked;
+        return ShapeChange.markFilled(changes, name -> {
+            Attribute a = attributes.get(name);
+            return a != null && (a.filled() || a.defaulted() && rewritten);
+        }, FILLED);
     }
 
     private void emitSchemaChange(TableId table, DdlType ddlType, RowShape shape, List<ShapeChange> changes) {

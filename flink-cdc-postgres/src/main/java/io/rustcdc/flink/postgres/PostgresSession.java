@@ -18,6 +18,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -133,7 +134,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             @Nullable String rowFilter) {
         try {
             // planned in the order of the table as first described: one whose key orders otherwise now fails
-            PgChunkKey.requireSameOrder(table, table.table(), catalog.keyOrderings(table.table(), keyColumns), keyColumns);
+            requireSameOrder(table, keyColumns);
             if (denseKeys.applies(table, keyColumns, rowFilter)) {
                 return denseKeys.nextEnd(table, keyColumns.get(0), after, chunkSize);
             }
@@ -163,13 +164,17 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
             return;
         }
         try {
-            PgChunkKey.requireSameOrder(table, table.table(), catalog.keyOrderings(table.table(), keyColumns), keyColumns);
+            requireSameOrder(table, keyColumns);
         } catch (CdcException changed) {
             changed.addSuppressed(e);
             throw changed;
         } catch (SQLException again) {
             e.addSuppressed(again);
         }
+    }
+
+    private void requireSameOrder(TableDescription table, List<String> keyColumns) throws SQLException {
+        PgChunkKey.requireSameOrder(table, catalog.keyColumns(table.table(), keyColumns), keyColumns);
     }
 
     @Nullable
@@ -259,7 +264,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 // described inside the chunk's snapshot: the rows carry the shape they were read with; the relation
                 // id is the locked table's, which the framework compares across the table's chunks
                 PgTable now = described(catalog.describe(table.table(), publicationIfExists()));
-                requireOrderedBounds(table, now.relationId, keyColumns, after, upTo);
+                requireOrderedBounds(table, keyColumns, after, upTo);
                 copyChunk(now, keyColumns, after, upTo, rowFilter, out);
                 return mark.ofRelation(now.relationId, PgChunkKey.keyOrder(now.description, keyColumns));
             });
@@ -274,12 +279,17 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
      * chunks partition the keys exactly when each one's bounds are in order in it. Checked for text keys only (a key
      * of another type has no collation; one retyped fails its chunk's query).
      */
-    private void requireOrderedBounds(TableDescription table, long relid, List<String> keyColumns,
-            @Nullable Object[] after, @Nullable Object[] upTo) throws SQLException {
+    private void requireOrderedBounds(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo) throws SQLException {
         if (after == null || upTo == null || keyColumns.stream().allMatch(c -> collation(table, c) == null)) {
             return;
         }
-        Map<String, String> collations = catalog.keyCollations(relid, keyColumns);
+        Map<String, String> collations = new HashMap<>();
+        catalog.keyColumns(table.table(), keyColumns).forEach((column, now) -> {
+            if (now.sqlCollation() != null) {
+                collations.put(column, now.sqlCollation());
+            }
+        });
         String sql = "SELECT " + collated(table, keyColumns, after, collations) + " < "
                 + collated(table, keyColumns, upTo, collations);
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {

@@ -158,12 +158,8 @@ class PostgresSchemaChangesITCase {
     @Test
     void aColumnAddedThatFillsTheRowsBeforeItIsNotAdditive(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE filled (id int PRIMARY KEY)", "ALTER TABLE filled OWNER TO " + db.replicationUser());
-        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("filled")
-                .publicationName("filled").createSlotIfMissing(true).createPublicationIfMissing(true).build());
-        PostgresPosition start;
-        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
-            start = session.prepareStream(List.of(TableId.of(db.name(), "public", "filled")), false);
-        }
+        PostgresConnector connector = creatingSlot(db, "filled");
+        PostgresPosition start = prepared(db, connector, "filled");
         try (ChangeStream<PostgresPosition> stream =
                 connector.openStream(start, TableFilter.of(List.of("public.filled"), List.of()))) {
             db.execute("INSERT INTO filled VALUES (1)");
@@ -209,12 +205,8 @@ class PostgresSchemaChangesITCase {
     void aKeyMovedBeforeTheStreamReadTheChangesLoggedUnderTheOldOneIsAKeyChange(PostgresDatabase db) throws Exception {
         db.execute("CREATE TABLE moved (id int PRIMARY KEY, k int NOT NULL)", "ALTER TABLE moved OWNER TO "
                 + db.replicationUser());
-        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("moved")
-                .publicationName("moved").createSlotIfMissing(true).createPublicationIfMissing(true).build());
-        PostgresPosition start;
-        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
-            start = session.prepareStream(List.of(TableId.of(db.name(), "public", "moved")), false);
-        }
+        PostgresConnector connector = creatingSlot(db, "moved");
+        PostgresPosition start = prepared(db, connector, "moved");
         db.execute("INSERT INTO moved VALUES (1, 10)", "UPDATE moved SET k = 11 WHERE id = 1",
                 "ALTER TABLE moved DROP CONSTRAINT moved_pkey, ADD PRIMARY KEY (k), ADD UNIQUE (id)",
                 "INSERT INTO moved VALUES (2, 20)");
@@ -245,10 +237,7 @@ class PostgresSchemaChangesITCase {
         PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.builder(db).slotName("d")
                 .publicationName("alltables").createSlotIfMissing(true).build());
         TableFilter filter = TableFilter.of(List.of("public.d"), List.of());
-        PostgresPosition start;
-        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
-            start = session.prepareStream(List.of(TableId.of(db.name(), "public", "d")), false);
-        }
+        PostgresPosition start = prepared(db, connector, "d");
         try (ChangeStream<PostgresPosition> stream = connector.openStream(start, filter)) {
             db.execute("DROP TABLE d", "CREATE TABLE d (id int PRIMARY KEY, v text)",
                     "ALTER TABLE d OWNER TO " + db.replicationUser(), "INSERT INTO d VALUES (1, 'new')");
@@ -328,6 +317,19 @@ class PostgresSchemaChangesITCase {
     }
 
     /** Runs {@code statements} and returns the schema change event they cause, before the insert that follows. */
+    /** A connector streaming slot and publication {@code name}, which it creates if missing. */
+    private static PostgresConnector creatingSlot(PostgresDatabase db, String name) {
+        return PostgresConnector.create(PostgresTestConfigs.builder(db).slotName(name).publicationName(name)
+                .createSlotIfMissing(true).createPublicationIfMissing(true).build());
+    }
+
+    /** Prepares {@code connector}'s stream of table {@code table} of schema public: its start position. */
+    private static PostgresPosition prepared(PostgresDatabase db, PostgresConnector connector, String table) {
+        try (CatalogSession<PostgresPosition, PostgresChunkMark> session = connector.openSession()) {
+            return session.prepareStream(List.of(TableId.of(db.name(), "public", table)), false);
+        }
+    }
+
     private static ChangeEvent change(ChangeStream<PostgresPosition> stream, PostgresDatabase db, String... statements)
             throws Exception {
         db.execute(statements);

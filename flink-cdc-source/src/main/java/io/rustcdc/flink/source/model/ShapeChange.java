@@ -1,9 +1,11 @@
 package io.rustcdc.flink.source.model;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -105,6 +107,19 @@ public final class ShapeChange implements Serializable {
      */
     public static ShapeChange columnAddedFilled(RowShape.Column column, int position, String why) {
         return new ShapeChange(Kind.COLUMN_ADDED, List.of(), List.of(column), position, List.of(), List.of(), why);
+    }
+
+    /**
+     * {@code changes} with each column added whose name {@code filled} accepts made {@linkplain #columnAddedFilled
+     * filled} for {@code why}; the others as they are.
+     */
+    public static List<ShapeChange> markFilled(List<ShapeChange> changes, Predicate<String> filled, String why) {
+        List<ShapeChange> marked = new ArrayList<>(changes.size());
+        for (ShapeChange c : changes) {
+            boolean mark = c.kind == Kind.COLUMN_ADDED && filled.test(c.after.get(0).name());
+            marked.add(mark ? columnAddedFilled(c.after.get(0), c.position, why) : c);
+        }
+        return marked;
     }
 
     public static ShapeChange columnRemoved(RowShape.Column column) {

@@ -116,10 +116,13 @@ final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Seri
         return bounds;
     }
 
-    /** Whether {@code values} lies in {@code chunk}'s range ({@link ChunkSplit#contains}), compared as {@link #find} does. */
+    /** Whether {@code values} lies in {@code chunk}'s range ({@link ChunkSplit#contains}), failing as {@link #compare} does. */
     boolean contains(ChunkSplit<M> chunk, Object[] values) {
-        return (chunk.after() == null || compare(values, chunk.after()) > 0)
-                && (chunk.upTo() == null || compare(values, chunk.upTo()) <= 0);
+        try {
+            return chunk.contains(values);
+        } catch (ClassCastException e) {
+            throw retyped(values, chunk.after() != null ? chunk.after() : chunk.upTo(), e);
+        }
     }
 
     /**
@@ -131,12 +134,16 @@ final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Seri
         try {
             return key.compare(values, bound);
         } catch (ClassCastException e) {
-            throw new CdcException(CdcException.Kind.STATE, "The key " + key.columns() + " of a change of table "
-                    + chunks.get(0).table().qualifiedName() + " reads as (" + classes(values) + "), but the table's "
-                    + "snapshot chunks were planned with keys of (" + classes(bound) + "): a key column's type changed "
-                    + "while the table was snapshotted, so the source cannot tell which chunk holds the changed row. "
-                    + "Start the job without its state so that the table is snapshotted again.", e);
+            throw retyped(values, bound, e);
         }
+    }
+
+    private CdcException retyped(Object[] values, Object[] bound, ClassCastException e) {
+        return new CdcException(CdcException.Kind.STATE, "The key " + key.columns() + " of a change of table "
+                + chunks.get(0).table().qualifiedName() + " reads as (" + classes(values) + "), but the table's "
+                + "snapshot chunks were planned with keys of (" + classes(bound) + "): a key column's type changed "
+                + "while the table was snapshotted, so the source cannot tell which chunk holds the changed row. "
+                + "Start the job without its state so that the table is snapshotted again.", e);
     }
 
     private static String classes(Object[] values) {
