@@ -90,8 +90,8 @@ final class ChunkReader {
      * times. The window is the moment the snapshot takes to open, so writes to the chunk's keys rarely
      * fall into it.
      */
-    MySqlPosition read(TableId table, List<String> keyColumns, @Nullable Object[] after, @Nullable Object[] upTo,
-            @Nullable String rowFilter, Consumer<ChangeEvent> out) {
+    MySqlPosition read(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
         if (config.flavor() == ServerFlavor.MYSQL) {
             return readChunkWithBackfill(table, keyColumns, after, upTo, rowFilter, out);
         }
@@ -113,8 +113,9 @@ final class ChunkReader {
      * is read first, while the snapshot stays open ({@link #window}), and the rows stream through what
      * it changed ({@link #readThrough}), so only the keys it changed are held.
      */
-    private MySqlPosition readMariaDbChunk(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
+    private MySqlPosition readMariaDbChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
+        TableId tableId = table.table();
         for (int attempt = 1; ; attempt++) {
             boolean mayRetry = attempt < EXACT_ATTEMPTS;
             int lastAttempt = rowFilter == null ? EXACT_ATTEMPTS + 2 : FILTERED_ATTEMPTS;
@@ -131,7 +132,7 @@ final class ChunkReader {
                         return null; // commits in between: open the snapshot again
                     }
                     // described inside the chunk's transaction: the rows carry the shape they were read with
-                    MySqlTable described = describe.apply(tableId);
+                    MySqlTable described = described(table, keyColumns);
                     if (low.equals(high)) {
                         readRows(described, keyColumns, after, upTo, rowFilter, out); // exact: the rows stream out
                         return high;
@@ -172,6 +173,17 @@ final class ChunkReader {
             ChunkTables.failIfGone(tableId, e);
             throw e;
         }
+    }
+
+    /**
+     * The table as a chunk's open snapshot reads it, its lock held: its key must order as in {@code table}, as the
+     * source described it before, which the source checks is the order the chunk was planned in ({@link
+     * MySqlChunkKey}).
+     */
+    private MySqlTable described(TableDescription table, List<String> keyColumns) {
+        MySqlTable described = describe.apply(table.table());
+        MySqlChunkKey.requireSameOrder(table, described.description, keyColumns);
+        return described;
     }
 
     /** The binlog's end position, read in a chunk's open snapshot. */
@@ -246,8 +258,9 @@ final class ChunkReader {
      * then the table's at {@code H}, which is the chunk's mark. A schema change of the table in that
      * window reads the chunk again.
      */
-    private MySqlPosition readChunkWithBackfill(TableId tableId, List<String> keyColumns, @Nullable Object[] after,
-            @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
+    private MySqlPosition readChunkWithBackfill(TableDescription table, List<String> keyColumns,
+            @Nullable Object[] after, @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
+        TableId tableId = table.table();
         int schemaChanges = 0;
         for (int attempt = 1; ; attempt++) {
             OracleRead read;
@@ -265,7 +278,7 @@ final class ChunkReader {
                 read = committed(s, () -> {
                     lock(s, tableId);
                     MySqlPosition high = endRead(); // after the snapshot was opened
-                    MySqlTable described = describe.apply(tableId);
+                    MySqlTable described = described(table, keyColumns);
                     ChunkBackfill window = window(described, keyColumns, after, upTo, w -> {
                         boolean complete = w.apply(low, high, backfillBound);
                         if (w.nextBound() != null) {

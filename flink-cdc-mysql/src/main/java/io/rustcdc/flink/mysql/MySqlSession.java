@@ -136,6 +136,8 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
             int chunkSize, @Nullable String rowFilter) throws SQLException {
         // described anew for each end: a key's character set converted since would be decoded with the old one
         MySqlTable described = table(table.table());
+        // in the order the table's earlier ends were planned in (a key's collation changed since would not be)
+        MySqlChunkKey.requireSameOrder(table, described.description, keyColumns);
         String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
         // read as the chunk's rows are (the driver reformats temporal text: a DATETIME(3) .055 came back as .550)
         String selected = keyColumns.stream().map(k -> SnapshotValues.select(described.column(k), MySqlSql.quote(k)))
@@ -162,13 +164,13 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     @Override
     public MySqlPosition readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, Consumer<ChangeEvent> out) {
-        return chunks.read(table.table(), keyColumns, after, upTo, null, out);
+        return chunks.read(table, keyColumns, after, upTo, null, out);
     }
 
     @Override
     public MySqlPosition readChunk(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
             @Nullable Object[] upTo, @Nullable String rowFilter, Consumer<ChangeEvent> out) {
-        return chunks.read(table.table(), keyColumns, after, upTo, rowFilter, out);
+        return chunks.read(table, keyColumns, after, upTo, rowFilter, out);
     }
 
     @Override

@@ -135,13 +135,15 @@ class MySqlSnapshotDdlITCase {
     }
 
     /**
-     * A latin1 text key converted to utf8mb4 between two chunk ends (found by an adversarial probe): the ends after
-     * it are the keys themselves, each after the one before, to the table's end. Before, the session decoded them
-     * with the description it kept from before the conversion, as latin1 ('xÄ' came as 'xÃ\u0084'), and a
-     * decoded end could equal the previous one: the snapshot planned the same empty chunk forever.
+     * A latin1 text key converted to utf8mb4 between two chunk ends (found by an adversarial probe): the next end
+     * fails the snapshot naming the key's order then and now, as one planned in the new order would not follow the
+     * ends before it (latin1_bin orders '€' after 'z', utf8mb4_bin before). Before, the session decoded the ends with
+     * the description it kept from before the conversion, and a decoded end could equal the previous one: the
+     * snapshot planned the same empty chunk forever. A chunk planned before the conversion and read after it fails too.
      */
     @Test
-    void aTextKeyConvertedToAnotherCharacterSetBetweenChunkEndsIsReadOnExactly(MySqlDatabase db) throws Exception {
+    void aTextKeyConvertedToAnotherCharacterSetBetweenChunkEndsFailsItsNextEndAndItsRead(MySqlDatabase db)
+            throws Exception {
         MySqlFeatures.assumeSnapshot(db.server());
         db.execute("CREATE TABLE cs (k VARCHAR(20) CHARACTER SET latin1 COLLATE latin1_bin PRIMARY KEY)");
         List<String> keys = new java.util.ArrayList<>(List.of("a"));
@@ -152,18 +154,21 @@ class MySqlSnapshotDdlITCase {
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
             TableDescription described = session.describe(TableId.of(db.name(), db.name(), "cs"));
-            List<Object> ends = new java.util.ArrayList<>();
             Object[] end = session.nextChunkEnd(described, List.of("k"), null, 2);
+            Object[] next = session.nextChunkEnd(described, List.of("k"), end, 2);
             db.execute("ALTER TABLE cs CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
-            while (end != null && ends.size() < keys.size()) {
-                ends.add(end[0]);
-                end = session.nextChunkEnd(described, List.of("k"), end, 2);
-            }
-            List<Object> expected = new java.util.ArrayList<>();
-            for (int i = 1; i < keys.size(); i += 2) {
-                expected.add(keys.get(i));
-            }
-            assertThat(ends).as("every second key, in order, to the end").isEqualTo(expected);
+            String change = "The chunk key of table " + db.name() + ".cs changed while its snapshot was read (k from "
+                    + "varchar collate latin1_bin to varchar collate utf8mb4_bin)";
+            assertThatThrownBy(() -> session.nextChunkEnd(described, List.of("k"), next, 2))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining(change).hasMessageContaining("Start the job without its state");
+            assertThatThrownBy(() -> session.readChunk(described, List.of("k"), end, next, e -> { }))
+                    .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining(change);
+            TableDescription now = session.describe(TableId.of(db.name(), db.name(), "cs"));
+            List<String> read = new java.util.ArrayList<>();
+            session.readChunk(now, List.of("k"), end, next, e -> read.add((String) e.after().get(0)));
+            assertThat(read).as("read in the order the source describes now").containsExactly(keys.get(2), keys.get(3));
         }
     }
 

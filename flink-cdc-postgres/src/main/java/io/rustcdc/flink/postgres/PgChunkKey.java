@@ -2,6 +2,7 @@ package io.rustcdc.flink.postgres;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.spi.ChunkKeyChanges;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,11 +53,7 @@ final class PgChunkKey {
             }
         }
         if (!changes.isEmpty()) {
-            throw new CdcException(CdcException.Kind.STATE, "The chunk key of table " + planned.table().qualifiedName()
-                    + " changed while its snapshot was read (" + String.join(", ", changes) + "): its chunks were "
-                    + "planned in the key's old order, and read in the new one they would leave rows out or read them "
-                    + "twice. Start the job without its state so that the table is snapshotted again in the new order "
-                    + "(a restore from a checkpoint would keep the chunks already read).");
+            throw ChunkKeyChanges.planned(planned.table(), changes);
         }
     }
 

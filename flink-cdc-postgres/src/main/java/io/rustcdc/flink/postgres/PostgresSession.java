@@ -10,6 +10,7 @@ import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChunkKeyChanges;
 import io.rustcdc.flink.source.spi.DenseKeyChunks;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.RowFilters;
@@ -294,11 +295,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 + collated(table, keyColumns, upTo, collations);
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             if (rs.next() && !rs.getBoolean(1)) {
-                throw new CdcException(CdcException.Kind.STATE, "The chunk key " + keyColumns + " of table "
-                        + table.table().qualifiedName() + " orders a chunk's bounds otherwise than when they were planned "
-                        + "(its collation, now " + collations + ", changed while the table was snapshotted): read in "
-                        + "the new order the chunks would leave rows out or read them twice. Start the job without its "
-                        + "state so that the table is snapshotted again in the new order.");
+                throw ChunkKeyChanges.unorderedBounds(table.table(), keyColumns, collations.toString());
             }
         }
     }

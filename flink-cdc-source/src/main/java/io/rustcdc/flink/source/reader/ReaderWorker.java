@@ -137,6 +137,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         thread.execute(() -> guarded(() -> {
             CatalogSession<P, M> s = session();
             TableDescription table = described.computeIfAbsent(chunk.table(), s::describe);
+            chunk.key().requireOrderOf(table); // the connector checks that the chunk reads in this order
             ChunkOutput rows = new ChunkOutput(false, s);
             M mark;
             try {
@@ -199,6 +200,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
             described.remove(plan.table()); // a table read (again) from its start: described as it is now
         }
         TableDescription table = described.computeIfAbsent(plan.table(), s::describe);
+        plan.key().requireOrderOf(table);
         ChunkOutput rows = new ChunkOutput(true, s);
         Object[] upTo = null;
         M mark;

@@ -3,6 +3,7 @@ package io.rustcdc.flink.source.split;
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.ChunkKeyChanges;
 import io.rustcdc.flink.source.spi.KeyOrder;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.io.Serializable;
@@ -164,6 +165,39 @@ public final class ChunkKey implements Serializable {
     /** A key read back from state written before nullability was kept (split format 1): split as before. */
     public static ChunkKey restored(List<String> columns, List<ValueType> types, KeyOrder order) {
         return restored(columns, types, order, false);
+    }
+
+    /**
+     * Fails when {@code table}, as a reader describes it to read one of its chunks, orders these columns otherwise
+     * than when the chunks were planned: a key column's type or collation changed since (or the column is gone), so
+     * that the chunk's bounds, planned in the old order, and the handoff, which places changed keys by it, would not
+     * match the rows the chunk reads. A type is compared by its kind (an integer's width, a text's length, a temporal's
+     * digits keep the order); a collation the plan does not name (none, or a plan from state written before
+     * collations were kept) is not compared. The connector checks that the chunk's read orders as {@code table} does.
+     *
+     * @throws CdcException of kind STATE naming the table, the columns and their orders then and now
+     */
+    public void requireOrderOf(TableDescription table) {
+        RowType rowType = table.rowType();
+        List<String> changes = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            int field = rowType.indexOf(columns.get(i));
+            String planned = collations.get(i);
+            boolean same = field >= 0 && rowType.type(field).kind() == types.get(i).kind()
+                    && (planned == null || planned.equals(table.collation(field)));
+            if (!same) {
+                changes.add(columns.get(i) + " from " + orderName(types.get(i), planned) + " to "
+                        + (field < 0 ? "no column" : orderName(rowType.type(field), table.collation(field))));
+            }
+        }
+        if (!changes.isEmpty()) {
+            throw ChunkKeyChanges.planned(table.table(), changes);
+        }
+    }
+
+    private static String orderName(ValueType type, @Nullable String collation) {
+        return type.kind().name().toLowerCase(java.util.Locale.ROOT) + (collation == null ? "" : " (collation " + collation
+                + ")");
     }
 
     /** Whether a key column may hold NULL, which keeps the table in one chunk. */

@@ -119,4 +119,35 @@ class ChunkKeyTest {
         assertThat(ChunkKey.of(other, TestKeyOrder.ASCENDING, "name", "chunk-key").splittable())
                 .as("a collation the order does not know").isFalse();
     }
+
+    @Test
+    void aChunkIsReadOnlyInTheOrderItsKeyWasPlannedIn() {
+        RowShape shape = RowShape.of("s", "t", List.of(RowShape.Column.of("name", "text", false),
+                RowShape.Column.of("n", "integer", false)), List.of("name", "n"));
+        RowType rowType = RowType.of(List.of("name", "n"), List.of(ValueType.of(ValueKind.TEXT),
+                ValueType.of(ValueKind.INTEGER)));
+        ChunkKey planned = ChunkKey.of(TableDescription.of(ID, shape, rowType, java.util.Arrays.asList(
+                TestKeyOrder.CASE_INSENSITIVE, null)), TestKeyOrder.ASCENDING, null, "chunk-key");
+        planned.requireOrderOf(TableDescription.of(ID, RowShape.of("s", "t", List.of(RowShape.Column.of("name",
+                "varchar(40)", false), RowShape.Column.of("n", "bigint", false), RowShape.Column.of("added", "integer", true)),
+                List.of("name", "n")), RowType.of(List.of("name", "n", "added"), List.of(ValueType.of(ValueKind.TEXT),
+                        ValueType.of(ValueKind.INTEGER), ValueType.of(ValueKind.INTEGER))),
+                java.util.Arrays.asList(TestKeyOrder.CASE_INSENSITIVE, null, null)));
+        assertThatThrownBy(() -> planned.requireOrderOf(TableDescription.of(ID, shape, rowType,
+                java.util.Arrays.asList("binary", null)))).isInstanceOfSatisfying(CdcException.class,
+                        e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                .hasMessageContaining("The chunk key of table s.t changed while its snapshot was read (name from text "
+                        + "(collation " + TestKeyOrder.CASE_INSENSITIVE + ") to text (collation binary))")
+                .hasMessageContaining("Start the job without its state");
+        assertThatThrownBy(() -> planned.requireOrderOf(TableDescription.of(ID, shape, RowType.of(List.of("name", "n"),
+                List.of(ValueType.of(ValueKind.TEXT), ValueType.of(ValueKind.TEXT))), java.util.Arrays.asList(
+                        TestKeyOrder.CASE_INSENSITIVE, "binary"))))
+                .hasMessageContaining("(n from integer to text (collation binary))");
+        assertThatThrownBy(() -> planned.requireOrderOf(KEYLESS))
+                .hasMessageContaining("(name from text (collation " + TestKeyOrder.CASE_INSENSITIVE + ") to text)");
+        ChunkKey restoredWithoutCollations = ChunkKey.restored(List.of("name"), List.of(ValueType.of(ValueKind.TEXT)),
+                TestKeyOrder.ASCENDING, false);
+        restoredWithoutCollations.requireOrderOf(TableDescription.of(ID, shape, rowType, java.util.Arrays.asList("binary",
+                null)));
+    }
 }
