@@ -57,6 +57,20 @@ final class PgChunkKey {
         }
     }
 
+    /**
+     * @param now the table as a chunk's snapshot describes it
+     * @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s
+     */
+    static void requireSameOrder(TableDescription planned, TableDescription now, List<String> keyColumns) {
+        Map<String, Column> columns = new java.util.HashMap<>();
+        for (String column : keyColumns) {
+            if (now.rowType().indexOf(column) >= 0) {
+                columns.put(column, new Column(ordering(now, column), null));
+            }
+        }
+        requireSameOrder(planned, columns, keyColumns);
+    }
+
     /** The order {@code table}'s {@code keyColumns} are read in, for a chunk's mark. */
     static String keyOrder(TableDescription table, List<String> keyColumns) {
         List<String> orders = new ArrayList<>();

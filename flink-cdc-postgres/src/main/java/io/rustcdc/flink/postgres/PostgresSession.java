@@ -265,6 +265,8 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 // described inside the chunk's snapshot: the rows carry the shape they were read with; the relation
                 // id is the locked table's, which the framework compares across the table's chunks
                 PgTable now = described(catalog.describe(table.table(), publicationIfExists()));
+                // in the order of the description given, which the framework compares with the chunk's planned key
+                PgChunkKey.requireSameOrder(table, now.description, keyColumns);
                 requireOrderedBounds(table, keyColumns, after, upTo);
                 copyChunk(now, keyColumns, after, upTo, rowFilter, out);
                 return mark.ofRelation(now.relationId, PgChunkKey.keyOrder(now.description, keyColumns));

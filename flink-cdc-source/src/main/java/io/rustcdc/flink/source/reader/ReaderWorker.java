@@ -13,6 +13,7 @@ import io.rustcdc.flink.source.spi.LazySession;
 import io.rustcdc.flink.source.spi.RowFilterFailure;
 import io.rustcdc.flink.source.spi.StreamRecord;
 import io.rustcdc.flink.source.spi.TableDescription;
+import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.TablePlan;
 import java.io.Serializable;
@@ -136,8 +137,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     void readChunk(ChunkSplit<M> chunk) {
         thread.execute(() -> guarded(() -> {
             CatalogSession<P, M> s = session();
-            TableDescription table = described.computeIfAbsent(chunk.table(), s::describe);
-            chunk.key().requireOrderOf(table); // the connector checks that the chunk reads in this order
+            TableDescription table = described(s, chunk.table(), chunk.key());
             ChunkOutput rows = new ChunkOutput(false, s);
             M mark;
             try {
@@ -149,6 +149,23 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
             rows.flush();
             queue.put(new Fetched.ChunkEnd<>(chunk.finished(mark), false));
         }));
+    }
+
+    /**
+     * The table as this reader described it, in the order {@code key} was planned in (a connector checks that a chunk
+     * reads in the order of the description it is given): described again when the one kept orders otherwise (kept
+     * from before the table's key changed and the table was planned again), and if that one does too, the chunk
+     * fails the source ({@link ChunkKey#requireOrderOf}).
+     */
+    private TableDescription described(CatalogSession<P, M> s, TableId table, ChunkKey key) {
+        TableDescription kept = described.computeIfAbsent(table, s::describe);
+        if (key.ordersAs(kept)) {
+            return kept;
+        }
+        TableDescription now = s.describe(table);
+        key.requireOrderOf(now);
+        described.put(table, now);
+        return now;
     }
 
     /** Snapshots a table added while the stream runs, chunk by chunk between stream batches, from {@code plan}. */
@@ -199,8 +216,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         if (plan.nextAfter() == null) {
             described.remove(plan.table()); // a table read (again) from its start: described as it is now
         }
-        TableDescription table = described.computeIfAbsent(plan.table(), s::describe);
-        plan.key().requireOrderOf(table);
+        TableDescription table = described(s, plan.table(), plan.key());
         ChunkOutput rows = new ChunkOutput(true, s);
         Object[] upTo = null;
         M mark;

@@ -178,6 +178,18 @@ public final class ChunkKey implements Serializable {
      * @throws CdcException of kind STATE naming the table, the columns and their orders then and now
      */
     public void requireOrderOf(TableDescription table) {
+        List<String> changes = orderChanges(table);
+        if (!changes.isEmpty()) {
+            throw ChunkKeyChanges.planned(table.table(), changes);
+        }
+    }
+
+    /** Whether {@code table} orders these columns as when the chunks were planned ({@link #requireOrderOf}). */
+    public boolean ordersAs(TableDescription table) {
+        return orderChanges(table).isEmpty();
+    }
+
+    private List<String> orderChanges(TableDescription table) {
         RowType rowType = table.rowType();
         List<String> changes = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
@@ -190,9 +202,7 @@ public final class ChunkKey implements Serializable {
                         + (field < 0 ? "no column" : orderName(rowType.type(field), table.collation(field))));
             }
         }
-        if (!changes.isEmpty()) {
-            throw ChunkKeyChanges.planned(table.table(), changes);
-        }
+        return changes;
     }
 
     private static String orderName(ValueType type, @Nullable String collation) {
