@@ -119,7 +119,8 @@ class PostgresSnapshotDdlITCase {
     /**
      * A chunk key's collation or type changed between two chunks orders the ends planned before otherwise: the next
      * chunk end planned fails ({@code STATE}), naming the table, the column and both orders, and a chunk read in the
-     * new order carries it in its mark, which the source compares across the table's chunks, instead of reading rows
+     * new order fails when read with the description it was planned with, and carries the new order in its mark when
+     * read with one of the new order, which the source compares across the table's chunks, instead of reading rows
      * twice or leaving them out (found by an adversarial probe: ICU's numeric order to {@code "C"}, {@code int} to
      * {@code varchar}). A widening ({@code varchar(20)} to {@code varchar(30)}) keeps the order and passes.
      */
@@ -151,21 +152,27 @@ class PostgresSnapshotDdlITCase {
                             + "(id from character varying(20) (collation ")
                     .hasMessageContaining("to character varying(30) (collation ")
                     .hasMessageContaining("Start the job without its state");
-            // a chunk planned before, read now, is read in the new order: its mark says so, and the source fails on
-            // chunks of two key orders (ChunkOrigins)
-            PostgresChunkMark third = session.readChunk(described, key, new Object[] {"k4"}, new Object[] {"k6"}, e -> { });
-            assertThat(connector.tableIdentity(third)).as("read in another order").isNotEqualTo(connector.tableIdentity(first));
-            ChunkKey chunkKey = ChunkKey.of(described, connector.keyOrder(), null, "scan.incremental.snapshot.chunk.key-column");
-            ChunkOrigins<PostgresChunkMark> origins = new ChunkOrigins<>(connector::tableIdentity);
-            origins.read(ChunkSplit.<PostgresChunkMark>of(table, chunkKey, 0, null, new Object[] {"k2"}).finished(first));
-            assertThatThrownBy(() -> origins.read(ChunkSplit.<PostgresChunkMark>of(table, chunkKey, 2,
-                    new Object[] {"k4"}, new Object[] {"k6"}).finished(third)))
-                    .hasMessageContaining("its chunks come from two tables or were read in two key orders")
-                    .hasMessageContaining("with key id text (collation C)");
+            // a chunk planned before, read now with the description it was planned with, fails in its snapshot
+            assertThatThrownBy(() -> session.readChunk(described, key, new Object[] {"k4"}, new Object[] {"k6"}, e -> { }))
+                    .isInstanceOfSatisfying(CdcException.class, f -> assertThat(f.kind()).isEqualTo(CdcException.Kind.STATE))
+                    .hasMessageContaining("The chunk key of table public.keyed changed while its snapshot was read "
+                            + "(id from character varying(20) (collation ")
+                    .hasMessageContaining("to character varying(30) (collation C))");
+            // read with a description of the new order (a reader that described the table after the change), its
+            // mark says so, and the source fails on chunks of two key orders (ChunkOrigins)
             try (CatalogSession<PostgresPosition, PostgresChunkMark> later = connector.openSession()) {
-                PostgresChunkMark fourth = later.readChunk(later.describe(table), key, new Object[] {"k4"},
+                PostgresChunkMark third = later.readChunk(later.describe(table), key, new Object[] {"k4"},
                         new Object[] {"k6"}, e -> { });
-                assertThat(connector.tableIdentity(fourth)).isEqualTo(connector.tableIdentity(third));
+                assertThat(connector.tableIdentity(third)).as("read in another order")
+                        .isNotEqualTo(connector.tableIdentity(first));
+                ChunkKey chunkKey = ChunkKey.of(described, connector.keyOrder(), null,
+                        "scan.incremental.snapshot.chunk.key-column");
+                ChunkOrigins<PostgresChunkMark> origins = new ChunkOrigins<>(connector::tableIdentity);
+                origins.read(ChunkSplit.<PostgresChunkMark>of(table, chunkKey, 0, null, new Object[] {"k2"}).finished(first));
+                assertThatThrownBy(() -> origins.read(ChunkSplit.<PostgresChunkMark>of(table, chunkKey, 2,
+                        new Object[] {"k4"}, new Object[] {"k6"}).finished(third)))
+                        .hasMessageContaining("its chunks come from two tables or were read in two key orders")
+                        .hasMessageContaining("with key id text (collation C)");
             }
             TableId ints = TableId.of(db.name(), "public", "keyed_int");
             TableDescription intKey = session.describe(ints);
