@@ -8,6 +8,7 @@ import io.rustcdc.flink.source.model.Op;
 import io.rustcdc.flink.source.model.Row;
 import io.rustcdc.flink.source.model.SourceInfo;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.spi.ChunkKeyChanges;
 import io.rustcdc.flink.source.spi.JdbcTransactions;
 import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
@@ -132,7 +133,7 @@ final class ChunkReader {
                         return null; // commits in between: open the snapshot again
                     }
                     // described inside the chunk's transaction: the rows carry the shape they were read with
-                    MySqlTable described = described(table, keyColumns);
+                    MySqlTable described = described(table, keyColumns, after, upTo);
                     if (low.equals(high)) {
                         readRows(described, keyColumns, after, upTo, rowFilter, out); // exact: the rows stream out
                         return high;
@@ -176,13 +177,17 @@ final class ChunkReader {
     }
 
     /**
-     * The table as a chunk's open snapshot reads it, its lock held: its key must order as in {@code table}, as the
-     * source described it before, which the source checks is the order the chunk was planned in ({@link
-     * MySqlChunkKey}).
+     * The table as a chunk's open snapshot reads it, its lock held. A chunk with a bound must read its key in the order
+     * of {@code table}, as the source described it just before, which it checks is the order the chunk was planned in
+     * ({@link io.rustcdc.flink.source.split.ChunkKey#requireOrderOf}): a key column's collation, character set or type
+     * changed in between would make the chunk read rows of another range.
      */
-    private MySqlTable described(TableDescription table, List<String> keyColumns) {
+    private MySqlTable described(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
+            @Nullable Object[] upTo) {
         MySqlTable described = describe.apply(table.table());
-        MySqlChunkKey.requireSameOrder(table, described.description, keyColumns);
+        if (after != null || upTo != null) {
+            ChunkKeyChanges.requireSameOrder(MySqlKeyOrder.INSTANCE, table, described.description, keyColumns);
+        }
         return described;
     }
 
@@ -278,7 +283,7 @@ final class ChunkReader {
                 read = committed(s, () -> {
                     lock(s, tableId);
                     MySqlPosition high = endRead(); // after the snapshot was opened
-                    MySqlTable described = described(table, keyColumns);
+                    MySqlTable described = described(table, keyColumns, after, upTo);
                     ChunkBackfill window = window(described, keyColumns, after, upTo, w -> {
                         boolean complete = w.apply(low, high, backfillBound);
                         if (w.nextBound() != null) {

@@ -95,6 +95,21 @@ public enum MySqlKeyOrder implements KeyOrder {
      * MariaDB's uca1400 ones, latin1_swedish_ci, ...): the server compares them ({@link MySqlKeyPlacement}).
      * Not ENUM and SET, which the server sorts by their members' numbers but compares with text as text.
      */
+    /**
+     * As by default, a collation's two names taken as one: Oracle MySQL from 8.0.30 and MariaDB from 10.6 name
+     * {@code utf8_bin} {@code utf8mb3_bin} (a description from before a server's upgrade, or from a replica not yet
+     * upgraded, still orders alike).
+     */
+    @Override
+    public boolean sameOrder(ValueType a, @Nullable String collationA, ValueType b, @Nullable String collationB) {
+        return KeyOrder.super.sameOrder(a, utf8mb3(collationA), b, utf8mb3(collationB));
+    }
+
+    @Nullable
+    private static String utf8mb3(@Nullable String collation) {
+        return collation != null && collation.startsWith("utf8_") ? "utf8mb3_" + collation.substring(5) : collation;
+    }
+
     @Override
     public boolean placedByServer(ValueType type, @Nullable String collation) {
         if (type.kind() != ValueKind.TEXT || collation == null || orders(type, collation)) {

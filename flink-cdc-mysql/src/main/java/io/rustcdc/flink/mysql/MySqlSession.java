@@ -7,6 +7,7 @@ import io.rustcdc.flink.source.model.ChangeEvent;
 import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.model.ValueType;
 import io.rustcdc.flink.source.spi.CatalogSession;
+import io.rustcdc.flink.source.spi.ChunkKeyChanges;
 import io.rustcdc.flink.source.spi.DenseKeyChunks;
 import io.rustcdc.flink.source.spi.RowFilters;
 import io.rustcdc.flink.source.spi.TableDescription;
@@ -137,7 +138,7 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
         // described anew for each end: a key's character set converted since would be decoded with the old one
         MySqlTable described = table(table.table());
         // in the order the table's earlier ends were planned in (a key's collation changed since would not be)
-        MySqlChunkKey.requireSameOrder(table, described.description, keyColumns);
+        ChunkKeyChanges.requireSameOrder(MySqlKeyOrder.INSTANCE, table, described.description, keyColumns);
         String keys = keyColumns.stream().map(MySqlSql::quote).collect(Collectors.joining(", "));
         // read as the chunk's rows are (the driver reformats temporal text: a DATETIME(3) .055 came back as .550)
         String selected = keyColumns.stream().map(k -> SnapshotValues.select(described.column(k), MySqlSql.quote(k)))

@@ -17,6 +17,19 @@ class MySqlKeyOrderTest {
     private static final MySqlKeyOrder ORDER = MySqlKeyOrder.INSTANCE;
 
     @Test
+    void aKeysOrderIsKeptByAnIntegersWidthAndByACollationsOtherNameOnly() {
+        ValueType text = ValueType.of(ValueKind.TEXT);
+        assertThat(ORDER.sameOrder(text, "utf8_bin", text, "utf8mb3_bin")).isTrue();
+        assertThat(ORDER.sameOrder(text, "utf8_general_ci on CHAR", text, "utf8mb3_general_ci on CHAR")).isTrue();
+        assertThat(ORDER.sameOrder(text, "utf8mb3_bin", text, "utf8mb4_bin")).isFalse();
+        assertThat(ORDER.sameOrder(text, "utf8mb4_general_ci", text, "utf8mb4_bin")).isFalse();
+        assertThat(ORDER.sameOrder(ValueType.of(ValueKind.INTEGER), null, ValueType.of(ValueKind.BIGINT), null)).isTrue();
+        assertThat(ORDER.sameOrder(ValueType.of(ValueKind.BIGINT), null, ValueType.of(ValueKind.UNSIGNED_BIGINT), null))
+                .isFalse();
+        assertThat(ORDER.sameOrder(ValueType.of(ValueKind.INTEGER), null, text, "utf8mb4_bin")).isFalse();
+    }
+
+    @Test
     void zeroDatesSortAsTheServerComparesTheirFields() {
         ValueType date = ValueType.of(ValueKind.DATE);
         assertThat(ORDER.compare(date, SpecialValue.zeroDate("0000-00-00"), LocalDate.of(1000, 1, 1))).isNegative();

@@ -158,7 +158,7 @@ class MySqlSnapshotDdlITCase {
             Object[] next = session.nextChunkEnd(described, List.of("k"), end, 2);
             db.execute("ALTER TABLE cs CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
             String change = "The chunk key of table " + db.name() + ".cs changed while its snapshot was read (k from "
-                    + "varchar collate latin1_bin to varchar collate utf8mb4_bin)";
+                    + "text (collation latin1_bin) to text (collation utf8mb4_bin))";
             assertThatThrownBy(() -> session.nextChunkEnd(described, List.of("k"), next, 2))
                     .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
                     .hasMessageContaining(change).hasMessageContaining("Start the job without its state");

@@ -266,7 +266,9 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
                 // id is the locked table's, which the framework compares across the table's chunks
                 PgTable now = described(catalog.describe(table.table(), publicationIfExists()));
                 // in the order of the description given, which the framework compares with the chunk's planned key
-                PgChunkKey.requireSameOrder(table, now.description, keyColumns);
+                if (after != null || upTo != null) { // a chunk of the whole table keeps no order
+                    PgChunkKey.requireSameOrder(table, now.description, keyColumns);
+                }
                 requireOrderedBounds(table, keyColumns, after, upTo);
                 copyChunk(now, keyColumns, after, upTo, rowFilter, out);
                 return mark.ofRelation(now.relationId, PgChunkKey.keyOrder(now.description, keyColumns));

@@ -137,7 +137,8 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     void readChunk(ChunkSplit<M> chunk) {
         thread.execute(() -> guarded(() -> {
             CatalogSession<P, M> s = session();
-            TableDescription table = described(s, chunk.table(), chunk.key());
+            TableDescription table = described(s, chunk.table(), chunk.key(),
+                    chunk.after() != null || chunk.upTo() != null);
             ChunkOutput rows = new ChunkOutput(false, s);
             M mark;
             try {
@@ -152,15 +153,15 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     }
 
     /**
-     * The table as this reader described it, in the order {@code key} was planned in (a connector checks that a chunk
-     * reads in the order of the description it is given): described again when the one kept orders otherwise (kept
-     * from before the table's key changed and the table was planned again), and if that one does too, the chunk
-     * fails the source ({@link ChunkKey#requireOrderOf}).
+     * The table as the database describes it now, for a chunk with a bound ({@code bounded}): in the order {@code key}
+     * was planned in, else the chunk fails the source ({@link ChunkKey#requireOrderOf}); the connector checks that the
+     * chunk reads in the order of the description it is given. Described for each such chunk, as a description kept
+     * from an earlier chunk may be of an order the table was planned in before (one second describe per chunk). A
+     * chunk of the whole table keeps no order: the description kept, if any.
      */
-    private TableDescription described(CatalogSession<P, M> s, TableId table, ChunkKey key) {
-        TableDescription kept = described.computeIfAbsent(table, s::describe);
-        if (key.ordersAs(kept)) {
-            return kept;
+    private TableDescription described(CatalogSession<P, M> s, TableId table, ChunkKey key, boolean bounded) {
+        if (!bounded) {
+            return described.computeIfAbsent(table, s::describe);
         }
         TableDescription now = s.describe(table);
         key.requireOrderOf(now);
@@ -216,7 +217,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
         if (plan.nextAfter() == null) {
             described.remove(plan.table()); // a table read (again) from its start: described as it is now
         }
-        TableDescription table = described(s, plan.table(), plan.key());
+        TableDescription table = described(s, plan.table(), plan.key(), plan.key().splittable());
         ChunkOutput rows = new ChunkOutput(true, s);
         Object[] upTo = null;
         M mark;

@@ -1,8 +1,13 @@
 package io.rustcdc.flink.source.spi;
 
 import io.rustcdc.flink.source.CdcException;
+import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueType;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -17,6 +22,53 @@ public final class ChunkKeyChanges {
             + "the new order (a restore from a checkpoint would keep the chunks already read).";
 
     private ChunkKeyChanges() {}
+
+    /**
+     * Fails when {@code now} orders {@code keyColumns} otherwise than {@code planned} did, as {@code order} tells
+     * ({@link KeyOrder#sameOrder}); a collation {@code planned} does not name is not compared.
+     *
+     * @throws CdcException of kind STATE naming the table, the columns and their orders then and now
+     */
+    public static void requireSameOrder(KeyOrder order, TableDescription planned, TableDescription now,
+            List<String> keyColumns) {
+        List<ValueType> types = new ArrayList<>();
+        List<String> collations = new ArrayList<>();
+        for (String column : keyColumns) {
+            int field = planned.rowType().indexOf(column);
+            types.add(field < 0 ? null : planned.rowType().type(field));
+            collations.add(field < 0 ? null : planned.collation(field));
+        }
+        requireSameOrder(order, now, keyColumns, types, collations);
+    }
+
+    /**
+     * Fails when {@code now} orders {@code keyColumns} otherwise than {@code types} and {@code collations} (a chunk
+     * key's, as planned; a null type: a column the plan did not have) do.
+     */
+    public static void requireSameOrder(KeyOrder order, TableDescription now, List<String> keyColumns,
+            List<ValueType> types, List<String> collations) {
+        RowType rowType = now.rowType();
+        List<String> changes = new ArrayList<>();
+        for (int i = 0; i < keyColumns.size(); i++) {
+            int field = rowType.indexOf(keyColumns.get(i));
+            ValueType type = types.get(i);
+            String collation = collations.get(i);
+            boolean same = field >= 0 && type != null && order.sameOrder(type, collation, rowType.type(field),
+                    collation == null ? null : now.collation(field));
+            if (!same) {
+                changes.add(keyColumns.get(i) + " from " + orderName(type, collation) + " to "
+                        + (field < 0 ? "no column" : orderName(rowType.type(field), now.collation(field))));
+            }
+        }
+        if (!changes.isEmpty()) {
+            throw planned(now.table(), changes);
+        }
+    }
+
+    private static String orderName(@Nullable ValueType type, @Nullable String collation) {
+        return (type == null ? "no column" : type.kind().name().toLowerCase(Locale.ROOT))
+                + (collation == null ? "" : " (collation " + collation + ")");
+    }
 
     /**
      * A chunk end planned in another order than the table's earlier ones.

@@ -67,6 +67,23 @@ public interface KeyOrder extends Serializable {
         return false;
     }
 
+    /**
+     * Whether a column of type {@code a} and collation {@code collationA} orders its values as one of type {@code b}
+     * and collation {@code collationB} does, so that chunks planned in the one may be read in the other (a key column
+     * altered while its table is snapshotted, {@link io.rustcdc.flink.source.split.ChunkKey#requireOrderOf}). By
+     * default: the same kind of value, an integer's width aside (INTEGER and BIGINT values compare as longs), and the
+     * same collation by name; a connector whose collations have two names overrides it.
+     */
+    default boolean sameOrder(ValueType a, @Nullable String collationA, ValueType b, @Nullable String collationB) {
+        return longs(a) == longs(b) && (longs(a) || a.kind() == b.kind())
+                && java.util.Objects.equals(collationA, collationB);
+    }
+
+    private static boolean longs(ValueType type) {
+        return type.kind() == io.rustcdc.flink.source.model.ValueKind.INTEGER
+                || type.kind() == io.rustcdc.flink.source.model.ValueKind.BIGINT;
+    }
+
     /** Whether every one of {@code types}, with its collation (null entries where none), is ordered. */
     default boolean orders(List<ValueType> types, List<String> collations) {
         for (int i = 0; i < types.size(); i++) {

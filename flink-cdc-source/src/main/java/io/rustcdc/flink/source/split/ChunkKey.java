@@ -171,43 +171,15 @@ public final class ChunkKey implements Serializable {
      * Fails when {@code table}, as a reader describes it to read one of its chunks, orders these columns otherwise
      * than when the chunks were planned: a key column's type or collation changed since (or the column is gone), so
      * that the chunk's bounds, planned in the old order, and the handoff, which places changed keys by it, would not
-     * match the rows the chunk reads. A type is compared by its kind (an integer's width, a text's length, a temporal's
-     * digits keep the order); a collation the plan does not name (none, or a plan from state written before
-     * collations were kept) is not compared. The connector checks that the chunk's read orders as {@code table} does.
+     * match the rows the chunk reads. Compared as the key's order tells ({@link KeyOrder#sameOrder}: by default the
+     * kind of value, an integer's width aside, and the collation); a collation the plan does not name (none, or a plan
+     * from state written before collations were kept) is not compared. The connector checks that the chunk's read
+     * orders as {@code table} does.
      *
      * @throws CdcException of kind STATE naming the table, the columns and their orders then and now
      */
     public void requireOrderOf(TableDescription table) {
-        List<String> changes = orderChanges(table);
-        if (!changes.isEmpty()) {
-            throw ChunkKeyChanges.planned(table.table(), changes);
-        }
-    }
-
-    /** Whether {@code table} orders these columns as when the chunks were planned ({@link #requireOrderOf}). */
-    public boolean ordersAs(TableDescription table) {
-        return orderChanges(table).isEmpty();
-    }
-
-    private List<String> orderChanges(TableDescription table) {
-        RowType rowType = table.rowType();
-        List<String> changes = new ArrayList<>();
-        for (int i = 0; i < columns.size(); i++) {
-            int field = rowType.indexOf(columns.get(i));
-            String planned = collations.get(i);
-            boolean same = field >= 0 && rowType.type(field).kind() == types.get(i).kind()
-                    && (planned == null || planned.equals(table.collation(field)));
-            if (!same) {
-                changes.add(columns.get(i) + " from " + orderName(types.get(i), planned) + " to "
-                        + (field < 0 ? "no column" : orderName(rowType.type(field), table.collation(field))));
-            }
-        }
-        return changes;
-    }
-
-    private static String orderName(ValueType type, @Nullable String collation) {
-        return type.kind().name().toLowerCase(java.util.Locale.ROOT) + (collation == null ? "" : " (collation " + collation
-                + ")");
+        ChunkKeyChanges.requireSameOrder(order, table, columns, types, collations);
     }
 
     /** Whether a key column may hold NULL, which keeps the table in one chunk. */

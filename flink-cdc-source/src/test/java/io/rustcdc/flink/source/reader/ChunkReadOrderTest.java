@@ -36,9 +36,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A reader reads a chunk with a description of its table that orders the chunk's key as it was planned: a kept
- * description that orders it otherwise (kept from before the table was planned again) is described anew, and one
- * that still does fails the source before the chunk is read. A description that only widens the key's type keeps.
+ * A reader reads a chunk with a bound with the table as described just before, which must order the chunk's key as
+ * it was planned: a description kept from an earlier chunk (from before the table was planned again) is not used, a
+ * description that orders otherwise fails the source before the chunk is read, and one that only widens the key's
+ * type passes. A chunk of the whole table keeps no order and is read with the description kept.
  */
 @Timeout(60)
 class ChunkReadOrderTest {
@@ -48,15 +49,15 @@ class ChunkReadOrderTest {
     static final ChunkKey KEY = ChunkKey.of(PLANNED, TestKeyOrder.ASCENDING, null, "chunk-key");
 
     @Test
-    void aStaleDescriptionIsDescribedAgainAndTheChunkReadWithTheNewOne() throws Exception {
-        Describing connector = new Describing(described("varchar(10)", "test_bin"), PLANNED);
+    void eachChunkWithABoundIsReadWithTheTableAsDescribedJustBefore() throws Exception {
+        TableDescription wider = described("varchar(40)", TestKeyOrder.CASE_INSENSITIVE);
+        Describing connector = new Describing(PLANNED, wider);
         try (Reader r = new Reader(connector)) {
             r.reader.addSplits(List.of(chunk(0, null, new Object[] {"m"}), chunk(1, new Object[] {"m"}, null)));
             r.pollUntilCollected(2);
             assertThat(connector.readWith).as("the descriptions the chunks were read with").containsExactly(PLANNED,
-                    PLANNED);
-            assertThat(connector.describes.get()).as("described once, again for the first chunk, kept then")
-                    .isEqualTo(2);
+                    wider);
+            assertThat(connector.describes.get()).as("described for each chunk").isEqualTo(2);
         }
     }
 
@@ -64,7 +65,7 @@ class ChunkReadOrderTest {
     void aDescriptionThatStillOrdersOtherwiseFailsTheSourceAndReadsNothing() throws Exception {
         Describing connector = new Describing(described("varchar(10)", "test_bin"));
         try (Reader r = new Reader(connector)) {
-            r.reader.addSplits(List.of(chunk(0, null, null)));
+            r.reader.addSplits(List.of(chunk(0, null, new Object[] {"m"})));
             assertThatThrownBy(() -> r.pollUntilCollected(1))
                     .isInstanceOfSatisfying(FinalFailure.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
                     .hasMessageContaining("The chunk key of table " + T.qualifiedName()
@@ -72,21 +73,21 @@ class ChunkReadOrderTest {
                             + "(collation test_bin))")
                     .rootCause().isInstanceOfSatisfying(CdcException.class,
                             e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE));
-            assertThat(connector.describes.get()).as("described once, then again").isEqualTo(2);
+            assertThat(connector.describes.get()).as("described once").isEqualTo(1);
             assertThat(connector.readWith).as("chunks read").isEmpty();
             assertThat(r.output.collected.get()).as("rows emitted").isZero();
         }
     }
 
     @Test
-    void aDescriptionThatOrdersAsPlannedIsNotDescribedAgain() throws Exception {
-        TableDescription wider = described("varchar(40)", TestKeyOrder.CASE_INSENSITIVE);
-        Describing connector = new Describing(wider, PLANNED);
+    void aChunkOfTheWholeTableIsReadWithTheDescriptionKeptWhateverItsOrder() throws Exception {
+        TableDescription other = described("varchar(10)", "test_bin");
+        Describing connector = new Describing(other, PLANNED);
         try (Reader r = new Reader(connector)) {
-            r.reader.addSplits(List.of(chunk(0, null, new Object[] {"m"}), chunk(1, new Object[] {"m"}, null)));
-            r.pollUntilCollected(2);
+            r.reader.addSplits(List.of(chunk(0, null, null)));
+            r.pollUntilCollected(1);
             assertThat(connector.describes.get()).as("describes").isEqualTo(1);
-            assertThat(connector.readWith).containsExactly(wider, wider);
+            assertThat(connector.readWith).containsExactly(other);
         }
     }
 

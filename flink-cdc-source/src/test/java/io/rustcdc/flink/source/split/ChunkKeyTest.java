@@ -131,7 +131,7 @@ class ChunkKeyTest {
         planned.requireOrderOf(TableDescription.of(ID, RowShape.of("s", "t", List.of(RowShape.Column.of("name",
                 "varchar(40)", false), RowShape.Column.of("n", "bigint", false), RowShape.Column.of("added", "integer", true)),
                 List.of("name", "n")), RowType.of(List.of("name", "n", "added"), List.of(ValueType.of(ValueKind.TEXT),
-                        ValueType.of(ValueKind.INTEGER), ValueType.of(ValueKind.INTEGER))),
+                        ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.INTEGER))),
                 java.util.Arrays.asList(TestKeyOrder.CASE_INSENSITIVE, null, null)));
         assertThatThrownBy(() -> planned.requireOrderOf(TableDescription.of(ID, shape, rowType,
                 java.util.Arrays.asList("binary", null)))).isInstanceOfSatisfying(CdcException.class,
@@ -143,6 +143,10 @@ class ChunkKeyTest {
                 List.of(ValueType.of(ValueKind.TEXT), ValueType.of(ValueKind.TEXT))), java.util.Arrays.asList(
                         TestKeyOrder.CASE_INSENSITIVE, "binary"))))
                 .hasMessageContaining("(n from integer to text (collation binary))");
+        assertThatThrownBy(() -> planned.requireOrderOf(TableDescription.of(ID, shape, RowType.of(List.of("name", "n"),
+                List.of(ValueType.of(ValueKind.TEXT), ValueType.of(ValueKind.UNSIGNED_BIGINT))), java.util.Arrays.asList(
+                        TestKeyOrder.CASE_INSENSITIVE, null))))
+                .as("values of another class than longs").hasMessageContaining("(n from integer to unsigned_bigint)");
         assertThatThrownBy(() -> planned.requireOrderOf(KEYLESS))
                 .hasMessageContaining("(name from text (collation " + TestKeyOrder.CASE_INSENSITIVE + ") to text)");
         ChunkKey restoredWithoutCollations = ChunkKey.restored(List.of("name"), List.of(ValueType.of(ValueKind.TEXT)),
