@@ -91,6 +91,8 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
      * describes the table again inside each chunk's read (that is the shape the rows carry).
      */
     private final Map<TableId, TableDescription> described = new HashMap<>();
+    /** Per table, the chunk key its kept description was found to order as planned ({@link #described}). */
+    private final Map<TableId, ChunkKey> describedFor = new HashMap<>();
     @Nullable private volatile ChangeStream<P> stream;
     private volatile Set<TableId> paused = Set.of();
     private volatile Set<TableId> stopped = Set.of();
@@ -153,19 +155,24 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
     }
 
     /**
-     * The table as the database describes it now, for a chunk with a bound ({@code bounded}): in the order {@code key}
-     * was planned in, else the chunk fails the source ({@link ChunkKey#requireOrderOf}); the connector checks that the
-     * chunk reads in the order of the description it is given. Described for each such chunk, as a description kept
-     * from an earlier chunk may be of an order the table was planned in before (one second describe per chunk). A
-     * chunk of the whole table keeps no order: the description kept, if any.
+     * The table as described for a chunk with a bound ({@code bounded}): in the order {@code key} was planned in, else
+     * the chunk fails the source ({@link ChunkKey#requireOrderOf}); the connector checks that the chunk reads in the
+     * order of the description it is given. The description kept is used for chunks of the key it was found to order
+     * as; for another key (the table planned again, maybe after its key changed) the table is described anew. A chunk
+     * of the whole table keeps no order: the description kept, if any.
      */
     private TableDescription described(CatalogSession<P, M> s, TableId table, ChunkKey key, boolean bounded) {
         if (!bounded) {
             return described.computeIfAbsent(table, s::describe);
         }
+        TableDescription kept = described.get(table);
+        if (kept != null && key.equals(describedFor.get(table))) {
+            return kept;
+        }
         TableDescription now = s.describe(table);
         key.requireOrderOf(now);
         described.put(table, now);
+        describedFor.put(table, key);
         return now;
     }
 

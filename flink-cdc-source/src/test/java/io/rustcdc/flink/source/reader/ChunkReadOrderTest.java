@@ -36,10 +36,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A reader reads a chunk with a bound with the table as described just before, which must order the chunk's key as
- * it was planned: a description kept from an earlier chunk (from before the table was planned again) is not used, a
- * description that orders otherwise fails the source before the chunk is read, and one that only widens the key's
- * type passes. A chunk of the whole table keeps no order and is read with the description kept.
+ * A reader reads a chunk with a bound with a description of its table that orders the chunk's key as it was planned:
+ * a description kept for another planned key (from before the table was planned again) is described anew, one that
+ * orders otherwise fails the source before the chunk is read, and one that only widens the key's type passes and is
+ * kept. A chunk of the whole table keeps no order and is read with the description kept.
  */
 @Timeout(60)
 class ChunkReadOrderTest {
@@ -49,15 +49,19 @@ class ChunkReadOrderTest {
     static final ChunkKey KEY = ChunkKey.of(PLANNED, TestKeyOrder.ASCENDING, null, "chunk-key");
 
     @Test
-    void eachChunkWithABoundIsReadWithTheTableAsDescribedJustBefore() throws Exception {
-        TableDescription wider = described("varchar(40)", TestKeyOrder.CASE_INSENSITIVE);
-        Describing connector = new Describing(PLANNED, wider);
+    void aTablePlannedAgainInAnotherOrderIsDescribedAnewAndKeptForItsChunks() throws Exception {
+        TableDescription replanned = described("varchar(10)", "test_bin");
+        ChunkKey replannedKey = ChunkKey.of(replanned, TestKeyOrder.ASCENDING, null, "chunk-key");
+        Describing connector = new Describing(PLANNED, replanned);
         try (Reader r = new Reader(connector)) {
             r.reader.addSplits(List.of(chunk(0, null, new Object[] {"m"}), chunk(1, new Object[] {"m"}, null)));
             r.pollUntilCollected(2);
-            assertThat(connector.readWith).as("the descriptions the chunks were read with").containsExactly(PLANNED,
-                    wider);
-            assertThat(connector.describes.get()).as("described for each chunk").isEqualTo(2);
+            r.reader.addSplits(List.of(ChunkSplit.<Long>of(T, replannedKey, 2, null, new Object[] {"m"}),
+                    ChunkSplit.<Long>of(T, replannedKey, 3, new Object[] {"m"}, null)));
+            r.pollUntilCollected(4);
+            assertThat(connector.readWith).as("the descriptions the chunks were read with")
+                    .containsExactly(PLANNED, PLANNED, replanned, replanned);
+            assertThat(connector.describes.get()).as("described once per planned key").isEqualTo(2);
         }
     }
 
@@ -76,6 +80,18 @@ class ChunkReadOrderTest {
             assertThat(connector.describes.get()).as("described once").isEqualTo(1);
             assertThat(connector.readWith).as("chunks read").isEmpty();
             assertThat(r.output.collected.get()).as("rows emitted").isZero();
+        }
+    }
+
+    @Test
+    void aDescriptionThatOnlyWidensTheKeyPassesAndIsKept() throws Exception {
+        TableDescription wider = described("varchar(40)", TestKeyOrder.CASE_INSENSITIVE);
+        Describing connector = new Describing(wider, PLANNED);
+        try (Reader r = new Reader(connector)) {
+            r.reader.addSplits(List.of(chunk(0, null, new Object[] {"m"}), chunk(1, new Object[] {"m"}, null)));
+            r.pollUntilCollected(2);
+            assertThat(connector.describes.get()).as("describes").isEqualTo(1);
+            assertThat(connector.readWith).containsExactly(wider, wider);
         }
     }
 
