@@ -145,7 +145,7 @@ class ChunkReadOrderTest {
             throw new UnsupportedOperationException();
         }
 
-        private final class Session implements CatalogSession<TestPosition, Long> {
+        private final class Session extends ChunkOnlySession<Long> {
             @Override
             public TableDescription describe(TableId table) {
                 return descriptions.get(Math.min(describes.getAndIncrement(), descriptions.size() - 1));
@@ -162,33 +162,6 @@ class ChunkReadOrderTest {
 
             @Override
             public void close() {}
-
-            @Override
-            public void checkSnapshotPrerequisites(List<TableId> tables) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public TestPosition prepareStream(List<TableId> tables, boolean fullBeforeImages) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public List<TableId> discoverTables(TableFilter filter) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            @Nullable
-            public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
-                    int chunkSize) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public TestPosition currentPosition() {
-                throw new UnsupportedOperationException();
-            }
         }
     }
 

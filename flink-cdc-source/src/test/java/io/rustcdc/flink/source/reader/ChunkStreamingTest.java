@@ -223,7 +223,7 @@ class ChunkStreamingTest {
 
     }
 
-    static final class CountingSession implements CatalogSession<TestPosition, Long> {
+    static final class CountingSession extends ChunkOnlySession<Long> {
         final CountingConnector connector;
         final AtomicBoolean closed = new AtomicBoolean();
         /** What {@link #bytesRead} says: a chunk's rows may count bytes here as they are read. */
@@ -257,33 +257,6 @@ class ChunkStreamingTest {
         @Override
         public void close() {
             closed.set(true);
-        }
-
-        @Override
-        public void checkSnapshotPrerequisites(List<TableId> tables) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public TestPosition prepareStream(List<TableId> tables, boolean fullBeforeImages) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public List<TableId> discoverTables(TableFilter filter) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        @Nullable
-        public Object[] nextChunkEnd(TableDescription table, List<String> keyColumns, @Nullable Object[] after,
-                int chunkSize) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public TestPosition currentPosition() {
-            throw new UnsupportedOperationException();
         }
     }
 

@@ -217,7 +217,7 @@ class HandoffPlacementTest {
             return new TestPosition(mark.stream().mapToLong(Long::longValue).max().orElse(0) + 1);
         }
 
-        private final class PlacingSession implements CatalogSession<TestPosition, HashSet<Long>> {
+        private final class PlacingSession extends ChunkOnlySession<HashSet<Long>> {
             @Override
             public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes,
                     List<Object[]> bounds, List<Object[]> keys) {
@@ -238,21 +238,6 @@ class HandoffPlacementTest {
             }
 
             @Override
-            public void checkSnapshotPrerequisites(List<TableId> tables) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public TestPosition prepareStream(List<TableId> tables, boolean fullBeforeImages) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public List<TableId> discoverTables(TableFilter filter) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
             public TableDescription describe(TableId table) {
                 throw new UnsupportedOperationException();
             }
@@ -265,11 +250,6 @@ class HandoffPlacementTest {
             @Override
             public HashSet<Long> readChunk(TableDescription table, List<String> keyColumns, Object[] after,
                     Object[] upTo, Consumer<ChangeEvent> out) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public TestPosition currentPosition() {
                 throw new UnsupportedOperationException();
             }
 
