@@ -2,6 +2,7 @@ package io.rustcdc.flink.source.control;
 
 import io.rustcdc.flink.source.CdcException;
 import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
@@ -123,10 +124,25 @@ public final class ControlDirectory implements Serializable {
         return readIfThere(new Path(root, STATE_FILE)).map(TableReadout::parse);
     }
 
+    /**
+     * The file's text; empty when it is not there. A file being replaced where a rename does not replace a file
+     * (HDFS: the old one is deleted first) may be gone between the check and the open: it is looked for again.
+     */
     private Optional<String> readIfThere(Path file) {
         try {
             FileSystem fs = file.getFileSystem();
-            return fs.exists(file) ? Optional.of(read(fs, file)) : Optional.empty();
+            for (int attempt = 1; ; attempt++) {
+                if (!fs.exists(file)) {
+                    return Optional.empty();
+                }
+                try {
+                    return Optional.of(read(fs, file));
+                } catch (FileNotFoundException replaced) {
+                    if (attempt == 100) {
+                        throw replaced;
+                    }
+                }
+            }
         } catch (IOException e) {
             throw failed("read " + file.getName() + " in", e);
         }
@@ -140,8 +156,16 @@ public final class ControlDirectory implements Serializable {
             try (var out = fs.create(temp, FileSystem.WriteMode.NO_OVERWRITE)) {
                 out.write(text.getBytes(StandardCharsets.UTF_8));
             }
+            if (!fs.isDistributedFS()) {
+                // replaced at once, so that a reader sees the old text or the new one, never no file
+                java.nio.file.Files.move(java.nio.file.Paths.get(temp.toUri().getPath()),
+                        java.nio.file.Paths.get(file.toUri().getPath()),
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                return;
+            }
+            // some (HDFS) do not rename over a file: it is deleted first, and a reader may miss it meanwhile
             if (fs.exists(file)) {
-                fs.delete(file, false); // some file systems (HDFS) do not rename over a file
+                fs.delete(file, false);
             }
             if (!fs.rename(temp, file)) {
                 fs.delete(temp, false);

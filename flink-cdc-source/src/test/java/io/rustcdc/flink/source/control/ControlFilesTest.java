@@ -139,4 +139,29 @@ class ControlFilesTest {
     void anEmptyPathIsRefusedWithTheOption() {
         assertThatThrownBy(() -> ControlDirectory.of(" ")).hasMessageContaining("scan.control.path");
     }
+
+    /**
+     * A readout read while the enumerator replaces it is the old one or the new one, never missing (found in CI: the
+     * writer deleted the file before renaming the new one over it, and a reader between the two failed).
+     */
+    @Test
+    void aReadoutBeingReplacedReadsWholeAndIsNeverMissing() throws Exception {
+        ControlDirectory d = ControlDirectory.of(dir.toString()); // a path without a scheme: the local file system
+        d.writeState(List.of(new TableReadout("db.t", TableReadout.SNAPSHOTTING, 1, 0, "")));
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread writer = new Thread(() -> {
+            for (int i = 0; !done.get(); i++) {
+                d.writeState(List.of(new TableReadout("db.t", TableReadout.SNAPSHOTTING, i + 1, i, "")));
+            }
+        });
+        writer.start();
+        try {
+            for (int i = 0; i < 2_000; i++) {
+                assertThat(d.readState()).as("read " + i).hasValueSatisfying(t -> assertThat(t).hasSize(1));
+            }
+        } finally {
+            done.set(true);
+            writer.join();
+        }
+    }
 }
