@@ -91,13 +91,8 @@ public enum MySqlKeyOrder implements KeyOrder {
     }
 
     /**
-     * CHAR, VARCHAR and the TEXT types of a collation not ordered here (utf8mb4_0900_ai_ci, utf8mb4_general_ci,
-     * MariaDB's uca1400 ones, latin1_swedish_ci, ...): the server compares them ({@link MySqlKeyPlacement}).
-     * Not ENUM and SET, which the server sorts by their members' numbers but compares with text as text.
-     */
-    /**
      * As by default, a collation's two names taken as one: Oracle MySQL from 8.0.30 and MariaDB from 10.6 name
-     * {@code utf8_bin} {@code utf8mb3_bin} (a description from before a server's upgrade, or from a replica not yet
+     * {@code utf8_bin} as {@code utf8mb3_bin} (a description from before a server's upgrade, or from a replica not yet
      * upgraded, still orders alike).
      */
     @Override
@@ -110,6 +105,11 @@ public enum MySqlKeyOrder implements KeyOrder {
         return collation != null && collation.startsWith("utf8_") ? "utf8mb3_" + collation.substring(5) : collation;
     }
 
+    /**
+     * CHAR, VARCHAR and the TEXT types of a collation not ordered here (utf8mb4_0900_ai_ci, utf8mb4_general_ci,
+     * MariaDB's uca1400 ones, latin1_swedish_ci, ...): the server compares them ({@link MySqlKeyPlacement}).
+     * Not ENUM and SET, which the server sorts by their members' numbers but compares with text as text.
+     */
     @Override
     public boolean placedByServer(ValueType type, @Nullable String collation) {
         if (type.kind() != ValueKind.TEXT || collation == null || orders(type, collation)) {

@@ -126,7 +126,8 @@ public final class ControlDirectory implements Serializable {
 
     /**
      * The file's text; empty when it is not there. A file being replaced where a rename does not replace a file
-     * (HDFS: the old one is deleted first) may be gone between the check and the open: it is looked for again.
+     * (HDFS, object stores: the old one is deleted first) may be gone between the check and the open: it is looked for
+     * again; a reader there may also find no file at all for that moment (empty), as before the file was first written.
      */
     private Optional<String> readIfThere(Path file) {
         try {
@@ -156,11 +157,16 @@ public final class ControlDirectory implements Serializable {
             try (var out = fs.create(temp, FileSystem.WriteMode.NO_OVERWRITE)) {
                 out.write(text.getBytes(StandardCharsets.UTF_8));
             }
-            if (!fs.isDistributedFS()) {
+            if ("file".equals(fs.getUri().getScheme())) {
                 // replaced at once, so that a reader sees the old text or the new one, never no file
-                java.nio.file.Files.move(java.nio.file.Paths.get(temp.toUri().getPath()),
-                        java.nio.file.Paths.get(file.toUri().getPath()),
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                java.nio.file.Path from = java.nio.file.Paths.get(temp.toUri().getPath());
+                try {
+                    java.nio.file.Files.move(from, java.nio.file.Paths.get(file.toUri().getPath()),
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                } catch (IOException e) {
+                    java.nio.file.Files.deleteIfExists(from);
+                    throw e;
+                }
                 return;
             }
             // some (HDFS) do not rename over a file: it is deleted first, and a reader may miss it meanwhile

@@ -149,9 +149,16 @@ class ControlFilesTest {
         ControlDirectory d = ControlDirectory.of(dir.toString()); // a path without a scheme: the local file system
         d.writeState(List.of(new TableReadout("db.t", TableReadout.SNAPSHOTTING, 1, 0, "")));
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
         Thread writer = new Thread(() -> {
-            for (int i = 0; !done.get(); i++) {
-                d.writeState(List.of(new TableReadout("db.t", TableReadout.SNAPSHOTTING, i + 1, i, "")));
+            try {
+                for (int i = 0; !done.get(); i++) {
+                    d.writeState(List.of(new TableReadout("db.t", TableReadout.SNAPSHOTTING, i + 1, i, "")));
+                    writes.incrementAndGet();
+                }
+            } catch (Throwable t) {
+                failed.set(t);
             }
         });
         writer.start();
@@ -162,6 +169,11 @@ class ControlFilesTest {
         } finally {
             done.set(true);
             writer.join();
+        }
+        assertThat(failed.get()).as("the writer's failure").isNull();
+        assertThat(writes.get()).as("replacements while reading").isPositive();
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("no temporary file left").containsExactly("state.tsv");
         }
     }
 }
