@@ -5,6 +5,7 @@ import io.rustcdc.flink.source.model.RowShape;
 import io.rustcdc.flink.source.spi.ChunkKeyChanges;
 import io.rustcdc.flink.source.spi.TableDescription;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -62,7 +63,7 @@ final class PgChunkKey {
      * @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s
      */
     static void requireSameOrder(TableDescription planned, TableDescription now, List<String> keyColumns) {
-        Map<String, Column> columns = new java.util.HashMap<>();
+        Map<String, Column> columns = new HashMap<>();
         for (String column : keyColumns) {
             if (now.rowType().indexOf(column) >= 0) {
                 columns.put(column, new Column(ordering(now, column), null));

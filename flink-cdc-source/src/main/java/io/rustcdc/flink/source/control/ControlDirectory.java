@@ -8,6 +8,9 @@ import java.io.InputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -159,12 +162,12 @@ public final class ControlDirectory implements Serializable {
             }
             if ("file".equals(fs.getUri().getScheme())) {
                 // replaced at once, so that a reader sees the old text or the new one, never no file
-                java.nio.file.Path from = java.nio.file.Paths.get(temp.toUri().getPath());
+                java.nio.file.Path from = Paths.get(temp.toUri().getPath());
                 try {
-                    java.nio.file.Files.move(from, java.nio.file.Paths.get(file.toUri().getPath()),
-                            java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Files.move(from, Paths.get(file.toUri().getPath()), StandardCopyOption.ATOMIC_MOVE,
+                            StandardCopyOption.REPLACE_EXISTING);
                 } catch (IOException e) {
-                    java.nio.file.Files.deleteIfExists(from);
+                    Files.deleteIfExists(from);
                     throw e;
                 }
                 return;

@@ -90,9 +90,7 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
      * One description per table: it only names the table and its key types to the connector, which
      * describes the table again inside each chunk's read (that is the shape the rows carry).
      */
-    private final Map<TableId, TableDescription> described = new HashMap<>();
-    /** Per table, the chunk key its kept description was found to order as planned ({@link #described}). */
-    private final Map<TableId, ChunkKey> describedFor = new HashMap<>();
+    private final Map<TableId, Described> described = new HashMap<>();
     @Nullable private volatile ChangeStream<P> stream;
     private volatile Set<TableId> paused = Set.of();
     private volatile Set<TableId> stopped = Set.of();
@@ -162,19 +160,20 @@ final class ReaderWorker<P extends SourcePosition & Comparable<P>, M extends Ser
      * of the whole table keeps no order: the description kept, if any.
      */
     private TableDescription described(CatalogSession<P, M> s, TableId table, ChunkKey key, boolean bounded) {
-        if (!bounded) {
-            return described.computeIfAbsent(table, s::describe);
-        }
-        TableDescription kept = described.get(table);
-        if (kept != null && key.equals(describedFor.get(table))) {
-            return kept;
+        Described kept = described.get(table);
+        if (kept != null && (!bounded || key.equals(kept.key))) {
+            return kept.table;
         }
         TableDescription now = s.describe(table);
-        key.requireOrderOf(now);
-        described.put(table, now);
-        describedFor.put(table, key);
+        if (bounded) {
+            key.requireOrderOf(now);
+        }
+        described.put(table, new Described(now, bounded ? key : null));
         return now;
     }
+
+    /** A table's description, and the planned chunk key it was found to order as (null: not compared). */
+    private record Described(TableDescription table, @Nullable ChunkKey key) {}
 
     /** Snapshots a table added while the stream runs, chunk by chunk between stream batches, from {@code plan}. */
     void addTable(TablePlan plan) {

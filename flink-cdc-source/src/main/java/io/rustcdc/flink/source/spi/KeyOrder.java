@@ -1,8 +1,10 @@
 package io.rustcdc.flink.source.spi;
 
+import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -76,12 +78,11 @@ public interface KeyOrder extends Serializable {
      */
     default boolean sameOrder(ValueType a, @Nullable String collationA, ValueType b, @Nullable String collationB) {
         return longs(a) == longs(b) && (longs(a) || a.kind() == b.kind())
-                && java.util.Objects.equals(collationA, collationB);
+                && Objects.equals(collationA, collationB);
     }
 
     private static boolean longs(ValueType type) {
-        return type.kind() == io.rustcdc.flink.source.model.ValueKind.INTEGER
-                || type.kind() == io.rustcdc.flink.source.model.ValueKind.BIGINT;
+        return type.kind() == ValueKind.INTEGER || type.kind() == ValueKind.BIGINT;
     }
 
     /** Whether every one of {@code types}, with its collation (null entries where none), is ordered. */
