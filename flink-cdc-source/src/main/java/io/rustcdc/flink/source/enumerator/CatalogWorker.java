@@ -22,6 +22,8 @@ import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The enumerator's database side: one catalogue session, used only by the calls the enumerator
@@ -38,6 +40,7 @@ import org.apache.flink.annotation.Internal;
  */
 @Internal
 final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Serializable> {
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogWorker.class);
     private final CdcConnector<P, M> connector;
     private final SourceSettings settings;
     private final LazySession<P, M> session;
@@ -97,7 +100,7 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
         return call(() -> {
             planning = true;
             List<ChunkSplit<M>> chunks = new ArrayList<>();
-            TablePlan next = plan;
+            TablePlan next = plan.nextIndex() == 0 ? planFromNow(plan) : plan;
             while (next != null && chunks.size() < count) {
                 Object[] upTo = null;
                 if (next.key().splittable()) {
@@ -115,6 +118,32 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
             }
             return new PlannedChunks<>(plan, chunks, next);
         });
+    }
+
+    /**
+     * The plan of a table none of whose chunks is planned yet, with its chunk key as the table is now: a key described
+     * earlier (the table waited behind others, or was found while the stream ran) whose columns, nullability or order
+     * (a column's collation or type) changed since is taken anew, so the table is planned and read in one order rather
+     * than failing its snapshot, as a change after its first chunk was planned must.
+     */
+    private TablePlan planFromNow(TablePlan plan) {
+        TableDescription now;
+        try {
+            now = session.get().describe(plan.table());
+        } catch (CdcException e) {
+            if (e.kind() != CdcException.Kind.PREREQUISITE) {
+                throw e;
+            }
+            return plan; // the table is gone: its first chunk end fails as the connector says
+        }
+        descriptions.put(plan.table(), now);
+        String change = plan.key().changeIn(now, settings.chunkKeyColumn(plan.table()));
+        if (change == null) {
+            return plan;
+        }
+        LOG.info("The chunk key of table {} changed before any of its chunks was planned ({}): its snapshot is planned "
+                + "in the key's order now.", plan.table().qualifiedName(), change);
+        return TablePlan.start(plan.table(), TableDiscovery.key(session.get(), connector, settings, now), plan.rowFilter());
     }
 
     /**

@@ -84,12 +84,7 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
             CdcConnector<P, M> connector, SourceSettings settings, TableDescription description,
             @Nullable String requested, @Nullable String request) {
         TableId table = description.table();
-        String configured = settings.chunkKeyColumn(table);
-        ChunkKey key = ChunkKey.of(description, connector.keyOrder(), configured, CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
-        if (settings.startupMode().streams()) {
-            ChunkKey.requireInPrimaryKey(description, configured, CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
-            requireKeyInOldRows(s, connector, description, key, configured != null);
-        }
+        ChunkKey key = key(s, connector, settings, description);
         String rowFilter = requested != null ? requested : settings.rowFilter(table);
         if (rowFilter != null) {
             String problem = s.rowFilterProblem(description, rowFilter);
@@ -102,6 +97,23 @@ final class TableDiscovery<P extends SourcePosition & Comparable<P>, M extends S
             }
         }
         return TablePlan.start(table, key, rowFilter);
+    }
+
+    /**
+     * The chunk key of {@code description}'s table, checked as a source that streams needs it.
+     *
+     * @throws CdcException (configuration) when the key cannot be found or is not in the primary key; (prerequisite)
+     *     when the stream's old rows lack it
+     */
+    static <P extends SourcePosition & Comparable<P>, M extends Serializable> ChunkKey key(CatalogSession<P, M> s,
+            CdcConnector<P, M> connector, SourceSettings settings, TableDescription description) {
+        String configured = settings.chunkKeyColumn(description.table());
+        ChunkKey key = ChunkKey.of(description, connector.keyOrder(), configured, CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
+        if (settings.startupMode().streams()) {
+            ChunkKey.requireInPrimaryKey(description, configured, CdcSourceOptions.CHUNK_KEY_COLUMNS.key());
+            requireKeyInOldRows(s, connector, description, key, configured != null);
+        }
+        return key;
     }
 
     /**

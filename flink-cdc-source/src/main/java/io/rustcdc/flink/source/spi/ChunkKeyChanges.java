@@ -47,6 +47,18 @@ public final class ChunkKeyChanges {
      */
     public static void requireSameOrder(KeyOrder order, TableDescription now, List<String> keyColumns,
             List<ValueType> types, List<String> collations) {
+        List<String> changes = changes(order, now, keyColumns, types, collations);
+        if (!changes.isEmpty()) {
+            throw planned(now.table(), changes);
+        }
+    }
+
+    /**
+     * How {@code now} orders {@code keyColumns} otherwise than {@code types} and {@code collations} do, per changed
+     * column "column from old order to new order"; empty when they order alike.
+     */
+    public static List<String> changes(KeyOrder order, TableDescription now, List<String> keyColumns,
+            List<ValueType> types, List<String> collations) {
         RowType rowType = now.rowType();
         List<String> changes = new ArrayList<>();
         for (int i = 0; i < keyColumns.size(); i++) {
@@ -60,9 +72,7 @@ public final class ChunkKeyChanges {
                         + (field < 0 ? "no column" : orderName(rowType.type(field), now.collation(field))));
             }
         }
-        if (!changes.isEmpty()) {
-            throw planned(now.table(), changes);
-        }
+        return changes;
     }
 
     private static String orderName(@Nullable ValueType type, @Nullable String collation) {

@@ -182,6 +182,29 @@ public final class ChunkKey implements Serializable {
         ChunkKeyChanges.requireSameOrder(order, table, columns, types, collations);
     }
 
+    /**
+     * How {@code now} would give another key than this one, or null when it gives this one: the chunk key as {@link #of}
+     * takes it ({@code configuredColumn}, else the primary key) has other columns, other nullability, or orders them
+     * otherwise ({@link KeyOrder#sameOrder}; a collation this key does not name is not compared).
+     */
+    @Nullable
+    public String changeIn(TableDescription now, @Nullable String configuredColumn) {
+        List<String> columnsNow = configuredColumn != null ? List.of(configuredColumn) : now.shape().primaryKey();
+        if (!columnsNow.equals(columns)) {
+            return "columns " + columns + " to " + columnsNow;
+        }
+        boolean nullableNow = false;
+        for (String c : columns) {
+            int i = now.rowType().indexOf(c);
+            nullableNow |= i >= 0 && now.shape().columns().get(i).nullable();
+        }
+        if (nullableNow != nullable) {
+            return nullableNow ? "a key column made nullable" : "its key columns made NOT NULL";
+        }
+        List<String> changes = ChunkKeyChanges.changes(order, now, columns, types, collations);
+        return changes.isEmpty() ? null : String.join(", ", changes);
+    }
+
     /** Whether a key column may hold NULL, which keeps the table in one chunk. */
     public boolean nullable() {
         return nullable;

@@ -8,7 +8,12 @@ import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.FinalFailure;
 import io.rustcdc.flink.source.SourceSettings;
 import io.rustcdc.flink.source.StartupMode;
+import io.rustcdc.flink.source.model.RowShape;
+import io.rustcdc.flink.source.model.RowType;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
+import io.rustcdc.flink.source.model.ValueType;
+import io.rustcdc.flink.source.spi.TableDescription;
 import io.rustcdc.flink.source.split.CdcSplit;
 import io.rustcdc.flink.source.split.ChunkSplit;
 import io.rustcdc.flink.source.split.StreamSplit;
@@ -146,6 +151,51 @@ class CdcEnumeratorTest {
             assertThat(stream.tables()).extracting(t -> t.table()).containsExactlyInAnyOrder("a", "b");
             assertOnOneWorkerThread(h, grown);
         }
+    }
+
+    /**
+     * A table whose chunk key changed after the first start described it and before any of its chunks was planned (it
+     * waited behind another table) is planned with its key as it is then, not failed; once a chunk of it is planned, its
+     * key is kept (a change then fails the chunks' reads, which the readers check).
+     */
+    /**
+     * A table whose chunk key changed after the first start described it and before any of its chunks was planned (it
+     * waited behind another table) is planned with its key as it is then, not failed; once a chunk of a table is
+     * planned its key is kept (a change then fails the chunks' reads, which the readers check).
+     */
+    @Test
+    void aKeyChangedBeforeItsTableIsPlannedIsTakenAsTheTableIsThen() throws Throwable {
+        RecordingConnector connector = new RecordingConnector().table("a", 1, 2, 3, 4, 5, 6).table("b", 1, 2, 3, 4, 5, 6);
+        try (EnumeratorHarness h = new EnumeratorHarness(connector, INITIAL, 1, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall(); // the first start describes both tables
+            h.enumerator.handleSplitRequest(0, null);
+            h.runNextCall(); // a's first chunk
+            List<Map.Entry<Integer, CdcSplit>> first = h.newAssignments();
+            assertThat(((ChunkSplit<?>) first.get(0).getValue()).table().table()).isEqualTo("a");
+            // both keys made nullable (not splittable): a's once its first chunk is planned, b's before any of its
+            connector.altered.put("a", nullableKey(TableId.of("db", "s", "a")));
+            connector.altered.put("b", nullableKey(TableId.of("db", "s", "b")));
+            int describes = connector.callsNamed("describe").size();
+            List<ChunkSplit<Long>> read = new ArrayList<>();
+            drive(h, first, read);
+            assertThat(read).filteredOn(c -> c.table().table().equals("a")).as("a's key kept").hasSize(2)
+                    .allSatisfy(c -> assertThat(c.key().nullable()).isFalse());
+            assertThat(read).filteredOn(c -> c.table().table().equals("b")).singleElement().satisfies(c -> {
+                assertThat(c.key().nullable()).as("b's key as b is now").isTrue();
+                assertThat(c.after()).isNull();
+                assertThat(c.upTo()).as("one chunk of the whole table: its key not splittable now").isNull();
+            });
+            assertThat(connector.callsNamed("describe")).as("b described again before its first chunk, a not")
+                    .hasSize(describes + 1);
+        }
+    }
+
+    private static TableDescription nullableKey(TableId table) {
+        RowShape shape = RowShape.of(table.schema(), table.table(), List.of(RowShape.Column.of("id", "bigint", true),
+                RowShape.Column.of("v", "text", true)), List.of("id"));
+        return TableDescription.of(table, shape, RowType.of(List.of("id", "v"),
+                List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.TEXT))));
     }
 
     @Test

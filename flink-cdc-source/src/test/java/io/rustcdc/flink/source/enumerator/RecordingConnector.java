@@ -49,6 +49,8 @@ final class RecordingConnector extends TestConnector {
     final Map<String, RuntimeException> failures = new ConcurrentHashMap<>();
     /** What keeps the chunk key out of the old rows of a table, by table name (keyMissingFromOldRows). */
     final Map<String, String> oldRowProblems = new ConcurrentHashMap<>();
+    /** Descriptions that replace {@link #describe(TableId)}'s, by table name: a table altered. */
+    final Map<String, TableDescription> altered = new ConcurrentHashMap<>();
     /** Whether nextChunkEnd gives the key it was asked after, once there is one: a key decoded otherwise than compared. */
     volatile boolean stuckEnds;
     /** When set, nextChunkEnd tells {@link #blocked} and waits for this latch. */
@@ -131,7 +133,7 @@ final class RecordingConnector extends TestConnector {
         @Override
         public TableDescription describe(TableId table) {
             use("describe");
-            return RecordingConnector.describe(table);
+            return altered.getOrDefault(table.table(), RecordingConnector.describe(table));
         }
 
         @Override
