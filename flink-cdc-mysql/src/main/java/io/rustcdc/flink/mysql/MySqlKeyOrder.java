@@ -100,6 +100,12 @@ public enum MySqlKeyOrder implements KeyOrder {
         return KeyOrder.super.sameOrder(a, utf8mb3(collationA), b, utf8mb3(collationB));
     }
 
+    /** The collation {@code name} ({@link #collationName}) names, without the column type it was named for. */
+    static String collationOf(String name) {
+        int on = name.indexOf(ON_OTHER);
+        return on < 0 ? name : name.substring(0, on);
+    }
+
     @Nullable
     private static String utf8mb3(@Nullable String collation) {
         return collation != null && collation.startsWith("utf8_") ? "utf8mb3_" + collation.substring(5) : collation;

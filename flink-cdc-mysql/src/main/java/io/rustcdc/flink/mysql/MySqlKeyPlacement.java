@@ -2,6 +2,7 @@ package io.rustcdc.flink.mysql;
 
 import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.model.TableId;
+import io.rustcdc.flink.source.model.ValueKind;
 import io.rustcdc.flink.source.model.ValueType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import javax.annotation.Nullable;
 
@@ -19,6 +21,9 @@ import javax.annotation.Nullable;
  * UNION ALL} rows, each text value {@code CONVERT(? USING charset) COLLATE} the column's collation (so
  * PAD SPACE, NO PAD, case and accents are the column's), each temporal value as its fixed-width text in byte
  * order, numbers and bytes as they bind; both sorted together ({@link #sql}), a key's rank is the count of bounds before it.
+ * Text is compared in the collation the caller's description names, which the chunks were planned in, where it is not
+ * the column's now (changed since: the stream may still hand off from chunks read before), so that a key is placed in
+ * the chunk that holds it in their order.
  * One per session: the handoff's and every chunk backfill's placements read a table key's catalogue once. Not thread-safe.
  */
 final class MySqlKeyPlacement {
@@ -27,8 +32,9 @@ final class MySqlKeyPlacement {
 
     /**
      * Each key's rank among the bounds, by a query on {@code connection}. {@code collations} are the key columns' as
-     * the caller's description of the table names them ({@link MySqlKeyOrder#collationName}): a table described with
-     * others since has its catalogue read again; null where the caller has no description.
+     * the caller's description of the table names them ({@link MySqlKeyOrder#collationName}), which text is compared
+     * in where the column's collation is another now; a table described with others has its catalogue read again;
+     * null where the caller has no description (the columns' collations now).
      */
     int[] place(Connection connection, TableId table, List<String> keyColumns, List<ValueType> keyTypes,
             @Nullable List<String> collations, List<Object[]> bounds, List<Object[]> keys) throws SQLException {
@@ -113,13 +119,46 @@ final class MySqlKeyPlacement {
                                 + "placed the table's changed keys among its snapshot chunks. Start the source without "
                                 + "state to snapshot the table again, or leave the table out.");
                     }
-                    d[i] = expression(table, keyColumns.get(i), keyTypes.get(i), rs.getString(1), rs.getString(2),
-                            rs.getString(3));
+                    String[] collated = planned(connection, table, keyColumns.get(i), rs.getString(1), rs.getString(2),
+                            rs.getString(3), collations == null ? null : collations.get(i));
+                    d[i] = expression(table, keyColumns.get(i), keyTypes.get(i), rs.getString(1), collated[0], collated[1]);
                 }
             }
         }
         columns.put(cacheKey, d);
         return d;
+    }
+
+    /**
+     * The character set and collation to compare a text column's values in: the column's, unless {@code planned} (as
+     * {@link MySqlKeyOrder#collationName} names the collation the chunks were planned in; null: not known) orders
+     * otherwise, which is then taken with its own character set.
+     *
+     * @throws CdcException (state) when the planned collation is one the server does not know
+     */
+    private static String[] planned(Connection connection, TableId table, String column, String dataType,
+            @Nullable String charset, @Nullable String collation, @Nullable String planned) throws SQLException {
+        String name = collation == null ? null
+                : MySqlKeyOrder.collationName(dataType.toLowerCase(Locale.ROOT), collation.toLowerCase(Locale.ROOT));
+        ValueType text = ValueType.of(ValueKind.TEXT);
+        if (planned == null || name == null || MySqlKeyOrder.INSTANCE.sameOrder(text, planned, text, name)) {
+            return new String[] {charset, collation};
+        }
+        String plannedCollation = MySqlKeyOrder.collationOf(planned);
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT CHARACTER_SET_NAME FROM information_schema.COLLATIONS WHERE COLLATION_NAME = ?")) {
+            s.setString(1, plannedCollation);
+            try (ResultSet rs = s.executeQuery()) {
+                if (rs.next()) {
+                    return new String[] {rs.getString(1), plannedCollation};
+                }
+            }
+        }
+        throw new CdcException(CdcException.Kind.STATE, "The chunk key column " + column + " of table "
+                + table.qualifiedName() + " changed its collation from " + plannedCollation + ", in which the table's "
+                + "snapshot chunks were planned, to " + collation + " while they were read or handed off, and the server "
+                + "does not know " + plannedCollation + " to place changed keys among them in it. Start the job without "
+                + "its state so that the table is snapshotted again in the new order.");
     }
 
     /** A parameter as a value of the column: its collation for text, its type for temporal ones. */

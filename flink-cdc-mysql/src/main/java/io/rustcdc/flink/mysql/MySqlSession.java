@@ -188,10 +188,10 @@ final class MySqlSession implements CatalogSession<MySqlPosition, MySqlPosition>
     }
 
     @Override
-    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<Object[]> bounds,
-            List<Object[]> keys) {
+    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<String> keyCollations,
+            List<Object[]> bounds, List<Object[]> keys) {
         try {
-            return placement.place(connection, table, keyColumns, keyTypes, null, bounds, keys);
+            return placement.place(connection, table, keyColumns, keyTypes, keyCollations, bounds, keys);
         } catch (SQLException e) {
             throw failure(e);
         }

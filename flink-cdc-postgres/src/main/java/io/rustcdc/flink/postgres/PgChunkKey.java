@@ -96,6 +96,11 @@ final class PgChunkKey {
         return declaredType + (collation == null ? "" : " (collation " + collation + ")");
     }
 
+    /** Whether a column's {@link #ordering} names {@code collation}. */
+    static boolean collatedIn(String ordering, String collation) {
+        return ordering.endsWith(" (collation " + collation + ")");
+    }
+
     /** What orders a column's values: its type without modifiers, standing for its order's types, and its collation. */
     static String order(String ordering) {
         String type = MODIFIER.matcher(ordering).replaceAll("").replaceAll("\\s+", " ").trim();

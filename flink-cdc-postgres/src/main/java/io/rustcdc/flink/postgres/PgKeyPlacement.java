@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,20 +18,25 @@ import java.util.Map;
  * what the handoff needs for text of a collation the key order does not reproduce ({@link
  * PostgresKeyOrder#placedByServer}). The bounds and the keys go as text arrays, are cast to each column's
  * declared type and sorted together in the column's collation (bounds after keys they equal); each key's
- * rank is the count of bounds before it. Not thread-safe.
+ * rank is the count of bounds before it. A key column whose collation is not the one the chunks were planned in
+ * (changed since, while the stream may still hand off from chunks read before) fails the source ({@code STATE}): the
+ * collation planned is known by its description only, not by a name SQL could compare in. Not thread-safe.
  */
 final class PgKeyPlacement {
     private final Connection connection;
+    private final PgCatalog catalog;
     /** Per table and key: each column's declared type and quoted collation (null for none), from the catalogue. */
     private final Map<String, String[][]> columns = new HashMap<>();
 
-    PgKeyPlacement(Connection connection) {
+    PgKeyPlacement(Connection connection, PgCatalog catalog) {
         this.connection = connection;
+        this.catalog = catalog;
     }
 
-    int[] place(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<Object[]> bounds,
-            List<Object[]> keys) throws SQLException {
-        String[][] described = describe(table, keyColumns);
+    /** @param keyCollations the key columns' collations the chunks were planned in, as descriptions name them */
+    int[] place(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<String> keyCollations,
+            List<Object[]> bounds, List<Object[]> keys) throws SQLException {
+        String[][] described = describe(table, keyColumns, keyCollations);
         int n = keyColumns.size();
         try (PreparedStatement s = connection.prepareStatement(sql(described))) {
             for (int i = 0; i < n; i++) {
@@ -86,12 +92,13 @@ final class PgKeyPlacement {
         return connection.createArrayOf("text", texts);
     }
 
-    private String[][] describe(TableId table, List<String> keyColumns) throws SQLException {
-        String cacheKey = table + " " + keyColumns;
+    private String[][] describe(TableId table, List<String> keyColumns, List<String> keyCollations) throws SQLException {
+        String cacheKey = table + " " + keyColumns + " " + keyCollations;
         String[][] d = columns.get(cacheKey);
         if (d != null) {
             return d;
         }
+        requirePlannedCollations(table, keyColumns, keyCollations);
         d = new String[keyColumns.size()][];
         try (PreparedStatement s = connection.prepareStatement("SELECT pg_catalog.format_type(a.atttypid, a.atttypmod), "
                 + "CASE WHEN a.attcollation = 0 THEN NULL ELSE pg_catalog.quote_ident(n.nspname) || '.' || "
@@ -115,5 +122,26 @@ final class PgKeyPlacement {
         }
         columns.put(cacheKey, d);
         return d;
+    }
+
+    /** Fails when a key column's collation now is not the one the chunks were planned in. */
+    private void requirePlannedCollations(TableId table, List<String> keyColumns, List<String> keyCollations)
+            throws SQLException {
+        Map<String, PgChunkKey.Column> now = catalog.keyColumns(table, keyColumns);
+        List<String> changes = new ArrayList<>();
+        for (int i = 0; i < keyColumns.size(); i++) {
+            String planned = keyCollations.get(i);
+            PgChunkKey.Column column = now.get(keyColumns.get(i));
+            if (planned != null && column != null && !PgChunkKey.collatedIn(column.ordering(), planned)) {
+                changes.add(keyColumns.get(i) + " from collation " + planned + " to " + column.ordering());
+            }
+        }
+        if (!changes.isEmpty()) {
+            throw new CdcException(CdcException.Kind.STATE, "The chunk key of table " + table.qualifiedName() + " changed "
+                    + "its collation while its snapshot chunks were read or handed off (" + String.join(", ", changes)
+                    + "): PostgreSQL would place changed keys among the chunks in the new collation, not the one they "
+                    + "were planned in, so the handoff could drop a change or emit it twice. Start the job without its "
+                    + "state so that the table is snapshotted again in the new order.");
+        }
     }
 }

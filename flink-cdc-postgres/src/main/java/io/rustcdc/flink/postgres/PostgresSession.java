@@ -64,7 +64,7 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
         this.connection = PgConnections.open(config);
         try {
             this.catalog = new PgCatalog(connection, config.database());
-            this.placement = new PgKeyPlacement(connection);
+            this.placement = new PgKeyPlacement(connection, catalog);
             this.denseKeys = new DenseKeyChunks(new PgKeyRanges(connection, this::partitioned));
         } catch (SQLException e) {
             close();
@@ -346,10 +346,10 @@ final class PostgresSession implements CatalogSession<PostgresPosition, Postgres
     }
 
     @Override
-    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<Object[]> bounds,
-            List<Object[]> keys) {
+    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<String> keyCollations,
+            List<Object[]> bounds, List<Object[]> keys) {
         try {
-            return placement.place(table, keyColumns, keyTypes, bounds, keys);
+            return placement.place(table, keyColumns, keyTypes, keyCollations, bounds, keys);
         } catch (SQLException e) {
             throw failure(e);
         }

@@ -1,11 +1,13 @@
 package io.rustcdc.flink.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rustcdc.flink.postgres.testing.PostgresDatabase;
 import io.rustcdc.flink.postgres.testing.PostgresExtension;
 import io.rustcdc.flink.postgres.testing.PostgresTestConfigs;
+import io.rustcdc.flink.source.CdcException;
 import io.rustcdc.flink.source.CdcSource;
 import io.rustcdc.flink.source.deserializer.ChangeEventDeserializer;
 import io.rustcdc.flink.source.model.TableId;
@@ -236,6 +238,37 @@ class PostgresTextKeyHandoffITCase {
             assertThat(changelog.violations()).isEmpty();
         } finally {
             ReadGate.reset();
+        }
+    }
+
+    /**
+     * A key column whose collation changed after the table's chunks were planned, the stream still handing off from
+     * them: a session that placed keys before the change goes on placing them in the planned collation, and one that
+     * would have to read the column's collation after it fails the source naming the table and both collations,
+     * rather than placing the keys in the new one.
+     */
+    @Test
+    void keysOfAColumnWhoseCollationChangedAreNotPlacedInTheNewOne(PostgresDatabase db) throws Exception {
+        db.execute("DROP TABLE IF EXISTS pc", "CREATE COLLATION IF NOT EXISTS en_icu (provider = icu, locale = 'en-US')",
+                "CREATE TABLE pc (k text COLLATE en_icu PRIMARY KEY, v int NOT NULL)");
+        PostgresConnector connector = PostgresConnector.create(PostgresTestConfigs.streaming(db, "placed_collation"));
+        TableId table = TableId.of(db.name(), "public", "pc");
+        List<Object[]> bounds = List.<Object[]>of(new Object[] {"B"});
+        List<Object[]> keys = List.<Object[]>of(new Object[] {"a"});
+        try (var session = connector.openSession()) {
+            ChunkKey key = ChunkKey.of(session.describe(table), connector.keyOrder(), null, "chunk-key");
+            assertThat(key.placedByServer()).isTrue();
+            assertThat(session.placeKeys(table, key.columns(), key.types(), key.collations(), bounds, keys))
+                    .as("'a' < 'B' in en_icu").containsExactly(0);
+            db.execute("ALTER TABLE pc ALTER COLUMN k TYPE text COLLATE \"C\"");
+            assertThat(session.placeKeys(table, key.columns(), key.types(), key.collations(), bounds, keys))
+                    .as("as before the change, in the planned collation").containsExactly(0);
+            try (var fresh = connector.openSession()) {
+                assertThatThrownBy(() -> fresh.placeKeys(table, key.columns(), key.types(), key.collations(), bounds, keys))
+                        .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                        .hasMessageContaining("table public.pc").hasMessageContaining("en_icu")
+                        .hasMessageContaining("(collation C)");
+            }
         }
     }
 

@@ -35,8 +35,9 @@ public final class ChunkedReads {
             if (after != null && upTo != null && !key.placedByServer()) {
                 assertThat(key.compare(after, upTo)).as("chunk ends in order").isNegative();
             } else if (after != null && upTo != null) {
-                assertThat(session.placeKeys(table.table(), key.columns(), key.types(), List.<Object[]>of(after),
-                        List.<Object[]>of(upTo))).as("chunk ends in the server's order").containsExactly(1);
+                assertThat(session.placeKeys(table.table(), key.columns(), key.types(), key.collations(),
+                        List.<Object[]>of(after), List.<Object[]>of(upTo))).as("chunk ends in the server's order")
+                        .containsExactly(1);
             }
             ChunkSplit<Object> chunk = ChunkSplit.of(table.table(), key, index++, after, upTo);
             List<ChangeEvent> read = new ArrayList<>();
@@ -62,7 +63,7 @@ public final class ChunkedReads {
             after = upTo;
         }
         if (key.placedByServer()) {
-            int[] placed = session.placeKeys(table.table(), key.columns(), key.types(), bounds, keys);
+            int[] placed = session.placeKeys(table.table(), key.columns(), key.types(), key.collations(), bounds, keys);
             for (int i = 0; i < placed.length; i++) {
                 assertThat(placed[i]).as("row %s placed in the chunk that read it", Arrays.toString(keys.get(i)))
                         .isEqualTo(chunks.get(i));

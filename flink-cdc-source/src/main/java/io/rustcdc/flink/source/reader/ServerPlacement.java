@@ -26,13 +26,13 @@ final class ServerPlacement<P extends SourcePosition & Comparable<P>, M extends 
 
     /**
      * For each of {@code keys}, how many of {@code bounds} (ascending, as the database found them) sort
-     * before it in the database's order of {@code key}; one query.
+     * before it in the database's order of {@code key}, in the collations the chunks were planned in; one query.
      */
     int[] place(TableId table, ChunkKey key, List<Object[]> bounds, List<Object[]> keys) {
         if (keys.isEmpty() || bounds.isEmpty()) {
             return new int[keys.size()]; // one chunk (a table read whole): nothing to ask
         }
-        int[] ranks = session.get().placeKeys(table, key.columns(), key.types(), bounds, keys);
+        int[] ranks = session.get().placeKeys(table, key.columns(), key.types(), key.collations(), bounds, keys);
         if (ranks.length != keys.size()) {
             throw new IllegalStateException("The connector placed " + ranks.length + " keys of " + table + " for "
                     + keys.size() + " asked");

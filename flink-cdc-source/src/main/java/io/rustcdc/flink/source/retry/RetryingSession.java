@@ -136,10 +136,10 @@ final class RetryingSession<P extends SourcePosition & Comparable<P>, M extends 
     }
 
     @Override
-    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes,
+    public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<String> keyCollations,
             List<Object[]> bounds, List<Object[]> keys) {
         return call("placing changed keys of " + table + " among its chunks",
-                s -> s.placeKeys(table, keyColumns, keyTypes, bounds, keys));
+                s -> s.placeKeys(table, keyColumns, keyTypes, keyCollations, bounds, keys));
     }
 
     /** What every session opened so far has read: the count goes on across a reconnect. */

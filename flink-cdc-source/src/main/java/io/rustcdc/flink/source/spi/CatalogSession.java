@@ -140,10 +140,15 @@ public interface CatalogSession<P, M> extends AutoCloseable {
      * of a table as {@code bounds}, that is the index of the chunk holding the key. {@code bounds} are in
      * that order already (the database found them); {@code keyTypes} are the columns' value types; no
      * value is null. Connectors whose {@link KeyOrder#placedByServer} is true for some column implement it.
+     * {@code keyCollations} are the columns' collations as the chunks were planned in them (as the connector's
+     * descriptions name them; null entries for none): a column whose collation changed since (the stream may
+     * still hand off from chunks read before the change) is placed in the planned one where the database can,
+     * and fails the source where it cannot.
      *
-     * @throws CdcException (configuration) when the connector places no keys
+     * @throws CdcException (configuration) when the connector places no keys; (state) when a key column's
+     *     collation changed and the database cannot place in the planned one
      */
-    default int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes,
+    default int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes, List<String> keyCollations,
             List<Object[]> bounds, List<Object[]> keys) {
         throw new CdcException(CdcException.Kind.CONFIGURATION,
                 "The connector cannot place keys of " + table + " " + keyColumns + " among chunk bounds; name a key column "

@@ -220,7 +220,7 @@ class HandoffPlacementTest {
         private final class PlacingSession extends ChunkOnlySession<HashSet<Long>> {
             @Override
             public int[] placeKeys(TableId table, List<String> keyColumns, List<ValueType> keyTypes,
-                    List<Object[]> bounds, List<Object[]> keys) {
+                    List<String> keyCollations, List<Object[]> bounds, List<Object[]> keys) {
                 if (fail) {
                     throw new CdcException(CdcException.Kind.CONNECTION, "connection lost");
                 }
