@@ -139,7 +139,7 @@ final class MySqlKeyPlacement {
     private static String[] planned(Connection connection, TableId table, String column, String dataType,
             @Nullable String charset, @Nullable String collation, @Nullable String planned) throws SQLException {
         String name = collation == null ? null
-                : MySqlKeyOrder.collationName(dataType.toLowerCase(Locale.ROOT), collation.toLowerCase(Locale.ROOT));
+                : MySqlKeyOrder.collationName(dataType.toLowerCase(Locale.ROOT), collation);
         ValueType text = ValueType.of(ValueKind.TEXT);
         if (planned == null || name == null || MySqlKeyOrder.INSTANCE.sameOrder(text, planned, text, name)) {
             return new String[] {charset, collation};
