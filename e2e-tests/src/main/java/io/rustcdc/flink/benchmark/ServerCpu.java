@@ -34,28 +34,46 @@ final class ServerCpu {
         }
     }
 
-    /** Seconds of CPU the server has used so far (user and system), or NaN when unknown. */
+    /**
+     * Seconds of CPU the server has used so far (user and system), or NaN when unknown. The children are walked
+     * between two readings of the server's own process and walked again when a child was reaped in between: a
+     * child that ends during the walk is then counted once, read there (an unreaped child still shows its time) or
+     * in the server's children's time, never twice nor in neither, either of which made a reading smaller than the
+     * one before it (a quick run's -3.3 µs per event on a job that does not touch the database).
+     */
     double seconds() {
         if (pid < 0) {
             return Double.NaN;
         }
+        Path server = Path.of("/proc", String.valueOf(pid));
+        for (int attempt = 1; ; attempt++) {
+            long[] before = stat(server);
+            long children = childrenTicks();
+            long[] after = stat(server);
+            if (before == null || after == null || children < 0) {
+                return Double.NaN;
+            }
+            boolean reaped = before[3] + before[4] != after[3] + after[4];
+            if (!reaped || attempt == 20) {
+                return (children + after[1] + after[2] + after[3] + after[4]) * TICK_NANOS / 1e9;
+            }
+        }
+    }
+
+    /** The user and system ticks of the server's living (or unreaped) children, or -1 when /proc cannot be read. */
+    private long childrenTicks() {
         long ticks = 0;
         try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
             for (Path process : processes) {
                 long[] stat = stat(process);
-                if (stat == null) {
-                    continue;
-                }
-                if (Long.parseLong(process.getFileName().toString()) == pid) {
-                    ticks += stat[1] + stat[2] + stat[3] + stat[4];
-                } else if (stat[0] == pid) {
+                if (stat != null && stat[0] == pid) {
                     ticks += stat[1] + stat[2];
                 }
             }
         } catch (IOException e) {
-            return Double.NaN;
+            return -1;
         }
-        return ticks * TICK_NANOS / 1e9;
+        return ticks;
     }
 
     /** A JSON field of the server's CPU seconds between two readings, or nothing when unknown. */
