@@ -1,12 +1,17 @@
 package io.rustcdc.benchmark;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 
 /**
  * One measured run of one side, in a JVM of its own (so that its peak memory is its own). The side
@@ -16,6 +21,11 @@ import java.util.function.ToLongFunction;
  * <p>Phases: {@code snapshot} and {@code drain} wait for {@code --events} events and time them
  * from the job's submission; {@code latency} writes rows at {@code --rate} rows/s for {@code
  * --seconds} once the job delivers, and measures commit-to-sink delays.
+ *
+ * <p>With {@code --worker true} (a quick run's, where the JVM's start is most of a run), the JVM runs this run and
+ * then each run whose arguments come on its standard input, one line each, tab-separated, until the input ends:
+ * each run a job of its own, in turn, on the JVM's one MiniCluster ({@code io.rustcdc.benchmark.cluster.WorkerCluster}),
+ * with a JFR recording of its own ({@code --recording}), its result written whole once the job has ended.
  */
 public final class BenchmarkRun {
     /** Starts the side's job; closing the handle cancels it. */
@@ -28,7 +38,17 @@ public final class BenchmarkRun {
     /** @param commitMillis the commit time, in epoch milliseconds, of an event as the side renders it */
     public static void main(String[] rawArgs, Job job, ToLongFunction<String> commitMillis) {
         try {
-            measure(rawArgs, job, commitMillis);
+            BenchmarkArgs args = new BenchmarkArgs(rawArgs);
+            if (!args.has("worker") || !"true".equals(args.get("worker"))) {
+                measure(args, job, commitMillis, false);
+                System.exit(0);
+            }
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            measure(args, job, commitMillis, true);
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                measure(new BenchmarkArgs(line.split("\t")), job, commitMillis, true);
+            }
+            System.exit(0);
         } catch (Throwable e) {
             // the job's threads would keep the JVM alive: a failed run ends here, loudly
             e.printStackTrace();
@@ -36,11 +56,16 @@ public final class BenchmarkRun {
         }
     }
 
-    private static void measure(String[] rawArgs, Job job, ToLongFunction<String> commitMillis) throws Exception {
-        BenchmarkArgs args = new BenchmarkArgs(rawArgs);
+    /** One run; {@code worker}: in a JVM that runs more after it ({@code --worker true}). */
+    private static void measure(BenchmarkArgs args, Job job, ToLongFunction<String> commitMillis, boolean worker)
+            throws Exception {
         String phase = args.get("phase");
         String result;
-        try (MemorySampler memory = new MemorySampler(); ThreadCpu threadCpu = new ThreadCpu()) {
+        Recording recording = worker ? new Recording(Configuration.getConfiguration("profile")) : null;
+        if (recording != null) {
+            recording.start();
+        }
+        try (MemorySampler memory = new MemorySampler(); ThreadCpu threadCpu = new ThreadCpu(worker)) {
             long start = System.nanoTime();
             long cpuStart = processCpuNanos();
             AutoCloseable running = job.start(args);
@@ -55,8 +80,22 @@ public final class BenchmarkRun {
                 // a bounded job (snapshot) has ended by itself
             }
         }
-        Files.writeString(Path.of(args.get("result")), result + "\n", StandardCharsets.UTF_8);
-        System.exit(0);
+        Path resultFile = Path.of(args.get("result"));
+        if (!worker) {
+            Files.writeString(resultFile, result + "\n", StandardCharsets.UTF_8);
+            return;
+        }
+        // the next run's counts start from nothing: this job's tasks are gone first
+        if (!Measurement.awaitEnd(TimeUnit.MINUTES.toNanos(1))) {
+            throw new IllegalStateException("The job did not end within a minute of its cancelling");
+        }
+        Measurement.reset();
+        recording.stop();
+        recording.dump(Path.of(args.get("recording")));
+        recording.close();
+        Path written = Path.of(resultFile + ".tmp");
+        Files.writeString(written, result + "\n", StandardCharsets.UTF_8);
+        Files.move(written, resultFile, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**

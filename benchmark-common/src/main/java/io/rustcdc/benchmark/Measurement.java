@@ -17,6 +17,8 @@ public final class Measurement {
     private static long[] latencies = new long[1024];
     private static int latencyCount;
     private static volatile Throwable jobFailure;
+    /** Whether the job has ended (finished, failed or cancelled). */
+    private static volatile boolean ended;
     /** The characters of the String events, or the bytes of the byte[] ones, that arrived: written by the one sink. */
     private static long eventLength;
 
@@ -76,6 +78,33 @@ public final class Measurement {
         if (failure != null) {
             jobFailure = failure;
         }
+        ended = true;
+    }
+
+    /** Waits until the job has ended ({@link #ended}); false if it has not within {@code timeoutNanos}. */
+    static boolean awaitEnd(long timeoutNanos) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (!ended) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
+    }
+
+    /** Forgets the ended job's events, for the next run in the same JVM ({@code --worker true}). */
+    static synchronized void reset() {
+        COUNT.set(0);
+        firstArrivalNanos = 0;
+        lastArrivalNanos = 0;
+        measureFromMillis = Long.MAX_VALUE;
+        commitMillis = null;
+        latencies = new long[1024];
+        latencyCount = 0;
+        jobFailure = null;
+        eventLength = 0;
+        ended = false;
     }
 
     static Throwable jobFailure() {

@@ -46,12 +46,23 @@ final class ThreadCpu implements AutoCloseable {
     private final Map<Kind, Map<Long, Long>> cpuByThread = new EnumMap<>(Kind.class);
     /** The kind of each native thread seen, by its id; null for a thread of no kind here: each name is read once. */
     private final Map<Long, Kind> nativeKinds = new HashMap<>();
+    /** Each thread's CPU time when this began, subtracted: empty unless {@code fromNow}. */
+    private final Map<Kind, Map<Long, Long>> before = new EnumMap<>(Kind.class);
     private final Thread thread;
     private volatile boolean stop;
 
-    ThreadCpu() {
+    /**
+     * @param fromNow whether to count from now alone: in a JVM that ran other runs before ({@code --worker true}),
+     *     whose JVM threads (GC, JIT) have used CPU for them; else each thread's CPU from its start
+     */
+    ThreadCpu(boolean fromNow) {
         for (Kind kind : Kind.values()) {
             cpuByThread.put(kind, new HashMap<>());
+            before.put(kind, new HashMap<>());
+        }
+        if (fromNow) {
+            sample();
+            cpuByThread.forEach((kind, cpu) -> before.get(kind).putAll(cpu));
         }
         thread = new Thread(() -> {
             while (!stop) {
@@ -121,7 +132,9 @@ final class ThreadCpu implements AutoCloseable {
     /** Seconds of CPU the threads of {@code kind} used so far. */
     synchronized double seconds(Kind kind) {
         sample();
-        return cpuByThread.get(kind).values().stream().mapToLong(Long::longValue).sum() / 1e9;
+        Map<Long, Long> from = before.get(kind);
+        return cpuByThread.get(kind).entrySet().stream()
+                .mapToLong(e -> e.getValue() - from.getOrDefault(e.getKey(), 0L)).sum() / 1e9;
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.rustcdc.benchmark.BenchmarkRun;
 import io.rustcdc.benchmark.DebeziumJson;
 import io.rustcdc.benchmark.Measurement;
 import io.rustcdc.benchmark.SqlPath;
+import io.rustcdc.benchmark.cluster.WorkerCluster;
 import io.rustcdc.benchmark.peer.sql.PeerSqlJob;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -35,7 +36,7 @@ public final class PeerBenchmark {
     private static AutoCloseable start(BenchmarkArgs args) throws Exception {
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env = WorkerCluster.environment(conf, args);
         env.setParallelism(args.getInt("parallelism"));
         env.enableCheckpointing(args.getLong("checkpoint-ms"));
         JobClient job = SqlPath.sql(args) ? PeerSqlJob.submit(env, args, sqlOptions(args)) : submitJson(env, args);

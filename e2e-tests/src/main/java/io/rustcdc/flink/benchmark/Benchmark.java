@@ -25,8 +25,8 @@ import javax.annotation.Nullable;
  * peer's other runs of that figure (in a quick run, of every later figure) are not tried; a run of ours that
  * fails fails the benchmark.
  *
- * <p>Options: {@code --quick true} (small data, one run, each run's JVM with C1 only, the snapshots and Flink's
- * pace at p1 alone and the limit's read in each format once: what CI runs), {@code --rows},
+ * <p>Options: {@code --quick true} (small data, one run, each side's runs in turn in one JVM of the side's with C1
+ * only, the snapshots and Flink's pace at p1 alone and the limit's read in each format once: what CI runs), {@code --rows},
  * {@code --changes}, {@code --runs}, {@code --chunk-size} (both sides; without it each side's own default),
  * {@code --latency-seconds},
  * {@code --rate}, {@code --out}, {@code --heap} (each run's -Xmx, default 2g), {@code --peer false} (our
@@ -132,43 +132,46 @@ public final class Benchmark {
             target.create(rows, key);
             List<String> connection = target.connection();
             serverCpu = ServerCpu.listeningOn(Integer.parseInt(connection.get(connection.indexOf("--port") + 1)));
-            SideRunner runner = new SideRunner(out, target, heap, quick ? SideRunner.QUICK_JVM_OPTIONS : List.of());
-            if (!"stream".equals(phases)) {
-                // one read of the snapshot limit, not counted, so that the first counted one's reader is compiled too:
-                // read cold in this JVM, MariaDB's and MySQL's first limit spent a third more CPU per row in its reader
-                // and read a quarter slower than the next two (2026-12-05)
-                say("the snapshot limit once, not counted: " + Math.round(target.snapshotLimit()) + " rows/s");
-            }
-            awaitQuietServer();
-            for (BenchPath path : paths) {
-                if (path.runs(quick, "floor")) {
-                    floor(target, runner, path);
+            // in a quick run each side's runs share a JVM (SideRunner): closed before the database
+            try (SideRunner runner = new SideRunner(out, target, heap, quick ? SideRunner.QUICK_JVM_OPTIONS : List.of(),
+                    quick)) {
+                if (!"stream".equals(phases) && !quick) {
+                    // one read of the snapshot limit, not counted, so that the first counted one's reader is compiled too:
+                    // read cold in this JVM, MariaDB's and MySQL's first limit spent a third more CPU per row in its reader
+                    // and read a quarter slower than the next two (2026-12-05); not in a quick run, which measures nothing
+                    say("the snapshot limit once, not counted: " + Math.round(target.snapshotLimit()) + " rows/s");
                 }
-            }
-            for (int p = 1; p <= (quick ? 1 : 2) && !"stream".equals(phases); p++) {
+                awaitQuietServer();
                 for (BenchPath path : paths) {
-                    if (path.runs(quick, "snapshot p" + p)) {
-                        snapshot(target, runner, p, path);
+                    if (path.runs(quick, "floor")) {
+                        floor(target, runner, path);
                     }
                 }
-            }
-            for (int p = 1; p <= (quick ? 1 : 2) && !documentLengths.isEmpty(); p++) {
-                pace(target, runner, p);
-            }
-            for (String format : documentLengths.isEmpty() ? List.<String>of() : List.of("text", "binary")) {
-                for (int c : limitReadConnections(format)) {
-                    limitRead(target, runner, format, c);
-                }
-            }
-            if (!"snapshot".equals(phases)) {
-                drain(target, runner);
-                for (BenchPath path : paths) {
-                    if (path.runs(quick, "latency")) {
-                        latency(target, runner, path);
+                for (int p = 1; p <= (quick ? 1 : 2) && !"stream".equals(phases); p++) {
+                    for (BenchPath path : paths) {
+                        if (path.runs(quick, "snapshot p" + p)) {
+                            snapshot(target, runner, p, path);
+                        }
                     }
                 }
+                for (int p = 1; p <= (quick ? 1 : 2) && !documentLengths.isEmpty(); p++) {
+                    pace(target, runner, p);
+                }
+                for (String format : documentLengths.isEmpty() ? List.<String>of() : List.of("text", "binary")) {
+                    for (int c : limitReadConnections(format)) {
+                        limitRead(target, runner, format, c);
+                    }
+                }
+                if (!"snapshot".equals(phases)) {
+                    drain(target, runner);
+                    for (BenchPath path : paths) {
+                        if (path.runs(quick, "latency")) {
+                            latency(target, runner, path);
+                        }
+                    }
+                }
+                return report(out, target, commandArgs);
             }
-            return report(out, target, commandArgs);
         }
     }
 
@@ -367,13 +370,14 @@ public final class Benchmark {
     }
 
     /**
-     * Waits until the database server has used under 5% of a core for a second (at most two minutes): after the
-     * tables are loaded, MariaDB's and MySQL's background threads flush and purge for a while, which would slow
-     * the floor's runs, whose job does not touch the database.
+     * Waits until the database server has used under 5% of a core for a second (at most two minutes; in a quick run,
+     * which measures nothing, three seconds): after the tables are loaded, MariaDB's and MySQL's background threads
+     * flush and purge for a while, which would slow the floor's runs, whose job does not touch the database.
      */
     private void awaitQuietServer() throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+        long most = quick ? 3 : 120;
+        long deadline = start + java.util.concurrent.TimeUnit.SECONDS.toNanos(most);
         double before = serverCpu.seconds();
         while (!Double.isNaN(before) && System.nanoTime() < deadline) {
             Thread.sleep(1_000);
@@ -383,8 +387,8 @@ public final class Benchmark {
             }
             before = now;
         }
-        say(String.format(Locale.ROOT, "Flink's start, the database server quiet after %.0f s (120 at most) ...",
-                (System.nanoTime() - start) / 1e9));
+        say(String.format(Locale.ROOT, "Flink's start, the database server quiet after %.0f s (%d at most) ...",
+                (System.nanoTime() - start) / 1e9, most));
     }
 
     private void drain(BenchmarkTarget target, SideRunner runner) throws Exception {
@@ -595,7 +599,9 @@ public final class Benchmark {
                         + CdcSourceOptions.CHUNK_SIZE.defaultValue() + ", the peer's " + PEER_CHUNK_SIZE + ")")
                 .append("; checkpoints every 3 s; ").append(runs)
                 .append(runs == 1 ? " run" : " runs (median, then min–max)")
-                .append(" per figure; each run a JVM of its own with -Xmx").append(heap)
+                .append(quick ? " per figure; each side's runs in turn in one JVM of the side's (quick: each a job of its "
+                        + "own on the JVM's one MiniCluster) with -Xmx" : " per figure; each run a JVM of its own with -Xmx")
+                .append(heap)
                 .append(quick ? " " + String.join(" ", SideRunner.QUICK_JVM_OPTIONS) + " (quick: C1 only)" : "")
                 .append(".\n");
         md.append("Command: `").append(command).append("`\n\n");

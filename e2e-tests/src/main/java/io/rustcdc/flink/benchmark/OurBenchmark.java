@@ -5,6 +5,7 @@ import io.rustcdc.benchmark.BenchmarkRun;
 import io.rustcdc.benchmark.DebeziumJson;
 import io.rustcdc.benchmark.Measurement;
 import io.rustcdc.benchmark.SqlPath;
+import io.rustcdc.benchmark.cluster.WorkerCluster;
 import io.rustcdc.flink.e2e.compat.JobSink;
 import io.rustcdc.flink.mysql.MySqlConnector;
 import io.rustcdc.flink.mysql.MySqlSourceConfig;
@@ -49,7 +50,7 @@ public final class OurBenchmark {
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a failure fails the run
         conf.set(PipelineOptions.OBJECT_REUSE, args.has("object-reuse") && "true".equals(args.get("object-reuse")));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env = WorkerCluster.environment(conf, args);
         env.setParallelism(args.getInt("parallelism"));
         env.enableCheckpointing(args.getLong("checkpoint-ms"));
         JobClient job = "floor".equals(args.get("phase")) ? submitFloor(env, args)

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Timeout;
  * database, and Flink with the limit's read have ours alone). The SQL path (whose quick run is the p1
  * snapshot alone: about 30 s more at a load average of 2) is covered on PostgreSQL only, to keep CI in its time budget;
  * MariaDB and Oracle MySQL run the JSON path. The snapshots and Flink's pace run at p1 alone and the limit's read in
- * each format once (each run is a JVM of its own). On Oracle MySQL the peer (Flink CDC 3.5's
- * mysql-cdc) fails, asking for {@code SHOW MASTER STATUS}, which 8.4 and later refuse: its cells give that error
- * (a quick run tries the peer only until it fails).
+ * each format once (each side's runs in turn in one JVM of the side's, each a job of its own on its one MiniCluster). On
+ * Oracle MySQL the peer (Flink CDC 3.5's mysql-cdc) fails, asking for {@code SHOW MASTER STATUS}, which 8.4 and later
+ * refuse: its cells give that error (a quick run tries the peer only until it fails).
  */
 @Timeout(900)
 class BenchmarkQuickITCase {
