@@ -14,6 +14,7 @@ import io.rustcdc.flink.source.model.TableId;
 import io.rustcdc.flink.source.split.ChunkKey;
 import io.rustcdc.flink.testing.ConcurrentWriters;
 import io.rustcdc.flink.testing.JsonChangelog;
+import io.rustcdc.flink.testing.KeyChangedWhileWaiting;
 import io.rustcdc.flink.testing.KeyOrderOracle;
 import io.rustcdc.flink.testing.RandomText;
 import io.rustcdc.flink.testing.ReadGate;
@@ -200,45 +201,17 @@ class PostgresTextKeyHandoffITCase {
      */
     @Test
     void aTableWhoseKeyCollationChangedWhileItWaitedIsSnapshottedInTheNewOrder(PostgresDatabase db) throws Exception {
-        List<String> keys = new ArrayList<>();
-        for (char c = 'a'; c <= 'z'; c++) {
-            keys.add(c % 2 == 0 ? String.valueOf(c) : String.valueOf(Character.toUpperCase(c)));
-        }
         db.execute("DROP TABLE IF EXISTS wa, wb", "CREATE COLLATION IF NOT EXISTS en_icu (provider = icu, locale = 'en-US')",
                 "CREATE TABLE wa (id int PRIMARY KEY)", "INSERT INTO wa VALUES (1), (2), (3)",
                 "CREATE TABLE wb (k text COLLATE \"C\" PRIMARY KEY, v int NOT NULL)",
-                "INSERT INTO wb VALUES ('" + String.join("', 1), ('", keys) + "', 1)",
+                "INSERT INTO wb VALUES " + KeyChangedWhileWaiting.rows(),
                 "ALTER TABLE wa OWNER TO " + db.replicationUser(), "ALTER TABLE wb OWNER TO " + db.replicationUser());
-        CdcSource<String, PostgresPosition, PostgresChunkMark> source = CdcSource.builder()
+        KeyChangedWhileWaiting.run(db, CdcSource.builder()
                 .connector(PostgresConnector.create(PostgresTestConfigs.streaming(db, "waiting_key")))
                 .includeTables("public.wa", "public.wb")
                 .chunkSize(4)
                 .deserializer(new ReadGate())
-                .build();
-        ReadGate.reset();
-        ReadGate.holdAt = 1; // wa's first row: the reader asks for no chunk of wb until it is let go
-        try (SourceJob job = new SourceJob(source, 1)) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (ReadGate.READS.get() < 1) {
-                assertThat(System.nanoTime()).as("wa's first row held within a minute").isLessThan(deadline);
-                Thread.sleep(20);
-            }
-            db.execute("UPDATE wb SET v = 2 WHERE k IN ('b', 'C', 'x')", "DELETE FROM wb WHERE k = 'd'",
-                    "ALTER TABLE wb ALTER COLUMN k TYPE text COLLATE en_icu",
-                    "UPDATE wb SET v = 3 WHERE k IN ('a', 'y', 'C')", "DELETE FROM wb WHERE k = 'F'",
-                    "INSERT INTO wb VALUES ('aa', 4), ('Zz', 4)");
-            ReadGate.holdAt = Long.MAX_VALUE;
-            Map<String, String> expected;
-            try (Connection c = db.admin()) {
-                expected = rows(c, "wb");
-            }
-            JsonChangelog changelog = new JsonChangelog(Map.of("wa", List.of("id"), "wb", List.of("k")));
-            job.applyUntil(changelog, () -> changelog.rows("wb").equals(expected) && changelog.rows("wa").size() == 3,
-                    Duration.ofSeconds(120));
-            assertThat(changelog.violations()).isEmpty();
-        } finally {
-            ReadGate.reset();
-        }
+                .build(), "ALTER TABLE wb ALTER COLUMN k TYPE text COLLATE en_icu");
     }
 
     /**
