@@ -19,6 +19,8 @@ final class ServerCpu {
     private static final long TICK_NANOS = 10_000_000L;
     /** The server's process id, or -1 when it was not found (then {@link #seconds} is NaN). */
     private final long pid;
+    /** The largest reading so far, in ticks. */
+    private long most;
 
     private ServerCpu(long pid) {
         this.pid = pid;
@@ -38,8 +40,9 @@ final class ServerCpu {
      * Seconds of CPU the server has used so far (user and system), or NaN when unknown. The children are walked
      * between two readings of the server's own process and walked again when a child was reaped in between: a
      * child that ends during the walk is then counted once, read there (an unreaped child still shows its time) or
-     * in the server's children's time, never twice nor in neither, either of which made a reading smaller than the
-     * one before it (a quick run's -3.3 µs per event on a job that does not touch the database).
+     * in the server's children's time, not in neither, which made a reading smaller than the one before it (a quick
+     * run's -3.3 µs per event on a job that does not touch the database); and a reading is never smaller than an
+     * earlier one (a child just reaped can be counted twice, in the server's time and still in /proc). Not thread-safe.
      */
     double seconds() {
         if (pid < 0) {
@@ -55,19 +58,25 @@ final class ServerCpu {
             }
             boolean reaped = before[3] + before[4] != after[3] + after[4];
             if (!reaped || attempt == 20) {
-                return (children + after[1] + after[2] + after[3] + after[4]) * TICK_NANOS / 1e9;
+                // never below a reading before: a child reaped just before the first reading of the server may still
+                // be walked (the kernel adds its time to the server's before it removes it from /proc)
+                most = Math.max(most, children + after[1] + after[2] + after[3] + after[4]);
+                return most * TICK_NANOS / 1e9;
             }
         }
     }
 
-    /** The user and system ticks of the server's living (or unreaped) children, or -1 when /proc cannot be read. */
+    /**
+     * The ticks of the server's living (or unreaped) children, with those of the children they reaped, or -1 when
+     * /proc cannot be read.
+     */
     private long childrenTicks() {
         long ticks = 0;
         try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
             for (Path process : processes) {
                 long[] stat = stat(process);
                 if (stat != null && stat[0] == pid) {
-                    ticks += stat[1] + stat[2];
+                    ticks += stat[1] + stat[2] + stat[3] + stat[4];
                 }
             }
         } catch (IOException e) {

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import javax.annotation.Nullable;
 
 /**
@@ -27,6 +28,8 @@ import javax.annotation.Nullable;
  * One per session: the handoff's and every chunk backfill's placements read a table key's catalogue once. Not thread-safe.
  */
 final class MySqlKeyPlacement {
+    /** A character set's or collation's name, as it may stand in a statement. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]+");
     /** Per table, key and the key's collations as the caller described them: each column's value expression. */
     private final Map<String, String[]> columns = new HashMap<>();
 
@@ -149,16 +152,39 @@ final class MySqlKeyPlacement {
                 "SELECT CHARACTER_SET_NAME FROM information_schema.COLLATIONS WHERE COLLATION_NAME = ?")) {
             s.setString(1, plannedCollation);
             try (ResultSet rs = s.executeQuery()) {
-                if (rs.next()) {
+                if (rs.next() && rs.getString(1) != null) {
                     return new String[] {rs.getString(1), plannedCollation};
                 }
             }
+        }
+        // MariaDB lists its UCA 14 collations without a character set (uca1400_ai_ci), which a column's full name
+        // (utf8mb4_uca1400_ai_ci) begins with, as every collation's name does; no character set's name holds a '_'
+        int end = plannedCollation.indexOf('_');
+        if (end > 0 && collates(connection, plannedCollation.substring(0, end), plannedCollation)) {
+            return new String[] {plannedCollation.substring(0, end), plannedCollation};
         }
         throw new CdcException(CdcException.Kind.STATE, "The chunk key column " + column + " of table "
                 + table.qualifiedName() + " changed its collation from " + plannedCollation + ", in which the table's "
                 + "snapshot chunks were planned, to " + collation + " while they were read or handed off, and the server "
                 + "does not know " + plannedCollation + " to place changed keys among them in it. Start the job without "
                 + "its state so that the table is snapshotted again in the new order.");
+    }
+
+    /** Whether the server compares text of character set {@code charset} in {@code collation}. */
+    private static boolean collates(Connection connection, String charset, String collation) throws SQLException {
+        if (!NAME.matcher(charset).matches() || !NAME.matcher(collation).matches()) {
+            return false;
+        }
+        try (PreparedStatement s = connection.prepareStatement(
+                "SELECT CONVERT('' USING " + charset + ") COLLATE " + collation);
+                ResultSet rs = s.executeQuery()) {
+            return rs.next();
+        } catch (SQLException e) {
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                throw e; // the connection's failure, not the name's
+            }
+            return false; // an unknown character set or collation, or one not of that character set
+        }
     }
 
     /** A parameter as a value of the column: its collation for text, its type for temporal ones. */

@@ -67,6 +67,10 @@ class MySqlKeyPlacementITCase {
                     .containsExactly(0);
             assertThat(session.placeKeys(table, KEY, TYPES, List.of("latin1_swedish_ci"), BOUNDS, KEYS))
                     .as("in latin1_swedish_ci, of another character set").containsExactly(0);
+            if (db.server().isMariaDb()) { // which lists its UCA 14 collations without their character set
+                assertThat(session.placeKeys(table, KEY, TYPES, List.of("utf8mb4_uca1400_ai_ci"), BOUNDS, KEYS))
+                        .as("in MariaDB's utf8mb4_uca1400_ai_ci").containsExactly(0);
+            }
             assertThat(session.placeKeys(table, KEY, TYPES, List.of("utf8mb4_bin"), BOUNDS, KEYS))
                     .as("'B' < 'a' in the column's own utf8mb4_bin").containsExactly(1);
             assertThatThrownBy(() -> session.placeKeys(table, KEY, TYPES, List.of("utf8mb4_nonesuch_ci"), BOUNDS, KEYS))

@@ -98,7 +98,7 @@ final class PgKeyPlacement {
         if (d != null) {
             return d;
         }
-        requirePlannedCollations(table, keyColumns, keyCollations);
+
         d = new String[keyColumns.size()][];
         try (PreparedStatement s = connection.prepareStatement("SELECT pg_catalog.format_type(a.atttypid, a.atttypmod), "
                 + "CASE WHEN a.attcollation = 0 THEN NULL ELSE pg_catalog.quote_ident(n.nspname) || '.' || "
@@ -120,6 +120,8 @@ final class PgKeyPlacement {
                 }
             }
         }
+        // after the names compared in are read: a change in between fails here rather than being compared in
+        requirePlannedCollations(table, keyColumns, keyCollations);
         columns.put(cacheKey, d);
         return d;
     }

@@ -122,9 +122,10 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
 
     /**
      * The plan of a table none of whose chunks is planned yet, with its chunk key as the table is now: a key described
-     * earlier (the table waited behind others, or was found while the stream ran) whose columns, nullability or order
-     * (a column's collation or type) changed since is taken anew, so the table is planned and read in one order rather
-     * than failing its snapshot, as a change after its first chunk was planned must.
+     * earlier (the table waited behind others for the enumerator's chunks) whose columns, nullability or order (a
+     * column's collation or type) changed since is taken anew, so the table is planned and read in one order rather
+     * than failing its snapshot, as a change of type or collation after its first chunk was planned must. (A table
+     * found while the stream runs is planned by the stream's reader, which fails on such a change.)
      */
     private TablePlan planFromNow(TablePlan plan) {
         TableDescription now;
@@ -134,7 +135,8 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
             if (e.kind() != CdcException.Kind.PREREQUISITE) {
                 throw e;
             }
-            return plan; // the table is gone: its first chunk end fails as the connector says
+            // the table gone, or a shape the source refuses: the first chunk end or read fails as the connector says
+            return plan;
         }
         descriptions.put(plan.table(), now);
         String change = plan.key().changeIn(now, settings.chunkKeyColumn(plan.table()));
@@ -143,7 +145,14 @@ final class CatalogWorker<P extends SourcePosition & Comparable<P>, M extends Se
         }
         LOG.info("The chunk key of table {} changed before any of its chunks was planned ({}): its snapshot is planned "
                 + "in the key's order now.", plan.table().qualifiedName(), change);
-        return TablePlan.start(plan.table(), TableDiscovery.key(session.get(), connector, settings, now), plan.rowFilter());
+        try {
+            return TablePlan.start(plan.table(), TableDiscovery.key(session.get(), connector, settings, now),
+                    plan.rowFilter());
+        } catch (CdcException e) {
+            throw new CdcException(e.kind(), "The chunk key of table " + plan.table().qualifiedName() + " changed "
+                    + "before any of its chunks was planned (" + change + "), and the new one cannot be used: "
+                    + e.getMessage(), e);
+        }
     }
 
     /**

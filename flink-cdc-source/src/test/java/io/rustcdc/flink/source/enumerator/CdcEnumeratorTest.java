@@ -155,13 +155,8 @@ class CdcEnumeratorTest {
 
     /**
      * A table whose chunk key changed after the first start described it and before any of its chunks was planned (it
-     * waited behind another table) is planned with its key as it is then, not failed; once a chunk of it is planned, its
-     * key is kept (a change then fails the chunks' reads, which the readers check).
-     */
-    /**
-     * A table whose chunk key changed after the first start described it and before any of its chunks was planned (it
      * waited behind another table) is planned with its key as it is then, not failed; once a chunk of a table is
-     * planned its key is kept (a change then fails the chunks' reads, which the readers check).
+     * planned its key is kept (a change of its type or collation then fails the chunks' reads, which the readers check).
      */
     @Test
     void aKeyChangedBeforeItsTableIsPlannedIsTakenAsTheTableIsThen() throws Throwable {
@@ -188,6 +183,27 @@ class CdcEnumeratorTest {
             });
             assertThat(connector.callsNamed("describe")).as("b described again before its first chunk, a not")
                     .hasSize(describes + 1);
+        }
+    }
+
+    /** A waiting table's primary key dropped: its planning fails, saying the key changed before its first chunk. */
+    @Test
+    void aKeyDroppedBeforeItsTableIsPlannedFailsSayingSo() throws Throwable {
+        RecordingConnector connector = new RecordingConnector().table("a", 1, 2, 3);
+        try (EnumeratorHarness h = new EnumeratorHarness(connector, INITIAL, 1, EnumeratorState.empty())) {
+            h.enumerator.start();
+            h.runNextCall();
+            TableId a = TableId.of("db", "s", "a");
+            RowShape shape = RowShape.of("s", "a", List.of(RowShape.Column.of("id", "bigint", false),
+                    RowShape.Column.of("v", "text", true)), List.of());
+            connector.altered.put("a", TableDescription.of(a, shape, RowType.of(List.of("id", "v"),
+                    List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.TEXT)))));
+            h.enumerator.handleSplitRequest(0, null);
+            assertThatThrownBy(h::runNextCall).isInstanceOf(FinalFailure.class)
+                    .hasMessageContaining("The chunk key of table s.a changed before any of its chunks was planned "
+                            + "(columns [id] to [])")
+                    .hasMessageContaining("has no primary key")
+                    .satisfies(e -> assertThat(((FinalFailure) e).kind()).isEqualTo(CdcException.Kind.CONFIGURATION));
         }
     }
 
