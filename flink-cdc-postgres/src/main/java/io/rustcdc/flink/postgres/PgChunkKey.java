@@ -60,9 +60,14 @@ final class PgChunkKey {
 
     /**
      * @param now the table as a chunk's snapshot describes it
-     * @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s
+     * @throws CdcException of kind STATE when a key column's type or collation orders otherwise than {@code planned}'s,
+     *     or a key column {@code planned} kept from NULL may hold it now
      */
     static void requireSameOrder(TableDescription planned, TableDescription now, List<String> keyColumns) {
+        List<String> nullable = ChunkKeyChanges.madeNullable(now, keyColumns);
+        if (ChunkKeyChanges.madeNullable(planned, keyColumns).isEmpty() && !nullable.isEmpty()) {
+            throw ChunkKeyChanges.planned(planned.table(), nullable); // a range of keys reads no row whose key is NULL
+        }
         Map<String, Column> columns = new HashMap<>();
         for (String column : keyColumns) {
             if (now.rowType().indexOf(column) >= 0) {

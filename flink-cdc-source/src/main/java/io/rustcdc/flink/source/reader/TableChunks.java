@@ -91,7 +91,7 @@ final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Seri
                 distinct.add(k);
             }
         }
-        int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), distinct);
+        int[] ranks = placed(distinct);
         for (int i = 0; i < ranks.length; i++) {
             placed.put(new ServerPlacement.Key(distinct.get(i)), ranks[i]);
         }
@@ -101,12 +101,27 @@ final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Seri
     List<ChunkSplit<M>> placeAll(List<Pending<P>> pending) {
         List<Object[]> keys = new ArrayList<>();
         pending.forEach(p -> keys.add(p.key));
-        int[] ranks = placement.place(chunks.get(0).table(), key, bounds(), keys);
+        int[] ranks = placed(keys);
         List<ChunkSplit<M>> holding = new ArrayList<>();
         for (int r : ranks) {
             holding.add(r < chunks.size() ? chunks.get(r) : null);
         }
         return holding;
+    }
+
+    /**
+     * {@code keys} placed by the database among the chunks' bounds; a key the connector cannot bind as the bounds'
+     * type (a key column retyped while the table was snapshotted) fails as {@link #compare} does.
+     */
+    private int[] placed(List<Object[]> keys) {
+        try {
+            return placement.place(chunks.get(0).table(), key, bounds(), keys);
+        } catch (ClassCastException e) {
+            Object[] bound = bounds().isEmpty() ? new Object[0] : bounds().get(0);
+            Object[] retyped = keys.stream().filter(k -> !classes(k).equals(classes(bound))).findFirst()
+                    .orElse(keys.isEmpty() ? new Object[0] : keys.get(0));
+            throw retyped(retyped, bound, e);
+        }
     }
 
     private List<Object[]> bounds() {
@@ -185,7 +200,7 @@ final class TableChunks<P extends SourcePosition & Comparable<P>, M extends Seri
         }
         Integer rank = placed.get(new ServerPlacement.Key(values));
         if (rank == null || rank < 0) {
-            rank = placement.place(chunks.get(0).table(), key, bounds(), List.<Object[]>of(values))[0];
+            rank = placed(List.<Object[]>of(values))[0];
         }
         if (rank < chunks.size()) {
             return chunks.get(rank);

@@ -25,7 +25,8 @@ public final class ChunkKeyChanges {
 
     /**
      * Fails when {@code now} orders {@code keyColumns} otherwise than {@code planned} did, as {@code order} tells
-     * ({@link KeyOrder#sameOrder}); a collation {@code planned} does not name is not compared.
+     * ({@link KeyOrder#sameOrder}; a collation {@code planned} does not name is not compared), or lets a key column
+     * hold NULL where {@code planned} let none ({@link #madeNullable}).
      *
      * @throws CdcException of kind STATE naming the table, the columns and their orders then and now
      */
@@ -38,7 +39,29 @@ public final class ChunkKeyChanges {
             types.add(field < 0 ? null : planned.rowType().type(field));
             collations.add(field < 0 ? null : planned.collation(field));
         }
-        requireSameOrder(order, now, keyColumns, types, collations);
+        List<String> changes = new ArrayList<>(changes(order, now, keyColumns, types, collations));
+        if (madeNullable(planned, keyColumns).isEmpty()) {
+            changes.addAll(madeNullable(now, keyColumns));
+        }
+        if (!changes.isEmpty()) {
+            throw planned(now.table(), changes);
+        }
+    }
+
+    /**
+     * The key columns {@code now} lets hold NULL, each as "column from NOT NULL to nullable": a table split by a key
+     * that held no NULL reads no row whose key became NULL since (no range, {@code > after} or {@code <= upTo}, holds
+     * it), and the handoff would place such a row's changes in a chunk that never reads it.
+     */
+    public static List<String> madeNullable(TableDescription now, List<String> keyColumns) {
+        List<String> nullable = new ArrayList<>();
+        for (String column : keyColumns) {
+            int field = now.rowType().indexOf(column);
+            if (field >= 0 && now.shape().columns().get(field).nullable()) {
+                nullable.add(column + " from NOT NULL to nullable");
+            }
+        }
+        return nullable;
     }
 
     /**

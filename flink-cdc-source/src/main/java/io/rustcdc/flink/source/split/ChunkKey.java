@@ -173,13 +173,20 @@ public final class ChunkKey implements Serializable {
      * that the chunk's bounds, planned in the old order, and the handoff, which places changed keys by it, would not
      * match the rows the chunk reads. Compared as the key's order tells ({@link KeyOrder#sameOrder}: by default the
      * kind of value, an integer's width aside, and the collation); a collation the plan does not name (none, or a plan
-     * from state written before collations were kept) is not compared. The connector checks that the chunk's read
-     * orders as {@code table} does.
+     * from state written before collations were kept) is not compared. A key column made nullable since fails too
+     * ({@link ChunkKeyChanges#madeNullable}: its chunks' ranges would leave out the rows whose key became NULL). The
+     * connector checks that the chunk's read orders as {@code table} does.
      *
      * @throws CdcException of kind STATE naming the table, the columns and their orders then and now
      */
     public void requireOrderOf(TableDescription table) {
-        ChunkKeyChanges.requireSameOrder(order, table, columns, types, collations);
+        List<String> changes = new ArrayList<>(ChunkKeyChanges.changes(order, table, columns, types, collations));
+        if (!nullable) {
+            changes.addAll(ChunkKeyChanges.madeNullable(table, columns));
+        }
+        if (!changes.isEmpty()) {
+            throw ChunkKeyChanges.planned(table.table(), changes);
+        }
     }
 
     /**

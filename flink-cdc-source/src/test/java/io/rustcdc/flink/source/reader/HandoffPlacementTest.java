@@ -137,6 +137,23 @@ class HandoffPlacementTest {
         assertThatThrownBy(() -> handoff.decide(insert("a"), AT5)).isInstanceOf(CdcException.class);
     }
 
+    /**
+     * A change whose key the stream decodes as another type than the chunk bounds (the key column retyped while the
+     * table was snapshotted): the database cannot place it, and the source fails naming the table, not with the
+     * connector's ClassCastException, which a restart would meet again.
+     */
+    @Test
+    void aKeyOfAnotherTypeThanTheBoundsFailsNamingTheTable() {
+        Handoff<TestPosition, HashSet<Long>> handoff = new Handoff<>(connector, chunks(), List.of(), false);
+        RowType retyped = RowType.of(List.of("k", "v"), List.of(ValueType.of(ValueKind.BIGINT), ValueType.of(ValueKind.BIGINT)));
+        ChangeEvent change = ChangeEvent.builder(Op.INSERT, T, SourceInfo.stream("x", AT5, null))
+                .after(Row.of(retyped, 7L, 1L)).build();
+        assertThatThrownBy(() -> handoff.prepare(List.of(StreamRecord.of(insert("a"), AT5), StreamRecord.of(change, AT5))))
+                .isInstanceOfSatisfying(CdcException.class, e -> assertThat(e.kind()).isEqualTo(CdcException.Kind.STATE))
+                .hasMessageContaining("table " + T.qualifiedName()).hasMessageContaining("reads as (Long)")
+                .hasMessageContaining("planned with keys of (String)");
+    }
+
     private static ChangeEvent insert(String k) {
         return ChangeEvent.builder(Op.INSERT, T, SourceInfo.stream("x", AT5, null)).after(Row.of(TYPE, k, 1L)).build();
     }

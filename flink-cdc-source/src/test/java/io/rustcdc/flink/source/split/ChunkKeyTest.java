@@ -148,7 +148,14 @@ class ChunkKeyTest {
                         TestKeyOrder.CASE_INSENSITIVE, null))))
                 .as("values of another class than longs").hasMessageContaining("(n from integer to unsigned_bigint)");
         assertThatThrownBy(() -> planned.requireOrderOf(KEYLESS))
-                .hasMessageContaining("(name from text (collation " + TestKeyOrder.CASE_INSENSITIVE + ") to text)");
+                .hasMessageContaining("(name from text (collation " + TestKeyOrder.CASE_INSENSITIVE + ") to text, name "
+                        + "from NOT NULL to nullable)");
+        RowShape nullable = RowShape.of("s", "t", List.of(RowShape.Column.of("name", "text", false),
+                RowShape.Column.of("n", "integer", true)), List.of("name", "n"));
+        assertThatThrownBy(() -> planned.requireOrderOf(TableDescription.of(ID, nullable, rowType,
+                java.util.Arrays.asList(TestKeyOrder.CASE_INSENSITIVE, null))))
+                .as("a key column made nullable: its ranges would leave out rows whose key became NULL")
+                .hasMessageContaining("(n from NOT NULL to nullable)");
         ChunkKey restoredWithoutCollations = ChunkKey.restored(List.of("name"), List.of(ValueType.of(ValueKind.TEXT)),
                 TestKeyOrder.ASCENDING, false);
         restoredWithoutCollations.requireOrderOf(TableDescription.of(ID, shape, rowType, java.util.Arrays.asList("binary",
