@@ -98,7 +98,6 @@ final class PgKeyPlacement {
         if (d != null) {
             return d;
         }
-
         d = new String[keyColumns.size()][];
         try (PreparedStatement s = connection.prepareStatement("SELECT pg_catalog.format_type(a.atttypid, a.atttypmod), "
                 + "CASE WHEN a.attcollation = 0 THEN NULL ELSE pg_catalog.quote_ident(n.nspname) || '.' || "
