@@ -100,6 +100,8 @@ class HandoffPlacementTest {
         assertThat(connector.queries).isEqualTo(2);
         handoff.prepare(List.of(StreamRecord.progress(AT5)));
         assertThat(connector.queries).as("no query for a batch without such changes").isEqualTo(2);
+        assertThat(connector.collations).as("asked in the collations the chunks were planned in")
+                .containsOnly(List.of(SERVER));
     }
 
     @Test
@@ -193,6 +195,8 @@ class HandoffPlacementTest {
         int queries;
         int largestBatch;
         boolean fail;
+        /** The collations each placement was asked in. */
+        final List<List<String>> collations = new java.util.ArrayList<>();
 
         @Override
         public String name() {
@@ -243,6 +247,7 @@ class HandoffPlacementTest {
                 }
                 queries++;
                 largestBatch = Math.max(largestBatch, keys.size());
+                collations.add(keyCollations);
                 int[] ranks = new int[keys.size()];
                 for (int i = 0; i < ranks.length; i++) {
                     for (Object[] b : bounds) {
