@@ -95,7 +95,11 @@ class PostgresReopenedChecksITCase {
             db.execute(statements);
             db.execute("SELECT pg_terminate_backend(" + activeWalsender() + ")");
             CdcException failure = StreamTestSupport.failureOf(stream, Duration.ofSeconds(60));
-            assertThat(retries.count()).as("retries: the reopen that failed").isEqualTo(2);
+            // the reopened stream's first slot check runs on its own thread as it opens: when it ran after the
+            // statements (a CI run, 2026-12-07), it found the change itself and the terminated stream failed with
+            // that finding without a second reopen; else the second reopen's check finds it
+            assertThat(retries.count()).as("retries: the first reopen, and the one that failed unless the first one's "
+                    + "check found the change").isBetween(1L, 2L);
             return failure;
         }
     }
