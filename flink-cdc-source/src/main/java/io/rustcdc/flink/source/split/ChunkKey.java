@@ -200,11 +200,7 @@ public final class ChunkKey implements Serializable {
         if (!columnsNow.equals(columns)) {
             return "columns " + columns + " to " + columnsNow;
         }
-        boolean nullableNow = false;
-        for (String c : columns) {
-            int i = now.rowType().indexOf(c);
-            nullableNow |= i >= 0 && now.shape().columns().get(i).nullable();
-        }
+        boolean nullableNow = !ChunkKeyChanges.madeNullable(now, columns).isEmpty();
         if (nullableNow != nullable) {
             return nullableNow ? "a key column made nullable" : "its key columns made NOT NULL";
         }
