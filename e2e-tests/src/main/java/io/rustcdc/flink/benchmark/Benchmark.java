@@ -279,12 +279,13 @@ public final class Benchmark {
                 }
             }
             double cpu = serverCpu.seconds();
+            double user = serverCpu.userSeconds();
             long readerNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             speed.limit.add(target.snapshotLimit());
             // the limit's own reader: this thread, reading the rows with the driver and nothing more
             figure("reader CPU per event, " + speed.name, "µs").limit
                     .add((ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - readerNanos) / 1e3 / rows);
-            addServerCpu(speed, cpu, rows);
+            addServerCpu(speed, cpu, user, rows);
         }
     }
 
@@ -427,6 +428,7 @@ public final class Benchmark {
             }
             // one raw read per run, the limit of either path
             double cpu = serverCpu.seconds();
+            double user = serverCpu.userSeconds();
             BenchmarkTarget.StreamLimit limit = target.streamLimit("drain-limit-r" + r, changes);
             for (BenchPath path : draining) {
                 figure(path.figure("stream drain"), "events/s").limit.add(limit.perSecond());
@@ -434,7 +436,7 @@ public final class Benchmark {
                 figure("pace after the first event, " + path.figure("stream drain"), "events/s").limit
                         .add(limit.paceAfterFirst());
             }
-            draining.forEach(path -> addServerCpu(figure(path.figure("stream drain"), "events/s"), cpu, changes));
+            draining.forEach(path -> addServerCpu(figure(path.figure("stream drain"), "events/s"), cpu, user, changes));
         }
     }
 
@@ -488,8 +490,11 @@ public final class Benchmark {
         }
         try {
             double cpu = serverCpu.seconds();
+            double user = serverCpu.userSeconds();
             String result = runner.run(side, name, args);
-            return result.substring(0, result.lastIndexOf('}')) + ServerCpu.field(cpu, serverCpu.seconds()) + "}";
+            double after = serverCpu.seconds();
+            return result.substring(0, result.lastIndexOf('}')) + ServerCpu.field(cpu, after)
+                    + ServerCpu.userField(user, serverCpu.userSeconds()) + "}";
         } catch (SideRunner.RunFailure e) {
             if (!peer) {
                 throw e;
@@ -527,9 +532,12 @@ public final class Benchmark {
                 }
             }
         }
-        if (result.contains("\"server_cpu_seconds\"")) {
-            figure("database CPU per event, " + speed.name, "µs").of(side)
-                    .add(number(result, "server_cpu_seconds") * 1e6 / number(result, "events"));
+        for (String mode : List.of("", "user ")) {
+            String field = "server_" + mode.replace(' ', '_') + "cpu_seconds";
+            if (result.contains("\"" + field + "\"")) {
+                figure("database " + mode + "CPU per event, " + speed.name, "µs").of(side)
+                        .add(number(result, field) * 1e6 / number(result, "events"));
+            }
         }
         if (result.contains("\"first_event_seconds\"")) {
             double first = number(result, "first_event_seconds");
@@ -547,11 +555,16 @@ public final class Benchmark {
         }
     }
 
-    /** The database server's CPU per event in a limit's read of {@code events}, from its reading {@code before}. */
-    private void addServerCpu(Figure speed, double before, long events) {
+    /**
+     * The database server's CPU per event in a limit's read of {@code events}, all and user mode's alone, from its
+     * readings {@code before} and {@code userBefore}.
+     */
+    private void addServerCpu(Figure speed, double before, double userBefore, long events) {
         double after = serverCpu.seconds();
         if (!Double.isNaN(before) && !Double.isNaN(after)) {
             figure("database CPU per event, " + speed.name, "µs").limit.add((after - before) * 1e6 / events);
+            figure("database user CPU per event, " + speed.name, "µs").limit
+                    .add((serverCpu.userSeconds() - userBefore) * 1e6 / events);
         }
     }
 

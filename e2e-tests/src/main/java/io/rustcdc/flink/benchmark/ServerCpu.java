@@ -21,6 +21,10 @@ final class ServerCpu {
     private final long pid;
     /** The largest reading so far, in ticks. */
     private long most;
+    /** The largest reading so far of the user-mode part alone, in ticks. */
+    private long mostUser;
+    /** Whether the last {@link #seconds} reading was known. */
+    private boolean lastKnown;
 
     private ServerCpu(long pid) {
         this.pid = pid;
@@ -43,6 +47,7 @@ final class ServerCpu {
      * in the server's children's time, not in neither, which made a reading smaller than the one before it (a quick
      * run's -3.3 µs per event on a job that does not touch the database); and a reading is never smaller than an
      * earlier one (a child just reaped can be counted twice, in the server's time and still in /proc). Not thread-safe.
+     * The same reading's user-mode part is kept for {@link #userSeconds}.
      */
     double seconds() {
         if (pid < 0) {
@@ -51,44 +56,66 @@ final class ServerCpu {
         Path server = Path.of("/proc", String.valueOf(pid));
         for (int attempt = 1; ; attempt++) {
             long[] before = stat(server);
-            long children = childrenTicks();
+            long[] children = childrenTicks();
             long[] after = stat(server);
-            if (before == null || after == null || children < 0) {
+            if (before == null || after == null || children == null) {
+                lastKnown = false;
                 return Double.NaN;
             }
             boolean reaped = before[3] + before[4] != after[3] + after[4];
             if (!reaped || attempt == 20) {
                 // never below a reading before: a child reaped just before the first reading of the server may still
                 // be walked (the kernel adds its time to the server's before it removes it from /proc)
-                most = Math.max(most, children + after[1] + after[2] + after[3] + after[4]);
+                most = Math.max(most, children[0] + after[1] + after[2] + after[3] + after[4]);
+                mostUser = Math.max(mostUser, children[1] + after[1] + after[3]);
+                lastKnown = true;
                 return most * TICK_NANOS / 1e9;
             }
         }
     }
 
     /**
-     * The ticks of the server's living (or unreaped) children, with those of the children they reaped, or -1 when
-     * /proc cannot be read.
+     * The user-mode part of the last {@link #seconds} reading (utime and cutime), never below an earlier one; NaN when
+     * that reading was unknown. A PostgreSQL walsender's user time, its decoding, was found about the same under our
+     * source and the raw read; its system time, mostly the sending of each message, was not (docs/benchmarks.md).
      */
-    private long childrenTicks() {
-        long ticks = 0;
+    double userSeconds() {
+        return lastKnown ? mostUser * TICK_NANOS / 1e9 : Double.NaN;
+    }
+
+    /**
+     * The ticks of the server's living (or unreaped) children, with those of the children they reaped: all, then user
+     * mode's alone; null when /proc cannot be read.
+     */
+    private long[] childrenTicks() {
+        long[] ticks = new long[2];
         try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
             for (Path process : processes) {
                 long[] stat = stat(process);
                 if (stat != null && stat[0] == pid) {
-                    ticks += stat[1] + stat[2] + stat[3] + stat[4];
+                    ticks[0] += stat[1] + stat[2] + stat[3] + stat[4];
+                    ticks[1] += stat[1] + stat[3];
                 }
             }
         } catch (IOException e) {
-            return -1;
+            return null;
         }
         return ticks;
     }
 
     /** A JSON field of the server's CPU seconds between two readings, or nothing when unknown. */
     static String field(double before, double after) {
+        return field("server_cpu_seconds", before, after);
+    }
+
+    /** A JSON field of the server's user-mode CPU seconds between two readings, or nothing when unknown. */
+    static String userField(double before, double after) {
+        return field("server_user_cpu_seconds", before, after);
+    }
+
+    private static String field(String name, double before, double after) {
         return Double.isNaN(before) || Double.isNaN(after) ? ""
-                : String.format(Locale.ROOT, ",\"server_cpu_seconds\":%.2f", after - before);
+                : String.format(Locale.ROOT, ",\"%s\":%.2f", name, after - before);
     }
 
     /** ppid, utime, stime, cutime, cstime of a process, or null when it has ended. */

@@ -98,7 +98,7 @@ class BenchmarkQuickITCase {
         if (memory) {
             rows.addAll(List.of("peak heap, " + speed, "peak RSS, " + speed));
         }
-        for (String cpu : List.of("", "task ", "reader ", "GC ", "JIT ", "database ")) {
+        for (String cpu : List.of("", "task ", "reader ", "GC ", "JIT ", "database ", "database user ")) {
             rows.add(cpu + "CPU per event, " + speed);
         }
         rows.addAll(List.of("first event after, " + speed, "pace after the first event, " + speed));
