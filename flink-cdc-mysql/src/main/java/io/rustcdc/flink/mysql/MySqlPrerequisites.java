@@ -124,12 +124,14 @@ final class MySqlPrerequisites {
 
     /**
      * Whether the server runs replication threads now: MariaDB's {@code Slaves_running} status, Oracle
-     * MySQL's replication channels in performance_schema (their receiver or applier on).
+     * MySQL's replication channels in performance_schema whose receiver is on or connecting (a primary that
+     * cannot be reached now, or a connection over TLS still being made) or whose applier is on.
      */
     private static boolean replicating(Connection c, ServerFlavor flavor) throws SQLException {
         String sql = flavor == ServerFlavor.MARIADB ? "SHOW GLOBAL STATUS LIKE 'Slaves_running'"
-                : "SELECT 'channels', COUNT(*) FROM performance_schema.replication_connection_status "
-                        + "WHERE SERVICE_STATE = 'ON'";
+                : "SELECT 'channels', (SELECT COUNT(*) FROM performance_schema.replication_connection_status "
+                        + "WHERE SERVICE_STATE IN ('ON', 'CONNECTING')) + (SELECT COUNT(*) FROM "
+                        + "performance_schema.replication_applier_status WHERE SERVICE_STATE = 'ON')";
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery(sql)) {
             return rs.next() && !"0".equals(rs.getString(2));

@@ -405,9 +405,47 @@ class MySqlReplicaITCase {
                     .hasMessageContaining(variable + " is 'OFF' on a server that replicates")
                     .hasMessageContaining("read from its primary");
         }
+        // a replica that cannot reach its primary now (connecting again and again) still replicates once it can: its
+        // check must not depend on its connection (a replica connecting over TLS under load was once taken for none)
+        try (Connection c = silent.admin("");
+                Statement s = c.createStatement()) {
+            int unreachable = closedPort();
+            if (primary.isMariaDb()) {
+                s.execute("STOP SLAVE");
+                s.execute("CHANGE MASTER TO MASTER_PORT = " + unreachable + ", MASTER_CONNECT_RETRY = 1");
+                s.execute("START SLAVE");
+            } else {
+                s.execute("STOP REPLICA");
+                s.execute("CHANGE REPLICATION SOURCE TO SOURCE_PORT = " + unreachable + ", SOURCE_CONNECT_RETRY = 1");
+                s.execute("START REPLICA");
+            }
+        }
+        try (Connection c = silent.connect("", MySqlServer.CDC_USER, silent.cdcPassword())) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MySqlPrerequisites.check(c, flavor))
+                    .as("a replica whose primary cannot be reached")
+                    .isInstanceOf(CdcException.class)
+                    .hasMessageContaining(variable + " is 'OFF' on a server that replicates");
+        }
+        // made a server of its own again, it no longer replicates: not refused
+        try (Connection c = silent.admin("");
+                Statement s = c.createStatement()) {
+            s.execute(primary.isMariaDb() ? "STOP SLAVE" : "STOP REPLICA");
+            s.execute(primary.isMariaDb() ? "RESET SLAVE ALL" : "RESET REPLICA ALL");
+        }
+        try (Connection c = silent.connect("", MySqlServer.CDC_USER, silent.cdcPassword())) {
+            org.assertj.core.api.Assertions.assertThatCode(() -> MySqlPrerequisites.check(c, flavor))
+                    .as("a server that replicates no more").doesNotThrowAnyException();
+        }
         try (Connection c = replica.connect("", MySqlServer.CDC_USER, replica.cdcPassword())) {
             org.assertj.core.api.Assertions.assertThatCode(() -> MySqlPrerequisites.check(c, flavor))
                     .as("a replica that logs what it replicates").doesNotThrowAnyException();
+        }
+    }
+
+    /** A local TCP port nothing listens on (taken, then released). */
+    private static int closedPort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
