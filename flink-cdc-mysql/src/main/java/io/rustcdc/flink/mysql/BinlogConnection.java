@@ -1,5 +1,6 @@
 package io.rustcdc.flink.mysql;
 
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import io.rustcdc.flink.mysql.binlog.BinlogClients;
 import io.rustcdc.flink.mysql.binlog.GtidSetClient;
 import io.rustcdc.flink.source.CdcException;
@@ -78,13 +79,22 @@ final class BinlogConnection {
             client.setUseBinlogFilenamePositionInGtidMode(backfill && atPosition);
         }
         BinlogTls.configure(client, config);
+        Abandonment abandonment = new Abandonment();
+        client.registerLifecycleListener(abandonment);
         try {
             client.connect(config.connectTimeout().toMillis());
         } catch (IOException | TimeoutException e) {
+            // the library's connect(timeout), interrupted or timed out, may leave its own thread connecting: that
+            // connection would hold this server-id and fill a queue nobody reads (a MariaDB stream restored after a
+            // savepoint once stalled while such a connection of its server-id was left: likely the server's dump
+            // thread for it, blocked writing, held the next one back)
+            queue.close();
+            abandonment.abandon(client);
             closeConnection();
             throw new CdcException(CdcException.Kind.CONNECTION, "Could not open the binlog of " + config.flavor()
                     + " at " + config.hostname() + ":" + config.port() + " as '" + config.username() + "' from "
-                    + from + " (server-id " + config.serverId() + "): " + e.getMessage());
+                    + from + (backfill ? " (a chunk's backfill, read to the binlog's end as server-id 0)"
+                            : " (server-id " + config.serverId() + ")") + ": " + e.getMessage());
         }
     }
 
@@ -112,6 +122,11 @@ final class BinlogConnection {
 
     /** Disconnects the client, then aborts the connection if it is this stream's own. */
     void close() {
+        disconnect(client);
+        closeConnection();
+    }
+
+    private static void disconnect(BinaryLogClient client) {
         // the client's disconnect skips closing its socket on an interrupted thread (a cancelled task's is)
         boolean interrupted = Thread.interrupted();
         try {
@@ -123,7 +138,34 @@ final class BinlogConnection {
                 Thread.currentThread().interrupt();
             }
         }
-        closeConnection();
+    }
+
+    /**
+     * Disconnects a client whose connect was given up, on a thread of its own: the caller may be interrupted again and
+     * again (a task being cancelled), and the library's disconnect then returns without having closed anything; and
+     * again should the connect complete after that (its thread may not have reached the connect lock yet when the
+     * disconnect takes it and lets it go).
+     */
+    private static final class Abandonment extends BinaryLogClient.AbstractLifecycleListener {
+        private volatile boolean abandoned;
+
+        void abandon(BinaryLogClient client) {
+            abandoned = true;
+            disconnectApart(client);
+        }
+
+        @Override
+        public void onConnect(BinaryLogClient client) {
+            if (abandoned) {
+                disconnectApart(client); // not on the client's own thread, which holds the lock disconnect waits for
+            }
+        }
+
+        private static void disconnectApart(BinaryLogClient client) {
+            Thread t = new Thread(() -> disconnect(client), "rustcdc-binlog-abandoned");
+            t.setDaemon(true);
+            t.start();
+        }
     }
 
     private void closeConnection() {

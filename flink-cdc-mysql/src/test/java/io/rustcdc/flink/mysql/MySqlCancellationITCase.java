@@ -88,6 +88,65 @@ class MySqlCancellationITCase {
     }
 
     /**
+     * A stream opened on an interrupted thread (a task being cancelled or stopped with a savepoint) stops waiting for
+     * the binlog client's connect at once, while the client's own thread may go on and connect: it must not stay
+     * connected, holding the server-id and reading into a queue nobody reads (a MariaDB stream restored after a
+     * savepoint once stalled behind such a connection). The same server-id then streams again.
+     */
+    @Test
+    void aStreamOpenedOnAnInterruptedThreadLeavesNoClientBehind(MySqlDatabase db) throws Exception {
+        db.execute("CREATE TABLE interrupted_open (id INT PRIMARY KEY)");
+        MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
+        MySqlPosition start;
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            start = session.prepareStream(List.of(TableId.of(db.name(), db.name(), "interrupted_open")), false);
+        }
+        java.util.Set<Thread> earlier = java.util.Set.copyOf(Thread.getAllStackTraces().keySet());
+        // interrupted again and again while it opens, as a task thread being cancelled may be
+        Thread opener = Thread.currentThread();
+        java.util.concurrent.atomic.AtomicBoolean opening = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread interrupter = new Thread(() -> {
+            while (opening.get()) {
+                opener.interrupt();
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            }
+        }, "interrupter");
+        interrupter.start();
+        try {
+            assertThatThrownBy(() -> connector.openStream(start, TableFilter.all()).close())
+                    .isInstanceOf(CdcException.class).hasMessageContaining("Could not open the binlog");
+        } finally {
+            opening.set(false);
+            while (interrupter.isAlive()) {
+                try {
+                    interrupter.join();
+                } catch (InterruptedException lastOne) {
+                    // its last interrupt
+                }
+            }
+            Thread.interrupted();
+        }
+        // its client's thread ends: it never connected, or was disconnected once it did
+        long deadline = System.nanoTime() + PROMPT.toNanos();
+        List<Thread> left = clientThreadsSince(earlier);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            left = clientThreadsSince(earlier);
+        }
+        assertThat(left).as("binlog client threads the failed open left running:%s", sourceStacks()).isEmpty();
+        db.execute("INSERT INTO interrupted_open VALUES (1)");
+        try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
+            assertThat(io.rustcdc.flink.testing.StreamTestSupport.events(stream, 1).get(0).table().table())
+                    .isEqualTo("interrupted_open");
+        }
+    }
+
+    private static List<Thread> clientThreadsSince(java.util.Set<Thread> earlier) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("blc-") && t.isAlive() && !earlier.contains(t)).toList();
+    }
+
+    /**
      * Oracle MySQL reads a binlog window for every chunk, on a catalogue connection the reader opens at its first
      * window, while the chunk's snapshot is open: closing the session while that connection is being opened on a
      * network that passes nothing (new links stalled, the session's own flowing) cuts the socket being opened, and
