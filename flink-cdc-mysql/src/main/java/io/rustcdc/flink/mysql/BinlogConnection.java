@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -79,22 +80,32 @@ final class BinlogConnection {
             client.setUseBinlogFilenamePositionInGtidMode(backfill && atPosition);
         }
         BinlogTls.configure(client, config);
-        Abandonment abandonment = new Abandonment();
+        String reader = backfill ? "a chunk's backfill, read to the binlog's end as server-id 0"
+                : "server-id " + config.serverId();
+        Abandonment abandonment = new Abandonment(config.hostname() + ":" + config.port() + ", " + reader);
         client.registerLifecycleListener(abandonment);
+        long timeout = config.connectTimeout().toMillis();
+        long started = System.nanoTime();
         try {
-            client.connect(config.connectTimeout().toMillis());
+            client.connect(timeout);
         } catch (IOException | TimeoutException e) {
-            // the library's connect(timeout), interrupted or timed out, may leave its own thread connecting: that
-            // connection would hold this server-id and fill a queue nobody reads (a MariaDB stream restored after a
-            // savepoint once stalled while such a connection of its server-id was left: likely the server's dump
-            // thread for it, blocked writing, held the next one back)
+            // connect(timeout) takes an interrupt of this thread for its timeout and clears it: a timeout before its
+            // time was an interrupt, which is kept (a retry of the open during a cancellation would connect again)
+            boolean interrupted = e instanceof TimeoutException
+                    && System.nanoTime() - started < TimeUnit.MILLISECONDS.toNanos(timeout);
+            // and it may leave its own thread connecting: that connection would hold this server-id and fill a queue
+            // nobody reads (a MariaDB stream restored after a savepoint once stalled while such a connection of its
+            // server-id was left: likely the server's dump thread for it, blocked writing, held the next one back)
             queue.close();
             abandonment.abandon(client);
             closeConnection();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             throw new CdcException(CdcException.Kind.CONNECTION, "Could not open the binlog of " + config.flavor()
                     + " at " + config.hostname() + ":" + config.port() + " as '" + config.username() + "' from "
-                    + from + (backfill ? " (a chunk's backfill, read to the binlog's end as server-id 0)"
-                            : " (server-id " + config.serverId() + ")") + ": " + e.getMessage());
+                    + from + " (" + reader + "): " + (interrupted ? "the opening thread was interrupted (the task is "
+                            + "being cancelled or stopped)" : e.getMessage()));
         }
     }
 
@@ -141,28 +152,36 @@ final class BinlogConnection {
     }
 
     /**
-     * Disconnects a client whose connect was given up, on a thread of its own: the caller may be interrupted again and
-     * again (a task being cancelled), and the library's disconnect then returns without having closed anything; and
-     * again should the connect complete after that (its thread may not have reached the connect lock yet when the
-     * disconnect takes it and lets it go).
+     * Ends a client whose connect was given up: a connect still under way stops before its dump request ({@link
+     * GtidSetClient#abandon}); the client is disconnected on a thread of its own, as the caller may be interrupted
+     * again and again (a task being cancelled), and the library's disconnect then returns without having closed
+     * anything; and disconnected again should a connect whose dump request went out before complete after that (its
+     * thread may not have reached the connect lock yet when the disconnect takes it and lets it go).
      */
     private static final class Abandonment extends BinaryLogClient.AbstractLifecycleListener {
+        private final String reader;
         private volatile boolean abandoned;
 
-        void abandon(BinaryLogClient client) {
+        Abandonment(String reader) {
+            this.reader = reader;
+        }
+
+        void abandon(GtidSetClient client) {
             abandoned = true;
+            client.abandon();
             disconnectApart(client);
         }
 
         @Override
         public void onConnect(BinaryLogClient client) {
             if (abandoned) {
-                disconnectApart(client); // not on the client's own thread, which holds the lock disconnect waits for
+                LOG.warn("A binlog connection given up ({}) connected after all; it is disconnected", reader);
+                disconnectApart(client); // apart from the client's own thread, which reads once this returns
             }
         }
 
-        private static void disconnectApart(BinaryLogClient client) {
-            Thread t = new Thread(() -> disconnect(client), "rustcdc-binlog-abandoned");
+        private void disconnectApart(BinaryLogClient client) {
+            Thread t = new Thread(() -> disconnect(client), "rustcdc-binlog-abandoned " + reader);
             t.setDaemon(true);
             t.start();
         }

@@ -101,6 +101,15 @@ class MySqlCancellationITCase {
         try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
             start = session.prepareStream(List.of(TableId.of(db.name(), db.name(), "interrupted_open")), false);
         }
+        // interrupted once: the open fails saying so, and the interrupt is kept (a retry would connect again)
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> connector.openStream(start, TableFilter.all()).close())
+                    .isInstanceOf(CdcException.class).hasMessageContaining("the opening thread was interrupted");
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt, after the open").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
         java.util.Set<Thread> earlier = java.util.Set.copyOf(Thread.getAllStackTraces().keySet());
         // interrupted again and again while it opens, as a task thread being cancelled may be
         Thread opener = Thread.currentThread();

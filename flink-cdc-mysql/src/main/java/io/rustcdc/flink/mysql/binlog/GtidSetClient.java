@@ -21,6 +21,7 @@ import org.apache.flink.annotation.Internal;
 public final class GtidSetClient extends BinaryLogClient {
     @Nullable private MySqlGtidSet gtids;
     private boolean fromPosition;
+    private volatile boolean abandoned;
 
     GtidSetClient(String hostname, int port, String username, String password) {
         super(hostname, port, username, password);
@@ -36,8 +37,19 @@ public final class GtidSetClient extends BinaryLogClient {
         this.fromPosition = fromPosition;
     }
 
+    /**
+     * This client's connect was given up: a connect still under way on the client's own thread stops before its dump
+     * request, so that it never takes the server-id from the stream opened after it.
+     */
+    public void abandon() {
+        abandoned = true;
+    }
+
     @Override
     protected void requestBinaryLogStream() throws IOException {
+        if (abandoned) {
+            throw new IOException("the binlog connection was given up before its dump request");
+        }
         if (gtids == null) {
             super.requestBinaryLogStream();
             return;
