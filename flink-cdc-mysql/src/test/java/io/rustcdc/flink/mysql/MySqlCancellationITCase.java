@@ -62,10 +62,7 @@ class MySqlCancellationITCase {
     void aStreamWhoseReaderStoppedPollingClosesPromptly(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE backlog (id INT PRIMARY KEY, v INT)");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
-        MySqlPosition start;
-        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
-            start = session.prepareStream(List.of(TableId.of(db.name(), db.name(), "backlog")), false);
-        }
+        MySqlPosition start = streamStart(connector, db, "backlog");
         // one transaction each: at least 4 events each, more than the stream queues (4096)
         try (Connection c = db.admin();
                 Statement s = c.createStatement()) {
@@ -97,10 +94,7 @@ class MySqlCancellationITCase {
     void aStreamOpenedOnAnInterruptedThreadLeavesNoClientBehind(MySqlDatabase db) throws Exception {
         db.execute("CREATE TABLE interrupted_open (id INT PRIMARY KEY)");
         MySqlConnector connector = MySqlConnector.create(MySqlTestConfigs.config(db));
-        MySqlPosition start;
-        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
-            start = session.prepareStream(List.of(TableId.of(db.name(), db.name(), "interrupted_open")), false);
-        }
+        MySqlPosition start = streamStart(connector, db, "interrupted_open");
         // interrupted once: the open fails saying so, and the interrupt is kept (a retry would connect again)
         Thread.currentThread().interrupt();
         try {
@@ -147,6 +141,13 @@ class MySqlCancellationITCase {
         try (ChangeStream<MySqlPosition> stream = connector.openStream(start, TableFilter.all())) {
             assertThat(io.rustcdc.flink.testing.StreamTestSupport.events(stream, 1).get(0).table().table())
                     .isEqualTo("interrupted_open");
+        }
+    }
+
+    /** The position a stream of {@code table} starts from, the table prepared for the stream. */
+    private static MySqlPosition streamStart(MySqlConnector connector, MySqlDatabase db, String table) {
+        try (CatalogSession<MySqlPosition, MySqlPosition> session = connector.openSession()) {
+            return session.prepareStream(List.of(TableId.of(db.name(), db.name(), table)), false);
         }
     }
 
